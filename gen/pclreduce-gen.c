@@ -1,0 +1,69 @@
+/* pclreduce-gen: prints the kernel source (or its compiler options) for one
+   configuration. Exit status 2 with a message on stderr for bad arguments. */
+#define PCLREDUCE_IMPLEMENTATION
+#include "../pclreduce.h"
+#include "../examples/pclr_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: pclreduce-gen --lang opencl|cuda --type uint|int|float|double --op sum|min|max\n"
+            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
+            "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
+            "                     [--finish last_group|atomic|partials] [--groups-per-unit N] [--options]\n");
+}
+
+int main(int argc, char **argv) {
+    pclr_config cfg;
+    int want_options = 0, i;
+    char *text;
+    size_t size = 0;
+    pclr_result r;
+    const char *why = NULL;
+    memset(&cfg, 0, sizeof cfg);
+    for (i = 1; i < argc; ++i) {
+        int used;
+        if (strcmp(argv[i], "--options") == 0) { want_options = 1; continue; }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
+        if (strcmp(argv[i], "--lang") == 0) {
+            if (i + 1 >= argc || pclr_parse_dialect(argv[i + 1], &cfg.dialect) != PCLR_OK) {
+                fprintf(stderr, "pclreduce-gen: --lang needs opencl or cuda\n");
+                return 2;
+            }
+            ++i;
+            continue;
+        }
+        used = pclr_args_parse_knob(argc, argv, i, &cfg, stderr, "pclreduce-gen");
+        if (used < 0) return 2;
+        if (used == 0) {
+            fprintf(stderr, "pclreduce-gen: unknown argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        i += used - 1;
+    }
+    if (cfg.dialect == PCLR_DIALECT_DEFAULT || cfg.type == PCLR_TYPE_DEFAULT || cfg.op == PCLR_OP_DEFAULT) {
+        fprintf(stderr, "pclreduce-gen: --lang, --type and --op are required\n");
+        usage(stderr);
+        return 2;
+    }
+    if ((r = pclr_config_resolve(&cfg, &cfg, &why)) != PCLR_OK) {
+        fprintf(stderr, "pclreduce-gen: %s (%s)\n", why, pclr_result_string(r));
+        return 2;
+    }
+    r = want_options ? pclr_kernel_options(&cfg, NULL, 0, &size) : pclr_kernel_source(&cfg, NULL, 0, &size);
+    if (r != PCLR_OK || !(text = (char *)malloc(size))) {
+        fprintf(stderr, "pclreduce-gen: %s\n", pclr_result_string(r != PCLR_OK ? r : PCLR_ERR_OUT_OF_MEMORY));
+        return 1;
+    }
+    r = want_options ? pclr_kernel_options(&cfg, text, size, NULL) : pclr_kernel_source(&cfg, text, size, NULL);
+    if (r == PCLR_OK) {
+        fputs(text, stdout);
+        if (want_options) fputc('\n', stdout);
+    }
+    free(text);
+    return r == PCLR_OK ? 0 : 1;
+}

@@ -1,0 +1,900 @@
+/* pclreduce.h - portable GPU reductions from kernels written at run time.
+
+   Core: types, configuration, validation, the kernel source generator for the
+   OpenCL C and CUDA dialects, the launch planner, the CPU reference and result
+   codes. Needs no GPU header.
+
+   Use (stb style), in exactly one C or C++ file:
+       #define PCLREDUCE_IMPLEMENTATION
+       #define PCLREDUCE_OPENCL      (and/or PCLREDUCE_CUDA: pulls in the backend)
+       #include "pclreduce.h"
+   Other files include it without PCLREDUCE_IMPLEMENTATION.
+
+   Options (define before including):
+       PCLREDUCE_STATIC   all functions static (private to one translation unit)
+       PCLR_ASSERT(c)     assertion used by the library (default: assert)
+
+   Thread safety: the core has no global mutable state; every function is
+   reentrant. Backend contexts are documented in their headers.
+
+   License: MIT (see README.md). */
+#ifndef PCLREDUCE_H
+#define PCLREDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef PCLR_API
+#ifdef PCLREDUCE_STATIC
+#define PCLR_API static
+#else
+#define PCLR_API extern
+#endif
+#endif
+
+#define PCLREDUCE_VERSION "0.1.0"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- results */
+typedef enum pclr_result {
+    PCLR_OK = 0,
+    PCLR_ERR_NULL_POINTER,          /* a required pointer argument is NULL */
+    PCLR_ERR_INVALID_ENUM,          /* type, op, dialect, variant, finish or stride out of range */
+    PCLR_ERR_INVALID_KNOB,          /* wave, group, unroll, vector or grid value not supported */
+    PCLR_ERR_UNSUPPORTED_COMBINATION, /* valid knobs that do not go together */
+    PCLR_ERR_BUFFER_TOO_SMALL,      /* caller buffer too small; the size needed was reported */
+    PCLR_ERR_SIZE_OVERFLOW,         /* n/offset overflow 64 bits or exceed the buffer */
+    PCLR_ERR_MISALIGNED,            /* pointer not aligned to the element size */
+    PCLR_ERR_NO_DRIVER,             /* OpenCL ICD / CUDA driver / NVRTC not found */
+    PCLR_ERR_NO_DEVICE,             /* no usable device */
+    PCLR_ERR_NO_FP64,               /* double requested on a device without fp64 */
+    PCLR_ERR_NO_INT64_ATOMICS,      /* configuration needs 64-bit atomics the device lacks */
+    PCLR_ERR_UNSUPPORTED_BY_DEVICE, /* the device cannot run this configuration */
+    PCLR_ERR_BUILD_FAILED,          /* kernel compilation failed; the build log is kept */
+    PCLR_ERR_OUT_OF_MEMORY,         /* host or device allocation failed */
+    PCLR_ERR_BACKEND,               /* an OpenCL/CUDA call failed (see the context's message) */
+    PCLR_ERR_INVALID_CONTEXT,       /* context NULL, destroyed or not initialised */
+    PCLR_RESULT_COUNT_
+} pclr_result;
+
+/* ------------------------------------------------------------ configuration
+   Zero means "default" everywhere (sokol style): a zero-initialised config is
+   a float sum with every knob at its default. */
+typedef enum pclr_type { PCLR_TYPE_DEFAULT = 0, PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE, PCLR_TYPE_COUNT_ } pclr_type;
+typedef enum pclr_op { PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_OP_COUNT_ } pclr_op;
+typedef enum pclr_dialect { PCLR_DIALECT_DEFAULT = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_DIALECT_COUNT_ } pclr_dialect;
+
+/* Level 1 (in-thread): how a work-item walks the input. */
+typedef enum pclr_stride {
+    PCLR_STRIDE_DEFAULT = 0,
+    PCLR_STRIDE_GLOBAL,   /* grid-stride: consecutive work-items read consecutive vectors */
+    PCLR_STRIDE_LOCAL,    /* each group walks one contiguous block of the input */
+    PCLR_STRIDE_COUNT_
+} pclr_stride;
+
+/* Level 2 (in-group): how a group combines its work-items' values. */
+typedef enum pclr_variant {
+    PCLR_VARIANT_DEFAULT = 0, /* CUDA: SHUFFLE; OpenCL: UNROLLED (backends pick better per device) */
+    PCLR_VARIANT_NAIVE,       /* paper ablation: interleaved tree, divergent modulo test */
+    PCLR_VARIANT_SEQUENTIAL,  /* paper ablation: divergence-free tree, loop kept rolled */
+    PCLR_VARIANT_UNROLLED,    /* divergence-free tree fully unrolled for the group size */
+    PCLR_VARIANT_SHUFFLE,     /* wave shuffles (CUDA __shfl_down_sync; NVIDIA OpenCL inline PTX) */
+    PCLR_VARIANT_COLLECTIVE,  /* OpenCL 2.0 work_group_reduce_* (needs -cl-std=CL2.0) */
+    PCLR_VARIANT_COUNT_
+} pclr_variant;
+
+/* Level 3 (between groups). */
+typedef enum pclr_finish {
+    PCLR_FINISH_DEFAULT = 0,  /* LAST_GROUP */
+    PCLR_FINISH_LAST_GROUP,   /* partials + counter; the last group folds them in fixed order (deterministic) */
+    PCLR_FINISH_ATOMIC,       /* native 32-bit integer atomics (uint/int only: exact) */
+    PCLR_FINISH_PARTIALS,     /* each group writes out[group]; the host runs a second pass */
+    PCLR_FINISH_COUNT_
+} pclr_finish;
+
+typedef struct pclr_config {
+    pclr_type type;           /* default PCLR_FLOAT */
+    pclr_op op;               /* default PCLR_SUM */
+    pclr_dialect dialect;     /* default PCLR_OPENCL (backends set their own) */
+    int wave_width;           /* 32 or 64; default 32 */
+    int group_size;           /* power of two 32..1024; default 256 */
+    int unroll;               /* loads in flight per work-item, power of two 1..128; default 4 */
+    int vector_width;         /* elements per load: 1, 2 or 4; default 16 bytes (4, or 2 for double) */
+    pclr_stride stride;       /* default PCLR_STRIDE_GLOBAL */
+    pclr_variant variant;     /* default per dialect, see above */
+    pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
+    int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
+} pclr_config;
+
+/* Device facts the planner needs (backends fill this in). */
+typedef struct pclr_device_facts {
+    uint32_t compute_units;
+    uint32_t max_group_size;
+} pclr_device_facts;
+
+/* One launch: `groups` groups of `group_size` work-items. */
+typedef struct pclr_launch {
+    uint64_t groups;
+    uint32_t group_size;
+} pclr_launch;
+
+/* Name of the kernel entry point in every generated source. Its arguments:
+   (const T *in, u64 offset, u64 n, T *out, T *partials, uint *counter). */
+#define PCLR_KERNEL_NAME "pclr_reduce"
+
+PCLR_API const char *pclr_result_string(pclr_result r);
+PCLR_API const char *pclr_type_name(pclr_type t);
+PCLR_API const char *pclr_op_name(pclr_op o);
+PCLR_API const char *pclr_dialect_name(pclr_dialect d);
+PCLR_API const char *pclr_stride_name(pclr_stride s);
+PCLR_API const char *pclr_variant_name(pclr_variant v);
+PCLR_API const char *pclr_finish_name(pclr_finish f);
+/* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
+PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
+PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
+PCLR_API pclr_result pclr_parse_dialect(const char *s, pclr_dialect *out);
+PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
+PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
+PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
+
+/* Size in bytes of one element (0 for an invalid type; PCLR_TYPE_DEFAULT is float). */
+PCLR_API size_t pclr_type_size(pclr_type t);
+
+/* Fill in defaults and validate. `out` may equal `in`. On error `*why` (if not
+   NULL) points to a static sentence naming the problem. */
+PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why);
+
+/* "type=uint op=sum dialect=cuda ..." for a resolved or unresolved config.
+   Writes at most cap bytes (NUL-terminated when cap > 0); returns the length
+   the full text needs, without the NUL. */
+PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap);
+
+/* Kernel source for cfg. With buf == NULL only *size_needed (bytes including
+   the NUL) is reported. PCLR_ERR_BUFFER_TOO_SMALL when cap < *size_needed
+   (nothing written). The core allocates nothing. */
+PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
+
+/* Compiler options the source needs (e.g. "-cl-std=CL2.0"; often empty), same
+   buffer protocol as pclr_kernel_source. Backends add their own (CUDA arch). */
+PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
+
+/* Most groups the planner may ask for on this device (scratch sizing). */
+PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device_facts *dev);
+
+/* Grid for n elements: min(ceil(n / items per group), compute units x
+   groups_per_unit), at least 1 (n = 0 still launches one group that writes
+   the identity). `cfg` must be resolved. */
+PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* The identity of op for type (0 for sum, the largest value for min, ...),
+   written as one element of that type to `out`. */
+PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
+
+/* CPU reference: reduces n elements at data into *result (one element).
+   Same semantics as the kernels: integer sums wrap, NaN propagates through
+   float min/max, float sums are pairwise (tree order). */
+PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
+
+/* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
+#define PCLR_HASH_SEED 0xcbf29ce484222325ull
+PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
+
+/* ------------------------------------------------------------ macro form
+   PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
+   expand at compile time to one string literal: a complete kernel for that
+   type (uint|int|float|double), op (sum|min|max), wave width and unroll
+   depth, every other knob at its default. The text is the generator's (same
+   prelude and body), so a project can embed a fixed kernel with no generator
+   call. Note: the literal is longer than the 4095 characters C99 promises;
+   every mainstream compiler accepts it (gcc -Wpedantic in C says
+   -Woverlength-strings). */
+#define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) \
+    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n" \
+    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL
+#define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) \
+    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n" \
+    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL
+#define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
+    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " dialect=" D " wave=" #WAVE " unroll=" #UNROLL \
+    ", other knobs at their defaults */\n"
+#define PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) \
+    "#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n"
+
+/* ------------------------------------------------------------ kernel text
+   One body serves both dialects; a prelude of macros maps address spaces,
+   barriers, atomics and shuffles. Every knob is a #define in front of it.
+   Kept in pieces under 4095 characters so the header stays C99-clean. */
+
+#define PCLR__PRELUDE_OPENCL \
+"/* ---- OpenCL C prelude ---- */\n" \
+"#if defined(PCLR_TYPE_double)\n" \
+"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
+"#endif\n" \
+"typedef ulong pclr_u64;\n" \
+"#define PCLR_KERNEL __kernel\n" \
+"#define PCLR_GLOBAL __global\n" \
+"#define PCLR_LOCAL __local\n" \
+"#define PCLR_SHARED __local\n" \
+"#define PCLR_FN static inline\n" \
+"#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n" \
+"#define PCLR_LID ((uint)get_local_id(0))\n" \
+"#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n" \
+"#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n" \
+"#define PCLR_PTR_BITS(p) ((pclr_u64)(p))\n" \
+"#define PCLR_AS_INT(u) as_int(u)\n" \
+"#define PCLR_AS_UINT(i) as_uint(i)\n" \
+"#define PCLR_INF_F INFINITY\n" \
+"#define PCLR_INF_D ((double)INFINITY)\n" \
+"#define PCLR_ATOMIC_INC(p) atomic_inc(p)\n" \
+"#define PCLR_ATOMIC_ADD(p, v) atomic_add(p, v)\n" \
+"#define PCLR_ATOMIC_MIN(p, v) atomic_min(p, v)\n" \
+"#define PCLR_ATOMIC_MAX(p, v) atomic_max(p, v)\n" \
+"#define PCLR_ATOMIC_XCHG(p, v) atomic_xchg(p, v)\n" \
+"/* Orders a group's partial before its ticket, device-wide. */\n" \
+"#if __OPENCL_C_VERSION__ >= 200\n" \
+"#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n" \
+"#elif defined(cl_nv_pragma_unroll)\n" \
+"#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n" \
+"#else\n" \
+"#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n" \
+"#endif\n" \
+"#define PCLR_VEC_TYPE(T, V) PCLR_CAT(T, V)\n" \
+"#define PCLR_VX(v, i) PCLR_CAT((v).s, i)\n" \
+"#if defined(PCLR_TYPE_double)\n" \
+"#define PCLR_SHFL_BITS(v) as_uint2(v)\n" \
+"#define PCLR_SHFL_BACK(b) as_double(b)\n" \
+"#endif\n"
+
+#define PCLR__PRELUDE_CUDA \
+"/* ---- CUDA C prelude (NVRTC) ---- */\n" \
+"typedef unsigned int uint;\n" \
+"typedef unsigned long long pclr_u64;\n" \
+"#define PCLR_KERNEL extern \"C\" __global__\n" \
+"#define PCLR_GLOBAL\n" \
+"#define PCLR_LOCAL\n" \
+"#define PCLR_SHARED __shared__\n" \
+"#define PCLR_FN static __device__ __forceinline__\n" \
+"#define PCLR_BARRIER() __syncthreads()\n" \
+"#define PCLR_LID ((uint)threadIdx.x)\n" \
+"#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)\n" \
+"#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n" \
+"#define PCLR_PTR_BITS(p) ((pclr_u64)(p))\n" \
+"#define PCLR_AS_INT(u) ((int)(u))\n" \
+"#define PCLR_AS_UINT(i) ((uint)(i))\n" \
+"#define PCLR_INF_F __int_as_float(0x7f800000)\n" \
+"#define PCLR_INF_D __longlong_as_double(0x7ff0000000000000ll)\n" \
+"#define PCLR_ATOMIC_INC(p) atomicAdd(p, 1u)\n" \
+"#define PCLR_ATOMIC_ADD(p, v) atomicAdd(p, v)\n" \
+"#define PCLR_ATOMIC_MIN(p, v) atomicMin(p, v)\n" \
+"#define PCLR_ATOMIC_MAX(p, v) atomicMax(p, v)\n" \
+"#define PCLR_ATOMIC_XCHG(p, v) atomicExch(p, v)\n" \
+"#define PCLR_DEVICE_FENCE() __threadfence()\n" \
+"/* 16-byte (or 8-byte) loads: an aligned struct of V elements. */\n" \
+"template <typename T, int V> struct __align__(sizeof(T) * V) pclr_vec { T s[V]; };\n" \
+"#define PCLR_VEC_TYPE(T, V) pclr_vec<T, V>\n" \
+"#define PCLR_VX(v, i) ((v).s[i])\n"
+
+#define PCLR__BODY_CONFIG \
+"/* ---- configuration: defaults for knobs not set above ---- */\n" \
+"#define PCLR_CAT_(a, b) a##b\n#define PCLR_CAT(a, b) PCLR_CAT_(a, b)\n" \
+"#define PCLR_STRIDE_GLOBAL 1\n#define PCLR_STRIDE_LOCAL 2\n" \
+"#define PCLR_VARIANT_NAIVE 1\n#define PCLR_VARIANT_SEQUENTIAL 2\n#define PCLR_VARIANT_UNROLLED 3\n" \
+"#define PCLR_VARIANT_SHUFFLE 4\n#define PCLR_VARIANT_COLLECTIVE 5\n" \
+"#define PCLR_FINISH_LAST_GROUP 1\n#define PCLR_FINISH_ATOMIC 2\n#define PCLR_FINISH_PARTIALS 3\n" \
+"#if defined(PCLR_TYPE_uint)\n" \
+"#define PCLR_T uint\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_int)\n" \
+"#define PCLR_T int\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_float)\n" \
+"#define PCLR_T float\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 1\n" \
+"#elif defined(PCLR_TYPE_double)\n" \
+"#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
+"#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
+"#ifndef PCLR_WAVE\n#define PCLR_WAVE 32\n#endif\n" \
+"#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" \
+"#ifndef PCLR_UNROLL\n#define PCLR_UNROLL 4\n#endif\n" \
+"#ifndef PCLR_VECTOR /* 16-byte loads */\n#if PCLR_TSIZE == 8\n#define PCLR_VECTOR 2\n#else\n#define PCLR_VECTOR 4\n#endif\n#endif\n" \
+"#ifndef PCLR_STRIDE\n#define PCLR_STRIDE PCLR_STRIDE_GLOBAL\n#endif\n" \
+"#ifndef PCLR_VARIANT\n" \
+"#if defined(PCLR_DIALECT_CUDA)\n#define PCLR_VARIANT PCLR_VARIANT_SHUFFLE\n" \
+"#else\n#define PCLR_VARIANT PCLR_VARIANT_UNROLLED\n#endif\n#endif\n" \
+"#ifndef PCLR_FINISH\n#define PCLR_FINISH PCLR_FINISH_LAST_GROUP\n#endif\n" \
+"#if PCLR_VECTOR == 1\n" \
+"#define PCLR_VEC PCLR_T\n" \
+"#else\n" \
+"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, PCLR_VECTOR)\n" \
+"#endif\n" \
+"#if defined(PCLR_OP_sum)\n" \
+"#define PCLR_OPNAME add\n#define PCLR_OPNAME_UC ADD\n#define PCLR_IDENTITY ((PCLR_T)0)\n" \
+"#elif defined(PCLR_OP_min)\n" \
+"#define PCLR_OPNAME min\n#define PCLR_OPNAME_UC MIN\n" \
+"#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
+"#define PCLR_IDENTITY_float PCLR_INF_F\n#define PCLR_IDENTITY_double PCLR_INF_D\n" \
+"#elif defined(PCLR_OP_max)\n" \
+"#define PCLR_OPNAME max\n#define PCLR_OPNAME_UC MAX\n" \
+"#define PCLR_IDENTITY_uint 0u\n#define PCLR_IDENTITY_int (-0x7fffffff - 1)\n" \
+"#define PCLR_IDENTITY_float (-PCLR_INF_F)\n#define PCLR_IDENTITY_double (-PCLR_INF_D)\n" \
+"#else\n#error \"pclreduce: define PCLR_OP_sum, _min or _max\"\n#endif\n" \
+"#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
+"#if PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
+"#define PCLR_LDS_SIZE (PCLR_GROUP / PCLR_WAVE)\n" \
+"#elif PCLR_VARIANT == PCLR_VARIANT_COLLECTIVE\n" \
+"#define PCLR_LDS_SIZE 1\n" \
+"#else\n" \
+"#define PCLR_LDS_SIZE PCLR_GROUP\n" \
+"#endif\n"
+
+#define PCLR__BODY_OPS \
+"/* ---- the operation ---- */\n" \
+"PCLR_FN PCLR_T pclr_op(PCLR_T a, PCLR_T b) {\n" \
+"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" \
+"    return PCLR_AS_INT(PCLR_AS_UINT(a) + PCLR_AS_UINT(b)); /* wraps; no signed overflow */\n" \
+"#elif defined(PCLR_OP_sum)\n" \
+"    return a + b;\n" \
+"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" \
+"    return (a != a || a < b) ? a : b; /* NaN propagates */\n" \
+"#elif defined(PCLR_OP_min)\n" \
+"    return a < b ? a : b;\n" \
+"#elif PCLR_IS_FLOAT\n" \
+"    return (a != a || a > b) ? a : b; /* NaN propagates */\n" \
+"#else\n" \
+"    return a > b ? a : b;\n" \
+"#endif\n" \
+"}\n" \
+"/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
+"#if PCLR_VECTOR == 1\n" \
+"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), (v))\n" \
+"#elif PCLR_VECTOR == 2\n" \
+"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), pclr_op(PCLR_VX(v, 0), PCLR_VX(v, 1)))\n" \
+"#else\n" \
+"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), pclr_op(pclr_op(PCLR_VX(v, 0), PCLR_VX(v, 1)), \\\n" \
+"                                                      pclr_op(PCLR_VX(v, 2), PCLR_VX(v, 3))))\n" \
+"#endif\n" \
+"#if PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
+"/* Wave shuffle: value from the lane `delta` above (own value past the end). */\n" \
+"#if defined(PCLR_DIALECT_CUDA)\n" \
+"#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n" \
+"#else /* NVIDIA OpenCL: inline PTX on 32-bit pieces */\n" \
+"PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n" \
+"    uint r;\n" \
+"    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n" \
+"    return r;\n" \
+"}\n" \
+"PCLR_FN PCLR_T pclr_shfl_down(PCLR_T v, uint delta) {\n" \
+"#if defined(PCLR_TYPE_double)\n" \
+"    uint2 b = as_uint2(v);\n" \
+"    b.x = pclr_shfl_u32(b.x, delta);\n" \
+"    b.y = pclr_shfl_u32(b.y, delta);\n" \
+"    return as_double(b);\n" \
+"#elif defined(PCLR_TYPE_uint)\n" \
+"    return pclr_shfl_u32(v, delta);\n" \
+"#else\n" \
+"    return PCLR_CAT(as_, PCLR_T)(pclr_shfl_u32(as_uint(v), delta));\n" \
+"#endif\n" \
+"}\n" \
+"#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n" \
+"#endif\n" \
+"/* Lane 0 of each wave gets the wave's result. */\n" \
+"PCLR_FN PCLR_T pclr_wave_reduce(PCLR_T v, uint width) {\n" \
+"#pragma unroll\n" \
+"    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n" \
+"        if (delta < width) v = pclr_op(v, PCLR_SHFL_DOWN(v, delta));\n" \
+"    return v;\n" \
+"}\n" \
+"#endif\n"
+
+#define PCLR__BODY_GROUP \
+"/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n" \
+"PCLR_FN PCLR_T pclr_group_reduce(PCLR_T acc, PCLR_LOCAL PCLR_T *lds) {\n" \
+"    const uint lid = PCLR_LID;\n" \
+"#if PCLR_VARIANT == PCLR_VARIANT_COLLECTIVE\n" \
+"    (void)lds; (void)lid;\n" \
+"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" \
+"    return as_int(work_group_reduce_add(as_uint(acc)));\n" \
+"#elif defined(PCLR_OP_sum)\n" \
+"    return work_group_reduce_add(acc);\n" \
+"#elif PCLR_IS_FLOAT /* the collectives ignore NaN; we propagate it */\n" \
+"    const int has_nan = work_group_any(acc != acc);\n" \
+"    const PCLR_T r = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(acc);\n" \
+"    return has_nan ? (PCLR_T)NAN : r;\n" \
+"#else\n" \
+"    return PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(acc);\n" \
+"#endif\n" \
+"#elif PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
+"    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n" \
+"#if PCLR_GROUP > PCLR_WAVE\n" \
+"    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
+"    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"    if (lid < PCLR_WAVE) {\n" \
+"        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;\n" \
+"        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);\n" \
+"    }\n" \
+"#endif\n" \
+"    return acc;\n" \
+"#else /* trees in local memory */\n" \
+"    PCLR_BARRIER();\n" \
+"    lds[lid] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"#if PCLR_VARIANT == PCLR_VARIANT_NAIVE\n" \
+"#pragma unroll 1\n" \
+"    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n" \
+"        if (lid % (2 * s) == 0) lds[lid] = pclr_op(lds[lid], lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n" \
+"#elif PCLR_VARIANT == PCLR_VARIANT_SEQUENTIAL\n" \
+"#pragma unroll 1\n" \
+"    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n" \
+"        if (lid < s) lds[lid] = acc = pclr_op(acc, lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n" \
+"#else /* UNROLLED: one step per line, dead steps removed by the compiler */\n" \
+"#define PCLR_TREE_STEP(s) \\\n" \
+"    if (PCLR_GROUP > (s)) { if (lid < (s)) lds[lid] = acc = pclr_op(acc, lds[lid + (s)]); PCLR_BARRIER(); }\n" \
+"    PCLR_TREE_STEP(512) PCLR_TREE_STEP(256) PCLR_TREE_STEP(128) PCLR_TREE_STEP(64)\n" \
+"#if defined(PCLR_DIALECT_CUDA) && PCLR_WAVE == 32\n" \
+"    /* Last steps inside warp 0: __syncwarp orders them (no volatile idiom). */\n" \
+"    PCLR_TREE_STEP(32)\n" \
+"    if (lid < 32) {\n" \
+"#define PCLR_WARP_STEP(s) if (PCLR_GROUP > (s)) { PCLR_T o = acc; if (lid < (s)) o = lds[lid + (s)]; \\\n" \
+"        __syncwarp(); if (lid < (s)) lds[lid] = acc = pclr_op(acc, o); __syncwarp(); }\n" \
+"        PCLR_WARP_STEP(16) PCLR_WARP_STEP(8) PCLR_WARP_STEP(4) PCLR_WARP_STEP(2) PCLR_WARP_STEP(1)\n" \
+"    }\n" \
+"    return acc;\n" \
+"#else\n" \
+"    PCLR_TREE_STEP(32) PCLR_TREE_STEP(16) PCLR_TREE_STEP(8) PCLR_TREE_STEP(4)\n" \
+"    PCLR_TREE_STEP(2) PCLR_TREE_STEP(1)\n" \
+"#endif\n" \
+"#endif\n" \
+"    return lds[0];\n" \
+"#endif\n" \
+"}\n"
+
+#define PCLR__BODY_KERNEL \
+"/* ---- the kernel ---- */\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const PCLR_T *in, pclr_u64 offset, pclr_u64 n,\n" \
+"                             PCLR_GLOBAL PCLR_T *out, PCLR_GLOBAL PCLR_T *partials,\n" \
+"                             PCLR_GLOBAL uint *counter) {\n" \
+"    PCLR_SHARED PCLR_T lds[PCLR_LDS_SIZE];\n" \
+"    PCLR_SHARED uint is_last;\n" \
+"    const uint lid = PCLR_LID;\n" \
+"    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n" \
+"    const pclr_u64 thread = group * PCLR_GROUP + lid;\n" \
+"    PCLR_GLOBAL const PCLR_T *p = in + offset;\n" \
+"    PCLR_T acc = PCLR_IDENTITY;\n" \
+"    (void)partials; (void)counter; (void)is_last;\n" \
+"    /* Level 1, in-thread. Elements before the first V-aligned address form the head. */\n" \
+"    pclr_u64 head = (PCLR_VECTOR - (PCLR_PTR_BITS(p) / PCLR_TSIZE) % PCLR_VECTOR) % PCLR_VECTOR;\n" \
+"    if (head > n) head = n;\n" \
+"    if (thread < head) acc = p[thread];\n" \
+"    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
+"    PCLR_GLOBAL const PCLR_VEC *pv = (PCLR_GLOBAL const PCLR_VEC *)(p + head);\n" \
+"#if PCLR_STRIDE == PCLR_STRIDE_GLOBAL\n" \
+"    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
+"    pclr_u64 i = thread;\n" \
+"#else /* LOCAL: group g walks vectors [g * block, (g + 1) * block) */\n" \
+"    const pclr_u64 block = ((nvec + groups - 1) / groups + PCLR_GROUP - 1) / PCLR_GROUP * PCLR_GROUP;\n" \
+"    const pclr_u64 stride = PCLR_GROUP, end = (group + 1) * block < nvec ? (group + 1) * block : nvec;\n" \
+"    pclr_u64 i = group * block + lid;\n" \
+"#endif\n" \
+"    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
+"        PCLR_VEC v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n" \
+"    }\n" \
+"    for (; i < end; i += stride) PCLR_FOLD(acc, pv[i]);\n" \
+"    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_op(acc, p[head + nvec * PCLR_VECTOR + thread]);\n" \
+"    /* Level 2, in-group. */\n" \
+"    acc = pclr_group_reduce(acc, lds);\n" \
+"    /* Level 3, between groups. */\n" \
+"#if PCLR_FINISH == PCLR_FINISH_PARTIALS\n" \
+"    if (lid == 0) out[group] = acc;\n" \
+"#else\n" \
+"    if (groups == 1) {\n" \
+"        if (lid == 0) out[0] = acc;\n" \
+"        return;\n" \
+"    }\n" \
+"#if PCLR_FINISH == PCLR_FINISH_ATOMIC\n" \
+"    /* partials[0] holds the running value; it is the identity between calls. */\n" \
+"    if (lid == 0) {\n" \
+"        PCLR_CAT(PCLR_ATOMIC_, PCLR_OPNAME_UC)(partials, acc);\n" \
+"        PCLR_DEVICE_FENCE();\n" \
+"        if (PCLR_ATOMIC_INC(counter) == groups - 1) {\n" \
+"            PCLR_DEVICE_FENCE();\n" \
+"            out[0] = PCLR_ATOMIC_XCHG(partials, PCLR_IDENTITY);\n" \
+"            *counter = 0;\n" \
+"        }\n" \
+"    }\n" \
+"#else /* LAST_GROUP: the last group to finish folds the partials in a fixed order */\n" \
+"    if (lid == 0) {\n" \
+"        partials[group] = acc;\n" \
+"        PCLR_DEVICE_FENCE();\n" \
+"        is_last = PCLR_ATOMIC_INC(counter) == groups - 1;\n" \
+"    }\n" \
+"    PCLR_BARRIER();\n" \
+"    if (is_last) {\n" \
+"        PCLR_DEVICE_FENCE();\n" \
+"        PCLR_GLOBAL volatile const PCLR_T *vp = partials;\n" \
+"        acc = PCLR_IDENTITY;\n" \
+"        for (pclr_u64 j = lid; j < groups; j += PCLR_GROUP) acc = pclr_op(acc, vp[j]);\n" \
+"        acc = pclr_group_reduce(acc, lds);\n" \
+"        if (lid == 0) {\n" \
+"            out[0] = acc;\n" \
+"            *counter = 0;\n" \
+"        }\n" \
+"    }\n" \
+"#endif\n" \
+"#endif\n" \
+"}\n"
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(PCLREDUCE_OPENCL) && !defined(PCLREDUCE_CL_H)
+#include "pclreduce_cl.h"
+#endif
+#if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
+#include "pclreduce_cuda.h"
+#endif
+
+#endif /* PCLREDUCE_H */
+
+/* ====================================================================== */
+#if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_IMPLEMENTED)
+#define PCLREDUCE_IMPLEMENTED
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PCLR_ASSERT
+#include <assert.h>
+#define PCLR_ASSERT(c) assert(c)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
+    "ok",
+    "a required pointer argument is NULL",
+    "an enumeration value (type, op, dialect, variant, finish, stride) is out of range",
+    "a knob value is not supported (wave 32|64, group 32..1024 power of two, unroll 1..128 power of two, vector 1|2|4, groups per unit 1..64)",
+    "these knob values do not go together",
+    "the caller's buffer is too small",
+    "element count or offset overflows or exceeds the buffer",
+    "pointer is not aligned to the element size",
+    "driver not found (OpenCL ICD loader, CUDA driver or NVRTC)",
+    "no usable device",
+    "double requested on a device without fp64 support",
+    "the device lacks the 64-bit atomics this configuration needs",
+    "the device cannot run this configuration",
+    "kernel compilation failed (the build log is kept in the context)",
+    "out of memory",
+    "an OpenCL or CUDA call failed",
+    "invalid context (NULL, destroyed or not initialised)",
+};
+
+PCLR_API const char *pclr_result_string(pclr_result r) {
+    if ((int)r < 0 || r >= PCLR_RESULT_COUNT_) return "unknown result code";
+    return pclr__result_strings[r];
+}
+
+static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double"};
+static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max"};
+static const char *const pclr__dialect_names[PCLR_DIALECT_COUNT_] = {"default", "opencl", "cuda"};
+static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
+static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
+static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
+
+static const char *pclr__name(const char *const *names, int count, int v) {
+    return (v >= 0 && v < count) ? names[v] : "invalid";
+}
+static pclr_result pclr__parse(const char *const *names, int count, const char *s, int *out) {
+    int i;
+    if (!s || !out) return PCLR_ERR_NULL_POINTER;
+    for (i = 1; i < count; ++i)
+        if (strcmp(s, names[i]) == 0) { *out = i; return PCLR_OK; }
+    return PCLR_ERR_INVALID_ENUM;
+}
+
+PCLR_API const char *pclr_type_name(pclr_type t) { return pclr__name(pclr__type_names, PCLR_TYPE_COUNT_, (int)t); }
+PCLR_API const char *pclr_op_name(pclr_op o) { return pclr__name(pclr__op_names, PCLR_OP_COUNT_, (int)o); }
+PCLR_API const char *pclr_dialect_name(pclr_dialect d) { return pclr__name(pclr__dialect_names, PCLR_DIALECT_COUNT_, (int)d); }
+PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__stride_names, PCLR_STRIDE_COUNT_, (int)s); }
+PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
+PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
+
+#define PCLR__PARSE_FN(fn, T, names, count)                  \
+    PCLR_API pclr_result fn(const char *s, T *out) {         \
+        int v = 0;                                           \
+        pclr_result r = pclr__parse(names, count, s, &v);    \
+        if (r == PCLR_OK) *out = (T)v;                       \
+        return r;                                            \
+    }
+PCLR__PARSE_FN(pclr_parse_type, pclr_type, pclr__type_names, PCLR_TYPE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
+PCLR__PARSE_FN(pclr_parse_dialect, pclr_dialect, pclr__dialect_names, PCLR_DIALECT_COUNT_)
+PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
+PCLR__PARSE_FN(pclr_parse_finish, pclr_finish, pclr__finish_names, PCLR_FINISH_COUNT_)
+#undef PCLR__PARSE_FN
+
+PCLR_API size_t pclr_type_size(pclr_type t) {
+    switch (t) {
+    case PCLR_TYPE_DEFAULT: case PCLR_UINT: case PCLR_INT: case PCLR_FLOAT: return 4;
+    case PCLR_DOUBLE: return 8;
+    default: return 0;
+    }
+}
+
+static int pclr__is_pow2_in(int v, int lo, int hi) {
+    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why) {
+    pclr_config c;
+    const char *dummy = NULL;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    c = *in;
+    if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint, int, float or double"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min or max"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.dialect < 0 || c.dialect >= PCLR_DIALECT_COUNT_) { *why = "dialect must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.type == PCLR_TYPE_DEFAULT) c.type = PCLR_FLOAT;
+    if (c.op == PCLR_OP_DEFAULT) c.op = PCLR_SUM;
+    if (c.dialect == PCLR_DIALECT_DEFAULT) c.dialect = PCLR_OPENCL;
+    if (c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_GLOBAL;
+    if (c.variant == PCLR_VARIANT_DEFAULT) c.variant = c.dialect == PCLR_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED;
+    if (c.finish == PCLR_FINISH_DEFAULT) c.finish = PCLR_FINISH_LAST_GROUP;
+    if (c.wave_width == 0) c.wave_width = 32;
+    if (c.group_size == 0) c.group_size = 256;
+    if (c.unroll == 0) c.unroll = 4;
+    if (c.vector_width == 0) c.vector_width = (int)(16 / pclr_type_size(c.type));
+    if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.vector_width != 1 && c.vector_width != 2 && c.vector_width != 4) { *why = "vector width must be 1, 2 or 4"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.groups_per_unit == 0) c.groups_per_unit = 2048 / c.group_size;
+    if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.variant == PCLR_VARIANT_COLLECTIVE && c.dialect != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.finish == PCLR_FINISH_ATOMIC && c.type != PCLR_UINT && c.type != PCLR_INT) { *why = "atomic finish is exact only for uint and int"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    *out = c;
+    return PCLR_OK;
+}
+
+/* A bounded text writer that keeps counting past the end (for size queries). */
+typedef struct pclr__writer { char *buf; size_t cap, len; } pclr__writer;
+
+static void pclr__put(pclr__writer *w, const char *s) {
+    size_t n = strlen(s);
+    if (w->buf && w->len < w->cap) {
+        size_t room = w->cap - w->len, k = n < room ? n : room;
+        memcpy(w->buf + w->len, s, k);
+    }
+    w->len += n;
+}
+static void pclr__putf(pclr__writer *w, const char *fmt, int v) {
+    char tmp[96];
+    snprintf(tmp, sizeof tmp, fmt, v);
+    pclr__put(w, tmp);
+}
+static void pclr__putf_s(pclr__writer *w, const char *fmt, const char *v) {
+    char tmp[160];
+    snprintf(tmp, sizeof tmp, fmt, v);
+    pclr__put(w, tmp);
+}
+
+static void pclr__describe(pclr__writer *w, const pclr_config *c) {
+    pclr__putf_s(w, "type=%s", pclr_type_name(c->type));
+    pclr__putf_s(w, " op=%s", pclr_op_name(c->op));
+    pclr__putf_s(w, " dialect=%s", pclr_dialect_name(c->dialect));
+    pclr__putf(w, " wave=%d", c->wave_width);
+    pclr__putf(w, " group=%d", c->group_size);
+    pclr__putf(w, " unroll=%d", c->unroll);
+    pclr__putf(w, " vector=%d", c->vector_width);
+    pclr__putf_s(w, " stride=%s", pclr_stride_name(c->stride));
+    pclr__putf_s(w, " variant=%s", pclr_variant_name(c->variant));
+    pclr__putf_s(w, " finish=%s", pclr_finish_name(c->finish));
+    pclr__putf(w, " groups_per_unit=%d", c->groups_per_unit);
+}
+
+PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
+    pclr__writer w;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (!cfg) pclr__put(&w, "(null config)");
+    else pclr__describe(&w, cfg);
+    if (buf && cap > 0) buf[w.len < cap ? w.len : cap - 1] = '\0';
+    return w.len;
+}
+
+/* Finish a writer under the size-query protocol of pclr_kernel_source. */
+static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
+    if (size_needed) *size_needed = w->len + 1;
+    if (!w->buf) return PCLR_OK;
+    if (w->len + 1 > w->cap) {
+        if (w->cap > 0) w->buf[0] = '\0';
+        return PCLR_ERR_BUFFER_TOO_SMALL;
+    }
+    w->buf[w->len] = '\0';
+    return PCLR_OK;
+}
+
+static const char *const pclr__variant_macros[PCLR_VARIANT_COUNT_] = {
+    "", "PCLR_VARIANT_NAIVE", "PCLR_VARIANT_SEQUENTIAL", "PCLR_VARIANT_UNROLLED", "PCLR_VARIANT_SHUFFLE", "PCLR_VARIANT_COLLECTIVE"};
+static const char *const pclr__finish_macros[PCLR_FINISH_COUNT_] = {
+    "", "PCLR_FINISH_LAST_GROUP", "PCLR_FINISH_ATOMIC", "PCLR_FINISH_PARTIALS"};
+static const char *const pclr__stride_macros[PCLR_STRIDE_COUNT_] = {"", "PCLR_STRIDE_GLOBAL", "PCLR_STRIDE_LOCAL"};
+
+PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
+    static const char *const body[] = {PCLR__BODY_CONFIG, PCLR__BODY_OPS, PCLR__BODY_GROUP, PCLR__BODY_KERNEL};
+    pclr_config c;
+    pclr__writer w;
+    size_t i;
+    pclr_result r;
+    if (size_needed) *size_needed = 0;
+    if (!cfg) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr_config_resolve(cfg, &c, NULL)) != PCLR_OK) return r;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
+    pclr__describe(&w, &c);
+    pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
+    pclr__put(&w, c.dialect == PCLR_CUDA ? "#define PCLR_DIALECT_CUDA 1\n" : "#define PCLR_DIALECT_OPENCL 1\n");
+    pclr__putf_s(&w, "#define PCLR_TYPE_%s 1\n", pclr_type_name(c.type));
+    pclr__putf_s(&w, "#define PCLR_OP_%s 1\n", pclr_op_name(c.op));
+    pclr__putf(&w, "#define PCLR_WAVE %d\n", c.wave_width);
+    pclr__putf(&w, "#define PCLR_GROUP %d\n", c.group_size);
+    pclr__putf(&w, "#define PCLR_UNROLL %d\n", c.unroll);
+    pclr__putf(&w, "#define PCLR_VECTOR %d\n", c.vector_width);
+    pclr__putf_s(&w, "#define PCLR_STRIDE %s\n", pclr__stride_macros[c.stride]);
+    pclr__putf_s(&w, "#define PCLR_VARIANT %s\n", pclr__variant_macros[c.variant]);
+    pclr__putf_s(&w, "#define PCLR_FINISH %s\n", pclr__finish_macros[c.finish]);
+    pclr__put(&w, c.dialect == PCLR_CUDA ? PCLR__PRELUDE_CUDA : PCLR__PRELUDE_OPENCL);
+    for (i = 0; i < sizeof body / sizeof body[0]; ++i) pclr__put(&w, body[i]);
+    return pclr__finish_text(&w, size_needed);
+}
+
+PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
+    pclr_config c;
+    pclr__writer w;
+    pclr_result r;
+    if (size_needed) *size_needed = 0;
+    if (!cfg) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr_config_resolve(cfg, &c, NULL)) != PCLR_OK) return r;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (c.variant == PCLR_VARIANT_COLLECTIVE) pclr__put(&w, "-cl-std=CL2.0");
+    return pclr__finish_text(&w, size_needed);
+}
+
+PCLR_API uint64_t pclr_max_groups(const pclr_config *cfg, const pclr_device_facts *dev) {
+    uint64_t units;
+    if (!cfg || !dev) return 0;
+    units = dev->compute_units ? dev->compute_units : 1;
+    return units * (uint64_t)(cfg->groups_per_unit > 0 ? cfg->groups_per_unit : 1);
+}
+
+PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    uint64_t per_group, wanted, cap;
+    if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
+    if (cfg->group_size <= 0 || cfg->unroll <= 0 || cfg->vector_width <= 0) return PCLR_ERR_INVALID_KNOB;
+    if (dev->max_group_size && (uint32_t)cfg->group_size > dev->max_group_size) return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    per_group = (uint64_t)cfg->group_size * (uint64_t)cfg->unroll * (uint64_t)cfg->vector_width;
+    wanted = n / per_group + (n % per_group != 0);
+    cap = pclr_max_groups(cfg, dev);
+    if (wanted > cap) wanted = cap;
+    if (wanted < 1) wanted = 1;
+    out->groups = wanted;
+    out->group_size = (uint32_t)cfg->group_size;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
+    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
+    if ((int)type < 0 || type >= PCLR_TYPE_COUNT_ || (int)op < 0 || op >= PCLR_OP_COUNT_) return PCLR_ERR_INVALID_ENUM;
+    switch (type) {
+    case PCLR_UINT: { uint32_t v = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0xffffffffu : 0u; memcpy(out, &v, 4); break; }
+    case PCLR_INT: { int32_t v = op == PCLR_SUM ? 0 : op == PCLR_MIN ? INT32_MAX : INT32_MIN; memcpy(out, &v, 4); break; }
+    case PCLR_FLOAT: { uint32_t bits = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0x7f800000u : 0xff800000u; memcpy(out, &bits, 4); break; }
+    default: { uint64_t bits = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0x7ff0000000000000ull : 0xfff0000000000000ull; memcpy(out, &bits, 8); break; }
+    }
+    return PCLR_OK;
+}
+
+/* CPU reference: blocks of PCLR__CPU_BLOCK summed sequentially, blocks
+   combined pairwise (error grows with log n, like the kernels' trees). */
+#define PCLR__CPU_BLOCK 256u
+#define PCLR__CPU_REDUCE_FN(name, T, OP)                                          \
+    static T name(const T *x, uint64_t n, T id) {                                 \
+        if (n <= PCLR__CPU_BLOCK) {                                               \
+            T a = id;                                                             \
+            uint64_t i;                                                           \
+            for (i = 0; i < n; ++i) a = OP(a, x[i]);                              \
+            return a;                                                             \
+        } else {                                                                  \
+            uint64_t half = (n / 2 + PCLR__CPU_BLOCK - 1) / PCLR__CPU_BLOCK * PCLR__CPU_BLOCK; \
+            T l = name(x, half, id), r = name(x + half, n - half, id);            \
+            return OP(l, r);                                                      \
+        }                                                                         \
+    }
+#define PCLR__ADD(a, b) ((a) + (b))
+#define PCLR__MIN(a, b) ((b) < (a) ? (b) : (a))
+#define PCLR__MAX(a, b) ((b) > (a) ? (b) : (a))
+#define PCLR__FMIN(a, b) (((a) != (a) || (a) < (b)) ? (a) : (b))
+#define PCLR__FMAX(a, b) (((a) != (a) || (a) > (b)) ? (a) : (b))
+PCLR__CPU_REDUCE_FN(pclr__cpu_sum_u32, uint32_t, PCLR__ADD)
+PCLR__CPU_REDUCE_FN(pclr__cpu_min_u32, uint32_t, PCLR__MIN)
+PCLR__CPU_REDUCE_FN(pclr__cpu_max_u32, uint32_t, PCLR__MAX)
+PCLR__CPU_REDUCE_FN(pclr__cpu_min_i32, int32_t, PCLR__MIN)
+PCLR__CPU_REDUCE_FN(pclr__cpu_max_i32, int32_t, PCLR__MAX)
+PCLR__CPU_REDUCE_FN(pclr__cpu_sum_f32, float, PCLR__ADD)
+PCLR__CPU_REDUCE_FN(pclr__cpu_min_f32, float, PCLR__FMIN)
+PCLR__CPU_REDUCE_FN(pclr__cpu_max_f32, float, PCLR__FMAX)
+PCLR__CPU_REDUCE_FN(pclr__cpu_sum_f64, double, PCLR__ADD)
+PCLR__CPU_REDUCE_FN(pclr__cpu_min_f64, double, PCLR__FMIN)
+PCLR__CPU_REDUCE_FN(pclr__cpu_max_f64, double, PCLR__FMAX)
+
+PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result) {
+    pclr_result r;
+    if (!result || (!data && n > 0)) return PCLR_ERR_NULL_POINTER;
+    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
+    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
+    if ((r = pclr_identity(type, op, result)) != PCLR_OK) return r;
+    if (n == 0) return PCLR_OK;
+    switch (type) {
+    case PCLR_UINT: case PCLR_INT: {
+        /* int sums wrap: computed on the unsigned bits, no signed overflow */
+        uint32_t u; int32_t s;
+        const uint32_t *xu = (const uint32_t *)data;
+        const int32_t *xs = (const int32_t *)data;
+        if (op == PCLR_SUM) { u = pclr__cpu_sum_u32(xu, n, 0u); memcpy(result, &u, 4); }
+        else if (type == PCLR_UINT) { u = op == PCLR_MIN ? pclr__cpu_min_u32(xu, n, 0xffffffffu) : pclr__cpu_max_u32(xu, n, 0u); memcpy(result, &u, 4); }
+        else { s = op == PCLR_MIN ? pclr__cpu_min_i32(xs, n, INT32_MAX) : pclr__cpu_max_i32(xs, n, INT32_MIN); memcpy(result, &s, 4); }
+        break;
+    }
+    case PCLR_FLOAT: {
+        const float *x = (const float *)data;
+        float id, v;
+        memcpy(&id, result, 4);
+        v = op == PCLR_SUM ? pclr__cpu_sum_f32(x, n, id) : op == PCLR_MIN ? pclr__cpu_min_f32(x, n, id) : pclr__cpu_max_f32(x, n, id);
+        memcpy(result, &v, 4);
+        break;
+    }
+    default: {
+        const double *x = (const double *)data;
+        double id, v;
+        memcpy(&id, result, 8);
+        v = op == PCLR_SUM ? pclr__cpu_sum_f64(x, n, id) : op == PCLR_MIN ? pclr__cpu_min_f64(x, n, id) : pclr__cpu_max_f64(x, n, id);
+        memcpy(result, &v, 8);
+        break;
+    }
+    }
+    return PCLR_OK;
+}
+
+PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t h = seed;
+    size_t i;
+    for (i = 0; i < len; ++i) { h ^= p[i]; h *= 0x100000001b3ull; }
+    return h;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCLREDUCE_IMPLEMENTATION */

@@ -1,0 +1,47 @@
+/* Minimal test harness shared by the test programs: CHECK counts and reports,
+   pclr_test_summary prints "N passed, N failed" and gives the exit status.
+   tests/run.sh adds the programs' counts into the closing line of make test. */
+#ifndef PCLR_TEST_H
+#define PCLR_TEST_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static int pclr_test_passed = 0, pclr_test_failed = 0;
+
+/* Records one check; prints failures always, passes only when verbose. */
+static int pclr_test_check(int ok, const char *file, int line, const char *fmt, ...) {
+    if (ok) {
+        ++pclr_test_passed;
+    } else {
+        va_list ap;
+        ++pclr_test_failed;
+        fprintf(stdout, "FAIL %s:%d: ", file, line);
+        va_start(ap, fmt);
+        vfprintf(stdout, fmt, ap);
+        va_end(ap);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    return ok;
+}
+#define CHECK(cond, ...) pclr_test_check((cond) ? 1 : 0, __FILE__, __LINE__, __VA_ARGS__)
+
+/* "skip" lines are informational: a check that cannot run here (no GPU). */
+#define SKIP(...) (fprintf(stdout, "skip: "), fprintf(stdout, __VA_ARGS__), fputc('\n', stdout), fflush(stdout))
+
+static int pclr_test_summary(const char *name) {
+    fprintf(stdout, "%s: %d passed, %d failed\n", name, pclr_test_passed, pclr_test_failed);
+    return pclr_test_failed ? 1 : 0;
+}
+
+/* splitmix64: seeded random numbers for test data (seed printed by each test). */
+static uint64_t pclr_test_rand(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+#endif
