@@ -388,6 +388,23 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 
 #define PCLR__BODY_GROUP \
 "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n" \
+"#if PCLR_LDS_SIZE == PCLR_GROUP\n" \
+"/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n" \
+"   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n" \
+"   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n" \
+"PCLR_FN PCLR_T pclr_tree_rolled(PCLR_T acc, PCLR_LOCAL PCLR_T *lds) {\n" \
+"    const uint lid = PCLR_LID;\n" \
+"    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
+"    lds[lid] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"#pragma unroll 1\n" \
+"    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n" \
+"        if (lid < s) lds[lid] = acc = pclr_op(acc, lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n" \
+"    return lds[0];\n" \
+"}\n" \
+"#endif\n" \
 "PCLR_FN PCLR_T pclr_group_reduce(PCLR_T acc, PCLR_LOCAL PCLR_T *lds) {\n" \
 "    const uint lid = PCLR_LID;\n" \
 "#if PCLR_VARIANT == PCLR_VARIANT_COLLECTIVE\n" \
@@ -415,7 +432,10 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "    }\n" \
 "#endif\n" \
 "    return acc;\n" \
-"#else /* trees in local memory */\n" \
+"#elif PCLR_VARIANT == PCLR_VARIANT_SEQUENTIAL\n" \
+"    (void)lid;\n" \
+"    return pclr_tree_rolled(acc, lds);\n" \
+"#else /* NAIVE and UNROLLED trees in local memory */\n" \
 "    PCLR_BARRIER();\n" \
 "    lds[lid] = acc;\n" \
 "    PCLR_BARRIER();\n" \
@@ -425,28 +445,30 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "        if (lid % (2 * s) == 0) lds[lid] = pclr_op(lds[lid], lds[lid + s]);\n" \
 "        PCLR_BARRIER();\n" \
 "    }\n" \
-"#elif PCLR_VARIANT == PCLR_VARIANT_SEQUENTIAL\n" \
-"#pragma unroll 1\n" \
-"    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n" \
+"#else /* UNROLLED: the same steps, fully unrolled for the compile-time group size */\n" \
+"#if defined(PCLR_DIALECT_CUDA) && PCLR_WAVE == 32\n" \
+"#define PCLR_LAST_BARRIER_STEP 32 /* smaller steps stay inside warp 0 */\n" \
+"#else\n" \
+"#define PCLR_LAST_BARRIER_STEP 1\n" \
+"#endif\n" \
+"#pragma unroll\n" \
+"    for (uint s = PCLR_GROUP / 2; s >= PCLR_LAST_BARRIER_STEP; s >>= 1) {\n" \
 "        if (lid < s) lds[lid] = acc = pclr_op(acc, lds[lid + s]);\n" \
 "        PCLR_BARRIER();\n" \
 "    }\n" \
-"#else /* UNROLLED: one step per line, dead steps removed by the compiler */\n" \
-"#define PCLR_TREE_STEP(s) \\\n" \
-"    if (PCLR_GROUP > (s)) { if (lid < (s)) lds[lid] = acc = pclr_op(acc, lds[lid + (s)]); PCLR_BARRIER(); }\n" \
-"    PCLR_TREE_STEP(512) PCLR_TREE_STEP(256) PCLR_TREE_STEP(128) PCLR_TREE_STEP(64)\n" \
-"#if defined(PCLR_DIALECT_CUDA) && PCLR_WAVE == 32\n" \
-"    /* Last steps inside warp 0: __syncwarp orders them (no volatile idiom). */\n" \
-"    PCLR_TREE_STEP(32)\n" \
+"#if PCLR_LAST_BARRIER_STEP > 1\n" \
+"    /* __syncwarp orders the warp's steps (the old volatile idiom is a race). */\n" \
 "    if (lid < 32) {\n" \
-"#define PCLR_WARP_STEP(s) if (PCLR_GROUP > (s)) { PCLR_T o = acc; if (lid < (s)) o = lds[lid + (s)]; \\\n" \
-"        __syncwarp(); if (lid < (s)) lds[lid] = acc = pclr_op(acc, o); __syncwarp(); }\n" \
-"        PCLR_WARP_STEP(16) PCLR_WARP_STEP(8) PCLR_WARP_STEP(4) PCLR_WARP_STEP(2) PCLR_WARP_STEP(1)\n" \
+"#pragma unroll\n" \
+"        for (uint s = (PCLR_GROUP < 32 ? PCLR_GROUP : 32) / 2; s > 0; s >>= 1) {\n" \
+"            PCLR_T o = acc;\n" \
+"            if (lid < s) o = lds[lid + s];\n" \
+"            __syncwarp();\n" \
+"            if (lid < s) lds[lid] = acc = pclr_op(acc, o);\n" \
+"            __syncwarp();\n" \
+"        }\n" \
 "    }\n" \
 "    return acc;\n" \
-"#else\n" \
-"    PCLR_TREE_STEP(32) PCLR_TREE_STEP(16) PCLR_TREE_STEP(8) PCLR_TREE_STEP(4)\n" \
-"    PCLR_TREE_STEP(2) PCLR_TREE_STEP(1)\n" \
 "#endif\n" \
 "#endif\n" \
 "    return lds[0];\n" \
@@ -522,7 +544,11 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "        PCLR_GLOBAL volatile const PCLR_T *vp = partials;\n" \
 "        acc = PCLR_IDENTITY;\n" \
 "        for (pclr_u64 j = lid; j < groups; j += PCLR_GROUP) acc = pclr_op(acc, vp[j]);\n" \
+"#if PCLR_LDS_SIZE == PCLR_GROUP\n" \
+"        acc = pclr_tree_rolled(acc, lds);\n" \
+"#else\n" \
 "        acc = pclr_group_reduce(acc, lds);\n" \
+"#endif\n" \
 "        if (lid == 0) {\n" \
 "            out[0] = acc;\n" \
 "            *counter = 0;\n" \

@@ -1,0 +1,296 @@
+/* Unit tests of the core (pclreduce.h): configuration, generator protocol,
+   planner and CPU reference. No GPU or OpenCL needed. */
+#define PCLREDUCE_IMPLEMENTATION
+#include "../pclreduce.h"
+#include "pclr_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static char *source_of(const pclr_config *cfg) {
+    size_t size = 0;
+    char *text;
+    if (pclr_kernel_source(cfg, NULL, 0, &size) != PCLR_OK) return NULL;
+    text = (char *)malloc(size);
+    if (text && pclr_kernel_source(cfg, text, size, NULL) != PCLR_OK) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void test_resolve(void) {
+    pclr_config c, r;
+    const char *why = NULL;
+    memset(&c, 0, sizeof c);
+    CHECK(pclr_config_resolve(&c, &r, &why) == PCLR_OK, "zero config resolves");
+    CHECK(r.type == PCLR_FLOAT && r.op == PCLR_SUM && r.dialect == PCLR_OPENCL, "defaults: float sum opencl");
+    CHECK(r.wave_width == 32 && r.group_size == 256 && r.unroll == 4 && r.vector_width == 4, "default knobs");
+    CHECK(r.stride == PCLR_STRIDE_GLOBAL && r.variant == PCLR_VARIANT_UNROLLED && r.finish == PCLR_FINISH_LAST_GROUP, "default methods");
+    CHECK(r.groups_per_unit == 8, "default groups per unit = 2048 / 256, got %d", r.groups_per_unit);
+    c.type = PCLR_DOUBLE;
+    c.dialect = PCLR_CUDA;
+    CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_OK && r.vector_width == 2 && r.variant == PCLR_VARIANT_SHUFFLE,
+          "double defaults to 16-byte loads (vector 2); CUDA to shuffles");
+    CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK && c.vector_width == 2, "in place resolve");
+
+    /* every bad value gets its own code and a sentence */
+    {
+        struct { int field; int value; pclr_result want; } bad[] = {
+            {0, 48, PCLR_ERR_INVALID_KNOB},   {1, 2048, PCLR_ERR_INVALID_KNOB}, {1, 16, PCLR_ERR_INVALID_KNOB},
+            {1, 96, PCLR_ERR_INVALID_KNOB},   {2, 3, PCLR_ERR_INVALID_KNOB},    {2, 256, PCLR_ERR_INVALID_KNOB},
+            {3, 3, PCLR_ERR_INVALID_KNOB},    {3, 8, PCLR_ERR_INVALID_KNOB},    {4, 65, PCLR_ERR_INVALID_KNOB},
+            {5, 99, PCLR_ERR_INVALID_ENUM},   {6, -1, PCLR_ERR_INVALID_ENUM},   {7, 7, PCLR_ERR_INVALID_ENUM},
+            {8, 9, PCLR_ERR_INVALID_ENUM},    {9, 4, PCLR_ERR_INVALID_ENUM},    {10, 6, PCLR_ERR_INVALID_ENUM},
+        };
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            pclr_result got;
+            memset(&c, 0, sizeof c);
+            switch (bad[i].field) {
+            case 0: c.wave_width = bad[i].value; break;
+            case 1: c.group_size = bad[i].value; break;
+            case 2: c.unroll = bad[i].value; break;
+            case 3: c.vector_width = bad[i].value; break;
+            case 4: c.groups_per_unit = bad[i].value; break;
+            case 5: c.type = (pclr_type)bad[i].value; break;
+            case 6: c.op = (pclr_op)bad[i].value; break;
+            case 7: c.stride = (pclr_stride)bad[i].value; break;
+            case 8: c.variant = (pclr_variant)bad[i].value; break;
+            case 9: c.finish = (pclr_finish)bad[i].value; break;
+            default: c.dialect = (pclr_dialect)bad[i].value; break;
+            }
+            why = NULL;
+            got = pclr_config_resolve(&c, &r, &why);
+            CHECK(got == bad[i].want && why && strlen(why) > 10, "bad value %d in field %d: got %d (%s)", bad[i].value,
+                  bad[i].field, (int)got, why ? why : "no reason");
+            CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == bad[i].want, "generator refuses bad field %d", bad[i].field);
+        }
+    }
+    /* combinations that do not go together */
+    memset(&c, 0, sizeof c);
+    c.variant = PCLR_VARIANT_SHUFFLE;
+    c.wave_width = 64;
+    CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "shuffle with wave 64");
+    memset(&c, 0, sizeof c);
+    c.variant = PCLR_VARIANT_COLLECTIVE;
+    c.dialect = PCLR_CUDA;
+    CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "collective on CUDA");
+    memset(&c, 0, sizeof c);
+    c.finish = PCLR_FINISH_ATOMIC;
+    CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "atomic finish on float");
+    c.type = PCLR_INT;
+    CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_OK, "atomic finish on int");
+    CHECK(pclr_config_resolve(NULL, &r, &why) == PCLR_ERR_NULL_POINTER && why, "NULL config");
+    CHECK(pclr_config_resolve(&c, NULL, NULL) == PCLR_ERR_NULL_POINTER, "NULL out");
+}
+
+static void test_names(void) {
+    int i;
+    for (i = 1; i < PCLR_TYPE_COUNT_; ++i) {
+        pclr_type t;
+        CHECK(pclr_parse_type(pclr_type_name((pclr_type)i), &t) == PCLR_OK && (int)t == i, "type name round trip %d", i);
+    }
+    for (i = 1; i < PCLR_VARIANT_COUNT_; ++i) {
+        pclr_variant v;
+        CHECK(pclr_parse_variant(pclr_variant_name((pclr_variant)i), &v) == PCLR_OK && (int)v == i, "variant round trip %d", i);
+    }
+    for (i = 1; i < PCLR_FINISH_COUNT_; ++i) {
+        pclr_finish f;
+        CHECK(pclr_parse_finish(pclr_finish_name((pclr_finish)i), &f) == PCLR_OK && (int)f == i, "finish round trip %d", i);
+    }
+    {
+        pclr_op o;
+        pclr_dialect d;
+        pclr_stride s;
+        CHECK(pclr_parse_op("max", &o) == PCLR_OK && o == PCLR_MAX, "parse op");
+        CHECK(pclr_parse_dialect("cuda", &d) == PCLR_OK && d == PCLR_CUDA, "parse dialect");
+        CHECK(pclr_parse_stride("local", &s) == PCLR_OK && s == PCLR_STRIDE_LOCAL, "parse stride");
+        CHECK(pclr_parse_op("default", &o) == PCLR_ERR_INVALID_ENUM, "'default' is not a name to parse");
+        CHECK(pclr_parse_op("avg", &o) == PCLR_ERR_INVALID_ENUM, "unknown op");
+        CHECK(pclr_parse_op(NULL, &o) == PCLR_ERR_NULL_POINTER, "NULL name");
+    }
+    for (i = 0; i < PCLR_RESULT_COUNT_; ++i)
+        CHECK(strlen(pclr_result_string((pclr_result)i)) > 1, "result string %d", i);
+    CHECK(strcmp(pclr_result_string((pclr_result)999), "unknown result code") == 0, "unknown result code");
+    CHECK(strcmp(pclr_type_name((pclr_type)42), "invalid") == 0, "invalid type name");
+    CHECK(pclr_type_size(PCLR_DOUBLE) == 8 && pclr_type_size(PCLR_UINT) == 4 && pclr_type_size((pclr_type)9) == 0, "sizes");
+}
+
+static void test_source_protocol(void) {
+    pclr_config c;
+    size_t size = 0, size2 = 0;
+    char *text, small[16];
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_UINT;
+    c.op = PCLR_MAX;
+    c.dialect = PCLR_CUDA;
+    c.unroll = 16;
+    CHECK(pclr_kernel_source(&c, NULL, 0, &size) == PCLR_OK && size > 1000, "size query");
+    text = (char *)malloc(size);
+    CHECK(text != NULL, "malloc");
+    if (!text) return;
+    CHECK(pclr_kernel_source(&c, text, size, &size2) == PCLR_OK && size2 == size, "exact buffer");
+    CHECK(strlen(text) + 1 == size, "size counts the NUL");
+    CHECK(strncmp(text, "/* pclreduce ", 13) == 0, "starts with a comment");
+    CHECK(strstr(text, "type=uint op=max dialect=cuda") != NULL && strstr(text, "unroll=16") != NULL,
+          "the comment names the configuration");
+    CHECK(strstr(text, "#define PCLR_UNROLL 16\n") != NULL && strstr(text, "#define PCLR_TYPE_uint 1\n") != NULL,
+          "knobs become defines");
+    CHECK(strstr(text, "__shfl_down_sync") != NULL && strstr(text, "__kernel") == NULL, "CUDA prelude only");
+    CHECK(strstr(text, "volatile int") == NULL, "no volatile warp-synchronous idiom");
+    CHECK(pclr_kernel_source(&c, small, sizeof small, &size2) == PCLR_ERR_BUFFER_TOO_SMALL && size2 == size && small[0] == 0,
+          "too small buffer: error, size reported, empty string");
+    CHECK(pclr_kernel_source(&c, text, size - 1, NULL) == PCLR_ERR_BUFFER_TOO_SMALL, "one byte short");
+    CHECK(pclr_kernel_source(NULL, text, size, &size2) == PCLR_ERR_NULL_POINTER, "NULL config");
+    free(text);
+
+    c.dialect = PCLR_OPENCL;
+    c.variant = PCLR_VARIANT_COLLECTIVE;
+    text = source_of(&c);
+    CHECK(text && strstr(text, "__kernel") && strstr(text, "work_group_reduce_"), "OpenCL collective source");
+    free(text);
+    {
+        char opts[64];
+        CHECK(pclr_kernel_options(&c, opts, sizeof opts, &size) == PCLR_OK && strcmp(opts, "-cl-std=CL2.0") == 0,
+              "collective needs -cl-std=CL2.0");
+        c.variant = PCLR_VARIANT_UNROLLED;
+        CHECK(pclr_kernel_options(&c, opts, sizeof opts, &size) == PCLR_OK && opts[0] == 0 && size == 1, "no options");
+    }
+    /* describe: counts past the end, always NUL-terminated */
+    {
+        char d[8];
+        size_t n = pclr_config_describe(&c, d, sizeof d);
+        CHECK(n > 40 && strlen(d) == 7, "describe truncates and reports the full length");
+    }
+    /* the macro form holds the same prelude and body as the generator
+       (its literal is longer than C99's 4095-character minimum: see pclreduce.h) */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+    {
+        static const char macro_cl[] = PCLR_SOURCE_CL(uint, sum, 32, 8);
+        static const char macro_cuda[] = PCLR_SOURCE_CUDA(double, min, 32, 2);
+        CHECK(strstr(macro_cl, "#define PCLR_TYPE_uint 1\n#define PCLR_OP_sum 1\n#define PCLR_WAVE 32\n#define PCLR_UNROLL 8\n") != NULL,
+              "macro form defines");
+        CHECK(strstr(macro_cl, PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG) != NULL, "macro form: OpenCL prelude + body");
+        CHECK(strstr(macro_cuda, PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG) != NULL && strstr(macro_cuda, "dialect=cuda"),
+              "macro form: CUDA prelude + body");
+    }
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+}
+
+static void test_plan(void) {
+    pclr_config c;
+    pclr_device_facts dev;
+    pclr_launch l;
+    memset(&c, 0, sizeof c);
+    pclr_config_resolve(&c, &c, NULL);
+    dev.compute_units = 132;
+    dev.max_group_size = 1024;
+    CHECK(pclr_plan(&c, &dev, 0, &l) == PCLR_OK && l.groups == 1 && l.group_size == 256, "n = 0: one group");
+    CHECK(pclr_plan(&c, &dev, 1, &l) == PCLR_OK && l.groups == 1, "n = 1: one group");
+    CHECK(pclr_plan(&c, &dev, 4096, &l) == PCLR_OK && l.groups == 1, "one group's worth");
+    CHECK(pclr_plan(&c, &dev, 4097, &l) == PCLR_OK && l.groups == 2, "never more groups than work: 2");
+    CHECK(pclr_plan(&c, &dev, (uint64_t)1 << 40, &l) == PCLR_OK && l.groups == 132 * 8, "capped at units x k: %llu",
+          (unsigned long long)l.groups);
+    CHECK(pclr_max_groups(&c, &dev) == 132 * 8, "max groups");
+    c.groups_per_unit = 4;
+    CHECK(pclr_plan(&c, &dev, UINT64_MAX, &l) == PCLR_OK && l.groups == 132 * 4, "groups_per_unit honoured");
+    c.group_size = 1024;
+    dev.max_group_size = 512;
+    CHECK(pclr_plan(&c, &dev, 100, &l) == PCLR_ERR_UNSUPPORTED_BY_DEVICE, "group larger than the device allows");
+    CHECK(pclr_plan(NULL, &dev, 100, &l) == PCLR_ERR_NULL_POINTER, "NULL config");
+}
+
+/* Sequential reference in double / wrapping unsigned, to check pclr_cpu_reduce. */
+static void test_cpu_reference(uint64_t seed) {
+    static const uint64_t sizes[] = {0, 1, 2, 31, 255, 256, 257, 1000, 65537, 1000003};
+    size_t si;
+    uint64_t st = seed;
+    for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+        uint64_t n = sizes[si], i;
+        uint32_t *u = (uint32_t *)malloc((size_t)(n ? n : 1) * 4);
+        float *f = (float *)malloc((size_t)(n ? n : 1) * 4);
+        double *d = (double *)malloc((size_t)(n ? n : 1) * 8);
+        uint32_t usum = 0, umin = 0xffffffffu, umax = 0, ru;
+        int32_t imin = INT32_MAX, imax = INT32_MIN, ri;
+        double fsum = 0, fabs_sum = 0, dsum = 0, rd;
+        float fmin_ = INFINITY, fmax_ = -INFINITY, rf;
+        if (!u || !f || !d) { CHECK(0, "malloc"); return; }
+        for (i = 0; i < n; ++i) {
+            uint64_t r = pclr_test_rand(&st);
+            u[i] = (uint32_t)r;
+            f[i] = (float)((double)(r >> 40) / (double)(1ull << 24) * 2.0 - 1.0);
+            d[i] = (double)(r >> 11) / 9007199254740992.0 - 0.25;
+            usum += u[i];
+            umin = u[i] < umin ? u[i] : umin;
+            umax = u[i] > umax ? u[i] : umax;
+            imin = (int32_t)u[i] < imin ? (int32_t)u[i] : imin;
+            imax = (int32_t)u[i] > imax ? (int32_t)u[i] : imax;
+            fsum += f[i];
+            fabs_sum += fabs(f[i]);
+            fmin_ = f[i] < fmin_ ? f[i] : fmin_;
+            fmax_ = f[i] > fmax_ ? f[i] : fmax_;
+            dsum += d[i];
+        }
+        pclr_cpu_reduce(PCLR_UINT, PCLR_SUM, u, n, &ru);
+        CHECK(ru == usum, "uint sum wraps, n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_INT, PCLR_SUM, u, n, &ri);
+        CHECK((uint32_t)ri == usum, "int sum wraps like two's complement, n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_UINT, PCLR_MIN, u, n, &ru);
+        CHECK(ru == umin, "uint min n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_UINT, PCLR_MAX, u, n, &ru);
+        CHECK(ru == umax, "uint max n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_INT, PCLR_MIN, u, n, &ri);
+        CHECK(ri == imin, "int min n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_INT, PCLR_MAX, u, n, &ri);
+        CHECK(ri == imax, "int max n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_FLOAT, PCLR_SUM, f, n, &rf);
+        CHECK(fabs(rf - fsum) <= 1e-6 * fabs_sum + 1e-30, "float sum n=%llu: %g vs %g", (unsigned long long)n, rf, fsum);
+        pclr_cpu_reduce(PCLR_FLOAT, PCLR_MIN, f, n, &rf);
+        CHECK(rf == fmin_, "float min n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, f, n, &rf);
+        CHECK(rf == fmax_, "float max n=%llu", (unsigned long long)n);
+        pclr_cpu_reduce(PCLR_DOUBLE, PCLR_SUM, d, n, &rd);
+        CHECK(fabs(rd - dsum) <= 1e-12 * (double)(n + 1), "double sum n=%llu", (unsigned long long)n);
+        if (n > 2) {
+            f[n / 2] = NAN;
+            pclr_cpu_reduce(PCLR_FLOAT, PCLR_MIN, f, n, &rf);
+            CHECK(rf != rf, "NaN propagates through min, n=%llu", (unsigned long long)n);
+            pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, f, n, &rf);
+            CHECK(rf != rf, "NaN propagates through max, n=%llu", (unsigned long long)n);
+        }
+        free(u);
+        free(f);
+        free(d);
+    }
+    {
+        uint32_t id;
+        double dd;
+        CHECK(pclr_identity(PCLR_UINT, PCLR_MIN, &id) == PCLR_OK && id == 0xffffffffu, "uint min identity");
+        CHECK(pclr_identity(PCLR_DOUBLE, PCLR_MAX, &dd) == PCLR_OK && isinf(dd) && dd < 0, "double max identity");
+        CHECK(pclr_cpu_reduce(PCLR_UINT, PCLR_SUM, NULL, 5, &id) == PCLR_ERR_NULL_POINTER, "NULL data with n > 0");
+        CHECK(pclr_cpu_reduce(PCLR_UINT, PCLR_SUM, NULL, 0, &id) == PCLR_OK && id == 0, "NULL data with n = 0");
+        CHECK(pclr_cpu_reduce((pclr_type)17, PCLR_SUM, &id, 1, &id) == PCLR_ERR_INVALID_ENUM, "bad type");
+    }
+    CHECK(pclr_hash64("abc", 3, PCLR_HASH_SEED) != pclr_hash64("abd", 3, PCLR_HASH_SEED), "hash differs");
+    CHECK(pclr_hash64("", 0, PCLR_HASH_SEED) == PCLR_HASH_SEED, "empty hash is the seed");
+}
+
+int main(void) {
+    const char *env = getenv("PCLR_TEST_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    printf("test_core: seed %llu\n", (unsigned long long)seed);
+    test_resolve();
+    test_names();
+    test_source_protocol();
+    test_plan();
+    test_cpu_reference(seed);
+    return pclr_test_summary("test_core");
+}
