@@ -3,6 +3,7 @@
 #define PCLR_ARGS_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,34 @@ static int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, 
         return -1;
     }
     return 2;
+}
+
+/* Deterministic random data for a seed (the tools and the demo agree on it):
+   uint/int: the full 32-bit range; float/double: uniform in [-1, 1). */
+static void pclr_args_fill_random(pclr_type type, void *data, uint64_t n, uint64_t seed) {
+    uint64_t i, st = seed * 0x9e3779b97f4a7c15ull + 1;
+    for (i = 0; i < n; ++i) {
+        uint64_t z = (st += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        switch (type) {
+        case PCLR_UINT: case PCLR_INT: ((uint32_t *)data)[i] = (uint32_t)z; break;
+        case PCLR_DOUBLE: ((double *)data)[i] = (double)(z >> 11) / 4503599627370496.0 - 1.0; break;
+        default: ((float *)data)[i] = (float)((double)(z >> 40) / 8388608.0 - 1.0); break;
+        }
+    }
+}
+
+/* Formats one element as the tools print it: integers in decimal, float
+   %.9g, double %.17g (enough digits to read the exact value back). */
+static void pclr_args_format_value(pclr_type type, const void *v, char *buf, size_t cap) {
+    switch (type) {
+    case PCLR_UINT: snprintf(buf, cap, "%u", (unsigned)*(const uint32_t *)v); break;
+    case PCLR_INT: snprintf(buf, cap, "%d", (int)*(const int32_t *)v); break;
+    case PCLR_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)v); break;
+    default: snprintf(buf, cap, "%.9g", (double)*(const float *)v); break;
+    }
 }
 
 #endif

@@ -1,0 +1,191 @@
+/* The demo (make demo): reduces a few hundred MB of random data for every
+   type/op pair on the best device found (CUDA, else the best OpenCL device,
+   PoCL's CPU device on a machine without a GPU), checks each result against
+   the CPU reference and prints a table with throughput.
+   PCLR_DEMO_MB sets the data size (default 256). */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_OPENCL
+#ifndef PCLR_DEMO_NO_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+#include "pclr_args.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define REPS 7
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One device behind one of the two backends. */
+typedef struct demo_device {
+    pclr_cl_context *cl;
+#ifdef PCLREDUCE_CUDA
+    pclr_cuda_context *cuda;
+    CUdeviceptr dbuf;
+#endif
+    cl_mem cbuf;
+    char name[300];
+} demo_device;
+
+static int open_device(demo_device *d) {
+    memset(d, 0, sizeof *d);
+#ifdef PCLREDUCE_CUDA
+    {
+        pclr_cuda_desc desc;
+        memset(&desc, 0, sizeof desc);
+        if (pclr_cuda_create(&desc, &d->cuda) == PCLR_OK) {
+            snprintf(d->name, sizeof d->name, "CUDA: %s", pclr_cuda_get_features(d->cuda)->device_name);
+            return 1;
+        }
+        printf("CUDA: %s; trying OpenCL\n", d->cuda ? pclr_cuda_last_error(d->cuda) : "unavailable");
+        pclr_cuda_destroy(d->cuda);
+        d->cuda = NULL;
+    }
+#endif
+    if (pclr_cl_create_default(-1, -1, &d->cl) == PCLR_OK) {
+        const pclr_cl_features *f = pclr_cl_get_features(d->cl);
+        snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
+        return 1;
+    }
+    printf("OpenCL: %s\n", d->cl ? pclr_cl_last_error(d->cl) : "no platform (is an ICD such as pocl-opencl-icd installed?)");
+    pclr_cl_destroy(d->cl);
+    d->cl = NULL;
+    return 0;
+}
+
+static pclr_result upload(demo_device *d, const void *data, size_t bytes) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) {
+        pclr_result r;
+        if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
+        d->dbuf = 0;
+        if ((r = pclr_cuda_alloc(d->cuda, bytes, &d->dbuf)) != PCLR_OK) return r;
+        return pclr_cuda_copy_to_device(d->cuda, d->dbuf, data, bytes);
+    }
+#endif
+    {
+        cl_int err;
+        if (d->cbuf) clReleaseMemObject(d->cbuf);
+        d->cbuf = clCreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)data, &err);
+        return err == CL_SUCCESS ? PCLR_OK : PCLR_ERR_OUT_OF_MEMORY;
+    }
+}
+
+static pclr_result reduce(demo_device *d, const pclr_config *cfg, uint64_t n, void *result) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) return pclr_cuda_reduce(d->cuda, cfg, d->dbuf, 0, n, NULL, result);
+#endif
+    return pclr_cl_reduce(d->cl, cfg, d->cbuf, 0, n, result);
+}
+
+static const char *last_error(demo_device *d) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) return pclr_cuda_last_error(d->cuda);
+#endif
+    return pclr_cl_last_error(d->cl);
+}
+
+static void close_device(demo_device *d) {
+#ifdef PCLREDUCE_CUDA
+    if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
+    pclr_cuda_destroy(d->cuda);
+#endif
+    if (d->cbuf) clReleaseMemObject(d->cbuf);
+    pclr_cl_destroy(d->cl);
+}
+
+/* Exact for integers and min/max; float sums within a bound against a double-precision sum. */
+static int matches(pclr_type t, pclr_op op, const void *got, const void *data, uint64_t n) {
+    unsigned char ref[8];
+    double sum = 0, abs_sum = 0, g;
+    uint64_t i;
+    pclr_cpu_reduce(t, op, data, n, ref);
+    if (op != PCLR_SUM || t == PCLR_UINT || t == PCLR_INT) return memcmp(got, ref, pclr_type_size(t)) == 0;
+    for (i = 0; i < n; ++i) {
+        double x = t == PCLR_FLOAT ? (double)((const float *)data)[i] : ((const double *)data)[i];
+        sum += x;
+        abs_sum += fabs(x);
+    }
+    g = t == PCLR_FLOAT ? (double)*(const float *)got : *(const double *)got;
+    return fabs(g - sum) <= (t == PCLR_FLOAT ? 1e-6 : 1e-14) * abs_sum;
+}
+
+int main(void) {
+    const char *mb_env = getenv("PCLR_DEMO_MB");
+    size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
+    demo_device dev;
+    void *data = malloc(bytes ? bytes : 1);
+    int t, o, failures = 0;
+    if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
+    if (!open_device(&dev)) {
+        fprintf(stderr, "demo: no GPU or OpenCL device found\n");
+        free(data);
+        return 1;
+    }
+    printf("pclreduce %s demo on %s, %zu MB per reduction\n\n", PCLREDUCE_VERSION, dev.name, bytes >> 20);
+    printf("%-7s %-4s %12s  %-26s %-4s %10s %9s\n", "type", "op", "n", "result", "ok", "time(ms)", "GB/s");
+    for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t) {
+        size_t ts = pclr_type_size((pclr_type)t);
+        uint64_t n = bytes / ts;
+        pclr_result r;
+        pclr_args_fill_random((pclr_type)t, data, n, 42 + (uint64_t)t);
+        if ((r = upload(&dev, data, (size_t)n * ts)) != PCLR_OK) {
+            printf("%-7s upload failed: %s\n", pclr_type_name((pclr_type)t), pclr_result_string(r));
+            ++failures;
+            continue;
+        }
+        for (o = PCLR_SUM; o <= PCLR_MAX; ++o) {
+            pclr_config cfg;
+            unsigned char result[8];
+            double times[REPS], t0;
+            int k, ok;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.type = (pclr_type)t;
+            cfg.op = (pclr_op)o;
+            r = reduce(&dev, &cfg, n, result); /* builds the kernel once */
+            if (r == PCLR_ERR_NO_FP64) {
+                printf("%-7s %-4s %12s  skipped: the device has no fp64\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), "");
+                continue;
+            }
+            for (k = 0; k < REPS && r == PCLR_OK; ++k) {
+                t0 = now_s();
+                r = reduce(&dev, &cfg, n, result);
+                times[k] = now_s() - t0;
+            }
+            if (r != PCLR_OK) {
+                printf("%-7s %-4s failed: %s (%s)\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), pclr_result_string(r), last_error(&dev));
+                ++failures;
+                continue;
+            }
+            qsort(times, REPS, sizeof times[0], cmp_double);
+            ok = matches(cfg.type, cfg.op, result, data, n);
+            failures += !ok;
+            printf("%-7s %-4s %12llu  ", pclr_type_name(cfg.type), pclr_op_name(cfg.op), (unsigned long long)n);
+            {
+                char v[64];
+                pclr_args_format_value(cfg.type, result, v, sizeof v);
+                printf("%-26s %-4s %10.3f %9.1f\n", v, ok ? "yes" : "NO", times[REPS / 2] * 1e3,
+                       (double)n * (double)ts / times[REPS / 2] * 1e-9);
+            }
+        }
+    }
+    printf("\n%s: every result checked against the CPU reference (times: blocking call, median of %d)\n",
+           failures ? "FAILED" : "all correct", REPS);
+    close_device(&dev);
+    free(data);
+    return failures ? 1 : 0;
+}

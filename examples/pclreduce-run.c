@@ -1,0 +1,252 @@
+/* pclreduce-run: reduces real data with a chosen backend.
+
+   pclreduce-run --backend cpu|opencl|cuda [--platform N] [--device N]
+                 --type T --op O (--input FILE | --n N [--seed S])
+                 [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
+                 [--variant V] [--finish F] [--groups-per-unit N] [-v]
+
+   --input is a raw little-endian array of the element type. The last line
+   printed is "result: VALUE" (integers in decimal, float %.9g, double %.17g).
+   Errors: a message on stderr and a non-zero exit status. */
+#define PCLREDUCE_IMPLEMENTATION
+#ifndef PCLR_RUN_NO_OPENCL
+#define PCLREDUCE_OPENCL
+#endif
+#ifndef PCLR_RUN_NO_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+#include "pclr_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct run_args {
+    const char *backend, *input;
+    int platform, device, verbose;
+    long long n, seed;
+    pclr_config cfg;
+} run_args;
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: pclreduce-run --backend cpu|opencl|cuda [--platform N] [--device N]\n"
+            "                     --type uint|int|float|double --op sum|min|max\n"
+            "                     (--input FILE | --n N [--seed S]) [-v]\n"
+            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
+            "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
+            "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n");
+}
+
+/* 0 on success, 2 on a usage error (message printed). */
+static int parse(int argc, char **argv, run_args *a) {
+    int i;
+    memset(a, 0, sizeof *a);
+    a->platform = a->device = -1;
+    a->n = -1;
+    a->seed = 1;
+    for (i = 1; i < argc; ++i) {
+        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long x;
+        int used;
+        if (strcmp(f, "-v") == 0 || strcmp(f, "--verbose") == 0) { a->verbose = 1; continue; }
+        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
+        if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0) {
+            if (!v) { fprintf(stderr, "pclreduce-run: %s needs a value\n", f); return 2; }
+            if (f[2] == 'b') a->backend = v; else a->input = v;
+            ++i;
+            continue;
+        }
+        if (strcmp(f, "--platform") == 0 || strcmp(f, "--device") == 0 || strcmp(f, "--n") == 0 || strcmp(f, "--seed") == 0) {
+            if (pclr_args_int(v, 0, (long long)1 << 62, &x) != 0) {
+                fprintf(stderr, "pclreduce-run: %s needs a non-negative integer\n", f);
+                return 2;
+            }
+            if (f[2] == 'p') a->platform = (int)x;
+            else if (f[2] == 'd') a->device = (int)x;
+            else if (f[2] == 'n') a->n = x;
+            else a->seed = x;
+            ++i;
+            continue;
+        }
+        used = pclr_args_parse_knob(argc, argv, i, &a->cfg, stderr, "pclreduce-run");
+        if (used < 0) return 2;
+        if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
+        i += used - 1;
+    }
+    if (!a->backend || (strcmp(a->backend, "cpu") && strcmp(a->backend, "opencl") && strcmp(a->backend, "cuda"))) {
+        fprintf(stderr, "pclreduce-run: --backend must be cpu, opencl or cuda\n");
+        return 2;
+    }
+    if (a->cfg.type == PCLR_TYPE_DEFAULT || a->cfg.op == PCLR_OP_DEFAULT) {
+        fprintf(stderr, "pclreduce-run: --type and --op are required\n");
+        return 2;
+    }
+    if ((a->input != NULL) == (a->n >= 0)) {
+        fprintf(stderr, "pclreduce-run: give exactly one of --input FILE and --n N\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* Loads --input or generates --n random elements; returns NULL after printing why. */
+static void *load_data(const run_args *a, uint64_t *n) {
+    size_t ts = pclr_type_size(a->cfg.type);
+    void *data;
+    if (a->input) {
+        FILE *f = fopen(a->input, "rb");
+        long size;
+        if (!f) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", a->input); return NULL; }
+        if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+            fprintf(stderr, "pclreduce-run: cannot size '%s'\n", a->input);
+            fclose(f);
+            return NULL;
+        }
+        if ((size_t)size % ts) fprintf(stderr, "pclreduce-run: warning: %ld trailing bytes ignored\n", (long)((size_t)size % ts));
+        *n = (uint64_t)size / ts;
+        data = malloc(*n ? (size_t)*n * ts : 1);
+        if (!data || fread(data, ts, (size_t)*n, f) != (size_t)*n) {
+            fprintf(stderr, "pclreduce-run: cannot read '%s'\n", a->input);
+            free(data);
+            fclose(f);
+            return NULL;
+        }
+        fclose(f);
+        return data;
+    }
+    *n = (uint64_t)a->n;
+    if (*n > SIZE_MAX / ts) { fprintf(stderr, "pclreduce-run: --n too large for this machine\n"); return NULL; }
+    data = malloc(*n ? (size_t)*n * ts : 1);
+    if (!data) { fprintf(stderr, "pclreduce-run: out of memory for %llu elements\n", (unsigned long long)*n); return NULL; }
+    pclr_args_fill_random(a->cfg.type, data, *n, (uint64_t)a->seed);
+    return data;
+}
+
+static int fail(const char *what, pclr_result r, const char *detail) {
+    fprintf(stderr, "pclreduce-run: %s: %s%s%s\n", what, pclr_result_string(r), detail && *detail ? ": " : "",
+            detail ? detail : "");
+    return 1;
+}
+
+#if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CUDA)
+static void print_config(const pclr_config *cfg) {
+    char d[512];
+    pclr_config_describe(cfg, d, sizeof d);
+    printf("config: %s\n", d);
+}
+#endif
+
+#ifdef PCLREDUCE_OPENCL
+static int run_opencl(const run_args *a, const void *data, uint64_t n, void *result) {
+    pclr_cl_context *ctx = NULL;
+    pclr_config cfg;
+    cl_mem buf;
+    cl_int err;
+    size_t bytes = (size_t)n * pclr_type_size(a->cfg.type);
+    pclr_result r = pclr_cl_create_default(a->platform, a->device, &ctx);
+    if (r != PCLR_OK) return fail("OpenCL context", r, ctx ? pclr_cl_last_error(ctx) : NULL);
+    if ((r = pclr_cl_resolve(ctx, &a->cfg, &cfg)) != PCLR_OK) {
+        int rc = fail("configuration", r, pclr_cl_last_error(ctx));
+        pclr_cl_destroy(ctx);
+        return rc;
+    }
+    if (a->verbose) {
+        char text[4096];
+        pclr_cl_describe(ctx, text, sizeof text);
+        printf("%s", text);
+        print_config(&cfg);
+    }
+    buf = clCreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 16,
+                         bytes ? (void *)data : NULL, &err);
+    if (err != CL_SUCCESS) {
+        pclr_cl_destroy(ctx);
+        return fail("clCreateBuffer", PCLR_ERR_OUT_OF_MEMORY, NULL);
+    }
+    r = pclr_cl_reduce(ctx, &cfg, buf, 0, n, result);
+    if (r != PCLR_OK) {
+        fail("reduce", r, pclr_cl_last_error(ctx));
+        if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_cl_build_log(ctx));
+    }
+    clReleaseMemObject(buf);
+    pclr_cl_destroy(ctx);
+    return r == PCLR_OK ? 0 : 1;
+}
+#endif
+
+#ifdef PCLREDUCE_CUDA
+static int run_cuda(const run_args *a, const void *data, uint64_t n, void *result) {
+    pclr_cuda_context *ctx = NULL;
+    pclr_cuda_desc desc;
+    pclr_config cfg;
+    CUdeviceptr buf = 0;
+    size_t bytes = (size_t)n * pclr_type_size(a->cfg.type);
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.device_ordinal = a->device < 0 ? 0 : a->device;
+    if ((r = pclr_cuda_create(&desc, &ctx)) != PCLR_OK) return fail("CUDA context", r, ctx ? pclr_cuda_last_error(ctx) : NULL);
+    if ((r = pclr_cuda_resolve(ctx, &a->cfg, &cfg)) != PCLR_OK) goto done;
+    if (a->verbose) {
+        char text[4096];
+        pclr_cuda_describe(ctx, text, sizeof text);
+        printf("%s", text);
+        print_config(&cfg);
+    }
+    if ((r = pclr_cuda_alloc(ctx, bytes ? bytes : 16, &buf)) != PCLR_OK) goto done;
+    if (bytes && (r = pclr_cuda_copy_to_device(ctx, buf, data, bytes)) != PCLR_OK) goto done;
+    r = pclr_cuda_reduce(ctx, &cfg, buf, 0, n, NULL, result);
+done:
+    if (r != PCLR_OK) {
+        fail("CUDA", r, pclr_cuda_last_error(ctx));
+        if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "NVRTC log:\n%s\n", pclr_cuda_build_log(ctx));
+    }
+    if (buf) pclr_cuda_free(ctx, buf);
+    pclr_cuda_destroy(ctx);
+    return r == PCLR_OK ? 0 : 1;
+}
+#endif
+
+int main(int argc, char **argv) {
+    run_args a;
+    uint64_t n = 0;
+    unsigned char result[8];
+    void *data;
+    int rc = parse(argc, argv, &a);
+    const char *why = NULL;
+    pclr_result r;
+    if (rc) return rc;
+    {
+        pclr_config check;
+        if ((r = pclr_config_resolve(&a.cfg, &check, &why)) != PCLR_OK) {
+            fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
+            return 2;
+        }
+    }
+    if (!(data = load_data(&a, &n))) return 1;
+    printf("backend: %s, %llu elements of %s, op %s\n", a.backend, (unsigned long long)n, pclr_type_name(a.cfg.type),
+           pclr_op_name(a.cfg.op));
+    if (strcmp(a.backend, "cpu") == 0) {
+        r = pclr_cpu_reduce(a.cfg.type, a.cfg.op, data, n, result);
+        rc = r == PCLR_OK ? 0 : fail("cpu", r, NULL);
+    } else if (strcmp(a.backend, "opencl") == 0) {
+#ifdef PCLREDUCE_OPENCL
+        rc = run_opencl(&a, data, n, result);
+#else
+        rc = fail("opencl", PCLR_ERR_NO_DRIVER, "this pclreduce-run was built without OpenCL");
+#endif
+    } else {
+#ifdef PCLREDUCE_CUDA
+        rc = run_cuda(&a, data, n, result);
+#else
+        rc = fail("cuda", PCLR_ERR_NO_DRIVER, "this pclreduce-run was built without the CUDA headers");
+#endif
+    }
+    free(data);
+    if (rc) return rc;
+    {
+        char v[64];
+        pclr_args_format_value(a.cfg.type, result, v, sizeof v);
+        printf("result: %s\n", v);
+    }
+    return 0;
+}

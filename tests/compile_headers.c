@@ -1,0 +1,15 @@
+/* Compile test: all three headers with their implementations in one
+   translation unit (C99 and C++11, gcc and clang, warnings as errors), linked
+   with compile_headers_use.c, which includes them without implementations. */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_OPENCL
+#define PCLREDUCE_CUDA
+#include "../pclreduce.h"
+#include "../pclreduce_cl.h"   /* a second include is harmless */
+#include "../pclreduce_cuda.h"
+
+int pclr_compile_headers_use(void);
+
+int main(void) {
+    return pclr_compile_headers_use();
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The test suite (make test). Each step prints its own "name: N passed, N failed"
+# line or counts as one check; the closing line adds them all up.
+# PCLR_TEST_QUICK=1 shrinks the device suites.
+set -u
+cd "$(dirname "$0")/.."
+CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
+B=build/tests
+mkdir -p "$B"
+WARN="-Wall -Wextra -Wpedantic -Werror"
+CUDA_INC=""
+[ -f "$CUDA_PATH/include/cuda.h" ] && CUDA_INC="-I$CUDA_PATH/include"
+passed=0 failed=0
+
+# Runs a command; adds its "N passed, N failed" lines, or counts it as one check.
+step() {
+  local name=$1; shift
+  local log="$B/$name.log" t0=$SECONDS rc p f
+  "$@" >"$log" 2>&1; rc=$?
+  p=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+  f=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s+=$3} END {print s+0}')
+  if [ "$p" = 0 ] && [ "$f" = 0 ]; then
+    if [ $rc -eq 0 ]; then p=1; else f=1; fi
+  elif [ $rc -ne 0 ] && [ "$f" = 0 ]; then
+    f=1 # crashed or exited non-zero after its checks
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+  printf '%-28s %5d passed %3d failed  (%ds)\n' "$name" "$p" "$f" $((SECONDS - t0))
+  if [ "$f" != 0 ]; then grep -E '^(FAIL|skip)|error|Error|ERROR' "$log" | head -30; tail -5 "$log"; fi
+  grep -E '^skip' "$log" | head -5
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# 1. core unit tests, plain and under ASan/UBSan
+step core-gcc        sh -c "gcc -std=c99 $WARN -O2 -o $B/test_core tests/test_core.c -lm && $B/test_core"
+step core-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_core_asan tests/test_core.c -lm && $B/test_core_asan"
+have valgrind && step core-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_core"
+
+# 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
+if [ -n "$CUDA_INC" ]; then
+  for cc in gcc clang; do
+    step "headers-c99-$cc" sh -c "$cc -std=c99 $WARN $CUDA_INC -o $B/headers_$cc tests/compile_headers.c tests/compile_headers_use.c -lOpenCL -ldl -lm"
+  done
+  for cxx in g++ clang++; do
+    step "headers-cxx11-$cxx" sh -c "$cxx -x c++ -std=c++11 $WARN $CUDA_INC -o $B/headers_$cxx tests/compile_headers.c tests/compile_headers_use.c -lOpenCL -ldl -lm"
+  done
+  step headers-static sh -c "gcc -std=c99 $WARN $CUDA_INC -DPCLREDUCE_STATIC -c -o $B/static.o tests/compile_headers.c"
+else
+  echo "skip: $CUDA_PATH/include/cuda.h not found: header compile tests of pclreduce_cuda.h skipped"
+fi
+
+# 3. the command-line tools
+step tools bash tests/test_tools.sh
+
+# 4. every generated OpenCL configuration builds on PoCL; the macro form matches the generator
+step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm && $B/test_compile_opencl"
+
+# 5. the OpenCL backend on PoCL (plain, then ASan/UBSan on a quick run)
+step opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_opencl tests/test_opencl.c -lOpenCL -lm && $B/test_opencl"
+step opencl-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_opencl_asan tests/test_opencl.c -lOpenCL -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_opencl_asan"
+
+# 6. the CUDA backend: NVRTC compiles every configuration; no GPU here, so the
+#    device part skips and the no-driver path is checked
+if [ -n "$CUDA_INC" ]; then
+  step cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_cuda tests/test_cuda.c -ldl -lm && $B/test_cuda"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
