@@ -4,6 +4,7 @@
                  --type T --op O (--input FILE | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
+   pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
 
    --input is a raw little-endian array of the element type. The last line
    printed is "result: VALUE" (integers in decimal, float %.9g, double %.17g).
@@ -36,7 +37,8 @@ static void usage(FILE *f) {
             "                     (--input FILE | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
-            "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n");
+            "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
+            "       pclreduce-run --list\n");
 }
 
 /* 0 on success, 2 on a usage error (message printed). */
@@ -129,6 +131,30 @@ static int fail(const char *what, pclr_result r, const char *detail) {
     return 1;
 }
 
+#ifdef PCLREDUCE_OPENCL
+static int list_opencl(void) {
+    cl_platform_id plats[16];
+    cl_uint np = 0, p;
+    if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) {
+        printf("no OpenCL platform\n");
+        return 1;
+    }
+    for (p = 0; p < np && p < 16; ++p) {
+        cl_device_id devs[16];
+        cl_uint nd = 0, d;
+        char name[256] = "";
+        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        printf("platform %u: %s\n", p, name);
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) continue;
+        for (d = 0; d < nd && d < 16; ++d) {
+            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+            printf("  device %u: %s\n", d, name);
+        }
+    }
+    return 0;
+}
+#endif
+
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CUDA)
 static void print_config(const pclr_config *cfg) {
     char d[512];
@@ -211,10 +237,18 @@ int main(int argc, char **argv) {
     uint64_t n = 0;
     unsigned char result[8];
     void *data;
-    int rc = parse(argc, argv, &a);
+    int rc;
     const char *why = NULL;
     pclr_result r;
-    if (rc) return rc;
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+#ifdef PCLREDUCE_OPENCL
+        return list_opencl();
+#else
+        printf("built without OpenCL\n");
+        return 1;
+#endif
+    }
+    if ((rc = parse(argc, argv, &a)) != 0) return rc;
     {
         pclr_config check;
         if ((r = pclr_config_resolve(&a.cfg, &check, &why)) != PCLR_OK) {

@@ -1,0 +1,608 @@
+/* Shared by bench_cuda.cu (compiled as C++ by nvcc) and bench_cl.c (C):
+   options, test data, result checks, the adaptive repetition loop, the study
+   plan, device slugs, and the table / CSV output. Include after pclreduce.h.
+
+   Timing vocabulary (see /work/shared/ANCHORS.md):
+     kernel     one call between two device timestamps, median of many
+     pipelined  a batch of calls back to back between two timestamps, per call
+     blocking   host clock around enqueue + result in host memory + sync */
+#ifndef PCLR_BENCH_COMMON_H
+#define PCLR_BENCH_COMMON_H
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* The shared knob parser; its other helpers are unused here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "../examples/pclr_args.h"
+#pragma GCC diagnostic pop
+
+#define BENCH_FN static __attribute__((unused))
+#define BENCH_MAX_TUNED 8
+#define BENCH_MAX_REPS 4000
+
+/* ------------------------------------------------------------ options */
+typedef struct bench_opts {
+    int types[PCLR_TYPE_COUNT_];   /* 1 = selected */
+    int ops[PCLR_OP_COUNT_];
+    int min_log, max_log, step_log;
+    int max_bytes_log;             /* caps n so n * size <= 2^this (double stops at 2^27) */
+    int do_kernel, do_pipelined, do_blocking;
+    int quick;
+    double target_s;               /* wall time spent per timing kind per implementation and point */
+    int min_reps;
+    int batch;                     /* calls per pipelined sample */
+    const char *out_dir;           /* NULL: bench/results/<slug> */
+    int study, study_log;
+    int platform, device;          /* OpenCL platform/device; CUDA device ordinal */
+    int list, print_out, no_check, no_anchor;
+    pclr_config tuned[BENCH_MAX_TUNED];
+    int ntuned;
+} bench_opts;
+
+BENCH_FN void bench_usage(FILE *f, const char *prog, const char *extra) {
+    fprintf(f,
+            "usage: %s [options]\n"
+            "  --types LIST        uint,int,float,double (default all)\n"
+            "  --ops LIST          sum,min,max (default all)\n"
+            "  --min-log N         smallest n = 2^N (default 10)\n"
+            "  --max-log N         largest n = 2^N (default 28; double stops at 1 GiB = 2^27)\n"
+            "  --step-log N        n grows by 2^N (default 2)\n"
+            "  --timings LIST      kernel,pipelined,blocking (default all)\n"
+            "  --target-ms X       wall time per timing kind and point (default 50)\n"
+            "  --quick             n step 2^4, up to 2^26, 10 ms per timing, 5 reps minimum\n"
+            "  --out DIR           output folder (default bench/results/<device-slug>)\n"
+            "  --print-out         print the default output folder and exit\n"
+            "  --study             run the PCL-Reduction study instead of the sweep\n"
+            "  --study-log N       study input size 2^N (default 26)\n"
+            "  --no-check          skip the CPU reference check (not recommended)\n"
+            "  --unroll/--group/--vector/--groups-per-unit/--wave N, --stride S, --variant V, --finish F\n"
+            "                      add one tuned pclreduce configuration (all such flags together)\n"
+            "  --tuned SPEC        add a tuned configuration, e.g. unroll=8,group=512 (repeatable)\n"
+            "%s",
+            prog, extra ? extra : "");
+}
+
+/* Parses a comma list of names with parse_fn into flags[]. */
+BENCH_FN int bench_parse_list(const char *s, int *flags, int count, pclr_result (*parse_one)(const char *, int *)) {
+    char buf[256], *tok, *save = NULL;
+    int i;
+    if (!s || strlen(s) >= sizeof buf) return -1;
+    for (i = 0; i < count; ++i) flags[i] = 0;
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int v = 0;
+        if (parse_one(tok, &v) != PCLR_OK) return -1;
+        flags[v] = 1;
+    }
+    return 0;
+}
+static pclr_result bench__parse_type(const char *s, int *v) { pclr_type t = PCLR_TYPE_DEFAULT; pclr_result r = pclr_parse_type(s, &t); *v = (int)t; return r; }
+static pclr_result bench__parse_op(const char *s, int *v) { pclr_op o = PCLR_OP_DEFAULT; pclr_result r = pclr_parse_op(s, &o); *v = (int)o; return r; }
+
+/* "unroll=8,group=512,stride=local" -> knobs of cfg (through the shared knob parser). */
+BENCH_FN int bench_parse_tuned(const char *spec, pclr_config *cfg, const char *prog) {
+    char buf[256], *tok, *save = NULL;
+    if (!spec || strlen(spec) >= sizeof buf) return -1;
+    strcpy(buf, spec);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char flag[64], *eq = strchr(tok, '=');
+        char *argv2[2];
+        if (!eq || eq - tok > 40) { fprintf(stderr, "%s: bad --tuned item '%s' (want key=value)\n", prog, tok); return -1; }
+        *eq = '\0';
+        if (strcmp(tok, "type") == 0 || strcmp(tok, "op") == 0) { fprintf(stderr, "%s: --tuned sets knobs, not type/op\n", prog); return -1; }
+        snprintf(flag, sizeof flag, "--%s", strcmp(tok, "gpu") == 0 ? "groups-per-unit" : tok);
+        argv2[0] = flag;
+        argv2[1] = eq + 1;
+        switch (pclr_args_parse_knob(2, argv2, 0, cfg, stderr, prog)) {
+        case 2: break;
+        case 0: fprintf(stderr, "%s: unknown --tuned key '%s'\n", prog, tok); return -1;
+        default: return -1; /* the knob parser said why */
+        }
+    }
+    return 0;
+}
+
+/* Returns 0, or 2 after printing a message (caller exits with that status).
+   Program-specific flags are left to `extra_flag` (returns argv entries used, 0 = unknown). */
+BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *prog, const char *extra_usage) {
+    int i, knob_set = 0;
+    pclr_config knobs;
+    long long v;
+    memset(o, 0, sizeof *o);
+    memset(&knobs, 0, sizeof knobs);
+    for (i = 1; i < PCLR_TYPE_COUNT_; ++i) o->types[i] = 1;
+    for (i = 1; i < PCLR_OP_COUNT_; ++i) o->ops[i] = 1;
+    o->min_log = 10; o->max_log = 28; o->step_log = 2; o->max_bytes_log = 30;
+    o->do_kernel = o->do_pipelined = o->do_blocking = 1;
+    o->target_s = 0.050; o->min_reps = 10; o->batch = 100;
+    o->study_log = 26; o->platform = -1; o->device = -1;
+    for (i = 1; i < argc; ++i) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int used;
+#define BENCH_NEED_VAL() do { if (!val) { fprintf(stderr, "%s: %s needs a value\n", prog, a); return 2; } ++i; } while (0)
+#define BENCH_INT(lo, hi, dst) do { BENCH_NEED_VAL(); if (pclr_args_int(val, lo, hi, &v)) { fprintf(stderr, "%s: %s needs an integer in %d..%d\n", prog, a, lo, hi); return 2; } (dst) = (int)v; } while (0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { bench_usage(stdout, prog, extra_usage); exit(0); }
+        else if (strcmp(a, "--types") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->types, PCLR_TYPE_COUNT_, bench__parse_type)) { fprintf(stderr, "%s: bad --types '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--ops") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->ops, PCLR_OP_COUNT_, bench__parse_op)) { fprintf(stderr, "%s: bad --ops '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--min-log") == 0) BENCH_INT(0, 34, o->min_log);
+        else if (strcmp(a, "--max-log") == 0) BENCH_INT(0, 34, o->max_log);
+        else if (strcmp(a, "--step-log") == 0) BENCH_INT(1, 10, o->step_log);
+        else if (strcmp(a, "--max-bytes-log") == 0) BENCH_INT(12, 36, o->max_bytes_log);
+        else if (strcmp(a, "--target-ms") == 0) { int ms = 0; BENCH_INT(1, 100000, ms); o->target_s = ms / 1000.0; }
+        else if (strcmp(a, "--min-reps") == 0) BENCH_INT(1, 1000, o->min_reps);
+        else if (strcmp(a, "--batch") == 0) BENCH_INT(2, 1000, o->batch);
+        else if (strcmp(a, "--study-log") == 0) BENCH_INT(10, 32, o->study_log);
+        else if (strcmp(a, "--platform") == 0) BENCH_INT(0, 64, o->platform);
+        else if (strcmp(a, "--device") == 0) BENCH_INT(0, 64, o->device);
+        else if (strcmp(a, "--out") == 0) { BENCH_NEED_VAL(); o->out_dir = val; }
+        else if (strcmp(a, "--quick") == 0) o->quick = 1;
+        else if (strcmp(a, "--study") == 0) o->study = 1;
+        else if (strcmp(a, "--list") == 0) o->list = 1;
+        else if (strcmp(a, "--print-out") == 0) o->print_out = 1;
+        else if (strcmp(a, "--no-check") == 0) o->no_check = 1;
+        else if (strcmp(a, "--no-anchor") == 0) o->no_anchor = 1;
+        else if (strcmp(a, "--timings") == 0) {
+            char buf[128], *tok, *save = NULL;
+            BENCH_NEED_VAL();
+            if (strlen(val) >= sizeof buf) return 2;
+            strcpy(buf, val);
+            o->do_kernel = o->do_pipelined = o->do_blocking = 0;
+            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                if (strcmp(tok, "kernel") == 0) o->do_kernel = 1;
+                else if (strcmp(tok, "pipelined") == 0) o->do_pipelined = 1;
+                else if (strcmp(tok, "blocking") == 0) o->do_blocking = 1;
+                else { fprintf(stderr, "%s: unknown timing '%s'\n", prog, tok); return 2; }
+            }
+        } else if (strcmp(a, "--tuned") == 0) {
+            BENCH_NEED_VAL();
+            if (o->ntuned >= BENCH_MAX_TUNED) { fprintf(stderr, "%s: at most %d tuned configurations\n", prog, BENCH_MAX_TUNED); return 2; }
+            memset(&o->tuned[o->ntuned], 0, sizeof o->tuned[0]);
+            if (bench_parse_tuned(val, &o->tuned[o->ntuned], prog)) return 2;
+            ++o->ntuned;
+        } else if (strcmp(a, "--type") == 0 || strcmp(a, "--op") == 0) {
+            fprintf(stderr, "%s: use --types / --ops (lists) here\n", prog);
+            return 2;
+        } else if ((used = pclr_args_parse_knob(argc, argv, i, &knobs, stderr, prog)) != 0) {
+            if (used < 0) return 2;
+            knob_set = 1;
+            i += used - 1;
+        } else {
+            fprintf(stderr, "%s: unknown argument '%s'\n", prog, a);
+            bench_usage(stderr, prog, extra_usage);
+            return 2;
+        }
+#undef BENCH_NEED_VAL
+#undef BENCH_INT
+    }
+    if (knob_set) {
+        if (o->ntuned >= BENCH_MAX_TUNED) { fprintf(stderr, "%s: too many tuned configurations\n", prog); return 2; }
+        o->tuned[o->ntuned++] = knobs;
+    }
+    for (i = 0; i < o->ntuned; ++i) { /* bad knobs stop here, not after a sweep of FAIL lines */
+        pclr_config c;
+        const char *why = NULL;
+        if (pclr_config_resolve(&o->tuned[i], &c, &why) != PCLR_OK) {
+            fprintf(stderr, "%s: tuned configuration %d: %s\n", prog, i + 1, why);
+            return 2;
+        }
+    }
+    if (o->quick) {
+        o->step_log = 4;
+        if (o->max_log > 26) o->max_log = 26;
+        o->target_s = 0.010;
+        o->min_reps = 5;
+        o->batch = 50;
+    }
+    if (o->min_log > o->max_log) { fprintf(stderr, "%s: --min-log is above --max-log\n", prog); return 2; }
+    return 0;
+}
+
+/* Sizes of the sweep for one type: 2^min..2^max by step, capped at 2^max_bytes_log
+   bytes (the capped size is kept as the last point: double ends at 2^27). */
+BENCH_FN int bench_sizes(const bench_opts *o, pclr_type t, uint64_t *out, int cap) {
+    int k = 0, lg, cap_log = o->max_bytes_log - (pclr_type_size(t) == 8 ? 3 : 2);
+    for (lg = o->min_log; lg <= o->max_log && k < cap; lg += o->step_log) {
+        int use = lg < cap_log ? lg : cap_log;
+        if (k > 0 && out[k - 1] >= (1ull << use)) break;
+        out[k++] = 1ull << use;
+        if (use < lg) break;
+    }
+    return k;
+}
+
+BENCH_FN int bench_log2(uint64_t n) {
+    int l = 0;
+    while ((1ull << (l + 1)) <= n && l < 63) ++l;
+    return l;
+}
+
+/* ------------------------------------------------------------ time, stats */
+BENCH_FN double bench_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int bench__cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+BENCH_FN double bench_median(double *v, int n) {
+    if (n <= 0) return NAN;
+    qsort(v, (size_t)n, sizeof *v, bench__cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* One sample in microseconds (< 0: failed, the callee kept a message). */
+typedef double (*bench_sample_fn)(void *user);
+
+/* Takes samples until `target_s` of wall time is spent and at least `min_reps`
+   were taken (the adaptive part: fast calls get thousands of samples, a 1 GiB
+   call gets the minimum). Returns the median, or -1 on a failed sample. */
+BENCH_FN double bench_measure(bench_sample_fn fn, void *user, double target_s, int min_reps, int *reps_out) {
+    static double samples[BENCH_MAX_REPS];
+    double t0 = bench_now();
+    int n = 0;
+    while (n < BENCH_MAX_REPS && (n < min_reps || bench_now() - t0 < target_s)) {
+        double s = fn(user);
+        if (s < 0) { if (reps_out) *reps_out = n; return -1; }
+        samples[n++] = s;
+    }
+    if (reps_out) *reps_out = n;
+    return bench_median(samples, n);
+}
+
+/* Calls per pipelined sample: the batch from the options, fewer when one call
+   is long (on a CPU device a 1 GiB call takes tens of ms). */
+BENCH_FN int bench_batch_for(const bench_opts *o, double call_us) {
+    double fit = o->target_s * 1e6 / 4.0 / (call_us > 0.1 ? call_us : 0.1);
+    int b = o->batch;
+    if (fit < b) b = (int)fit;
+    return b < 2 ? 2 : b;
+}
+
+/* ------------------------------------------------------------ test data
+   Deterministic in (seed, chunk), so a serial fill and an OpenMP fill (one
+   chunk per iteration; threads first-touch their own pages) agree.
+   Floats are in [0, 1) so float sums have no cancellation and a relative
+   tolerance is meaningful; integers use all 32 bits (sums wrap). */
+#define BENCH_FILL_CHUNK (1u << 20)
+
+static uint64_t bench__splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void bench__fill_chunk(pclr_type t, void *data, uint64_t begin, uint64_t end, uint64_t seed) {
+    uint64_t s = seed ^ (begin * 0x2545f4914f6cdd1dull), i;
+    switch (t) {
+    case PCLR_UINT: case PCLR_INT: {
+        uint32_t *x = (uint32_t *)data;
+        for (i = begin; i < end; ++i) x[i] = (uint32_t)(bench__splitmix(&s) >> 32);
+        break;
+    }
+    case PCLR_FLOAT: {
+        float *x = (float *)data;
+        for (i = begin; i < end; ++i) x[i] = (float)(bench__splitmix(&s) >> 40) * (1.0f / 16777216.0f);
+        break;
+    }
+    default: {
+        double *x = (double *)data;
+        for (i = begin; i < end; ++i) x[i] = (double)(bench__splitmix(&s) >> 11) * (1.0 / 9007199254740992.0);
+        break;
+    }
+    }
+}
+
+BENCH_FN void bench_fill(pclr_type t, void *data, uint64_t count, uint64_t seed) {
+    long long c, chunks = (long long)((count + BENCH_FILL_CHUNK - 1) / BENCH_FILL_CHUNK);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
+    for (c = 0; c < chunks; ++c) {
+        uint64_t b = (uint64_t)c * BENCH_FILL_CHUNK, e = b + BENCH_FILL_CHUNK;
+        bench__fill_chunk(t, data, b, e < count ? e : count, seed);
+    }
+}
+
+/* ------------------------------------------------------------ checks */
+BENCH_FN void bench_format_value(pclr_type t, const void *v, char *buf, size_t cap) {
+    switch (t) {
+    case PCLR_UINT: { uint32_t x; memcpy(&x, v, 4); snprintf(buf, cap, "%u", x); break; }
+    case PCLR_INT: { int32_t x; memcpy(&x, v, 4); snprintf(buf, cap, "%d", x); break; }
+    case PCLR_FLOAT: { float x; memcpy(&x, v, 4); snprintf(buf, cap, "%.9g", (double)x); break; }
+    default: { double x; memcpy(&x, v, 8); snprintf(buf, cap, "%.17g", x); break; }
+    }
+}
+
+/* Exact for integers and min/max; relative tolerance for float sums, whose
+   rounding depends on the summation tree (data in [0,1): no cancellation).
+   Returns 1 when `got` is acceptable; otherwise fills `why`. */
+BENCH_FN int bench_check(pclr_type t, pclr_op op, const void *got, const void *ref, char *why, size_t cap) {
+    char g[48], r[48];
+    int ok;
+    if (op == PCLR_SUM && (t == PCLR_FLOAT || t == PCLR_DOUBLE)) {
+        double x, y, tol = t == PCLR_FLOAT ? 1e-4 : 1e-10;
+        if (t == PCLR_FLOAT) { float a, b; memcpy(&a, got, 4); memcpy(&b, ref, 4); x = a; y = b; }
+        else { memcpy(&x, got, 8); memcpy(&y, ref, 8); }
+        ok = fabs(x - y) <= tol * fabs(y) + 1e-30;
+    } else {
+        ok = memcmp(got, ref, pclr_type_size(t)) == 0;
+    }
+    if (!ok && why) {
+        bench_format_value(t, got, g, sizeof g);
+        bench_format_value(t, ref, r, sizeof r);
+        snprintf(why, cap, "got %s, CPU reference %s", g, r);
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------ names */
+/* "pclr-u8-g512-local": the knobs a tuned configuration sets. */
+BENCH_FN void bench_tuned_name(const pclr_config *c, char *buf, size_t cap) {
+    size_t k;
+    snprintf(buf, cap, "pclr");
+#define BENCH_ADD(fmt, v) do { k = strlen(buf); snprintf(buf + k, cap - k, fmt, v); } while (0)
+    if (c->unroll) BENCH_ADD("-u%d", c->unroll);
+    if (c->group_size) BENCH_ADD("-g%d", c->group_size);
+    if (c->vector_width) BENCH_ADD("-v%d", c->vector_width);
+    if (c->groups_per_unit) BENCH_ADD("-k%d", c->groups_per_unit);
+    if (c->wave_width) BENCH_ADD("-w%d", c->wave_width);
+    if (c->stride) BENCH_ADD("-%s", pclr_stride_name(c->stride));
+    if (c->variant) BENCH_ADD("-%s", pclr_variant_name(c->variant));
+    if (c->finish) BENCH_ADD("-%s", pclr_finish_name(c->finish));
+#undef BENCH_ADD
+}
+
+/* Lower-case [a-z0-9], other runs become one '-'. */
+BENCH_FN void bench_slugify(const char *s, char *out, size_t cap) {
+    size_t k = 0;
+    int dash = 0;
+    for (; *s && k + 2 < cap; ++s) {
+        char ch = *s;
+        if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+            if (dash && k > 0) out[k++] = '-';
+            out[k++] = ch;
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    out[k] = '\0';
+}
+
+/* "NVIDIA H100 80GB HBM3" -> "h100"; "NVIDIA GeForce RTX 4090" -> "rtx-4090":
+   vendor words dropped, words kept up to the first one with a digit. */
+BENCH_FN void bench_gpu_slug(const char *name, char *out, size_t cap) {
+    char buf[256], *tok, *save = NULL;
+    size_t k = 0;
+    bench_slugify(name, buf, sizeof buf);
+    out[0] = '\0';
+    for (tok = strtok_r(buf, "-", &save); tok && k + 1 < cap; tok = strtok_r(NULL, "-", &save)) {
+        if (!strcmp(tok, "nvidia") || !strcmp(tok, "geforce") || !strcmp(tok, "tesla") || !strcmp(tok, "amd") ||
+            !strcmp(tok, "radeon") || !strcmp(tok, "intel") || !strcmp(tok, "r") || !strcmp(tok, "tm"))
+            continue;
+        k += (size_t)snprintf(out + k, cap - k, "%s%s", k ? "-" : "", tok);
+        if (strpbrk(tok, "0123456789")) break;
+    }
+    if (!out[0]) snprintf(out, cap, "gpu");
+}
+
+/* "AMD EPYC 7B13 64-Core Processor" with 16 units -> "amd-epyc-7b13-16c". */
+BENCH_FN void bench_cpu_slug(unsigned units, char *out, size_t cap) {
+    char line[512], model[256] = "", buf[256], *tok, *save = NULL;
+    size_t k = 0;
+    int words = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
+                snprintf(model, sizeof model, "%s", strchr(line, ':') + 1);
+                break;
+            }
+        fclose(f);
+    }
+    bench_slugify(model[0] ? model : "cpu", buf, sizeof buf);
+    out[0] = '\0';
+    for (tok = strtok_r(buf, "-", &save); tok && words < 4; tok = strtok_r(NULL, "-", &save)) {
+        if (!strcmp(tok, "r") || !strcmp(tok, "tm") || !strcmp(tok, "cpu") || !strcmp(tok, "processor") ||
+            !strcmp(tok, "core") || strstr(tok, "ghz"))
+            continue;
+        if (!strcmp(tok, "with")) break;
+        if (strpbrk(tok, "0123456789") && tok[strspn(tok, "0123456789")] == '\0' && words >= 2) continue; /* "64" of "64-Core" */
+        k += (size_t)snprintf(out + k, cap - k, "%s%s", k ? "-" : "", tok);
+        ++words;
+    }
+    snprintf(out + k, cap - k, "%s%uc", k ? "-" : "", units);
+}
+
+BENCH_FN int bench_mkdirs(const char *path) {
+    char buf[1024];
+    size_t i, n = strlen(path);
+    if (n == 0 || n >= sizeof buf) return -1;
+    strcpy(buf, path);
+    for (i = 1; i <= n; ++i)
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0775) != 0 && errno != EEXIST) return -1;
+            buf[i] = c;
+        }
+    return 0;
+}
+
+/* Opens DIR/NAME for writing (creating DIR). */
+BENCH_FN FILE *bench_open_out(const char *dir, const char *name) {
+    char path[1200];
+    FILE *f;
+    if (bench_mkdirs(dir) != 0) { fprintf(stderr, "cannot create %s: %s\n", dir, strerror(errno)); return NULL; }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f) fprintf(stderr, "cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+/* ------------------------------------------------------------ output */
+typedef struct bench_row {
+    const char *backend, *device;
+    pclr_type type;
+    pclr_op op;
+    uint64_t n;
+    char impl[64];
+    double kernel_us, pipelined_us, blocking_us;  /* NAN: not measured */
+    int kernel_reps, pipelined_reps, blocking_reps, batch, buffers;
+    char status[160];                             /* "ok" or "FAIL: ..." */
+} bench_row;
+
+BENCH_FN void bench_row_init(bench_row *r, const char *backend, const char *device, pclr_type t, pclr_op op, uint64_t n, const char *impl) {
+    memset(r, 0, sizeof *r);
+    r->backend = backend; r->device = device; r->type = t; r->op = op; r->n = n;
+    snprintf(r->impl, sizeof r->impl, "%s", impl);
+    r->kernel_us = r->pipelined_us = r->blocking_us = NAN;
+    snprintf(r->status, sizeof r->status, "ok");
+}
+
+BENCH_FN void bench_csv_header(FILE *f) {
+    fprintf(f, "backend,device,type,op,n,log2n,bytes,impl,kernel_us,pipelined_us,blocking_us,gbps_kernel,gbps_pipelined,"
+               "kernel_reps,pipelined_reps,pipelined_batch,blocking_reps,buffers,status\n");
+    fflush(f);
+}
+
+static double bench__gbps(uint64_t bytes, double us) { return us > 0 ? (double)bytes / us / 1e3 : NAN; }
+
+BENCH_FN void bench_csv_row(FILE *f, const bench_row *r) {
+    uint64_t bytes = r->n * pclr_type_size(r->type);
+    char status[160], *c;
+    if (!f) return;
+    snprintf(status, sizeof status, "%s", r->status);
+    for (c = status; *c; ++c) if (*c == ',' || *c == '\n' || *c == '"') *c = ';';
+    fprintf(f, "%s,%s,%s,%s,%llu,%d,%llu,%s,%.3f,%.3f,%.3f,%.2f,%.2f,%d,%d,%d,%d,%d,%s\n", r->backend, r->device,
+            pclr_type_name(r->type), pclr_op_name(r->op), (unsigned long long)r->n, bench_log2(r->n),
+            (unsigned long long)bytes, r->impl, r->kernel_us, r->pipelined_us, r->blocking_us,
+            bench__gbps(bytes, r->kernel_us), bench__gbps(bytes, r->pipelined_us), r->kernel_reps, r->pipelined_reps,
+            r->batch, r->blocking_reps, r->buffers, status);
+    fflush(f);
+}
+
+BENCH_FN void bench_table_header(const char *ref_name) {
+    printf("%-6s %-3s %-5s %-22s %10s %10s %10s %8s", "type", "op", "n", "impl", "kernel_us", "pipe_us", "block_us", "GB/s");
+    if (ref_name) printf("   %s/impl: kernel pipe block", ref_name);
+    printf("\n");
+    fflush(stdout);
+}
+
+/* One table line; `ref` (may be NULL) gives ratios ref_time / impl_time: above 1 = faster than the reference. */
+BENCH_FN void bench_table_row(const bench_row *r, const bench_row *ref) {
+    uint64_t bytes = r->n * pclr_type_size(r->type);
+    if (strncmp(r->status, "ok", 2) != 0) {
+        printf("FAIL %-6s %-3s 2^%-3d %-22s %s\n", pclr_type_name(r->type), pclr_op_name(r->op), bench_log2(r->n), r->impl, r->status);
+        fflush(stdout);
+        return;
+    }
+    printf("%-6s %-3s 2^%-3d %-22s %10.2f %10.2f %10.2f %8.1f", pclr_type_name(r->type), pclr_op_name(r->op),
+           bench_log2(r->n), r->impl, r->kernel_us, r->pipelined_us, r->blocking_us, bench__gbps(bytes, r->kernel_us));
+    if (ref && ref != r && strncmp(ref->status, "ok", 2) == 0)
+        printf("   %12.2f %5.2f %5.2f", ref->kernel_us / r->kernel_us, ref->pipelined_us / r->pipelined_us,
+               ref->blocking_us / r->blocking_us);
+    printf("\n");
+    fflush(stdout);
+}
+
+/* ------------------------------------------------------------ the study
+   The seed paper's experiments (PCL-Reduction, Figs 7-10) on today's devices,
+   at one large n (uint sum by default):
+     granularity  stride global vs local, unroll 1..128 (x = unroll x vector,
+                  the paper's "times": elements in flight per work-item)
+     ingroup      in-group variants naive / sequential / unrolled / shuffle /
+                  collective, unroll 1..64, scalar loads and the largest grid
+                  (64 groups per unit) so the in-group step weighs the most
+     gso          "global-stride-only" (unroll 1, scalar loads) vs the full
+                  kernel (default unroll and 16-byte loads) on the same grid,
+                  grid from 1 to 64 groups per unit (x = elements per work-item) */
+typedef struct bench_study_point {
+    const char *study;
+    char series[48];
+    pclr_config cfg;
+} bench_study_point;
+
+#define BENCH_STUDY_MAX 128
+
+BENCH_FN int bench_study_plan(pclr_type t, pclr_op op, pclr_dialect d, int have_shuffle, int have_collective,
+                              bench_study_point *out, int cap) {
+    int k = 0, u, s, v, g;
+    const pclr_variant variants[] = {PCLR_VARIANT_NAIVE, PCLR_VARIANT_SEQUENTIAL, PCLR_VARIANT_UNROLLED,
+                                     PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE};
+    pclr_config base;
+    memset(&base, 0, sizeof base);
+    base.type = t; base.op = op; base.dialect = d;
+    for (s = PCLR_STRIDE_GLOBAL; s <= PCLR_STRIDE_LOCAL; ++s)
+        for (u = 1; u <= 128 && k < cap; u *= 2) {
+            out[k].study = "granularity";
+            snprintf(out[k].series, sizeof out[k].series, "stride %s", pclr_stride_name((pclr_stride)s));
+            out[k].cfg = base;
+            out[k].cfg.stride = (pclr_stride)s;
+            out[k].cfg.unroll = u;
+            ++k;
+        }
+    for (v = 0; v < (int)(sizeof variants / sizeof variants[0]); ++v) {
+        if (variants[v] == PCLR_VARIANT_SHUFFLE && !have_shuffle) continue;
+        if (variants[v] == PCLR_VARIANT_COLLECTIVE && !have_collective) continue;
+        for (u = 1; u <= 64 && k < cap; u *= 4) {
+            out[k].study = "ingroup";
+            snprintf(out[k].series, sizeof out[k].series, "%s", pclr_variant_name(variants[v]));
+            out[k].cfg = base;
+            out[k].cfg.variant = variants[v];
+            out[k].cfg.unroll = u;
+            out[k].cfg.vector_width = 1;
+            out[k].cfg.groups_per_unit = 64;
+            ++k;
+        }
+    }
+    for (s = 0; s < 2; ++s)
+        for (g = 1; g <= 64 && k < cap; g *= 2) {
+            out[k].study = "gso";
+            snprintf(out[k].series, sizeof out[k].series, "%s", s == 0 ? "global-stride-only" : "full kernel");
+            out[k].cfg = base;
+            out[k].cfg.stride = PCLR_STRIDE_GLOBAL;
+            if (s == 0) { out[k].cfg.unroll = 1; out[k].cfg.vector_width = 1; }
+            out[k].cfg.groups_per_unit = g;
+            ++k;
+        }
+    return k;
+}
+
+BENCH_FN void bench_study_csv_header(FILE *f) {
+    fprintf(f, "backend,device,study,series,type,op,n,stride,variant,unroll,vector,group,groups_per_unit,groups,"
+               "granularity,elems_per_item,kernel_us,gbps,reps,status\n");
+    fflush(f);
+}
+
+/* `resolved` is the resolved configuration, `groups` the planner's grid. */
+BENCH_FN void bench_study_csv_row(FILE *f, const char *backend, const char *device, const bench_study_point *p,
+                                  const pclr_config *resolved, uint64_t n, uint64_t groups, double kernel_us, int reps,
+                                  const char *status) {
+    char st[160], *c;
+    uint64_t items = groups * (uint64_t)resolved->group_size;
+    snprintf(st, sizeof st, "%s", status);
+    for (c = st; *c; ++c) if (*c == ',' || *c == '\n' || *c == '"') *c = ';';
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%llu,%s,%s,%d,%d,%d,%d,%llu,%d,%.1f,%.3f,%.2f,%d,%s\n", backend, device, p->study,
+            p->series, pclr_type_name(resolved->type), pclr_op_name(resolved->op), (unsigned long long)n,
+            pclr_stride_name(resolved->stride), pclr_variant_name(resolved->variant), resolved->unroll,
+            resolved->vector_width, resolved->group_size, resolved->groups_per_unit, (unsigned long long)groups,
+            resolved->unroll * resolved->vector_width, items ? (double)n / (double)items : 0.0, kernel_us,
+            bench__gbps(n * pclr_type_size(resolved->type), kernel_us), reps, st);
+    fflush(f);
+}
+
+#endif

@@ -1,0 +1,556 @@
+/* bench_cuda: pclreduce's CUDA backend against CUB (cub::DeviceReduce, the
+   toolkit's two-phase call) and the streaming-read limit, on the same data.
+
+   Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/bench_cuda.cu -o build/bench_cuda -ldl
+   Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
+   Writes bench_cuda.csv (or study_cuda.csv) and device_cuda.txt to --out DIR
+   (default bench/results/<gpu>-cuda); the table goes to stdout.
+
+   The runtime (for CUB) and pclreduce (driver API) share device 0's primary
+   context: cudaFree(0) creates it, pclr_cuda_create with a zero desc retains it.
+
+   Inputs rotate over K slices of one pool so that K * bytes > 3 x L2 (and at
+   least 256 MiB) and no
+   call reads what the previous one left in L2 (at 2^24 floats a single buffer
+   would sit in the 50 MB L2 and look 2x faster than DRAM allows). */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_CUDA
+#include "pclreduce.h"
+
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include "bench_common.h"
+
+#define CK(x)                                                                                              \
+    do {                                                                                                   \
+        cudaError_t e_ = (x);                                                                              \
+        if (e_ != cudaSuccess) {                                                                           \
+            fprintf(stderr, "bench_cuda: %s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+            exit(1);                                                                                       \
+        }                                                                                                  \
+    } while (0)
+
+/* ------------------------------------------------------------ the read limit
+   16-byte loads, four in flight per thread, folded into a value so the loads
+   stay live; the store only happens for one value random data practically
+   never folds to, so the kernel writes nothing. */
+__global__ void read_limit_kernel(const uint4 *__restrict__ in, unsigned long long nvec, unsigned *out) {
+    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned acc = 0;
+    for (; i + 3 * stride < nvec; i += 4 * stride) {
+        const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
+        acc += (a.x ^ a.y ^ a.z ^ a.w) + (b.x ^ b.y ^ b.z ^ b.w) + (c.x ^ c.y ^ c.z ^ c.w) + (d.x ^ d.y ^ d.z ^ d.w);
+    }
+    for (; i < nvec; i += stride) {
+        const uint4 a = in[i];
+        acc += a.x ^ a.y ^ a.z ^ a.w;
+    }
+    if (acc == 0x9e3779b9u) *out = acc;
+}
+
+/* ------------------------------------------------------------ CUB */
+template <typename T>
+static cudaError_t cub_call(pclr_op op, void *temp, size_t &temp_bytes, const void *in, void *out, int n, cudaStream_t s) {
+    const T *x = (const T *)in;
+    T *y = (T *)out;
+    switch (op) {
+    case PCLR_MIN: return cub::DeviceReduce::Min(temp, temp_bytes, x, y, n, s);
+    case PCLR_MAX: return cub::DeviceReduce::Max(temp, temp_bytes, x, y, n, s);
+    default: return cub::DeviceReduce::Sum(temp, temp_bytes, x, y, n, s);
+    }
+}
+
+/* temp == NULL: only asks for temp_bytes (CUB's two-phase protocol). */
+static cudaError_t cub_reduce(pclr_type t, pclr_op op, void *temp, size_t &temp_bytes, const void *in, void *out, int n,
+                              cudaStream_t s) {
+    switch (t) {
+    case PCLR_UINT: return cub_call<unsigned>(op, temp, temp_bytes, in, out, n, s);
+    case PCLR_INT: return cub_call<int>(op, temp, temp_bytes, in, out, n, s);
+    case PCLR_FLOAT: return cub_call<float>(op, temp, temp_bytes, in, out, n, s);
+    default: return cub_call<double>(op, temp, temp_bytes, in, out, n, s);
+    }
+}
+
+/* ------------------------------------------------------------ state */
+enum impl_kind { IMPL_CUB, IMPL_PCLR, IMPL_READ };
+
+struct impl {
+    impl_kind kind;
+    char name[64];
+    pclr_config cfg; /* IMPL_PCLR: knobs; type/op/dialect are set per point */
+};
+
+struct bench {
+    bench_opts o;
+    char device[256], out_dir[512];
+    int sms;
+    size_t l2_bytes;
+    cudaStream_t stream;
+    cudaEvent_t e0, e1;
+    pclr_cuda_context *pc; /* NULL when the backend could not start (CUB still runs) */
+    char *pool_dev;
+    void *pool_host;
+    size_t pool_bytes;
+    void *out_dev, *res_pinned, *cub_temp;
+    size_t cub_temp_bytes;
+    unsigned *read_out;
+    int failures;
+};
+
+/* One (implementation, type, op, n) being measured. */
+struct point {
+    bench *b;
+    const impl *im;
+    pclr_config cfg; /* resolved-to-be: im->cfg with type/op/dialect */
+    pclr_type type;
+    pclr_op op;
+    uint64_t n;
+    size_t bytes;
+    int buffers, next, batch;
+    char err[256];
+};
+
+static const char *point_in(point *p, int slice) { return p->b->pool_dev + (size_t)slice * p->bytes; }
+static int next_slice(point *p) {
+    int s = p->next;
+    p->next = (p->next + 1) % p->buffers;
+    return s;
+}
+
+static int cuda_fail(point *p, cudaError_t e, const char *what) {
+    if (e == cudaSuccess) return 0;
+    snprintf(p->err, sizeof p->err, "%s: %s", what, cudaGetErrorString(e));
+    return -1;
+}
+static int pclr_fail(point *p, pclr_result r, const char *what) {
+    if (r == PCLR_OK) return 0;
+    snprintf(p->err, sizeof p->err, "%s: %s (%.120s)", what, pclr_result_string(r), p->b->pc ? pclr_cuda_last_error(p->b->pc) : "");
+    return -1;
+}
+
+/* Enqueues one reduction of slice `s` whose result lands in out_dev (read_out for the limit). */
+static int launch(point *p, int s) {
+    bench *b = p->b;
+    const void *in = point_in(p, s);
+    switch (p->im->kind) {
+    case IMPL_CUB:
+        return cuda_fail(p, cub_reduce(p->type, p->op, b->cub_temp, b->cub_temp_bytes, in, b->out_dev, (int)p->n, b->stream), "cub");
+    case IMPL_PCLR:
+        return pclr_fail(p, pclr_cuda_reduce_async(b->pc, &p->cfg, (CUdeviceptr)(uintptr_t)in, 0, p->n,
+                                                   (CUdeviceptr)(uintptr_t)b->out_dev, (CUstream)b->stream),
+                         "pclr_cuda_reduce_async");
+    default: {
+        unsigned long long nvec = p->bytes / 16, blocks = (nvec + 1023) / 1024, cap = (unsigned long long)b->sms * 8;
+        read_limit_kernel<<<(unsigned)std::max(1ull, std::min(blocks, cap)), 256, 0, b->stream>>>((const uint4 *)in, nvec, b->read_out);
+        return cuda_fail(p, cudaGetLastError(), "read kernel");
+    }
+    }
+}
+
+/* Reduction of slice `s` with its result in host memory, as a user would do it:
+   pclreduce's blocking call; CUB + async copy of the element to pinned memory + sync. */
+static int blocking(point *p, int s, void *result) {
+    bench *b = p->b;
+    size_t esize = p->im->kind == IMPL_READ ? 4 : pclr_type_size(p->type);
+    if (p->im->kind == IMPL_PCLR)
+        return pclr_fail(p, pclr_cuda_reduce(b->pc, &p->cfg, (CUdeviceptr)(uintptr_t)point_in(p, s), 0, p->n, (CUstream)b->stream, result),
+                         "pclr_cuda_reduce");
+    if (launch(p, s)) return -1;
+    if (cuda_fail(p, cudaMemcpyAsync(b->res_pinned, p->im->kind == IMPL_READ ? (void *)b->read_out : b->out_dev, esize,
+                                     cudaMemcpyDeviceToHost, b->stream), "copy result") ||
+        cuda_fail(p, cudaStreamSynchronize(b->stream), "sync"))
+        return -1;
+    memcpy(result, b->res_pinned, esize);
+    return 0;
+}
+
+static double sample_kernel(void *u) {
+    point *p = (point *)u;
+    float ms = 0;
+    if (cuda_fail(p, cudaEventRecord(p->b->e0, p->b->stream), "event") || launch(p, next_slice(p)) ||
+        cuda_fail(p, cudaEventRecord(p->b->e1, p->b->stream), "event") || cuda_fail(p, cudaEventSynchronize(p->b->e1), "sync") ||
+        cuda_fail(p, cudaEventElapsedTime(&ms, p->b->e0, p->b->e1), "elapsed"))
+        return -1;
+    return 1e3 * ms;
+}
+
+static double sample_pipelined(void *u) {
+    point *p = (point *)u;
+    float ms = 0;
+    int i;
+    if (cuda_fail(p, cudaEventRecord(p->b->e0, p->b->stream), "event")) return -1;
+    for (i = 0; i < p->batch; ++i)
+        if (launch(p, next_slice(p))) return -1;
+    if (cuda_fail(p, cudaEventRecord(p->b->e1, p->b->stream), "event") || cuda_fail(p, cudaEventSynchronize(p->b->e1), "sync") ||
+        cuda_fail(p, cudaEventElapsedTime(&ms, p->b->e0, p->b->e1), "elapsed"))
+        return -1;
+    return 1e3 * ms / p->batch;
+}
+
+static double sample_blocking(void *u) {
+    point *p = (point *)u;
+    double t0 = bench_now(), result[2];
+    if (blocking(p, next_slice(p), result)) return -1;
+    return 1e6 * (bench_now() - t0);
+}
+
+/* Checks the blocking and the async path on slices 0 and K-1 against the CPU. */
+static int check_point(point *p, const double refs[2], char *why, size_t cap) {
+    bench *b = p->b;
+    size_t esize = pclr_type_size(p->type);
+    int k, slices[2] = {0, p->buffers - 1};
+    for (k = 0; k < (p->buffers > 1 ? 2 : 1); ++k) {
+        double got[2];
+        memset(got, 0xa5, sizeof got);
+        if (blocking(p, slices[k], got)) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) return 0;
+        if (p->im->kind != IMPL_PCLR) continue; /* CUB's blocking path is its async call */
+        memset(got, 0xa5, sizeof got);
+        if (cuda_fail(p, cudaMemsetAsync(b->out_dev, 0xa5, 16, b->stream), "memset") || launch(p, slices[k]) ||
+            cuda_fail(p, cudaMemcpyAsync(b->res_pinned, b->out_dev, esize, cudaMemcpyDeviceToHost, b->stream), "copy") ||
+            cuda_fail(p, cudaStreamSynchronize(b->stream), "sync")) {
+            snprintf(why, cap, "%.150s", p->err);
+            return 0;
+        }
+        memcpy(got, b->res_pinned, esize);
+        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) {
+            size_t l = strlen(why);
+            snprintf(why + l, cap - l, " (async path)");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Measures the three timings of one point into `row`. */
+static void measure(point *p, bench_row *row) {
+    const bench_opts *o = &p->b->o;
+    double est_us = -1;
+    int i;
+    row->buffers = p->buffers;
+    for (i = 0; i < 3; ++i) /* warm-up: first-touch of scratch, clocks up */
+        if (launch(p, next_slice(p))) break;
+    if (!p->err[0]) cuda_fail(p, cudaStreamSynchronize(p->b->stream), "sync");
+    if (!p->err[0] && o->do_kernel) {
+        row->kernel_us = est_us = bench_measure(sample_kernel, p, o->target_s, o->min_reps, &row->kernel_reps);
+    }
+    if (!p->err[0] && o->do_pipelined) {
+        if (est_us < 0) est_us = sample_kernel(p);
+        p->batch = row->batch = bench_batch_for(o, est_us);
+        row->pipelined_us = bench_measure(sample_pipelined, p, o->target_s, o->min_reps > 5 ? 5 : o->min_reps, &row->pipelined_reps);
+    }
+    if (!p->err[0] && o->do_blocking) row->blocking_us = bench_measure(sample_blocking, p, o->target_s, o->min_reps, &row->blocking_reps);
+    if (p->err[0]) {
+        snprintf(row->status, sizeof row->status, "FAIL: %.150s", p->err);
+        row->kernel_us = row->pipelined_us = row->blocking_us = NAN;
+    }
+}
+
+/* ------------------------------------------------------------ set-up */
+static void fill_pool(bench *b, pclr_type t) {
+    uint64_t count = b->pool_bytes / pclr_type_size(t);
+    uint64_t chunks = (count + BENCH_FILL_CHUNK - 1) / BENCH_FILL_CHUNK;
+    unsigned nt = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < nt; ++w)
+        threads.emplace_back([=] {
+            for (uint64_t c = w; c < chunks; c += nt) {
+                uint64_t e = (c + 1) * BENCH_FILL_CHUNK;
+                bench__fill_chunk(t, b->pool_host, c * BENCH_FILL_CHUNK, e < count ? e : count, 0x5eed0000u + (uint64_t)t);
+            }
+        });
+    for (auto &th : threads) th.join();
+    CK(cudaMemcpy(b->pool_dev, b->pool_host, count * pclr_type_size(t), cudaMemcpyHostToDevice));
+}
+
+/* Slices so that they span more than 3 x L2 (at least 256 MiB), as many as fit. */
+static size_t rotation_span(const bench *b) { return std::max<size_t>((size_t)256 << 20, 3 * b->l2_bytes); }
+static int buffers_for(const bench *b, size_t bytes) {
+    size_t span = rotation_span(b);
+    size_t k = (span + bytes - 1) / bytes, fit = b->pool_bytes / bytes;
+    return (int)std::max<size_t>(1, std::min(k, fit));
+}
+
+static void grow_cub_temp(bench *b, pclr_type t, pclr_op op, uint64_t n) {
+    size_t need = 0;
+    CK(cub_reduce(t, op, NULL, need, b->pool_dev, b->out_dev, (int)n, b->stream));
+    if (need > b->cub_temp_bytes) {
+        if (b->cub_temp) CK(cudaFree(b->cub_temp));
+        CK(cudaMalloc(&b->cub_temp, need));
+        b->cub_temp_bytes = need;
+    }
+}
+
+static void write_device_file(bench *b) {
+    FILE *f = bench_open_out(b->out_dir, "device_cuda.txt");
+    int drv = 0, rt = 0;
+    cudaDeviceProp prop;
+    if (!f) return;
+    CK(cudaGetDeviceProperties(&prop, b->o.device >= 0 ? b->o.device : 0));
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    fprintf(f, "backend: cuda\ndevice: %s\ncompute capability: %d.%d\nSMs: %d\nL2: %zu bytes\nmemory: %zu MiB\n", prop.name,
+            prop.major, prop.minor, prop.multiProcessorCount, (size_t)prop.l2CacheSize, (size_t)(prop.totalGlobalMem >> 20));
+    fprintf(f, "CUDA driver: %d\nCUDA runtime (CUB): %d\nCUB: %d.%d.%d\n", drv, rt, CUB_MAJOR_VERSION, CUB_MINOR_VERSION, CUB_SUBMINOR_VERSION);
+    fprintf(f, "pclreduce: %s\n", PCLREDUCE_VERSION);
+    if (b->pc) {
+        char text[4096];
+        pclr_cuda_describe(b->pc, text, sizeof text);
+        fprintf(f, "%s\n", text);
+    }
+    fclose(f);
+}
+
+/* Compiles one configuration outside the timings; prints the compile time. */
+static pclr_result prepare(bench *b, const pclr_config *cfg, const char *name) {
+    double t0 = bench_now();
+    pclr_result r = pclr_cuda_prepare(b->pc, cfg);
+    if (r == PCLR_OK)
+        printf("# prepared %s %s %s in %.1f ms\n", name, pclr_type_name(cfg->type), pclr_op_name(cfg->op), 1e3 * (bench_now() - t0));
+    else
+        printf("# FAIL prepare %s %s %s: %s (%s)\n", name, pclr_type_name(cfg->type), pclr_op_name(cfg->op), pclr_result_string(r),
+               pclr_cuda_last_error(b->pc));
+    return r;
+}
+
+/* ------------------------------------------------------------ the sweep */
+static void run_sweep(bench *b) {
+    std::vector<impl> impls;
+    impl im;
+    bench_row read_cache[64];
+    int have_read[64] = {0};
+    FILE *csv = bench_open_out(b->out_dir, "bench_cuda.csv");
+    if (!csv) exit(1);
+    bench_csv_header(csv);
+
+    memset(&im, 0, sizeof im);
+    im.kind = IMPL_CUB; snprintf(im.name, sizeof im.name, "cub"); impls.push_back(im);
+    if (b->pc) {
+        im.kind = IMPL_PCLR; snprintf(im.name, sizeof im.name, "pclreduce"); impls.push_back(im);
+        for (int i = 0; i < b->o.ntuned; ++i) {
+            im.cfg = b->o.tuned[i];
+            bench_tuned_name(&im.cfg, im.name, sizeof im.name);
+            impls.push_back(im);
+        }
+    }
+    memset(&im, 0, sizeof im);
+    im.kind = IMPL_READ; snprintf(im.name, sizeof im.name, "read-limit"); impls.push_back(im);
+
+    printf("# %s, %d SMs, L2 %zu MB. Times in us per call (median); GB/s from the kernel time;\n"
+           "# cub/impl = CUB time / this time (above 1: faster than CUB).\n",
+           b->device, b->sms, b->l2_bytes >> 20);
+    bench_table_header("cub");
+    for (int ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
+        pclr_type t = (pclr_type)ti;
+        uint64_t sizes[40];
+        int nsizes;
+        if (!b->o.types[t]) continue;
+        nsizes = bench_sizes(&b->o, t, sizes, 40);
+        fill_pool(b, t);
+        for (int oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+            pclr_op op = (pclr_op)oi;
+            std::vector<int> usable(impls.size(), 1);
+            if (!b->o.ops[op]) continue;
+            for (size_t k = 0; k < impls.size(); ++k) {
+                if (impls[k].kind != IMPL_PCLR) continue;
+                pclr_config c = impls[k].cfg;
+                c.type = t; c.op = op; c.dialect = PCLR_CUDA;
+                if (prepare(b, &c, impls[k].name) != PCLR_OK) { usable[k] = 0; ++b->failures; }
+            }
+            for (int si = 0; si < nsizes; ++si) {
+                uint64_t n = sizes[si];
+                size_t bytes = n * pclr_type_size(t);
+                double refs[2]; /* room for one element of any type each */
+                bench_row cub_row;
+                point p;
+                memset(&p, 0, sizeof p);
+                p.b = b; p.type = t; p.op = op; p.n = n; p.bytes = bytes;
+                p.buffers = buffers_for(b, bytes);
+                pclr_cpu_reduce(t, op, b->pool_host, n, &refs[0]);
+                pclr_cpu_reduce(t, op, (const char *)b->pool_host + (size_t)(p.buffers - 1) * bytes, n, &refs[1]);
+                grow_cub_temp(b, t, op, n);
+                bench_row_init(&cub_row, "cuda", b->device, t, op, n, "cub");
+                snprintf(cub_row.status, sizeof cub_row.status, "FAIL: not run");
+                for (size_t k = 0; k < impls.size(); ++k) {
+                    bench_row row;
+                    char why[200] = "";
+                    int lg = bench_log2(bytes);
+                    p.im = &impls[k];
+                    p.err[0] = '\0';
+                    p.next = 0;
+                    p.cfg = impls[k].cfg;
+                    p.cfg.type = t; p.cfg.op = op; p.cfg.dialect = PCLR_CUDA;
+                    bench_row_init(&row, "cuda", b->device, t, op, n, impls[k].name);
+                    if (impls[k].kind == IMPL_READ && have_read[lg]) {
+                        row = read_cache[lg]; /* the limit depends only on the bytes read */
+                        row.type = t; row.op = op; row.n = n;
+                    } else if (!usable[k]) {
+                        snprintf(row.status, sizeof row.status, "FAIL: prepare failed");
+                    } else if (impls[k].kind != IMPL_READ && !b->o.no_check && !check_point(&p, refs, why, sizeof why)) {
+                        snprintf(row.status, sizeof row.status, "FAIL: %s", why);
+                    } else {
+                        measure(&p, &row);
+                        if (impls[k].kind == IMPL_READ && strcmp(row.status, "ok") == 0) { read_cache[lg] = row; have_read[lg] = 1; }
+                    }
+                    if (strncmp(row.status, "ok", 2) != 0) ++b->failures;
+                    if (impls[k].kind == IMPL_CUB) cub_row = row;
+                    bench_csv_row(csv, &row);
+                    bench_table_row(&row, &cub_row);
+                }
+            }
+        }
+    }
+    fclose(csv);
+}
+
+/* ------------------------------------------------------------ the study */
+static void run_study(bench *b) {
+    bench_study_point plan[BENCH_STUDY_MAX];
+    pclr_type t = PCLR_UINT;
+    pclr_op op = PCLR_SUM;
+    int i, count;
+    uint64_t n = 1ull << b->o.study_log;
+    double refs[2];
+    FILE *csv;
+    const pclr_cuda_features *ft;
+    pclr_device_facts facts;
+    if (!b->pc) { fprintf(stderr, "bench_cuda: the study needs the pclreduce CUDA backend\n"); exit(1); }
+    for (i = PCLR_TYPE_COUNT_ - 1; i >= 1; --i) if (b->o.types[i]) t = (pclr_type)i; /* the first selected */
+    for (i = PCLR_OP_COUNT_ - 1; i >= 1; --i) if (b->o.ops[i]) op = (pclr_op)i;
+    while (n * pclr_type_size(t) > b->pool_bytes) n >>= 1;
+    ft = pclr_cuda_get_features(b->pc);
+    facts.compute_units = ft->compute_units;
+    facts.max_group_size = ft->max_group_size;
+    csv = bench_open_out(b->out_dir, "study_cuda.csv");
+    if (!csv) exit(1);
+    bench_study_csv_header(csv);
+    fill_pool(b, t);
+    count = bench_study_plan(t, op, PCLR_CUDA, 1, 0, plan, BENCH_STUDY_MAX);
+    {
+        size_t bytes = n * pclr_type_size(t);
+        int k = buffers_for(b, bytes);
+        pclr_cpu_reduce(t, op, b->pool_host, n, &refs[0]);
+        pclr_cpu_reduce(t, op, (const char *)b->pool_host + (size_t)(k - 1) * bytes, n, &refs[1]);
+    }
+    printf("# study on %s: %s %s, n = 2^%d, kernel time (median)\n", b->device, pclr_type_name(t), pclr_op_name(op), bench_log2(n));
+    printf("%-12s %-20s %-6s %-10s %6s %6s %6s %8s %10s %8s\n", "study", "series", "stride", "variant", "unroll", "vector", "gpu",
+           "groups", "kernel_us", "GB/s");
+    impl im;
+    memset(&im, 0, sizeof im);
+    im.kind = IMPL_PCLR;
+    snprintf(im.name, sizeof im.name, "study");
+    for (i = 0; i < count; ++i) {
+        pclr_config res;
+        pclr_launch plan_l;
+        point p;
+        bench_row row;
+        char why[200] = "";
+        memset(&p, 0, sizeof p);
+        p.b = b; p.im = &im; p.type = t; p.op = op; p.n = n; p.bytes = n * pclr_type_size(t);
+        p.buffers = buffers_for(b, p.bytes);
+        p.cfg = plan[i].cfg;
+        bench_row_init(&row, "cuda", b->device, t, op, n, "study");
+        if (pclr_cuda_resolve(b->pc, &p.cfg, &res) != PCLR_OK) {
+            printf("# skip %s/%s: %s\n", plan[i].study, plan[i].series, pclr_cuda_last_error(b->pc));
+            continue;
+        }
+        plan_l.groups = 0;
+        pclr_plan(&res, &facts, n, &plan_l);
+        if (pclr_cuda_prepare(b->pc, &p.cfg) != PCLR_OK) {
+            snprintf(row.status, sizeof row.status, "unsupported: %.140s", pclr_cuda_last_error(b->pc));
+        } else if (!b->o.no_check && !check_point(&p, refs, why, sizeof why)) {
+            snprintf(row.status, sizeof row.status, "FAIL: %s", why);
+            ++b->failures;
+        } else {
+            bench_opts saved = b->o;
+            b->o.do_pipelined = b->o.do_blocking = 0;
+            b->o.do_kernel = 1;
+            measure(&p, &row);
+            b->o = saved;
+        }
+        bench_study_csv_row(csv, "cuda", b->device, &plan[i], &res, n, plan_l.groups, row.kernel_us, row.kernel_reps, row.status);
+        printf("%-12s %-20s %-6s %-10s %6d %6d %6d %8llu %10.2f %8.1f %s\n", plan[i].study, plan[i].series, pclr_stride_name(res.stride),
+               pclr_variant_name(res.variant), res.unroll, res.vector_width, res.groups_per_unit, (unsigned long long)plan_l.groups,
+               row.kernel_us, (double)p.bytes / row.kernel_us / 1e3, strcmp(row.status, "ok") ? row.status : "");
+        fflush(stdout);
+    }
+    fclose(csv);
+}
+
+int main(int argc, char **argv) {
+    static bench b;
+    cudaDeviceProp prop;
+    char slug[128];
+    pclr_cuda_desc desc;
+    pclr_result r;
+    int dev, rc = bench_parse_args(argc, argv, &b.o, "bench_cuda", "  --device N          CUDA device ordinal (default 0)\n");
+    if (rc) return rc;
+    dev = b.o.device >= 0 ? b.o.device : 0;
+    CK(cudaSetDevice(dev));
+    CK(cudaFree(0)); /* creates the primary context that pclreduce then shares */
+    CK(cudaGetDeviceProperties(&prop, dev));
+    snprintf(b.device, sizeof b.device, "%s", prop.name);
+    for (char *c = b.device; *c; ++c) if (*c == ',') *c = ' '; /* CSV-safe */
+    b.sms = prop.multiProcessorCount;
+    b.l2_bytes = (size_t)prop.l2CacheSize;
+    bench_gpu_slug(prop.name, slug, sizeof slug);
+    snprintf(b.out_dir, sizeof b.out_dir, "%s", b.o.out_dir ? b.o.out_dir : "");
+    if (!b.o.out_dir) snprintf(b.out_dir, sizeof b.out_dir, "bench/results/%s-cuda", slug);
+    if (b.o.print_out) { printf("%s\n", b.out_dir); return 0; }
+
+    memset(&desc, 0, sizeof desc);
+    desc.device_ordinal = dev;
+    if ((r = pclr_cuda_create(&desc, &b.pc)) != PCLR_OK) {
+        /* a failed create still hands back a context that holds the reason */
+        fprintf(stderr, "bench_cuda: pclr_cuda_create failed: %s (%s); measuring CUB and the read limit only\n",
+                pclr_result_string(r), b.pc ? pclr_cuda_last_error(b.pc) : "");
+        pclr_cuda_destroy(b.pc);
+        b.pc = NULL;
+        ++b.failures;
+    } else {
+        const pclr_cuda_features *ft = pclr_cuda_get_features(b.pc);
+        printf("# pclreduce %s on %s (cc %d.%d, %u SMs), driver %d, NVRTC %d.%d\n", PCLREDUCE_VERSION, ft->device_name, ft->cc_major,
+               ft->cc_minor, ft->compute_units, ft->driver_version, ft->nvrtc_major, ft->nvrtc_minor);
+    }
+    CK(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking));
+    CK(cudaEventCreate(&b.e0));
+    CK(cudaEventCreate(&b.e1));
+    /* One pool: the largest input (1 GiB by default), at least the rotation span. */
+    {
+        size_t largest = 0;
+        for (int ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
+            uint64_t sizes[40];
+            int k = bench_sizes(&b.o, (pclr_type)ti, sizes, 40);
+            if (b.o.types[ti] && k > 0) largest = std::max<size_t>(largest, sizes[k - 1] * pclr_type_size((pclr_type)ti));
+        }
+        if (b.o.study) largest = (size_t)8 << b.o.study_log;
+        b.pool_bytes = std::max<size_t>(rotation_span(&b), largest);
+    }
+    CK(cudaMalloc(&b.pool_dev, b.pool_bytes));
+    CK(cudaMalloc(&b.out_dev, 256));
+    CK(cudaMalloc(&b.read_out, 16));
+    CK(cudaHostAlloc(&b.res_pinned, 64, cudaHostAllocDefault));
+    b.pool_host = malloc(b.pool_bytes);
+    if (!b.pool_host) { fprintf(stderr, "bench_cuda: out of host memory\n"); return 1; }
+    if (bench_mkdirs(b.out_dir) != 0) { fprintf(stderr, "bench_cuda: cannot create %s\n", b.out_dir); return 1; }
+    write_device_file(&b);
+
+    if (b.o.study) run_study(&b);
+    else run_sweep(&b);
+
+    if (b.pc) pclr_cuda_destroy(b.pc);
+    free(b.pool_host);
+    cudaFree(b.pool_dev);
+    cudaFree(b.out_dev);
+    cudaFree(b.read_out);
+    cudaFree(b.cub_temp);
+    cudaFreeHost(b.res_pinned);
+    printf("# results in %s (%d failure%s)\n", b.out_dir, b.failures, b.failures == 1 ? "" : "s");
+    return b.failures ? 1 : 0;
+}

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Plots and tables for one or more benchmark result folders.
+
+usage: python3 bench/plot.py DIR [DIR ...] [--ref DIR]
+
+Each DIR holds what bench_cuda / bench_cl wrote (bench_*.csv, study_*.csv,
+device_*.txt). Writes into the same DIR:
+  bench_<backend>_kernel.png     GB/s from the kernel time vs n, one panel per type/op
+  bench_<backend>_pipelined.png  the same from the pipelined time
+  bench_<backend>_blocking.png   blocking latency (us) vs n
+  bench_<backend>_ratio.png      baseline time / pclreduce time for the three timings
+  study_<backend>.png            the PCL-Reduction study (granularity, in-group, global-stride-only)
+  README.md                      device, tables with the three timings, ratios vs the baseline
+
+The baseline is CUB (bench_cuda), the OpenMP loop (bench_cl on a CPU), or,
+with --ref DIR, the CUB rows of another folder (e.g. the CUDA results of the
+same GPU next to its NVIDIA OpenCL results). Ratios are baseline time / time:
+above 1 means faster than the baseline.
+"""
+import argparse
+import csv
+import glob
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+TYPES = ["uint", "int", "float", "double"]
+OPS = ["sum", "min", "max"]
+TIMINGS = [("kernel_us", "kernel"), ("pipelined_us", "pipelined"), ("blocking_us", "blocking")]
+
+
+def num(s):
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return math.nan
+    return v
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_device(folder):
+    info = {}
+    for path in sorted(glob.glob(os.path.join(folder, "device_*.txt"))):
+        with open(path) as f:
+            info[os.path.basename(path)[len("device_"):-4]] = f.read().strip()
+    return info
+
+
+def ok(row):
+    return row.get("status", "").startswith("ok")
+
+
+def impl_order(names):
+    """Baselines first, pclreduce next, tuned configs, limits last."""
+    def key(n):
+        if n.startswith("cub") or n.startswith("omp"):
+            return (0, n)
+        if n.startswith("pclreduce"):
+            return (1, n)
+        if n.startswith("pclr"):
+            return (2, n)
+        if "limit" in n:
+            return (4, n)
+        return (3, n)
+    return sorted(set(names), key=key)
+
+
+def style(name):
+    if "limit" in name:
+        return dict(color="0.5", linestyle="--", marker="")
+    if name.startswith("cub") or name.startswith("omp"):
+        return dict(linestyle="-", marker="s", markersize=3)
+    return dict(linestyle="-", marker="o", markersize=3)
+
+
+def gbps(row, col):
+    us = num(row[col])
+    return num(row["bytes"]) / us / 1e3 if us > 0 else math.nan
+
+
+def sweep_plot(rows, backend, title, path, col, as_latency):
+    keys = [(t, o) for t in TYPES for o in OPS if any(r["type"] == t and r["op"] == o for r in rows)]
+    types = [t for t in TYPES if any(k[0] == t for k in keys)]
+    ops = [o for o in OPS if any(k[1] == o for k in keys)]
+    if not keys:
+        return False
+    fig, axes = plt.subplots(len(types), len(ops), figsize=(4.2 * len(ops), 3.0 * len(types)), squeeze=False)
+    for i, t in enumerate(types):
+        for j, o in enumerate(ops):
+            ax = axes[i][j]
+            sel = [r for r in rows if r["type"] == t and r["op"] == o and ok(r)]
+            for name in impl_order(r["impl"] for r in sel):
+                pts = sorted((int(r["log2n"]), num(r[col]) if as_latency else gbps(r, col)) for r in sel if r["impl"] == name)
+                pts = [p for p in pts if not math.isnan(p[1])]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, **style(name))
+            ax.set_title(f"{t} {o}", fontsize=10)
+            lgs = sorted({int(r["log2n"]) for r in sel})
+            if lgs:
+                ticks = list(range(lgs[0], lgs[-1] + 1, 2 if lgs[-1] - lgs[0] <= 20 else 4))
+                ax.set_xticks(ticks)
+                ax.set_xticklabels([f"$2^{{{k}}}$" for k in ticks], fontsize=8)
+            ax.set_xlabel("n")
+            ax.set_ylabel("us per call" if as_latency else "GB/s")
+            if as_latency:
+                ax.set_yscale("log")
+            ax.grid(True, alpha=0.3)
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def ratio_plot(rows, baseline, title, path):
+    """baseline time / pclreduce time per timing: the "do we beat it" picture."""
+    keys = [(t, o) for t in TYPES for o in OPS if any(r["type"] == t and r["op"] == o for r in rows)]
+    types = [t for t in TYPES if any(k[0] == t for k in keys)]
+    ops = [o for o in OPS if any(k[1] == o for k in keys)]
+    by = {(r["type"], r["op"], int(r["log2n"]), r["impl"]): r for r in rows if ok(r)}
+    mine = [n for n in impl_order(r["impl"] for r in rows) if n.startswith("pclr") and "(" not in n]
+    if not keys or not baseline or not mine:
+        return False
+    fig, axes = plt.subplots(len(types), len(ops), figsize=(4.2 * len(ops), 3.0 * len(types)), squeeze=False)
+    for i, t in enumerate(types):
+        for j, o in enumerate(ops):
+            ax = axes[i][j]
+            lgs = sorted({int(r["log2n"]) for r in rows if r["type"] == t and r["op"] == o})
+            for name in mine:
+                for col, label in TIMINGS:
+                    pts = []
+                    for lg in lgs:
+                        a, b = by.get((t, o, lg, baseline)), by.get((t, o, lg, name))
+                        if a and b and num(b[col]) > 0:
+                            pts.append((lg, num(a[col]) / num(b[col])))
+                    pts = [p for p in pts if not math.isnan(p[1])]
+                    if pts:
+                        lbl = label if len(mine) == 1 else f"{name} {label}"
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=lbl)
+            ax.axhline(1.0, color="0.3", linewidth=0.8)
+            ax.set_title(f"{t} {o}", fontsize=10)
+            ax.set_xlabel("log2 n")
+            ax.set_ylabel(f"{baseline} time / time")
+            ax.grid(True, alpha=0.3)
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def study_plot(rows, title, path):
+    panels = [("granularity", "unroll", "unroll (x vector width = elements in flight per work-item)"),
+              ("ingroup", "unroll", "unroll (scalar loads, 64 groups per unit)"),
+              ("gso", "elems_per_item", "elements per work-item (grid from 1 to 64 groups per unit)")]
+    panels = [p for p in panels if any(r["study"] == p[0] for r in rows)]
+    if not panels:
+        return False
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.0 * len(panels), 3.6), squeeze=False)
+    for ax, (study, xcol, xlabel) in zip(axes[0], panels):
+        sel = [r for r in rows if r["study"] == study and ok(r)]
+        for series in dict.fromkeys(r["series"] for r in sel):
+            pts = sorted((num(r[xcol]), num(r["kernel_us"])) for r in sel if r["series"] == series)
+            pts = [p for p in pts if p[0] > 0 and not math.isnan(p[1])]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=3, label=series)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel("kernel time (us)")
+        ax.set_title(study, fontsize=10)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def fmt(v, digits=2):
+    return "–" if v is None or math.isnan(v) else f"{v:.{digits}f}"
+
+
+def geomean(vals):
+    vals = [v for v in vals if v > 0 and not math.isnan(v)]
+    return math.exp(sum(math.log(v) for v in vals) / len(vals)) if vals else math.nan
+
+
+def sweep_markdown(rows, baseline, out):
+    impls = impl_order(r["impl"] for r in rows)
+    mine = [n for n in impls if n.startswith("pclr") and "(" not in n]
+    by = {}
+    for r in rows:
+        by[(r["type"], r["op"], int(r["log2n"]), r["impl"])] = r
+    keys = [(t, o) for t in TYPES for o in OPS if any(r["type"] == t and r["op"] == o for r in rows)]
+
+    def ratio(t, o, lg, name, col):
+        a, b = by.get((t, o, lg, baseline)), by.get((t, o, lg, name))
+        if not a or not b or not ok(a) or not ok(b):
+            return math.nan
+        x, y = num(a[col]), num(b[col])
+        return x / y if y > 0 else math.nan
+
+    fails = [r for r in rows if not ok(r)]
+    if fails:
+        out.append(f"**{len(fails)} failed point(s):**\n")
+        for r in fails:
+            out.append(f"- {r['type']} {r['op']} 2^{r['log2n']} {r['impl']}: {r['status']}")
+        out.append("")
+    if baseline and mine:
+        out.append(f"### Summary: {baseline} time / pclreduce time (above 1 = pclreduce faster)\n")
+        out.append("Geometric mean over n, and the worst n.\n")
+        head = "| type | op | impl | " + " | ".join(f"{lbl} mean | {lbl} worst" for _, lbl in TIMINGS) + " |"
+        out.append(head)
+        out.append("|" + " --- |" * (3 + 2 * len(TIMINGS)))
+        for t, o in keys:
+            lgs = sorted({int(r["log2n"]) for r in rows if r["type"] == t and r["op"] == o})
+            for name in mine:
+                cells = []
+                for col, _ in TIMINGS:
+                    rs = [(ratio(t, o, lg, name, col), lg) for lg in lgs]
+                    rs = [x for x in rs if not math.isnan(x[0])]
+                    if rs:
+                        worst = min(rs)
+                        cells += [fmt(geomean([x[0] for x in rs])), f"{fmt(worst[0])} (2^{worst[1]})"]
+                    else:
+                        cells += ["–", "–"]
+                out.append(f"| {t} | {o} | {name} | " + " | ".join(cells) + " |")
+        out.append("")
+    out.append("### All points\n")
+    out.append("Cells: kernel / pipelined / blocking, microseconds per call (median); GB/s from the kernel time.\n")
+    for t, o in keys:
+        lgs = sorted({int(r["log2n"]) for r in rows if r["type"] == t and r["op"] == o})
+        present = [n for n in impls if any((t, o, lg, n) in by for lg in lgs)]
+        out.append(f"#### {t} {o}\n")
+        head = "| n | " + " | ".join(f"{n} (us)" for n in present) + " | " + " | ".join(f"{n} GB/s" for n in present)
+        ratio_cols = [n for n in present if n in mine] if baseline in present else []
+        head += "".join(f" | {n} vs {baseline}" for n in ratio_cols) + " |"
+        out.append(head)
+        out.append("|" + " --- |" * (1 + 2 * len(present) + len(ratio_cols)))
+        for lg in lgs:
+            cells = [f"2^{lg}"]
+            for n in present:
+                r = by.get((t, o, lg, n))
+                if not r:
+                    cells.append("")
+                elif not ok(r):
+                    cells.append("FAIL")
+                else:
+                    cells.append(" / ".join(fmt(num(r[c])) for c, _ in TIMINGS))
+            for n in present:
+                r = by.get((t, o, lg, n))
+                cells.append(fmt(gbps(r, "kernel_us"), 0) if r and ok(r) else "")
+            for n in ratio_cols:
+                cells.append(" / ".join(fmt(ratio(t, o, lg, n, c)) for c, _ in TIMINGS))
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+
+
+def study_markdown(rows, out):
+    out.append("| study | series | stride | variant | unroll | vector | groups/unit | groups | elems/item | kernel us | GB/s | status |")
+    out.append("|" + " --- |" * 12)
+    for r in rows:
+        out.append("| " + " | ".join([r["study"], r["series"], r["stride"], r["variant"], r["unroll"], r["vector"],
+                                       r["groups_per_unit"], r["groups"], r["elems_per_item"], fmt(num(r["kernel_us"])),
+                                       fmt(num(r["gbps"]), 0), r["status"]]) + " |")
+    out.append("")
+
+
+def load_ref(folder):
+    """CUB and pclreduce rows of another folder, renamed 'cub (cuda)' etc."""
+    rows = []
+    for path in glob.glob(os.path.join(folder, "bench_*.csv")):
+        backend = os.path.basename(path)[len("bench_"):-4]
+        for r in read_csv(path):
+            if r["impl"] in ("cub", "pclreduce"):
+                r = dict(r)
+                r["impl"] = f"{r['impl']} ({backend})"
+                rows.append(r)
+    return rows
+
+
+def process(folder, ref_rows):
+    name = os.path.basename(os.path.normpath(folder))
+    device = read_device(folder)
+    md = [f"# Benchmark results: {name}\n"]
+    md.append("Generated by `bench/plot.py` from the CSV files in this folder (`bash bench/run.sh` writes them).\n")
+    md.append("Timings (see bench/bench_common.h): **kernel** = one call between two device timestamps "
+              "(CUDA events / OpenCL profiling), **pipelined** = a batch of calls back to back, per call, "
+              "**blocking** = host clock around enqueue + result in host memory + synchronize. "
+              "Medians of many repetitions; inputs rotate over buffers spanning more than 3x the last-level cache; "
+              "every implementation is checked against the CPU reference before it is timed.\n")
+    for backend, text in device.items():
+        md.append(f"## Device ({backend})\n\n```\n{text}\n```\n")
+    made = []
+    for path in sorted(glob.glob(os.path.join(folder, "bench_*.csv"))):
+        backend = os.path.basename(path)[len("bench_"):-4]
+        rows = read_csv(path)
+        impls = {r["impl"] for r in rows}
+        baseline = "cub" if "cub" in impls else "omp" if "omp" in impls else None
+        if ref_rows:
+            keys = {(r["type"], r["op"], r["log2n"]) for r in rows}
+            rows = rows + [r for r in ref_rows if (r["type"], r["op"], r["log2n"]) in keys]
+            if baseline is None and any(r["impl"].startswith("cub") for r in ref_rows):
+                baseline = next(r["impl"] for r in ref_rows if r["impl"].startswith("cub"))
+        title = f"{name} ({backend})"
+        for col, label, lat in (("kernel_us", "kernel", False), ("pipelined_us", "pipelined", False), ("blocking_us", "blocking", True)):
+            png = f"bench_{backend}_{label}.png"
+            what = "blocking latency" if lat else f"throughput from the {label} time"
+            if sweep_plot(rows, backend, f"{title}: {what}", os.path.join(folder, png), col, lat):
+                made.append(png)
+        png = f"bench_{backend}_ratio.png"
+        if ratio_plot(rows, baseline, f"{title}: {baseline} time / pclreduce time (above 1 = faster)", os.path.join(folder, png)):
+            made.append(png)
+        md.append(f"## Sweep ({backend})\n")
+        for png in [m for m in made if m.startswith(f"bench_{backend}_")]:
+            md.append(f"![{png}]({png})\n")
+        if baseline:
+            md.append(f"Baseline: **{baseline}**.\n")
+        sweep_markdown(rows, baseline, md)
+    for path in sorted(glob.glob(os.path.join(folder, "study_*.csv"))):
+        backend = os.path.basename(path)[len("study_"):-4]
+        rows = read_csv(path)
+        if not rows:
+            continue
+        png = f"study_{backend}.png"
+        desc = f"{rows[0]['type']} {rows[0]['op']}, n = {rows[0]['n']}"
+        md.append(f"## PCL-Reduction study ({backend}): {desc}\n")
+        md.append("granularity: stride global vs local over the unroll depth; ingroup: in-group variants (scalar loads, "
+                  "largest grid, so the in-group step weighs the most); gso: global-stride-only (unroll 1, scalar loads) "
+                  "vs the full kernel on the same grid.\n")
+        if study_plot(rows, f"{name} ({backend}): {desc}", os.path.join(folder, png)):
+            md.append(f"![{png}]({png})\n")
+            made.append(png)
+        study_markdown(rows, md)
+    with open(os.path.join(folder, "README.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"plot.py: {folder}: README.md " + " ".join(made))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", nargs="+")
+    ap.add_argument("--ref", help="folder whose CUB/pclreduce rows join the plots and serve as baseline")
+    args = ap.parse_args()
+    ref_rows = load_ref(args.ref) if args.ref and os.path.isdir(args.ref) else []
+    status = 0
+    for folder in args.folders:
+        if not glob.glob(os.path.join(folder, "*.csv")):
+            print(f"plot.py: no CSV in {folder}", file=sys.stderr)
+            status = 1
+            continue
+        same = args.ref and os.path.isdir(args.ref) and os.path.samefile(folder, args.ref)
+        process(folder, [] if same else ref_rows)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

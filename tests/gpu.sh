@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU machine, in one call (device tool):
+#   bash tests/gpu.sh            build, CUDA suite, OpenCL suites on every platform, demo
+# Logs go to $OUT (or build/gpu) and a summary table is printed last.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build/gpu}
+mkdir -p "$OUT" build/tests
+CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
+WARN="-Wall -Wextra -Wpedantic -Werror"
+INC="-I$CUDA_PATH/include"
+summary=()
+run() { # name, command...: runs, logs, records the closing count line
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@" >"$OUT/$name.log" 2>&1
+  local rc=$?
+  summary+=("$(printf '%-34s rc=%-3d %4ds  %s' "$name" $rc $((SECONDS - t0)) "$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$OUT/$name.log" | tail -1)")")
+}
+{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; gcc --version | head -1; nvcc --version | tail -2; } >"$OUT/env.log" 2>&1
+make -s all CUDA_PATH="$CUDA_PATH" >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; exit 1; }
+./build/pclreduce-run --list >>"$OUT/env.log" 2>&1
+cat "$OUT/env.log"
+gcc -std=c99 $WARN -O2 $INC -o build/tests/test_cuda tests/test_cuda.c -ldl -lm &&
+gcc -std=c99 $WARN -O2 -o build/tests/test_opencl tests/test_opencl.c -lOpenCL -lm &&
+gcc -std=c99 $WARN -O2 -o build/tests/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm || exit 1
+
+run cuda-suite ./build/tests/test_cuda
+nplat=$(./build/pclreduce-run --list | grep -c '^platform')
+for p in $(seq 0 $((nplat - 1))); do
+  pname=$(./build/pclreduce-run --list | grep "^platform $p:" | sed 's/^platform [0-9]*: //; s/[^A-Za-z0-9]/_/g' | cut -c1-20)
+  run "cl-compile-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_compile_opencl
+  run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_opencl
+done
+run tools bash tests/test_tools.sh
+run demo ./build/demo
+echo
+printf '%s\n' "${summary[@]}"
+echo
+tail -20 "$OUT/demo.log"
+for f in "$OUT"/*.log; do grep -H -m5 -E '^FAIL' "$f"; done

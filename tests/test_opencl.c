@@ -1,0 +1,852 @@
+/* The OpenCL backend (pclreduce_cl.h) against the CPU reference, on whatever
+   OpenCL device is there (PoCL on a CPU in CI).
+
+   Device: PCLR_CL_PLATFORM / PCLR_CL_DEVICE (indices, see
+   pclr_cl_create_default), default the best device. PCLR_TEST_SEED fixes the
+   data (default: the time, printed). PCLR_TEST_QUICK=1 runs a smaller sample.
+
+   Covered: every type/op at sizes 0 .. 2^24+7 with unaligned offsets and
+   several seeds; every knob value (stride, unroll, vector, wave, group,
+   groups per unit) met by every type/op, over every variant the device has
+   and every finish; refusals (float + atomic, shuffle/collective where the
+   device lacks them, bad sizes, NULLs); the program cache; atomic slots
+   resetting between calls; two contexts at once; the async path with events
+   (also on an out-of-order queue); NaN through float min/max; int sums
+   wrapping; a custom allocator that must balance. */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_OPENCL
+#include "../pclreduce.h"
+#include "pclr_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BIG_N (((uint64_t)1 << 24) + 7)
+#define PAD 8 /* room for the offsets */
+
+static pclr_cl_context *g_ctx;
+static const pclr_cl_features *g_feat;
+static pclr_device_facts g_facts;
+static int g_quick;
+static uint64_t g_seed;
+
+/* one host array and one device buffer per type, BIG_N + PAD elements */
+static void *g_host[PCLR_TYPE_COUNT_];
+static cl_mem g_dev[PCLR_TYPE_COUNT_];
+static int g_data_kind; /* float data: 0 = uniform [-1, 1), 1 = uniform [0, 1) */
+
+static int env_int(const char *name, int dflt) {
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+static time_t g_start;
+static double now_s(void) { return difftime(time(NULL), g_start); } /* wall seconds */
+
+static const pclr_type k_types[] = {PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE};
+static const pclr_op k_ops[] = {PCLR_SUM, PCLR_MIN, PCLR_MAX};
+
+static int type_ok(pclr_type t) { return t != PCLR_DOUBLE || g_feat->fp64; }
+
+/* ------------------------------------------------------------- test data */
+static void fill(pclr_type t, void *dst, uint64_t count, uint64_t *st, int kind) {
+    uint64_t i;
+    for (i = 0; i < count; ++i) {
+        uint64_t r = pclr_test_rand(st);
+        if (t == PCLR_FLOAT) {
+            float x = kind ? (float)((double)(r >> 40) / 16777216.0)
+                           : (float)(((double)(r >> 40) - 8388608.0) / 8388608.0);
+            ((float *)dst)[i] = x;
+        } else if (t == PCLR_DOUBLE) {
+            double x = (double)(r >> 11) / 9007199254740992.0;
+            ((double *)dst)[i] = kind ? x : 2.0 * x - 1.0;
+        } else {
+            ((uint32_t *)dst)[i] = (uint32_t)r; /* full 32-bit range; int reads the same bits */
+        }
+    }
+}
+
+/* New data for every type from `seed`, uploaded (blocking). */
+static int make_data(uint64_t seed, int kind) {
+    size_t k;
+    cl_command_queue q = pclr_cl_get_queue(g_ctx);
+    g_data_kind = kind;
+    for (k = 0; k < sizeof k_types / sizeof k_types[0]; ++k) {
+        pclr_type t = k_types[k];
+        size_t ts = pclr_type_size(t);
+        uint64_t st = seed * 31 + (uint64_t)t;
+        if (!type_ok(t)) continue;
+        fill(t, g_host[t], BIG_N + PAD, &st, kind);
+        if (clEnqueueWriteBuffer(q, g_dev[t], CL_TRUE, 0, (size_t)(BIG_N + PAD) * ts, g_host[t], 0, NULL, NULL) !=
+            CL_SUCCESS)
+            return 0;
+    }
+    return 1;
+}
+
+/* -------------------------------------------------------------- checking */
+static double as_double(pclr_type t, const void *p) {
+    if (t == PCLR_FLOAT) { float f; memcpy(&f, p, 4); return f; }
+    if (t == PCLR_DOUBLE) { double d; memcpy(&d, p, 8); return d; }
+    if (t == PCLR_INT) { int32_t i; memcpy(&i, p, 4); return i; }
+    { uint32_t u; memcpy(&u, p, 4); return u; }
+}
+
+static unsigned log2u(uint64_t v) {
+    unsigned l = 0;
+    while (v > 1) { v >>= 1; ++l; }
+    return l;
+}
+
+/* Bound on |gpu - cpu| for a float sum: both are trees of additions; each
+   result is within depth * u * sum|x| of the exact sum (depth = longest chain
+   of roundings). GPU depth from the planner's grid, CPU depth from its
+   256-element blocks. */
+static double sum_bound(const pclr_config *c, const void *x, uint64_t n) {
+    pclr_launch plan;
+    double sabs = 0, u = c->type == PCLR_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53), depth, group_depth;
+    uint64_t i, threads;
+    if (c->type == PCLR_FLOAT) for (i = 0; i < n; ++i) sabs += fabs((double)((const float *)x)[i]);
+    else for (i = 0; i < n; ++i) sabs += fabs(((const double *)x)[i]);
+    if (pclr_plan(c, &g_facts, n, &plan) != PCLR_OK) plan.groups = 1, plan.group_size = 32;
+    threads = plan.groups * plan.group_size;
+    /* in-group depth: a tree, or for work_group_reduce_add whatever order the driver picks */
+    group_depth = c->variant == PCLR_VARIANT_COLLECTIVE ? (double)plan.group_size : (double)log2u(plan.group_size);
+    depth = (double)(n / threads + 1) + 2.0 * group_depth + (double)(plan.groups / plan.group_size) + 16.0 /* gpu */
+            + 256.0 + log2u(n) + 2.0;                                                                  /* cpu */
+    return 1.1 * depth * u * sabs + 1e-30;
+}
+
+/* Compares a device result with the CPU reference; reports and returns ok. */
+static int check_result(const pclr_config *c, const void *x, uint64_t n, const void *got, const char *what) {
+    unsigned char want[8];
+    size_t ts = pclr_type_size(c->type);
+    char desc[400];
+    int ok;
+    pclr_cpu_reduce(c->type, c->op, x, n, want);
+    if (c->op == PCLR_SUM && (c->type == PCLR_FLOAT || c->type == PCLR_DOUBLE)) {
+        double g = as_double(c->type, got), w = as_double(c->type, want);
+        double b = n ? sum_bound(c, x, n) : 0.0;
+        ok = fabs(g - w) <= b;
+        if (!ok) {
+            pclr_config_describe(c, desc, sizeof desc);
+            return CHECK(0, "%s n=%llu: got %.17g want %.17g (bound %g) [%s]", what, (unsigned long long)n, g, w, b,
+                         desc);
+        }
+    } else if (c->type == PCLR_FLOAT || c->type == PCLR_DOUBLE) {
+        double g = as_double(c->type, got), w = as_double(c->type, want);
+        ok = (g != g && w != w) || memcmp(got, want, ts) == 0;
+        if (!ok) {
+            pclr_config_describe(c, desc, sizeof desc);
+            return CHECK(0, "%s n=%llu: got %.17g want %.17g [%s]", what, (unsigned long long)n, g, w, desc);
+        }
+    } else {
+        ok = memcmp(got, want, ts) == 0;
+        if (!ok) {
+            pclr_config_describe(c, desc, sizeof desc);
+            return CHECK(0, "%s n=%llu: got %.0f want %.0f [%s]", what, (unsigned long long)n, as_double(c->type, got),
+                         as_double(c->type, want), desc);
+        }
+    }
+    return CHECK(1, "%s", what);
+}
+
+/* Reduces [offset, offset + n) of the type's buffer and checks it. */
+static int run_check(const pclr_config *cfg, uint64_t offset, uint64_t n, const char *what) {
+    unsigned char got[8];
+    pclr_config c;
+    pclr_result r;
+    char desc[400];
+    size_t ts;
+    if (pclr_cl_resolve(g_ctx, cfg, &c) != PCLR_OK) return CHECK(0, "%s: resolve: %s", what, pclr_cl_last_error(g_ctx));
+    ts = pclr_type_size(c.type);
+    memset(got, 0xa5, sizeof got);
+    r = pclr_cl_reduce(g_ctx, cfg, g_dev[c.type], offset, n, got);
+    if (r == PCLR_ERR_UNSUPPORTED_BY_DEVICE && strstr(pclr_cl_last_error(g_ctx), "CL_KERNEL_WORK_GROUP_SIZE")) {
+        SKIP("%s: %s", what, pclr_cl_last_error(g_ctx)); /* a kernel the device runs only in smaller groups */
+        return 1;
+    }
+    if (r != PCLR_OK) {
+        pclr_config_describe(&c, desc, sizeof desc);
+        return CHECK(0, "%s n=%llu offset=%llu: %s (%s) [%s]", what, (unsigned long long)n, (unsigned long long)offset,
+                     pclr_result_string(r), pclr_cl_last_error(g_ctx), desc);
+    }
+    return check_result(&c, (const unsigned char *)g_host[c.type] + offset * ts, n, got, what);
+}
+
+static pclr_config make_cfg(pclr_type t, pclr_op o) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.type = t;
+    c.op = o;
+    return c;
+}
+
+static int cached_programs(void) {
+    char buf[4096];
+    const char *p;
+    pclr_cl_describe(g_ctx, buf, sizeof buf);
+    p = strstr(buf, "cached programs: ");
+    return p ? atoi(p + strlen("cached programs: ")) : -1;
+}
+
+/* --------------------------------------------------------------- the tests */
+static void test_features(void) {
+    char buf[4096];
+    size_t need;
+    CHECK(g_feat != NULL, "features");
+    CHECK(g_feat->compute_units >= 1, "compute units %u", (unsigned)g_feat->compute_units);
+    CHECK(g_feat->max_group_size >= 32, "max group size %u", (unsigned)g_feat->max_group_size);
+    CHECK(g_feat->wave_width == 32 || g_feat->wave_width == 64, "wave width %u", (unsigned)g_feat->wave_width);
+    CHECK(g_feat->best_variant == (g_feat->nvidia ? PCLR_VARIANT_SHUFFLE
+                                   : g_feat->collectives ? PCLR_VARIANT_COLLECTIVE : PCLR_VARIANT_UNROLLED),
+          "best variant follows the features");
+    CHECK(g_feat->device_name[0] != '\0', "device name");
+    CHECK(pclr_cl_get_cl_context(g_ctx) != NULL && pclr_cl_get_queue(g_ctx) != NULL, "cl handles");
+    CHECK(pclr_cl_build_log(g_ctx) != NULL && pclr_cl_build_log(g_ctx)[0] == '\0', "no build log after create");
+    CHECK(pclr_cl_last_error(g_ctx) != NULL && pclr_cl_last_error(g_ctx)[0] == '\0', "probing leaves no error");
+    need = pclr_cl_describe(g_ctx, NULL, 0);
+    CHECK(need > 0 && pclr_cl_describe(g_ctx, buf, sizeof buf) == need, "describe size protocol");
+    CHECK(pclr_cl_describe(g_ctx, buf, 8) == need && strlen(buf) == 7, "describe truncates");
+    CHECK(pclr_cl_get_features(NULL) == NULL && pclr_cl_get_queue(NULL) == NULL &&
+              pclr_cl_get_cl_context(NULL) == NULL,
+          "NULL context getters");
+    CHECK(pclr_cl_build_log(NULL) != NULL && pclr_cl_last_error(NULL) != NULL, "NULL context strings");
+    CHECK(pclr_cl_describe(NULL, buf, sizeof buf) > 0, "describe NULL context");
+}
+
+/* Every type/op at every size, default configuration, unaligned offsets. */
+static void test_sizes(int seed_index) {
+    static const uint64_t sizes[] = {0, 1, 2, 31, 33, 255, 257, 1000003, (1u << 20) - 1, (1u << 20) + 1, BIG_N};
+    static const uint64_t offsets[] = {0, 1, 3, 5, 2, 7};
+    size_t t, o, s;
+    int k = seed_index;
+    for (t = 0; t < 4; ++t)
+        for (o = 0; o < 3; ++o)
+            for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s, ++k) {
+                pclr_config c = make_cfg(k_types[t], k_ops[o]);
+                uint64_t off = sizes[s] == BIG_N ? (uint64_t)(k % 2) : offsets[k % 6];
+                if (!type_ok(c.type)) continue;
+                if (sizes[s] == BIG_N && (seed_index > 0 || (g_quick && o != 0))) continue;
+                if (sizes[s] > 1000003 && g_quick && (k % 3) != 0) continue;
+                run_check(&c, off, sizes[s], "sizes");
+            }
+}
+
+/* The supported variants, in order. */
+static int variants(pclr_variant *out) {
+    int n = 0;
+    out[n++] = PCLR_VARIANT_NAIVE;
+    out[n++] = PCLR_VARIANT_SEQUENTIAL;
+    out[n++] = PCLR_VARIANT_UNROLLED;
+    if (g_feat->nvidia) out[n++] = PCLR_VARIANT_SHUFFLE;
+    if (g_feat->collectives) out[n++] = PCLR_VARIANT_COLLECTIVE;
+    return n;
+}
+
+static int cap_group(int g) {
+    while ((uint32_t)g > g_feat->max_group_size && g > 32) g /= 2;
+    return g;
+}
+
+/* Knob sweep: every variant x finish for every type/op, the other knobs
+   cycled with co-prime periods so each value meets each type/op. */
+static void test_knobs(uint64_t seed) {
+    static const int waves[] = {32, 64}, groups[] = {32, 64, 256, 1024}, unrolls[] = {1, 4, 16, 64},
+                     vectors[] = {1, 2, 4}, gpus[] = {0, 1, 64};
+    static const pclr_finish finishes[] = {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, PCLR_FINISH_PARTIALS};
+    pclr_variant vs[8];
+    int nv = variants(vs), k = 0, configs = 0;
+    size_t t, o, f;
+    int v;
+    uint64_t st = seed ^ 0x5eedull;
+    double t0 = now_s();
+    for (t = 0; t < 4; ++t)
+        for (o = 0; o < 3; ++o)
+            for (v = 0; v < nv; ++v)
+                for (f = 0; f < 3; ++f) {
+                    pclr_config c = make_cfg(k_types[t], k_ops[o]);
+                    uint64_t sizes[6];
+                    int s, ns = 0;
+                    if (!type_ok(c.type)) continue;
+                    if (finishes[f] == PCLR_FINISH_ATOMIC && c.type != PCLR_UINT && c.type != PCLR_INT) continue;
+                    c.variant = vs[v];
+                    c.finish = finishes[f];
+                    c.wave_width = c.variant == PCLR_VARIANT_SHUFFLE ? 32 : waves[k % 2];
+                    c.group_size = cap_group(groups[(k / 2) % 4]);
+                    c.unroll = unrolls[(k / 3) % 4];
+                    c.vector_width = vectors[k % 3];
+                    c.stride = (k / 5) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
+                    c.groups_per_unit = gpus[(k / 7) % 3];
+                    ++k;
+                    if (g_quick && (k % 3) != 0) continue;
+                    ++configs;
+                    sizes[ns++] = 0;
+                    sizes[ns++] = 1 + (uint64_t)(k % 40);
+                    sizes[ns++] = 257;
+                    sizes[ns++] = 1 + pclr_test_rand(&st) % 70000;
+                    sizes[ns++] = 1000003;
+                    if (k % 11 == 0) sizes[ns++] = (1u << 20) + 1;
+                    for (s = 0; s < ns; ++s) run_check(&c, (uint64_t)((s + k) % 6), sizes[s], "knobs");
+                }
+    printf("knob sweep: %d configurations in %.1f s\n", configs, now_s() - t0);
+}
+
+/* The largest grids per group and per element on a few unusual configs at 2^24+7. */
+static void test_extremes(void) {
+    pclr_config c = make_cfg(PCLR_UINT, PCLR_SUM);
+    c.group_size = cap_group(1024);
+    c.unroll = 64;
+    c.vector_width = 4;
+    c.stride = PCLR_STRIDE_LOCAL;
+    run_check(&c, 3, BIG_N, "extreme uint sum local 1024x64x4");
+    c.finish = PCLR_FINISH_ATOMIC;
+    c.stride = PCLR_STRIDE_GLOBAL;
+    c.groups_per_unit = 64;
+    c.group_size = 32;
+    c.unroll = 1;
+    c.vector_width = 1;
+    run_check(&c, 1, BIG_N, "extreme uint sum atomic 32x1x1, 64 groups per unit");
+    if (g_quick) return;
+    c = make_cfg(PCLR_INT, PCLR_MAX);
+    c.finish = PCLR_FINISH_PARTIALS;
+    c.groups_per_unit = 64;
+    c.group_size = 32;
+    run_check(&c, 5, BIG_N, "extreme int max partials, 64 groups per unit");
+    c = make_cfg(PCLR_FLOAT, PCLR_SUM);
+    c.variant = PCLR_VARIANT_NAIVE;
+    c.group_size = cap_group(1024);
+    c.unroll = 16;
+    run_check(&c, 1, BIG_N, "extreme float sum naive 1024");
+}
+
+static void expect(pclr_result got, pclr_result want, const char *what) {
+    CHECK(got == want, "%s: got %s, want %s", what, pclr_result_string(got), pclr_result_string(want));
+}
+
+static void test_refusals(void) {
+    pclr_config c = make_cfg(PCLR_FLOAT, PCLR_SUM), out;
+    float f = 0;
+    cl_mem in = g_dev[PCLR_FLOAT];
+    c.finish = PCLR_FINISH_ATOMIC;
+    expect(pclr_cl_reduce(g_ctx, &c, in, 0, 100, &f), PCLR_ERR_UNSUPPORTED_COMBINATION, "float + atomic");
+    CHECK(pclr_cl_last_error(g_ctx)[0] != '\0', "an error leaves a sentence: %s", pclr_cl_last_error(g_ctx));
+    expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_UNSUPPORTED_COMBINATION, "resolve float + atomic");
+    if (g_feat->fp64) {
+        c = make_cfg(PCLR_DOUBLE, PCLR_SUM);
+        c.finish = PCLR_FINISH_ATOMIC;
+        expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_UNSUPPORTED_COMBINATION, "double + atomic");
+    } else {
+        c = make_cfg(PCLR_DOUBLE, PCLR_SUM);
+        expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_NO_FP64, "double without fp64");
+    }
+    c = make_cfg(PCLR_UINT, PCLR_SUM);
+    c.variant = PCLR_VARIANT_SHUFFLE;
+    if (g_feat->nvidia) expect(pclr_cl_prepare(g_ctx, &c), PCLR_OK, "shuffle on NVIDIA");
+    else expect(pclr_cl_prepare(g_ctx, &c), PCLR_ERR_UNSUPPORTED_BY_DEVICE, "shuffle refused off NVIDIA");
+    c.variant = PCLR_VARIANT_COLLECTIVE;
+    if (g_feat->collectives) expect(pclr_cl_prepare(g_ctx, &c), PCLR_OK, "collective where supported");
+    else expect(pclr_cl_prepare(g_ctx, &c), PCLR_ERR_UNSUPPORTED_BY_DEVICE, "collective refused without CL2.0");
+    c = make_cfg(PCLR_UINT, PCLR_SUM);
+    c.dialect = PCLR_CUDA;
+    expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_UNSUPPORTED_COMBINATION, "cuda dialect refused");
+    c = make_cfg(PCLR_UINT, PCLR_SUM);
+    c.group_size = 48;
+    expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_INVALID_KNOB, "group 48");
+    c.group_size = 0;
+    c.type = (pclr_type)99;
+    expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_INVALID_ENUM, "type 99");
+    if (g_feat->max_group_size < 1024) {
+        c = make_cfg(PCLR_UINT, PCLR_SUM);
+        c.group_size = 1024;
+        expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_UNSUPPORTED_BY_DEVICE, "group above the device's max");
+    } else {
+        SKIP("group above the device's max: the device takes 1024");
+    }
+    /* defaults the backend fills in */
+    c = make_cfg(PCLR_TYPE_DEFAULT, PCLR_OP_DEFAULT);
+    if (CHECK(pclr_cl_resolve(g_ctx, &c, &out) == PCLR_OK, "resolve zero config")) {
+        CHECK(out.type == PCLR_FLOAT && out.op == PCLR_SUM && out.dialect == PCLR_OPENCL, "zero config: float sum opencl");
+        CHECK(out.variant == g_feat->best_variant, "zero config takes the best variant");
+        CHECK(out.wave_width == (int)g_feat->wave_width, "zero config takes the device's wave width");
+    }
+    c.wave_width = 64;
+    if (CHECK(pclr_cl_resolve(g_ctx, &c, &out) == PCLR_OK, "explicit wave 64 resolves"))
+        CHECK(out.variant != PCLR_VARIANT_SHUFFLE, "explicit wave 64 avoids the shuffle");
+}
+
+/* A build that fails: on a device without OpenCL 2.0 collectives, pretend it
+   has them (the features are the context's own, not const at heart) and ask
+   for the collective variant. The build fails, keeps its log, caches nothing. */
+static void test_build_failure(void) {
+    pclr_cl_features *f = (pclr_cl_features *)pclr_cl_get_features(g_ctx);
+    pclr_config c = make_cfg(PCLR_INT, PCLR_SUM);
+    int before = cached_programs();
+    pclr_result r;
+    if (f->collectives || f->opencl_c_major >= 2) {
+        SKIP("build failure: the device builds collectives, no known way to make a build fail");
+        CHECK(pclr_cl_build_log(g_ctx) != NULL, "build log is never NULL");
+        return;
+    }
+    f->collectives = 1;
+    c.variant = PCLR_VARIANT_COLLECTIVE;
+    r = pclr_cl_prepare(g_ctx, &c);
+    f->collectives = 0;
+    expect(r, PCLR_ERR_BUILD_FAILED, "a failing build");
+    CHECK(pclr_cl_build_log(g_ctx) != NULL && pclr_cl_build_log(g_ctx)[0] != '\0', "the build log is kept");
+    CHECK(strstr(pclr_cl_last_error(g_ctx), "clBuildProgram") != NULL, "the error names clBuildProgram: %s",
+          pclr_cl_last_error(g_ctx));
+    CHECK(cached_programs() == before, "a failed build caches nothing");
+    c.variant = PCLR_VARIANT_UNROLLED;
+    run_check(&c, 1, 1000, "a build after a failed one");
+}
+
+static void test_null_and_sizes(void) {
+    pclr_config c = make_cfg(PCLR_UINT, PCLR_SUM), out;
+    uint32_t u = 7;
+    cl_mem in = g_dev[PCLR_UINT], small;
+    cl_int err;
+    pclr_cl_context *tmp = (pclr_cl_context *)&u;
+    pclr_cl_desc desc;
+    cl_event ev = (cl_event)&u;
+    expect(pclr_cl_reduce(NULL, &c, in, 0, 10, &u), PCLR_ERR_INVALID_CONTEXT, "reduce NULL context");
+    expect(pclr_cl_reduce_async(NULL, &c, in, 0, 10, in, 0, 0, NULL, &ev), PCLR_ERR_INVALID_CONTEXT,
+           "async NULL context");
+    CHECK(ev == NULL, "async clears *done on error");
+    expect(pclr_cl_prepare(NULL, &c), PCLR_ERR_INVALID_CONTEXT, "prepare NULL context");
+    expect(pclr_cl_resolve(NULL, &c, &out), PCLR_ERR_INVALID_CONTEXT, "resolve NULL context");
+    expect(pclr_cl_reduce(g_ctx, NULL, in, 0, 10, &u), PCLR_ERR_NULL_POINTER, "reduce NULL config");
+    expect(pclr_cl_reduce(g_ctx, &c, in, 0, 10, NULL), PCLR_ERR_NULL_POINTER, "reduce NULL result");
+    expect(pclr_cl_reduce(g_ctx, &c, NULL, 0, 10, &u), PCLR_ERR_NULL_POINTER, "reduce NULL input");
+    expect(pclr_cl_reduce_async(g_ctx, &c, in, 0, 10, NULL, 0, 0, NULL, NULL), PCLR_ERR_NULL_POINTER,
+           "async NULL output");
+    expect(pclr_cl_reduce_async(g_ctx, &c, in, 0, 10, in, 0, 1, NULL, NULL), PCLR_ERR_NULL_POINTER,
+           "async NULL wait list");
+    expect(pclr_cl_resolve(g_ctx, NULL, &out), PCLR_ERR_NULL_POINTER, "resolve NULL config");
+    expect(pclr_cl_resolve(g_ctx, &c, NULL), PCLR_ERR_NULL_POINTER, "resolve NULL out");
+    expect(pclr_cl_prepare(g_ctx, NULL), PCLR_ERR_NULL_POINTER, "prepare NULL config");
+    expect(pclr_cl_create(NULL, &tmp), PCLR_ERR_NULL_POINTER, "create NULL desc");
+    CHECK(tmp == NULL, "create clears *out on error");
+    memset(&desc, 0, sizeof desc);
+    desc.context = pclr_cl_get_cl_context(g_ctx);
+    expect(pclr_cl_create(&desc, &tmp), PCLR_ERR_NULL_POINTER, "create without a queue");
+    expect(pclr_cl_create_default(-1, -1, NULL), PCLR_ERR_NULL_POINTER, "create_default NULL out");
+    expect(pclr_cl_create_default(1000, -1, &tmp), PCLR_ERR_NO_DEVICE, "platform index out of range");
+    expect(pclr_cl_create_default(-1, 1000, &tmp), PCLR_ERR_NO_DEVICE, "device index out of range");
+    pclr_cl_destroy(NULL);
+
+    /* n = 0 gives the identity, input or not */
+    u = 7;
+    expect(pclr_cl_reduce(g_ctx, &c, NULL, 0, 0, &u), PCLR_OK, "n = 0 without input");
+    CHECK(u == 0, "n = 0 uint sum is 0 (got %u)", (unsigned)u);
+    c.op = PCLR_MIN;
+    expect(pclr_cl_reduce(g_ctx, &c, in, 5, 0, &u), PCLR_OK, "n = 0 min");
+    CHECK(u == 0xffffffffu, "n = 0 uint min is the identity (got %u)", (unsigned)u);
+    {
+        pclr_config cf = make_cfg(PCLR_FLOAT, PCLR_MAX);
+        float f = 0;
+        expect(pclr_cl_reduce(g_ctx, &cf, NULL, 0, 0, &f), PCLR_OK, "n = 0 float max");
+        CHECK(isinf(f) && f < 0, "n = 0 float max is -inf (got %g)", f);
+    }
+
+    /* sizes against the buffer */
+    c = make_cfg(PCLR_UINT, PCLR_SUM);
+    small = clCreateBuffer(pclr_cl_get_cl_context(g_ctx), CL_MEM_READ_WRITE, 100 * 4, NULL, &err);
+    if (!CHECK(err == CL_SUCCESS, "small buffer")) return;
+    {
+        uint32_t data[100];
+        int i;
+        for (i = 0; i < 100; ++i) data[i] = (uint32_t)i + 1;
+        clEnqueueWriteBuffer(pclr_cl_get_queue(g_ctx), small, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL);
+        expect(pclr_cl_reduce(g_ctx, &c, small, 0, 100, &u), PCLR_OK, "exact fit");
+        CHECK(u == 5050, "sum 1..100 = %u", (unsigned)u);
+        expect(pclr_cl_reduce(g_ctx, &c, small, 99, 1, &u), PCLR_OK, "last element");
+        CHECK(u == 100, "last element = %u", (unsigned)u);
+        expect(pclr_cl_reduce(g_ctx, &c, small, 100, 0, &u), PCLR_OK, "empty window at the end");
+    }
+    expect(pclr_cl_reduce(g_ctx, &c, small, 0, 101, &u), PCLR_ERR_SIZE_OVERFLOW, "n past the buffer");
+    CHECK(strstr(pclr_cl_last_error(g_ctx), "exceed") != NULL, "overflow sentence: %s", pclr_cl_last_error(g_ctx));
+    expect(pclr_cl_reduce(g_ctx, &c, small, 1, 100, &u), PCLR_ERR_SIZE_OVERFLOW, "offset + n past the buffer");
+    expect(pclr_cl_reduce(g_ctx, &c, small, 101, 0, &u), PCLR_ERR_SIZE_OVERFLOW, "offset past the buffer");
+    expect(pclr_cl_reduce(g_ctx, &c, small, UINT64_MAX, 2, &u), PCLR_ERR_SIZE_OVERFLOW, "offset + n wraps 64 bits");
+    expect(pclr_cl_reduce(g_ctx, &c, small, UINT64_MAX / 2, UINT64_MAX / 2, &u), PCLR_ERR_SIZE_OVERFLOW,
+           "bytes overflow 64 bits");
+    c.type = PCLR_DOUBLE;
+    if (g_feat->fp64)
+        expect(pclr_cl_reduce(g_ctx, &c, small, 0, 51, &u), PCLR_ERR_SIZE_OVERFLOW, "8-byte elements past the buffer");
+    c.type = PCLR_UINT;
+    expect(pclr_cl_reduce_async(g_ctx, &c, small, 0, 10, small, 100, 0, NULL, NULL), PCLR_ERR_SIZE_OVERFLOW,
+           "output element past the buffer");
+    clReleaseMemObject(small);
+}
+
+static void test_cache(void) {
+    pclr_config c = make_cfg(PCLR_FLOAT, PCLR_SUM);
+    int before, after, i;
+    unsigned char first[4], again[4];
+    c.unroll = 8; /* a configuration no other test uses */
+    c.group_size = 128;
+    before = cached_programs();
+    CHECK(before >= 0, "describe reports the cache");
+    expect(pclr_cl_prepare(g_ctx, &c), PCLR_OK, "prepare");
+    CHECK(cached_programs() == before + 1, "prepare builds one program");
+    expect(pclr_cl_prepare(g_ctx, &c), PCLR_OK, "prepare again");
+    expect(pclr_cl_reduce(g_ctx, &c, g_dev[PCLR_FLOAT], 3, 1000003, first), PCLR_OK, "reduce prepared");
+    for (i = 0; i < 5; ++i) {
+        c.groups_per_unit = i * 8; /* the grid changes, the program does not */
+        if (!CHECK(pclr_cl_reduce(g_ctx, &c, g_dev[PCLR_FLOAT], 3, 1000003, again) == PCLR_OK, "repeat %d", i)) break;
+        if (i == 0) CHECK(memcmp(first, again, 4) == 0, "same grid, same bits (deterministic last-group finish)");
+    }
+    after = cached_programs();
+    CHECK(after == before + 1, "repeated calls reuse the cached program (%d -> %d)", before, after);
+    c.op = PCLR_MAX;
+    run_check(&c, 0, 1000, "after the cache test");
+    CHECK(cached_programs() == after + 1, "a new op is a new program");
+}
+
+/* The atomic finish keeps a running value in a slot: it must be back at the
+   identity after every call, so repeated and interleaved calls are right. */
+static void test_atomic_slots(void) {
+    static const pclr_type ts[] = {PCLR_UINT, PCLR_INT};
+    int rep, t, o;
+    for (rep = 0; rep < 2; ++rep)
+        for (t = 0; t < 2; ++t)
+            for (o = 0; o < 3; ++o) {
+                pclr_config c = make_cfg(ts[t], k_ops[o]);
+                c.finish = PCLR_FINISH_ATOMIC;
+                c.group_size = 64;
+                c.unroll = 1;
+                run_check(&c, (uint64_t)(rep * 1000 + o), 300001 + (uint64_t)rep * 7, "atomic slot");
+                c.finish = PCLR_FINISH_LAST_GROUP;
+                run_check(&c, 17, 100003, "last group after atomic");
+            }
+    {
+        /* the same op twice on different windows: no carry-over */
+        pclr_config c = make_cfg(PCLR_UINT, PCLR_MAX);
+        c.finish = PCLR_FINISH_ATOMIC;
+        run_check(&c, 0, 500000, "atomic max window 1");
+        run_check(&c, 500000, 1000, "atomic max window 2");
+        c.op = PCLR_MIN;
+        run_check(&c, 0, 500000, "atomic min window 1");
+        run_check(&c, 500000, 1000, "atomic min window 2");
+    }
+}
+
+/* NaN anywhere (head, middle, tail) makes float min/max NaN. */
+static void test_nan(void) {
+    static const pclr_type fts[] = {PCLR_FLOAT, PCLR_DOUBLE};
+    static const pclr_finish fins[] = {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_PARTIALS};
+    static const uint64_t n = 100003, offset = 1;
+    const uint64_t where[] = {0, 1, 50001, n - 2, n - 1};
+    pclr_variant vs[8];
+    int nv = variants(vs), t, v, f, w, k = 0;
+    cl_command_queue q = pclr_cl_get_queue(g_ctx);
+    for (t = 0; t < 2; ++t) {
+        size_t ts = pclr_type_size(fts[t]);
+        unsigned char *base;
+        if (!type_ok(fts[t])) continue;
+        base = (unsigned char *)g_host[fts[t]];
+        for (w = 0; w < 5; ++w) {
+            unsigned char saved[8], nan_bits[8];
+            uint64_t i = offset + where[w];
+            if (fts[t] == PCLR_FLOAT) { float x = (float)NAN; memcpy(nan_bits, &x, 4); }
+            else { double x = NAN; memcpy(nan_bits, &x, 8); }
+            memcpy(saved, base + i * ts, ts);
+            memcpy(base + i * ts, nan_bits, ts);
+            clEnqueueWriteBuffer(q, g_dev[fts[t]], CL_TRUE, (size_t)(i * ts), ts, nan_bits, 0, NULL, NULL);
+            for (v = 0; v < nv; ++v)
+                for (f = 0; f < 2; ++f, ++k) {
+                    pclr_config c = make_cfg(fts[t], k % 2 ? PCLR_MAX : PCLR_MIN);
+                    unsigned char got[8];
+                    c.variant = vs[v];
+                    c.finish = fins[f];
+                    c.group_size = k % 3 ? 256 : 64;
+                    if (g_quick && (k % 2)) continue;
+                    if (CHECK(pclr_cl_reduce(g_ctx, &c, g_dev[fts[t]], offset, n, got) == PCLR_OK, "nan reduce: %s",
+                              pclr_cl_last_error(g_ctx)))
+                        CHECK(as_double(fts[t], got) != as_double(fts[t], got), "%s %s %s %s: NaN at %llu propagates",
+                              pclr_type_name(fts[t]), pclr_op_name(c.op), pclr_variant_name(c.variant),
+                              pclr_finish_name(c.finish), (unsigned long long)where[w]);
+                }
+            memcpy(base + i * ts, saved, ts);
+            clEnqueueWriteBuffer(q, g_dev[fts[t]], CL_TRUE, (size_t)(i * ts), ts, saved, 0, NULL, NULL);
+        }
+    }
+}
+
+/* int sums wrap in 32 bits (no UB, same as the CPU reference). */
+static void test_wrap(void) {
+    static const uint64_t n = 70001;
+    cl_int err;
+    int32_t *x = (int32_t *)malloc(n * sizeof *x);
+    cl_mem m;
+    uint64_t i;
+    if (!CHECK(x != NULL, "malloc")) return;
+    for (i = 0; i < n; ++i) x[i] = i % 3 ? INT32_MAX : INT32_MAX - 5;
+    m = clCreateBuffer(pclr_cl_get_cl_context(g_ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof *x, x, &err);
+    if (CHECK(err == CL_SUCCESS, "wrap buffer")) {
+        static const pclr_finish fins[] = {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, PCLR_FINISH_PARTIALS};
+        int f;
+        for (f = 0; f < 3; ++f) {
+            pclr_config c = make_cfg(PCLR_INT, PCLR_SUM);
+            int32_t got = 0, want = 0;
+            uint32_t expect_bits = 0;
+            c.finish = fins[f];
+            c.group_size = 64;
+            for (i = 0; i < n; ++i) expect_bits += (uint32_t)x[i];
+            pclr_cpu_reduce(PCLR_INT, PCLR_SUM, x, n, &want);
+            if (CHECK(pclr_cl_reduce(g_ctx, &c, m, 0, n, &got) == PCLR_OK, "wrap reduce"))
+                CHECK(got == want && (uint32_t)got == expect_bits, "int sum wraps (%s): got %d want %d",
+                      pclr_finish_name(c.finish), (int)got, (int)want);
+        }
+        clReleaseMemObject(m);
+    }
+    free(x);
+}
+
+/* The async path: wait list in, event out, result at an element offset. */
+static void test_async(pclr_cl_context *ctx, const char *label) {
+    cl_context cl = pclr_cl_get_cl_context(ctx);
+    cl_command_queue q = pclr_cl_get_queue(ctx);
+    const uint64_t n = 300007;
+    cl_int err;
+    cl_mem in = NULL, out = NULL;
+    cl_event wrote = NULL, done = NULL, done2 = NULL;
+    uint32_t *x = (uint32_t *)malloc(n * 4), res[8];
+    uint64_t i, st = g_seed ^ 0xa5a5;
+    uint32_t want_sum = 0, want_max = 0;
+    pclr_config c = make_cfg(PCLR_UINT, PCLR_SUM);
+    if (!CHECK(x != NULL, "malloc")) return;
+    for (i = 0; i < n; ++i) {
+        x[i] = (uint32_t)pclr_test_rand(&st);
+        want_sum += x[i];
+        if (x[i] > want_max) want_max = x[i];
+    }
+    in = clCreateBuffer(cl, CL_MEM_READ_ONLY, n * 4, NULL, &err);
+    if (err == CL_SUCCESS) out = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof res, NULL, &err);
+    if (!CHECK(err == CL_SUCCESS, "%s: async buffers", label)) goto done_;
+    memset(res, 0, sizeof res);
+    clEnqueueWriteBuffer(q, out, CL_TRUE, 0, sizeof res, res, 0, NULL, NULL);
+    err = clEnqueueWriteBuffer(q, in, CL_FALSE, 0, n * 4, x, 0, NULL, &wrote);
+    if (!CHECK(err == CL_SUCCESS, "%s: non-blocking write", label)) goto done_;
+    /* element 3: through the staging copy; element 0: written directly */
+    c.finish = PCLR_FINISH_PARTIALS;
+    expect(pclr_cl_reduce_async(ctx, &c, in, 0, n, out, 3, 1, &wrote, &done), PCLR_OK, "async sum to element 3");
+    CHECK(done != NULL, "%s: done event", label);
+    c.op = PCLR_MAX;
+    c.finish = PCLR_FINISH_LAST_GROUP;
+    expect(pclr_cl_reduce_async(ctx, &c, in, 0, n, out, 0, 1, &wrote, &done2), PCLR_OK, "async max to element 0");
+    c.op = PCLR_MIN;
+    c.finish = PCLR_FINISH_ATOMIC;
+    expect(pclr_cl_reduce_async(ctx, &c, in, 0, 0, out, 5, 0, NULL, NULL), PCLR_OK, "async n = 0 without event");
+    if (done && done2) {
+        cl_event both[2];
+        both[0] = done;
+        both[1] = done2;
+        CHECK(clWaitForEvents(2, both) == CL_SUCCESS, "%s: wait for done", label);
+    }
+    /* the last call had no event: this read is ordered after it on the queue
+       (or waits on the queue for an out-of-order one) */
+    clFinish(q);
+    if (CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof res, res, 0, NULL, NULL) == CL_SUCCESS, "%s: read", label)) {
+        CHECK(res[3] == want_sum, "%s: async sum %u want %u", label, (unsigned)res[3], (unsigned)want_sum);
+        CHECK(res[0] == want_max, "%s: async max %u want %u", label, (unsigned)res[0], (unsigned)want_max);
+        CHECK(res[5] == 0xffffffffu, "%s: async n = 0 min is the identity", label);
+        CHECK(res[1] == 0 && res[2] == 0 && res[4] == 0 && res[6] == 0, "%s: other elements untouched", label);
+    }
+    /* a blocking reduce right after async ones on the same context */
+    {
+        uint32_t s = 0;
+        c = make_cfg(PCLR_UINT, PCLR_SUM);
+        expect(pclr_cl_reduce_async(ctx, &c, in, 0, n, out, 7, 0, NULL, NULL), PCLR_OK, "async then blocking (1)");
+        c.finish = PCLR_FINISH_ATOMIC;
+        expect(pclr_cl_reduce(ctx, &c, in, 1, n - 1, &s), PCLR_OK, "async then blocking (2)");
+        CHECK(s == want_sum - x[0], "%s: blocking after async %u want %u", label, (unsigned)s, (unsigned)(want_sum - x[0]));
+        if (CHECK(clEnqueueReadBuffer(q, out, CL_TRUE, 7 * 4, 4, &s, 0, NULL, NULL) == CL_SUCCESS, "read 7"))
+            CHECK(s == want_sum, "%s: async to element 7 %u", label, (unsigned)s);
+    }
+done_:
+    if (wrote) clReleaseEvent(wrote);
+    if (done) clReleaseEvent(done);
+    if (done2) clReleaseEvent(done2);
+    if (in) clReleaseMemObject(in);
+    if (out) clReleaseMemObject(out);
+    free(x);
+}
+
+/* A counting allocator: every allocation is freed by destroy. */
+typedef struct counting { long allocs, frees; } counting;
+static void *count_alloc(size_t size, void *user) {
+    ++((counting *)user)->allocs;
+    return malloc(size);
+}
+static void count_free(void *p, void *user) {
+    ++((counting *)user)->frees;
+    free(p);
+}
+
+/* Two contexts alive at once: the test's own plus one on the user's
+   context/queue (shared cl_context, own queue, counting allocator), plus
+   one made by create_default; interleaved calls. Also an out-of-order queue
+   where the device has one. */
+static void test_contexts(void) {
+    counting cnt;
+    pclr_cl_desc desc;
+    pclr_cl_context *b = NULL, *d = NULL;
+    cl_int err;
+    cl_command_queue q;
+    cl_context cl = pclr_cl_get_cl_context(g_ctx);
+    cl_device_id dev = NULL;
+    cl_command_queue_properties qp = 0;
+    int i;
+    clGetCommandQueueInfo(pclr_cl_get_queue(g_ctx), CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    memset(&cnt, 0, sizeof cnt);
+    memset(&desc, 0, sizeof desc);
+    q = clCreateCommandQueue(cl, dev, 0, &err);
+    if (!CHECK(err == CL_SUCCESS, "second queue")) return;
+    desc.context = cl;
+    desc.queue = q;
+    desc.allocator.alloc = count_alloc;
+    desc.allocator.free = count_free;
+    desc.allocator.user = &cnt;
+    expect(pclr_cl_create(&desc, &b), PCLR_OK, "create on the user's context");
+    clReleaseCommandQueue(q); /* b keeps it */
+    desc.allocator.free = NULL;
+    expect(pclr_cl_create(&desc, &d), PCLR_ERR_NULL_POINTER, "allocator with alloc but no free");
+    if (b) {
+        pclr_cl_context *saved = g_ctx;
+        CHECK(cnt.allocs > 0, "the allocator is used");
+        CHECK(pclr_cl_get_queue(b) == q, "the user's queue is kept");
+        for (i = 0; i < 3; ++i) {
+            pclr_config c = make_cfg(k_types[i % 3], k_ops[i]);
+            run_check(&c, 1, 200001, "first context, interleaved");
+            g_ctx = b;
+            run_check(&c, 3, 200001, "second context, interleaved");
+            c.finish = c.type == PCLR_FLOAT ? PCLR_FINISH_PARTIALS : PCLR_FINISH_ATOMIC;
+            run_check(&c, 2, 1000003, "second context, other finish");
+            g_ctx = saved;
+            run_check(&c, 5, 1000003, "first context, other finish");
+        }
+        test_async(b, "second context");
+        pclr_cl_destroy(b);
+        CHECK(cnt.allocs == cnt.frees, "allocator balanced: %ld allocs, %ld frees", cnt.allocs, cnt.frees);
+    }
+    /* a third one of its own (another cl_context) while the first lives */
+    if (CHECK(pclr_cl_create_default(-1, -1, &d) == PCLR_OK, "create_default again")) {
+        cl_mem m = clCreateBuffer(pclr_cl_get_cl_context(d), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 1000 * 4,
+                                  g_host[PCLR_UINT], &err);
+        if (CHECK(err == CL_SUCCESS, "buffer in the third context")) {
+            pclr_config c = make_cfg(PCLR_UINT, PCLR_MAX);
+            uint32_t got = 0, want = 0;
+            pclr_cpu_reduce(PCLR_UINT, PCLR_MAX, g_host[PCLR_UINT], 1000, &want);
+            expect(pclr_cl_reduce(d, &c, m, 0, 1000, &got), PCLR_OK, "third context reduce");
+            CHECK(got == want, "third context result");
+            run_check(&c, 0, 1000, "first context between");
+            expect(pclr_cl_reduce(d, &c, m, 0, 1000, &got), PCLR_OK, "third context reduce again");
+            CHECK(got == want, "third context result again");
+            clReleaseMemObject(m);
+        }
+        pclr_cl_destroy(d);
+    }
+    /* out-of-order queue */
+    {
+        cl_command_queue_properties supported = 0;
+        clGetDeviceInfo(dev, CL_DEVICE_QUEUE_PROPERTIES, sizeof supported, &supported, NULL);
+        if (!(supported & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+            SKIP("no out-of-order queues on this device");
+            return;
+        }
+        q = clCreateCommandQueue(cl, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+        if (!CHECK(err == CL_SUCCESS, "out-of-order queue")) return;
+        clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
+        memset(&desc, 0, sizeof desc);
+        desc.context = cl;
+        desc.device = dev;
+        desc.queue = q;
+        b = NULL;
+        expect(pclr_cl_create(&desc, &b), PCLR_OK, "create on an out-of-order queue");
+        clReleaseCommandQueue(q);
+        if (b) {
+            char text[4096];
+            pclr_cl_context *saved = g_ctx;
+            pclr_cl_describe(b, text, sizeof text);
+            CHECK(strstr(text, "out-of-order") != NULL, "describe says out-of-order");
+            g_ctx = b;
+            for (i = 0; i < 6; ++i) {
+                pclr_config c = make_cfg(i % 2 ? PCLR_INT : PCLR_UINT, k_ops[i % 3]);
+                c.finish = (pclr_finish)(PCLR_FINISH_LAST_GROUP + i % 3);
+                run_check(&c, (uint64_t)i, 400003, "out-of-order queue");
+            }
+            g_ctx = saved;
+            test_async(b, "out-of-order");
+            pclr_cl_destroy(b);
+        }
+    }
+}
+
+int main(void) {
+    const char *env = getenv("PCLR_TEST_SEED");
+    int pi = env_int("PCLR_CL_PLATFORM", -1), di = env_int("PCLR_CL_DEVICE", -1), s, seeds;
+    pclr_result r;
+    char text[4096];
+    size_t k;
+    double t0;
+    g_start = time(NULL);
+    t0 = now_s();
+    g_seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    g_quick = env_int("PCLR_TEST_QUICK", 0);
+    printf("test_opencl: seed %llu%s\n", (unsigned long long)g_seed, g_quick ? " (quick)" : "");
+    r = pclr_cl_create_default(pi, di, &g_ctx);
+    if (!CHECK(r == PCLR_OK, "no OpenCL device at PCLR_CL_PLATFORM=%d PCLR_CL_DEVICE=%d: %s (install pocl-opencl-icd)",
+               pi, di, pclr_result_string(r)))
+        return pclr_test_summary("test_opencl");
+    g_feat = pclr_cl_get_features(g_ctx);
+    g_facts.compute_units = g_feat->compute_units;
+    g_facts.max_group_size = g_feat->max_group_size;
+    pclr_cl_describe(g_ctx, text, sizeof text);
+    printf("%s", text);
+    fflush(stdout);
+    test_features();
+
+    for (k = 0; k < sizeof k_types / sizeof k_types[0]; ++k) {
+        pclr_type t = k_types[k];
+        size_t bytes = (size_t)(BIG_N + PAD) * pclr_type_size(t);
+        cl_int err;
+        if (!type_ok(t)) { SKIP("double: the device has no fp64"); continue; }
+        g_host[t] = malloc(bytes);
+        g_dev[t] = clCreateBuffer(pclr_cl_get_cl_context(g_ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+        if (!CHECK(g_host[t] && err == CL_SUCCESS, "buffers for %s", pclr_type_name(t))) goto out;
+    }
+
+    seeds = g_quick ? 1 : 3;
+    for (s = 0; s < seeds; ++s) {
+        if (!CHECK(make_data(g_seed + (uint64_t)s, s % 2), "upload data")) goto out;
+        test_sizes(s);
+        printf("sizes, seed %llu (%s floats): done at %.1f s\n", (unsigned long long)(g_seed + (uint64_t)s),
+               g_data_kind ? "[0,1)" : "[-1,1)", now_s() - t0);
+        fflush(stdout);
+    }
+    make_data(g_seed, 0);
+    test_knobs(g_seed);
+    test_extremes();
+    test_refusals();
+    test_build_failure();
+    test_null_and_sizes();
+    test_cache();
+    test_atomic_slots();
+    test_nan();
+    test_wrap();
+    test_async(g_ctx, "first context");
+    test_contexts();
+    CHECK(pclr_cl_build_log(g_ctx) != NULL, "build log is never NULL");
+    printf("programs built: %d; %.1f s\n", cached_programs(), now_s() - t0);
+out:
+    for (k = 0; k < PCLR_TYPE_COUNT_; ++k) {
+        if (g_dev[k]) clReleaseMemObject(g_dev[k]);
+        free(g_host[k]);
+    }
+    pclr_cl_destroy(g_ctx);
+    return pclr_test_summary("test_opencl");
+}
