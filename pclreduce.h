@@ -71,7 +71,7 @@ typedef enum pclr_dialect { PCLR_DIALECT_DEFAULT = 0, PCLR_OPENCL, PCLR_CUDA, PC
 typedef enum pclr_stride {
     PCLR_STRIDE_DEFAULT = 0,
     PCLR_STRIDE_GLOBAL,   /* grid-stride: consecutive work-items read consecutive vectors */
-    PCLR_STRIDE_LOCAL,    /* each group walks one contiguous block of the input */
+    PCLR_STRIDE_LOCAL,    /* each work-item walks its own contiguous block (what CPUs want) */
     PCLR_STRIDE_COUNT_
 } pclr_stride;
 
@@ -252,7 +252,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "/* ---- CUDA C prelude (NVRTC) ---- */\n" \
 "typedef unsigned int uint;\n" \
 "typedef unsigned long long pclr_u64;\n" \
-"#define PCLR_KERNEL extern \"C\" __global__\n" \
+"#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n" \
 "#define PCLR_GLOBAL\n" \
 "#define PCLR_LOCAL\n" \
 "#define PCLR_SHARED __shared__\n" \
@@ -497,10 +497,10 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "#if PCLR_STRIDE == PCLR_STRIDE_GLOBAL\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
 "    pclr_u64 i = thread;\n" \
-"#else /* LOCAL: group g walks vectors [g * block, (g + 1) * block) */\n" \
-"    const pclr_u64 block = ((nvec + groups - 1) / groups + PCLR_GROUP - 1) / PCLR_GROUP * PCLR_GROUP;\n" \
-"    const pclr_u64 stride = PCLR_GROUP, end = (group + 1) * block < nvec ? (group + 1) * block : nvec;\n" \
-"    pclr_u64 i = group * block + lid;\n" \
+"#else /* LOCAL: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n" \
+"    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n" \
+"    pclr_u64 i = thread * block;\n" \
+"    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n" \
 "#endif\n" \
 "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
 "        PCLR_VEC v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \

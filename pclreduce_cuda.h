@@ -120,6 +120,12 @@ PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config 
    element size), ordered on `stream`; nothing waits. */
 PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
                                             uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream);
+/* Device memory through the context's driver (programs need not link
+   libcuda): allocate, free, and blocking copies. */
+PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
+PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
+PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
+PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
 /* The log of the context's last NVRTC compile ("" if none). */
 PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
 /* A sentence about the context's most recent failure, naming the failing call
@@ -1199,6 +1205,45 @@ PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_c
     }
     return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL);
 }
+
+/* Runs one driver call with the context current; names the call on failure. */
+#define PCLR__CUDA_MEMCALL(ctx, call, name)                                      \
+    do {                                                                         \
+        int pushed_ = 0;                                                         \
+        CUresult r_;                                                             \
+        pclr_result pr_;                                                         \
+        if (!(ctx) || !(ctx)->ready) return PCLR_ERR_INVALID_CONTEXT;            \
+        if ((pr_ = pclr__cuda_enter((ctx), &pushed_)) != PCLR_OK) return pr_;   \
+        r_ = (call);                                                             \
+        pclr__cuda_leave((ctx), pushed_);                                        \
+        if (r_ == CUDA_ERROR_OUT_OF_MEMORY) {                                    \
+            pclr__cuda_fail((ctx), r_, name);                                    \
+            return PCLR_ERR_OUT_OF_MEMORY;                                       \
+        }                                                                        \
+        if (r_ != CUDA_SUCCESS) return pclr__cuda_fail((ctx), r_, name);         \
+        return PCLR_OK;                                                          \
+    } while (0)
+
+PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    *out = 0;
+    PCLR__CUDA_MEMCALL(ctx, ctx->cu.MemAlloc(out, bytes), "cuMemAlloc");
+}
+PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr) {
+    if (!ptr) return PCLR_OK;
+    PCLR__CUDA_MEMCALL(ctx, ctx->cu.MemFree(ptr), "cuMemFree");
+}
+PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes) {
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
+    if (!bytes) return ctx && ctx->ready ? PCLR_OK : PCLR_ERR_INVALID_CONTEXT;
+    PCLR__CUDA_MEMCALL(ctx, ctx->cu.MemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes) {
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
+    if (!bytes) return ctx && ctx->ready ? PCLR_OK : PCLR_ERR_INVALID_CONTEXT;
+    PCLR__CUDA_MEMCALL(ctx, ctx->cu.MemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+#undef PCLR__CUDA_MEMCALL
 
 /* Appends to a bounded buffer, counting past its end. */
 static void pclr__cuda_put(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__CUDA_PRINTF(4, 5);

@@ -3,6 +3,7 @@
    PoCL's CPU device on a machine without a GPU), checks each result against
    the CPU reference and prints a table with throughput.
    PCLR_DEMO_MB sets the data size (default 256). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -38,7 +39,7 @@ typedef struct demo_device {
     CUdeviceptr dbuf;
 #endif
     cl_mem cbuf;
-    char name[300];
+    char name[512];
 } demo_device;
 
 static int open_device(demo_device *d) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Parses a decimal integer in [lo, hi]; 0 on success. */
-static int pclr_args_int(const char *s, long long lo, long long hi, long long *out) {
+static inline int pclr_args_int(const char *s, long long lo, long long hi, long long *out) {
     char *end = NULL;
     long long v;
     if (!s || !*s) return -1;
@@ -22,7 +22,7 @@ static int pclr_args_int(const char *s, long long lo, long long hi, long long *o
 
 /* Tries argv[i] as one of the knob flags. Returns the number of argv entries
    used (2), 0 if argv[i] is not a knob flag, -1 after printing an error. */
-static int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, FILE *err, const char *prog) {
+static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, FILE *err, const char *prog) {
     const char *flag = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     long long v = 0;
     pclr_result r = PCLR_OK;
@@ -57,7 +57,7 @@ static int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, 
 
 /* Deterministic random data for a seed (the tools and the demo agree on it):
    uint/int: the full 32-bit range; float/double: uniform in [-1, 1). */
-static void pclr_args_fill_random(pclr_type type, void *data, uint64_t n, uint64_t seed) {
+static inline void pclr_args_fill_random(pclr_type type, void *data, uint64_t n, uint64_t seed) {
     uint64_t i, st = seed * 0x9e3779b97f4a7c15ull + 1;
     for (i = 0; i < n; ++i) {
         uint64_t z = (st += 0x9e3779b97f4a7c15ull);
@@ -74,7 +74,7 @@ static void pclr_args_fill_random(pclr_type type, void *data, uint64_t n, uint64
 
 /* Formats one element as the tools print it: integers in decimal, float
    %.9g, double %.17g (enough digits to read the exact value back). */
-static void pclr_args_format_value(pclr_type type, const void *v, char *buf, size_t cap) {
+static inline void pclr_args_format_value(pclr_type type, const void *v, char *buf, size_t cap) {
     switch (type) {
     case PCLR_UINT: snprintf(buf, cap, "%u", (unsigned)*(const uint32_t *)v); break;
     case PCLR_INT: snprintf(buf, cap, "%d", (int)*(const int32_t *)v); break;

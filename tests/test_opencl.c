@@ -36,6 +36,14 @@ static uint64_t g_seed;
 static void *g_host[PCLR_TYPE_COUNT_];
 static cl_mem g_dev[PCLR_TYPE_COUNT_];
 static int g_data_kind; /* float data: 0 = uniform [-1, 1), 1 = uniform [0, 1) */
+/* The buffers end in two one-sign regions of SIGN_M elements: negative
+   numbers (uint: below 2^31) from NEG_AT, positive ones (uint: from 2^31)
+   from POS_AT. Max over negatives and min over positives catch reductions
+   that start from a wrong identity (NVIDIA's work_group_reduce_max of floats
+   returns FLT_MIN for all-negative groups). */
+#define SIGN_M 100011
+#define NEG_AT (BIG_N + PAD - 2 * SIGN_M)
+#define POS_AT (BIG_N + PAD - SIGN_M)
 
 static int env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -68,6 +76,19 @@ static void fill(pclr_type t, void *dst, uint64_t count, uint64_t *st, int kind)
     }
 }
 
+static void fill_signs(pclr_type t, unsigned char *h, uint64_t *st) {
+    uint64_t j;
+    for (j = 0; j < 2 * SIGN_M; ++j) {
+        uint64_t r = pclr_test_rand(st);
+        double x = 1.0 + (double)(r >> 11) / 9007199254740992.0;
+        if (j < SIGN_M) x = -x;
+        if (t == PCLR_FLOAT) ((float *)h)[j] = (float)x;
+        else if (t == PCLR_DOUBLE) ((double *)h)[j] = x;
+        else if (t == PCLR_INT) ((int32_t *)h)[j] = j < SIGN_M ? -(int32_t)(r >> 34) - 1 : (int32_t)(r >> 34) + 1;
+        else ((uint32_t *)h)[j] = j < SIGN_M ? (uint32_t)(r >> 33) : (uint32_t)(r >> 33) | 0x80000000u;
+    }
+}
+
 /* New data for every type from `seed`, uploaded (blocking). */
 static int make_data(uint64_t seed, int kind) {
     size_t k;
@@ -79,6 +100,7 @@ static int make_data(uint64_t seed, int kind) {
         uint64_t st = seed * 31 + (uint64_t)t;
         if (!type_ok(t)) continue;
         fill(t, g_host[t], BIG_N + PAD, &st, kind);
+        fill_signs(t, (unsigned char *)g_host[t] + NEG_AT * ts, &st);
         if (clEnqueueWriteBuffer(q, g_dev[t], CL_TRUE, 0, (size_t)(BIG_N + PAD) * ts, g_host[t], 0, NULL, NULL) !=
             CL_SUCCESS)
             return 0;
@@ -290,6 +312,13 @@ static void test_knobs(uint64_t seed) {
                     sizes[ns++] = 1000003;
                     if (k % 11 == 0) sizes[ns++] = (1u << 20) + 1;
                     for (s = 0; s < ns; ++s) run_check(&c, (uint64_t)((s + k) % 6), sizes[s], "knobs");
+                    if (c.op == PCLR_MAX) {
+                        run_check(&c, NEG_AT + (uint64_t)(k % 4), 1 + (uint64_t)(k % 40), "max of negatives");
+                        run_check(&c, NEG_AT + (uint64_t)(k % 4), 100003, "max of negatives");
+                    } else if (c.op == PCLR_MIN) {
+                        run_check(&c, POS_AT + (uint64_t)(k % 4), 1 + (uint64_t)(k % 40), "min of positives");
+                        run_check(&c, POS_AT + (uint64_t)(k % 4), 100003, "min of positives");
+                    }
                 }
     printf("knob sweep: %d configurations in %.1f s\n", configs, now_s() - t0);
 }
