@@ -415,7 +415,19 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "    return work_group_reduce_add(acc);\n" \
 "#elif PCLR_IS_FLOAT /* the collectives ignore NaN; we propagate it */\n" \
 "    const int has_nan = work_group_any(acc != acc);\n" \
-"    const PCLR_T r = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(acc);\n" \
+"    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n" \
+"       reduce order-preserving integer keys of the bits instead. */\n" \
+"#if defined(PCLR_TYPE_double)\n" \
+"    long k = as_long(acc);\n" \
+"    k ^= (k >> 63) & 0x7fffffffffffffffL;\n" \
+"    k = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(k);\n" \
+"    const PCLR_T r = as_double(k ^ ((k >> 63) & 0x7fffffffffffffffL));\n" \
+"#else\n" \
+"    int k = as_int(acc);\n" \
+"    k ^= (k >> 31) & 0x7fffffff;\n" \
+"    k = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(k);\n" \
+"    const PCLR_T r = as_float(k ^ ((k >> 31) & 0x7fffffff));\n" \
+"#endif\n" \
 "    return has_nan ? (PCLR_T)NAN : r;\n" \
 "#else\n" \
 "    return PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(acc);\n" \

@@ -80,6 +80,7 @@ typedef struct pclr_cl_features {
     int nvidia;          /* NVIDIA platform: inline PTX shfl.sync accepted (verified by a tiny test build) */
     int collectives;     /* a -cl-std=CL2.0 kernel using work_group_reduce_add/min/max builds */
     int khr_subgroups, intel_subgroups, int32_atomics, int64_atomics, fp64;
+    int cpu;             /* CL_DEVICE_TYPE_CPU: defaults switch to local stride, groups of 64, 8 per unit */
     uint32_t compute_units, max_group_size, wave_width; /* wave: CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
                                                            of a test kernel, clamped to 32 or 64 */
     pclr_variant best_variant; /* SHUFFLE on NVIDIA, else COLLECTIVE if collectives, else UNROLLED */
@@ -156,7 +157,7 @@ typedef struct pclr__cl_entry {
     uint64_t key;           /* pclr_hash64 of source, options and device */
     cl_program program;
     cl_kernel kernel;       /* stateful: its arguments are set at every launch */
-    size_t max_group;       /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t max_group;       /* CL_KERNEL_WORK_GROUP_SIZE (advisory: NVIDIA under-reports it) */
 } pclr__cl_entry;
 
 #define PCLR__CL_SLOTS 6 /* (uint|int) x (sum|min|max) running values of the atomic finish */
@@ -396,6 +397,11 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
     if (clGetDeviceInfo(ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dfp, &dfp, NULL) != CL_SUCCESS) dfp = 0;
     f->fp64 = pclr__cl_has_token(ext, "cl_khr_fp64") || dfp != 0;
     pclr__cl_free(&ctx->allocator, ext);
+    {
+        cl_device_type type = 0;
+        f->cpu = clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof type, &type, NULL) == CL_SUCCESS &&
+                 (type & CL_DEVICE_TYPE_CPU) != 0;
+    }
 
     if (clGetCommandQueueInfo(ctx->queue, CL_QUEUE_PROPERTIES, sizeof qprops, &qprops, NULL) == CL_SUCCESS)
         ctx->out_of_order = (qprops & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
@@ -607,6 +613,11 @@ static pclr_result pclr__cl_resolve(const pclr_cl_context *ctx, const pclr_confi
             c.variant = f->collectives ? PCLR_VARIANT_COLLECTIVE : PCLR_VARIANT_UNROLLED;
     }
     if (c.wave_width == 0) c.wave_width = c.variant == PCLR_VARIANT_SHUFFLE ? 32 : (int)f->wave_width;
+    /* A CPU runs a work-item's loop to the end before the next work-item: each
+       must stream its own contiguous block (global stride is ~10x slower on PoCL). */
+    if (f->cpu && c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_LOCAL;
+    if (f->cpu && c.group_size == 0) c.group_size = 64;
+    if (f->cpu && c.groups_per_unit == 0) c.groups_per_unit = 8;
     if (c.group_size == 0 && f->max_group_size < 256) {
         int g = 32;
         while ((uint32_t)g * 2 <= f->max_group_size && g < 1024) g *= 2;
@@ -760,7 +771,6 @@ static pclr_result pclr__cl_get(pclr_cl_context *ctx, const pclr_config *resolve
     *out = &ctx->entries[ctx->count++];
     return PCLR_OK;
 }
-
 
 PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg) {
     pclr_config c;
@@ -1033,10 +1043,10 @@ PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t c
                         (unsigned long)ctx->raw_wave);
         pclr__cl_printf(&t,
                         "features: nvidia_ptx=%s collectives=%s khr_subgroups=%s intel_subgroups=%s "
-                        "int32_atomics=%s int64_atomics=%s fp64=%s\n",
+                        "int32_atomics=%s int64_atomics=%s fp64=%s cpu=%s\n",
                         f->nvidia ? "yes" : "no", f->collectives ? "yes" : "no", f->khr_subgroups ? "yes" : "no",
                         f->intel_subgroups ? "yes" : "no", f->int32_atomics ? "yes" : "no",
-                        f->int64_atomics ? "yes" : "no", f->fp64 ? "yes" : "no");
+                        f->int64_atomics ? "yes" : "no", f->fp64 ? "yes" : "no", f->cpu ? "yes" : "no");
         pclr__cl_printf(&t, "queue: %s\n", ctx->out_of_order ? "out-of-order (commands chained by events)" : "in-order");
         pclr__cl_printf(&t, "best variant: %s\n", pclr_variant_name(f->best_variant));
         memset(&zero, 0, sizeof zero);
