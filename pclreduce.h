@@ -25,7 +25,9 @@
 #include <stdint.h>
 
 #ifndef PCLR_API
-#ifdef PCLREDUCE_STATIC
+#if defined(PCLREDUCE_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#define PCLR_API static __attribute__((unused)) /* a program need not call every function */
+#elif defined(PCLREDUCE_STATIC)
 #define PCLR_API static
 #else
 #define PCLR_API extern
