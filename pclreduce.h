@@ -219,6 +219,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "#define PCLR_KERNEL __kernel\n" \
 "#define PCLR_GLOBAL __global\n" \
 "#define PCLR_LOCAL __local\n" \
+"#define PCLR_RESTRICT restrict\n" \
 "#define PCLR_SHARED __local\n" \
 "#define PCLR_FN static inline\n" \
 "#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n" \
@@ -257,6 +258,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n" \
 "#define PCLR_GLOBAL\n" \
 "#define PCLR_LOCAL\n" \
+"#define PCLR_RESTRICT __restrict__ /* read-only loads */\n" \
 "#define PCLR_SHARED __shared__\n" \
 "#define PCLR_FN static __device__ __forceinline__\n" \
 "#define PCLR_BARRIER() __syncthreads()\n" \
@@ -491,7 +493,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 
 #define PCLR__BODY_KERNEL \
 "/* ---- the kernel ---- */\n" \
-"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const PCLR_T *in, pclr_u64 offset, pclr_u64 n,\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const PCLR_T *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
 "                             PCLR_GLOBAL PCLR_T *out, PCLR_GLOBAL PCLR_T *partials,\n" \
 "                             PCLR_GLOBAL uint *counter) {\n" \
 "    PCLR_SHARED PCLR_T lds[PCLR_LDS_SIZE];\n" \
@@ -557,7 +559,14 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "        PCLR_DEVICE_FENCE();\n" \
 "        PCLR_GLOBAL volatile const PCLR_T *vp = partials;\n" \
 "        acc = PCLR_IDENTITY;\n" \
-"        for (pclr_u64 j = lid; j < groups; j += PCLR_GROUP) acc = pclr_op(acc, vp[j]);\n" \
+"        /* four loads in flight: the fold's time is L2 round trips */\n" \
+"        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" \
+"            const PCLR_T a = vp[j];\n" \
+"            const PCLR_T b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            const PCLR_T c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            const PCLR_T d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            acc = pclr_op(acc, pclr_op(pclr_op(a, b), pclr_op(c, d)));\n" \
+"        }\n" \
 "#if PCLR_LDS_SIZE == PCLR_GROUP\n" \
 "        acc = pclr_tree_rolled(acc, lds);\n" \
 "#else\n" \

@@ -618,6 +618,10 @@ static pclr_result pclr__cl_resolve(const pclr_cl_context *ctx, const pclr_confi
     if (f->cpu && c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_LOCAL;
     if (f->cpu && c.group_size == 0) c.group_size = 64;
     if (f->cpu && c.groups_per_unit == 0) c.groups_per_unit = 8;
+    /* NVIDIA GPUs: the CUDA backend's defaults (see pclreduce_cuda.h) */
+    if (f->nvidia && c.unroll == 0) c.unroll = 8;
+    if (f->nvidia && c.groups_per_unit == 0)
+        c.groups_per_unit = c.group_size == 0 ? 4 : c.group_size < 1024 ? 1024 / c.group_size : 1;
     if (c.group_size == 0 && f->max_group_size < 256) {
         int g = 32;
         while ((uint32_t)g * 2 <= f->max_group_size && g < 1024) g *= 2;

@@ -373,6 +373,11 @@ static pclr_result pclr__cuda_resolve_cfg(const pclr_config *cfg, pclr_config *o
     if (!cfg || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *cfg;
     if (c.dialect == PCLR_DIALECT_DEFAULT) c.dialect = PCLR_CUDA;
+    /* NVIDIA GPUs (H100 study, bench/results): 8 loads in flight per thread and
+       half occupancy stream as fast as full occupancy, and halve the partials
+       the last group folds. */
+    if (c.unroll == 0) c.unroll = 8;
+    if (c.groups_per_unit == 0) c.groups_per_unit = c.group_size == 0 ? 4 : c.group_size < 1024 ? 1024 / c.group_size : 1;
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
     if (c.dialect != PCLR_CUDA) { *why = "the CUDA backend runs dialect=cuda kernels only"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     *out = c;
@@ -381,7 +386,7 @@ static pclr_result pclr__cuda_resolve_cfg(const pclr_config *cfg, pclr_config *o
 
 /* Options the backend passes to NVRTC besides the core's: the target and,
    where the group is large, a register cap so that a group always fits on a
-   multiprocessor (the kernel has no __launch_bounds__). opts gets at most 8
+   multiprocessor (besides the kernel's __launch_bounds__). opts gets at most 8
    pointers into `store` (cap bytes). Returns the count, or -1 on overflow. */
 static int pclr__cuda_options(const pclr_config *resolved, const char *target, int regs_per_block, char *store,
                               size_t cap, const char **opts) {

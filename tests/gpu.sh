@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU machine, in one call (device tool):
 #   bash tests/gpu.sh            build, CUDA suite, OpenCL suites on every platform, demo
+#   bash tests/gpu.sh --quick    the same, but CPU platforms (PoCL) get the quick suite and no compile-all
 # Logs go to $OUT (or build/gpu) and a summary table is printed last.
 set -u
 cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = --quick ] && quick=1
 OUT=${OUT:-build/gpu}
 mkdir -p "$OUT" build/tests
 CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
@@ -29,6 +32,10 @@ run cuda-suite ./build/tests/test_cuda
 nplat=$(./build/pclreduce-run --list | grep -c '^platform')
 for p in $(seq 0 $((nplat - 1))); do
   pname=$(./build/pclreduce-run --list | grep "^platform $p:" | sed 's/^platform [0-9]*: //; s/[^A-Za-z0-9]/_/g' | cut -c1-20)
+  if [ $quick = 1 ] && [[ "$pname" == Portable* ]]; then
+    run "cl-suite-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_QUICK=1 ./build/tests/test_opencl
+    continue
+  fi
   run "cl-compile-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_compile_opencl
   run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_opencl
 done
