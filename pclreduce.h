@@ -111,6 +111,14 @@ typedef struct pclr_config {
     int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
 } pclr_config;
 
+/* Host memory for a backend context (in its desc). Set both functions or
+   neither: zero means malloc/free. */
+typedef struct pclr_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void (*free)(void *ptr, void *user);
+    void *user;
+} pclr_allocator;
+
 /* Device facts the planner needs (backends fill this in). */
 typedef struct pclr_device_facts {
     uint32_t compute_units;

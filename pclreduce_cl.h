@@ -56,16 +56,6 @@
 extern "C" {
 #endif
 
-#ifndef PCLR_ALLOCATOR_DEFINED
-#define PCLR_ALLOCATOR_DEFINED
-/* Host memory for a backend context. Both NULL = malloc/free; set both or neither. */
-typedef struct pclr_allocator {
-    void *(*alloc)(size_t size, void *user);
-    void (*free)(void *ptr, void *user);
-    void *user;
-} pclr_allocator;
-#endif
-
 typedef struct pclr_cl_desc {
     cl_context context;         /* required */
     cl_device_id device;        /* may be NULL: the queue's device */

@@ -71,16 +71,6 @@
 extern "C" {
 #endif
 
-#ifndef PCLR_ALLOCATOR_DEFINED
-#define PCLR_ALLOCATOR_DEFINED
-/* Host allocations of a context. Both functions or neither: zero = malloc/free. */
-typedef struct pclr_allocator {
-    void *(*alloc)(size_t size, void *user);
-    void (*free)(void *ptr, void *user);
-    void *user;
-} pclr_allocator;
-#endif
-
 typedef struct pclr_cuda_desc {
     int device_ordinal;        /* used when context is NULL: that device's primary context */
     CUcontext context;         /* the user's context, or NULL (it must outlive the pclr context) */
