@@ -188,6 +188,16 @@ PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
    float min/max, float sums are pairwise (tree order). */
 PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
 
+/* Internal, shared with the backends: appends printf-style text at buf + *len
+   (never past cap, NUL-terminated when it fits) and advances *len by the full
+   length, so a NULL or short buffer still measures the text. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PCLR__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PCLR__PRINTF(f, a)
+#endif
+PCLR_API void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
+
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
@@ -606,6 +616,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_IMPLEMENTED)
 #define PCLREDUCE_IMPLEMENTED
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -732,40 +743,32 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     return PCLR_OK;
 }
 
-/* A bounded text writer that keeps counting past the end (for size queries). */
+PCLR_API void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = buf && *len < cap ? vsnprintf(buf + *len, cap - *len, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len += (size_t)k;
+}
+
+/* The generator's output buffer (see pclr__appendf). */
 typedef struct pclr__writer { char *buf; size_t cap, len; } pclr__writer;
 
-static void pclr__put(pclr__writer *w, const char *s) {
-    size_t n = strlen(s);
-    if (w->buf && w->len < w->cap) {
-        size_t room = w->cap - w->len, k = n < room ? n : room;
-        memcpy(w->buf + w->len, s, k);
-    }
-    w->len += n;
-}
-static void pclr__putf(pclr__writer *w, const char *fmt, int v) {
-    char tmp[96];
-    snprintf(tmp, sizeof tmp, fmt, v);
-    pclr__put(w, tmp);
-}
-static void pclr__putf_s(pclr__writer *w, const char *fmt, const char *v) {
-    char tmp[160];
-    snprintf(tmp, sizeof tmp, fmt, v);
-    pclr__put(w, tmp);
-}
+static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w->cap, &w->len, "%s", s); }
 
 static void pclr__describe(pclr__writer *w, const pclr_config *c) {
-    pclr__putf_s(w, "type=%s", pclr_type_name(c->type));
-    pclr__putf_s(w, " op=%s", pclr_op_name(c->op));
-    pclr__putf_s(w, " dialect=%s", pclr_dialect_name(c->dialect));
-    pclr__putf(w, " wave=%d", c->wave_width);
-    pclr__putf(w, " group=%d", c->group_size);
-    pclr__putf(w, " unroll=%d", c->unroll);
-    pclr__putf(w, " vector=%d", c->vector_width);
-    pclr__putf_s(w, " stride=%s", pclr_stride_name(c->stride));
-    pclr__putf_s(w, " variant=%s", pclr_variant_name(c->variant));
-    pclr__putf_s(w, " finish=%s", pclr_finish_name(c->finish));
-    pclr__putf(w, " groups_per_unit=%d", c->groups_per_unit);
+    pclr__appendf(w->buf, w->cap, &w->len, "type=%s", pclr_type_name(c->type));
+    pclr__appendf(w->buf, w->cap, &w->len, " op=%s", pclr_op_name(c->op));
+    pclr__appendf(w->buf, w->cap, &w->len, " dialect=%s", pclr_dialect_name(c->dialect));
+    pclr__appendf(w->buf, w->cap, &w->len, " wave=%d", c->wave_width);
+    pclr__appendf(w->buf, w->cap, &w->len, " group=%d", c->group_size);
+    pclr__appendf(w->buf, w->cap, &w->len, " unroll=%d", c->unroll);
+    pclr__appendf(w->buf, w->cap, &w->len, " vector=%d", c->vector_width);
+    pclr__appendf(w->buf, w->cap, &w->len, " stride=%s", pclr_stride_name(c->stride));
+    pclr__appendf(w->buf, w->cap, &w->len, " variant=%s", pclr_variant_name(c->variant));
+    pclr__appendf(w->buf, w->cap, &w->len, " finish=%s", pclr_finish_name(c->finish));
+    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c->groups_per_unit);
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
@@ -809,15 +812,15 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr__describe(&w, &c);
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
     pclr__put(&w, c.dialect == PCLR_CUDA ? "#define PCLR_DIALECT_CUDA 1\n" : "#define PCLR_DIALECT_OPENCL 1\n");
-    pclr__putf_s(&w, "#define PCLR_TYPE_%s 1\n", pclr_type_name(c.type));
-    pclr__putf_s(&w, "#define PCLR_OP_%s 1\n", pclr_op_name(c.op));
-    pclr__putf(&w, "#define PCLR_WAVE %d\n", c.wave_width);
-    pclr__putf(&w, "#define PCLR_GROUP %d\n", c.group_size);
-    pclr__putf(&w, "#define PCLR_UNROLL %d\n", c.unroll);
-    pclr__putf(&w, "#define PCLR_VECTOR %d\n", c.vector_width);
-    pclr__putf_s(&w, "#define PCLR_STRIDE %s\n", pclr__stride_macros[c.stride]);
-    pclr__putf_s(&w, "#define PCLR_VARIANT %s\n", pclr__variant_macros[c.variant]);
-    pclr__putf_s(&w, "#define PCLR_FINISH %s\n", pclr__finish_macros[c.finish]);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_TYPE_%s 1\n", pclr_type_name(c.type));
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_OP_%s 1\n", pclr_op_name(c.op));
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_WAVE %d\n", c.wave_width);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_GROUP %d\n", c.group_size);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_UNROLL %d\n", c.unroll);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_VECTOR %d\n", c.vector_width);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_STRIDE %s\n", pclr__stride_macros[c.stride]);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_VARIANT %s\n", pclr__variant_macros[c.variant]);
+    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_FINISH %s\n", pclr__finish_macros[c.finish]);
     pclr__put(&w, c.dialect == PCLR_CUDA ? PCLR__PRELUDE_CUDA : PCLR__PRELUDE_OPENCL);
     for (i = 0; i < sizeof body / sizeof body[0]; ++i) pclr__put(&w, body[i]);
     return pclr__finish_text(&w, size_needed);

@@ -996,66 +996,46 @@ PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg
 /* ---------------------------------------------------------------- describe */
 typedef struct pclr__cl_text { char *buf; size_t cap, len; } pclr__cl_text;
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void pclr__cl_printf(pclr__cl_text *t, const char *fmt, ...) {
-    char tmp[640];
-    va_list ap;
-    int n;
-    size_t k;
-    va_start(ap, fmt);
-    n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    k = (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1;
-    if (t->buf && t->len < t->cap) {
-        size_t room = t->cap - t->len, m = k < room ? k : room;
-        memcpy(t->buf + t->len, tmp, m);
-    }
-    t->len += k;
-}
-
 PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t cap) {
     pclr__cl_text t;
     t.buf = buf;
     t.cap = cap;
     t.len = 0;
     if (!ctx) {
-        pclr__cl_printf(&t, "(null context)\n");
+        pclr__appendf(t.buf, t.cap, &t.len, "(null context)\n");
     } else {
         const pclr_cl_features *f = &ctx->features;
         pclr_config zero, c;
         const char *why = NULL;
         char cfg_text[400];
-        pclr__cl_printf(&t, "platform: %s\n", f->platform_name);
-        pclr__cl_printf(&t, "device: %s (vendor %s, driver %s)\n", f->device_name, f->vendor, f->driver_version);
-        pclr__cl_printf(&t, "OpenCL C: %d.%d\n", f->opencl_c_major, f->opencl_c_minor);
-        pclr__cl_printf(&t, "compute units: %u, max group size: %u, local memory: %lu bytes\n",
+        pclr__appendf(t.buf, t.cap, &t.len, "platform: %s\n", f->platform_name);
+        pclr__appendf(t.buf, t.cap, &t.len, "device: %s (vendor %s, driver %s)\n", f->device_name, f->vendor, f->driver_version);
+        pclr__appendf(t.buf, t.cap, &t.len, "OpenCL C: %d.%d\n", f->opencl_c_major, f->opencl_c_minor);
+        pclr__appendf(t.buf, t.cap, &t.len, "compute units: %u, max group size: %u, local memory: %lu bytes\n",
                         (unsigned)f->compute_units, (unsigned)f->max_group_size, (unsigned long)ctx->local_mem);
-        pclr__cl_printf(&t, "wave width: %u (preferred work-group multiple %lu)\n", (unsigned)f->wave_width,
+        pclr__appendf(t.buf, t.cap, &t.len, "wave width: %u (preferred work-group multiple %lu)\n", (unsigned)f->wave_width,
                         (unsigned long)ctx->raw_wave);
-        pclr__cl_printf(&t,
+        pclr__appendf(t.buf, t.cap, &t.len,
                         "features: nvidia_ptx=%s collectives=%s khr_subgroups=%s intel_subgroups=%s "
                         "int32_atomics=%s int64_atomics=%s fp64=%s cpu=%s\n",
                         f->nvidia ? "yes" : "no", f->collectives ? "yes" : "no", f->khr_subgroups ? "yes" : "no",
                         f->intel_subgroups ? "yes" : "no", f->int32_atomics ? "yes" : "no",
                         f->int64_atomics ? "yes" : "no", f->fp64 ? "yes" : "no", f->cpu ? "yes" : "no");
-        pclr__cl_printf(&t, "queue: %s\n", ctx->out_of_order ? "out-of-order (commands chained by events)" : "in-order");
-        pclr__cl_printf(&t, "best variant: %s\n", pclr_variant_name(f->best_variant));
+        pclr__appendf(t.buf, t.cap, &t.len, "queue: %s\n", ctx->out_of_order ? "out-of-order (commands chained by events)" : "in-order");
+        pclr__appendf(t.buf, t.cap, &t.len, "best variant: %s\n", pclr_variant_name(f->best_variant));
         memset(&zero, 0, sizeof zero);
         if (pclr__cl_resolve(ctx, &zero, &c, &why) == PCLR_OK) {
             pclr_launch plan;
             pclr_config_describe(&c, cfg_text, sizeof cfg_text);
-            pclr__cl_printf(&t, "default path: %s\n", cfg_text);
+            pclr__appendf(t.buf, t.cap, &t.len, "default path: %s\n", cfg_text);
             if (pclr_plan(&c, &ctx->facts, (uint64_t)1 << 24, &plan) == PCLR_OK)
-                pclr__cl_printf(&t, "grid for 2^24 elements: %llu groups x %u work-items (at most %llu groups)\n",
+                pclr__appendf(t.buf, t.cap, &t.len, "grid for 2^24 elements: %llu groups x %u work-items (at most %llu groups)\n",
                                 (unsigned long long)plan.groups, (unsigned)plan.group_size,
                                 (unsigned long long)pclr_max_groups(&c, &ctx->facts));
         } else {
-            pclr__cl_printf(&t, "default path: none (%s)\n", why ? why : "unsupported");
+            pclr__appendf(t.buf, t.cap, &t.len, "default path: none (%s)\n", why ? why : "unsupported");
         }
-        pclr__cl_printf(&t, "cached programs: %lu\n", (unsigned long)ctx->count);
+        pclr__appendf(t.buf, t.cap, &t.len, "cached programs: %lu\n", (unsigned long)ctx->count);
     }
     if (buf && cap > 0) buf[t.len < cap ? t.len : cap - 1] = '\0';
     return t.len;

@@ -264,13 +264,7 @@ static void pclr__cuda_copy_str(char *dst, size_t cap, const char *src) {
     dst[n] = '\0';
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define PCLR__CUDA_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define PCLR__CUDA_PRINTF(a, b)
-#endif
-
-static void pclr__cuda_fmt(char *buf, size_t cap, const char *fmt, ...) PCLR__CUDA_PRINTF(3, 4);
+static void pclr__cuda_fmt(char *buf, size_t cap, const char *fmt, ...) PCLR__PRINTF(3, 4);
 static void pclr__cuda_fmt(char *buf, size_t cap, const char *fmt, ...) {
     va_list ap;
     if (!buf || !cap) return;
@@ -519,7 +513,7 @@ struct pclr_cuda_context {
     char last_error[1024];
 };
 
-static void pclr__cuda_error(pclr_cuda_context *ctx, const char *fmt, ...) PCLR__CUDA_PRINTF(2, 3);
+static void pclr__cuda_error(pclr_cuda_context *ctx, const char *fmt, ...) PCLR__PRINTF(2, 3);
 static void pclr__cuda_error(pclr_cuda_context *ctx, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -1240,46 +1234,28 @@ PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, C
 }
 #undef PCLR__CUDA_MEMCALL
 
-/* Appends to a bounded buffer, counting past its end. */
-static void pclr__cuda_put(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__CUDA_PRINTF(4, 5);
-static void pclr__cuda_put(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
-    char tmp[1400];
-    va_list ap;
-    int k;
-    va_start(ap, fmt);
-    k = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (k < 0) return;
-    if ((size_t)k >= sizeof tmp) k = (int)sizeof tmp - 1;
-    if (buf && *len < cap) {
-        size_t room = cap - *len, c = (size_t)k < room ? (size_t)k : room;
-        memcpy(buf + *len, tmp, c);
-    }
-    *len += (size_t)k;
-}
-
 PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap) {
     size_t len = 0;
     if (!ctx) {
-        pclr__cuda_put(buf, cap, &len, "CUDA backend: no context");
+        pclr__appendf(buf, cap, &len, "CUDA backend: no context");
     } else if (!ctx->ready) {
-        pclr__cuda_put(buf, cap, &len, "CUDA backend: not available: %s (%s)", ctx->last_error,
+        pclr__appendf(buf, cap, &len, "CUDA backend: not available: %s (%s)", ctx->last_error,
                        pclr_result_string(ctx->create_result));
     } else {
         const pclr_cuda_features *f = &ctx->features;
-        pclr__cuda_put(buf, cap, &len, "CUDA backend (driver API + NVRTC)\n");
-        pclr__cuda_put(buf, cap, &len, "device: %s, compute capability %d.%d, %u multiprocessors, %u threads per block max, %lu KiB L2\n",
+        pclr__appendf(buf, cap, &len, "CUDA backend (driver API + NVRTC)\n");
+        pclr__appendf(buf, cap, &len, "device: %s, compute capability %d.%d, %u multiprocessors, %u threads per block max, %lu KiB L2\n",
                        f->device_name, f->cc_major, f->cc_minor, f->compute_units, f->max_group_size,
                        (unsigned long)(f->l2_bytes / 1024));
-        if (ctx->device_ordinal >= 0) pclr__cuda_put(buf, cap, &len, "context: primary context of device %d\n", ctx->device_ordinal);
-        else pclr__cuda_put(buf, cap, &len, "context: the caller's CUcontext\n");
-        pclr__cuda_put(buf, cap, &len, "driver: CUDA %d.%d (%s)\n", f->driver_version / 1000, f->driver_version % 1000 / 10,
+        if (ctx->device_ordinal >= 0) pclr__appendf(buf, cap, &len, "context: primary context of device %d\n", ctx->device_ordinal);
+        else pclr__appendf(buf, cap, &len, "context: the caller's CUcontext\n");
+        pclr__appendf(buf, cap, &len, "driver: CUDA %d.%d (%s)\n", f->driver_version / 1000, f->driver_version % 1000 / 10,
                        ctx->driver_name);
-        pclr__cuda_put(buf, cap, &len, "nvrtc: %d.%d (%s), code: %s for %s_%d\n", f->nvrtc_major, f->nvrtc_minor,
+        pclr__appendf(buf, cap, &len, "nvrtc: %d.%d (%s), code: %s for %s_%d\n", f->nvrtc_major, f->nvrtc_minor,
                        ctx->rtc.name, ctx->cubin ? "CUBIN" : "PTX (driver JIT)", ctx->cubin ? "sm" : "compute", ctx->target_arch);
-        pclr__cuda_put(buf, cap, &len, "blocking result: %s\n",
+        pclr__appendf(buf, cap, &len, "blocking result: %s\n",
                        ctx->host_result ? "mapped pinned host memory" : "device memory + copy (mapping unavailable)");
-        pclr__cuda_put(buf, cap, &len, "cache: %lu configurations, %lu modules", (unsigned long)ctx->entry_count,
+        pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu modules", (unsigned long)ctx->entry_count,
                        (unsigned long)ctx->module_count);
     }
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
