@@ -49,3 +49,75 @@ clean:
 	rm -rf build
 
 .PHONY: all deps demo test bench clean
+
+# ---- embedding (issue #8): make install, the auto-exposure example ----------
+#   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools -> $(PREFIX)/bin,
+#                                        pclreduce.pc and the CMake package -> $(PREFIX)/lib
+#   build/auto_exposure [in.ppm|in.pfm] [out.ppm]   game-engine example (examples/auto_exposure.c)
+PREFIX          ?= /usr/local
+DESTDIR         ?=
+PCLR_VERSION    := $(shell sed -n 's/^\#define PCLREDUCE_VERSION "\(.*\)"/\1/p' pclreduce.h)
+PCLR_INSTALL_TO  = $(DESTDIR)$(PREFIX)
+PCLR_SUBST       = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(PCLR_VERSION)|g'
+
+all: build/auto_exposure
+
+build/auto_exposure: examples/auto_exposure.c $(HEADERS) | build
+	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/auto_exposure.c $(LIBS)
+
+install: build/pclreduce-gen build/pclreduce-run
+	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \
+	    $(PCLR_INSTALL_TO)/lib/pkgconfig $(PCLR_INSTALL_TO)/lib/cmake/pclreduce
+	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h $(PCLR_INSTALL_TO)/include/
+	install -m 755 build/pclreduce-gen build/pclreduce-run $(PCLR_INSTALL_TO)/bin/
+	$(PCLR_SUBST) cmake/pclreduce.pc.in > $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc
+	$(PCLR_SUBST) cmake/pclreduceConfig.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfig.cmake
+	$(PCLR_SUBST) cmake/pclreduceConfigVersion.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfigVersion.cmake
+
+uninstall:
+	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h) \
+	    $(addprefix $(PCLR_INSTALL_TO)/bin/,pclreduce-gen pclreduce-run) \
+	    $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc \
+	    $(addprefix $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/,pclreduceConfig.cmake pclreduceConfigVersion.cmake)
+	-rmdir $(PCLR_INSTALL_TO)/lib/cmake/pclreduce
+
+test-install:
+	bash tests/test_install.sh
+
+.PHONY: install uninstall test-install
+
+# --- robustness (issue #7): failure injection test and libFuzzer harnesses ---
+#   make test-failures       tests/test_failures.c, plain and under ASan/UBSan
+#   make fuzz                builds build/fuzz_generator + build/fuzz_cli (clang libFuzzer) and runs
+#                            each for FUZZ_SECONDS (default 60) on tests/fuzz/corpus/*
+#   make fuzz-compile-corpus every valid config of the generator corpus compiles (PoCL, NVRTC)
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS    = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I.
+FUZZ_CUDA_INC = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_FAILURES_NO_CUDA)
+
+build/fuzz_generator: tests/fuzz/fuzz_generator.c pclreduce.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_generator.c
+
+build/fuzz_cli: tests/fuzz/fuzz_cli.c pclreduce.h examples/pclr_args.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c
+
+fuzz: build/fuzz_generator build/fuzz_cli
+	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli
+	./build/fuzz_generator -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/generator tests/fuzz/corpus/generator
+	./build/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/cli tests/fuzz/corpus/cli
+
+fuzz-compile-corpus: build/fuzz_generator
+	bash tests/fuzz/compile_corpus.sh
+
+build/tests/test_failures: tests/test_failures.c tests/pclr_test.h $(HEADERS) | build
+	mkdir -p build/tests
+	gcc $(WARN) -O1 $(FUZZ_CUDA_INC) -o $@ tests/test_failures.c $(LIBS)
+
+test-failures: build/tests/test_failures
+	./build/tests/test_failures
+	gcc $(WARN) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all $(FUZZ_CUDA_INC) \
+	    -o build/tests/test_failures_asan tests/test_failures.c $(LIBS)
+	ASAN_OPTIONS=detect_leaks=0 ./build/tests/test_failures_asan
+
+.PHONY: fuzz fuzz-compile-corpus test-failures

@@ -50,8 +50,9 @@ else
   echo "skip: $CUDA_PATH/include/cuda.h not found: header compile tests of pclreduce_cuda.h skipped"
 fi
 
-# 3. the command-line tools
+# 3. the command-line tools; make install used from an outside project (pkg-config, CMake)
 step tools bash tests/test_tools.sh
+step install bash tests/test_install.sh
 
 # 4. every generated OpenCL configuration builds on PoCL; the macro form matches the generator
 step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm && $B/test_compile_opencl"

@@ -1,0 +1,439 @@
+/* auto_exposure: the game-engine example. Auto-exposure (eye adaptation) needs
+   the minimum, maximum and mean log-luminance of the frame: three reductions
+   over one buffer, exactly what pclreduce does.
+
+       build/auto_exposure [in.ppm|in.pfm] [out.ppm]
+
+   Reads a binary PPM (P6, 8 or 16 bits, sRGB) or a PFM (PF colour / Pf grey,
+   linear float), or renders a synthetic 1920x1080 HDR frame when no input is
+   given; computes log(1e-4 + 0.2126 R + 0.7152 G + 0.0722 B) per pixel on the
+   host; uploads it once; reduces it with float min, max and sum on the device
+   (CUDA when built with the CUDA headers and a GPU is there, else the best
+   OpenCL device, else the CPU reference); checks the three results against
+   pclr_cpu_reduce; prints the exposure; writes a Reinhard tone-mapped PPM to
+   argv[2] (default build/auto_exposure.ppm).
+
+   Wiring it into a frame loop (what an engine does instead of this one-shot):
+
+   Load time (once):
+     - one pclreduce context per render thread: pclr_cl_create(&desc, &ctx)
+       on the engine's own cl_context/queue (or pclr_cuda_create with
+       desc.context = the engine's CUcontext);
+     - three configs (float min, max, sum) built now, not in the first frame:
+       pclr_cl_prepare(ctx, &cfg) / pclr_cuda_prepare(ctx, &cfg) for each;
+     - a small result buffer: 3 floats x 2 frames in flight (cl_mem, or
+       device memory + pinned host memory for CUDA).
+   Every frame N:
+     - the renderer's log-luminance pass writes lum (often on a downsampled
+       HDR target: 1/4 or 1/16 of the pixels is plenty for exposure);
+     - OpenCL: pclr_cl_reduce_async(ctx, &cfg_min, lum, 0, n, res, 3*k + 0,
+       1, &lum_done, NULL), the same for max (3*k + 1) and sum (3*k + 2, with
+       &done[k]), then a non-blocking clEnqueueReadBuffer of those 3 floats
+       waiting on done[k]; k = N % 2. Nothing on the CPU waits.
+       CUDA: pclr_cuda_reduce_async(ctx, &cfg, lum, 0, n, res + 4*(3*k + i),
+       frame_stream) for i = 0..2, cuMemcpyDtoHAsync into pinned memory and
+       cuEventRecord on the frame's stream.
+     - tone mapping of frame N uses the exposure from frame N-1: read the
+       other slot (by then its event has long completed; clWaitForEvents /
+       cuEventSynchronize cost nothing), and adapt smoothly over time:
+       exposure += (target - exposure) * (1 - exp(-dt * speed)).
+   A frame of latency is invisible in eye adaptation and keeps the GPU and CPU
+   from ever waiting on each other. This program uses the blocking calls
+   (pclr_cl_reduce / pclr_cuda_reduce) since it only has one frame. */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_OPENCL
+#ifndef PCLR_DEMO_NO_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct image {
+    int w, h;
+    float *rgb; /* linear RGB, w * h * 3 */
+} image;
+
+/* ------------------------------------------------------------ image input */
+/* Reads one header token of a PPM/PFM (skips whitespace and # comments). */
+static int read_token(FILE *f, char *buf, size_t cap) {
+    int c;
+    size_t len = 0;
+    for (;;) {
+        c = fgetc(f);
+        if (c == '#') {
+            while (c != '\n' && c != EOF) c = fgetc(f);
+        }
+        if (c == EOF) return -1;
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') break;
+    }
+    while (c != EOF && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+        if (len + 1 >= cap) return -1;
+        buf[len++] = (char)c;
+        c = fgetc(f);
+    }
+    buf[len] = '\0';
+    return 0; /* the single whitespace after the last token is consumed */
+}
+
+static float srgb_to_linear(float c) {
+    return c <= 0.04045f ? c / 12.92f : (float)pow((c + 0.055) / 1.055, 2.4);
+}
+
+static int host_little_endian(void) {
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+static int load_image(const char *path, image *img) {
+    FILE *f = fopen(path, "rb");
+    char magic[8], tw[32], th[32], tm[64];
+    long w, h;
+    size_t i, count;
+    if (!f) { fprintf(stderr, "auto_exposure: cannot open %s\n", path); return -1; }
+    if (read_token(f, magic, sizeof magic) || read_token(f, tw, sizeof tw) || read_token(f, th, sizeof th) ||
+        read_token(f, tm, sizeof tm)) {
+        fprintf(stderr, "auto_exposure: %s: bad header\n", path);
+        fclose(f);
+        return -1;
+    }
+    w = strtol(tw, NULL, 10);
+    h = strtol(th, NULL, 10);
+    if (w <= 0 || h <= 0 || w > 65536 || h > 65536) {
+        fprintf(stderr, "auto_exposure: %s: bad size %s x %s\n", path, tw, th);
+        fclose(f);
+        return -1;
+    }
+    img->w = (int)w;
+    img->h = (int)h;
+    count = (size_t)w * (size_t)h;
+    img->rgb = (float *)malloc(count * 3 * sizeof(float));
+    if (!img->rgb) { fclose(f); return -1; }
+    if (strcmp(magic, "P6") == 0) {
+        long maxval = strtol(tm, NULL, 10);
+        int bytes = maxval > 255 ? 2 : 1;
+        unsigned char *raw;
+        if (maxval <= 0 || maxval > 65535) { fprintf(stderr, "auto_exposure: %s: bad maxval\n", path); goto fail; }
+        raw = (unsigned char *)malloc(count * 3 * (size_t)bytes);
+        if (!raw || fread(raw, (size_t)bytes, count * 3, f) != count * 3) {
+            fprintf(stderr, "auto_exposure: %s: short pixel data\n", path);
+            free(raw);
+            goto fail;
+        }
+        for (i = 0; i < count * 3; ++i) {
+            unsigned v = bytes == 2 ? (unsigned)raw[2 * i] << 8 | raw[2 * i + 1] : raw[i];
+            img->rgb[i] = srgb_to_linear((float)v / (float)maxval);
+        }
+        free(raw);
+    } else if (strcmp(magic, "PF") == 0 || strcmp(magic, "Pf") == 0) {
+        int channels = magic[1] == 'F' ? 3 : 1;
+        int swap = (strtod(tm, NULL) < 0) != host_little_endian(); /* negative scale: little-endian */
+        float *raw = (float *)malloc(count * (size_t)channels * sizeof(float));
+        long y;
+        if (!raw || fread(raw, sizeof(float), count * (size_t)channels, f) != count * (size_t)channels) {
+            fprintf(stderr, "auto_exposure: %s: short pixel data\n", path);
+            free(raw);
+            goto fail;
+        }
+        for (y = 0; y < h; ++y) { /* PFM rows run bottom to top */
+            size_t x, c;
+            for (x = 0; x < (size_t)w; ++x) {
+                for (c = 0; c < 3; ++c) {
+                    float v;
+                    unsigned char b[4], t;
+                    memcpy(b, &raw[((size_t)y * (size_t)w + x) * (size_t)channels + (channels == 3 ? c : 0)], 4);
+                    if (swap) { t = b[0]; b[0] = b[3]; b[3] = t; t = b[1]; b[1] = b[2]; b[2] = t; }
+                    memcpy(&v, b, 4);
+                    img->rgb[((size_t)(h - 1 - y) * (size_t)w + x) * 3 + c] = v;
+                }
+            }
+        }
+        free(raw);
+    } else {
+        fprintf(stderr, "auto_exposure: %s: not a binary PPM (P6) or PFM (PF/Pf)\n", path);
+        goto fail;
+    }
+    fclose(f);
+    return 0;
+fail:
+    free(img->rgb);
+    img->rgb = NULL;
+    fclose(f);
+    return -1;
+}
+
+/* A synthetic HDR frame: a sky getting brighter towards the top, a dark
+   ground with a horizontal gradient, and a few bright light sources (values up
+   to ~2000, the dynamic range auto-exposure is for). Deterministic. */
+static int synth_image(image *img) {
+    static const float spots[][5] = { /* x, y, radius, intensity, colour tint (0 warm .. 1 cold) */
+        {0.80f, 0.18f, 40.0f, 2000.0f, 0.3f}, {0.20f, 0.70f, 12.0f, 300.0f, 0.0f},
+        {0.35f, 0.72f, 12.0f, 300.0f, 0.0f},  {0.50f, 0.74f, 12.0f, 300.0f, 0.0f},
+        {0.65f, 0.60f, 25.0f, 80.0f, 1.0f}};
+    int x, y;
+    size_t k;
+    img->w = 1920;
+    img->h = 1080;
+    img->rgb = (float *)malloc((size_t)img->w * (size_t)img->h * 3 * sizeof(float));
+    if (!img->rgb) return -1;
+    for (y = 0; y < img->h; ++y) {
+        for (x = 0; x < img->w; ++x) {
+            float u = (float)x / (float)(img->w - 1), v = (float)y / (float)(img->h - 1);
+            float *p = img->rgb + ((size_t)y * (size_t)img->w + (size_t)x) * 3;
+            if (v < 0.55f) { /* sky: 1.0 at the horizon up to ~8 at the top */
+                float s = (float)exp(2.0 * (0.55 - v) / 0.55);
+                p[0] = 0.45f * s; p[1] = 0.65f * s; p[2] = 1.0f * s;
+            } else { /* ground: 0.005 .. 0.2, brighter to the right, darker towards the viewer */
+                float g = 0.005f + 0.2f * u * u * (1.0f - 0.8f * (v - 0.55f) / 0.45f);
+                p[0] = 0.9f * g; p[1] = 0.8f * g; p[2] = 0.6f * g;
+            }
+            for (k = 0; k < sizeof spots / sizeof spots[0]; ++k) {
+                float dx = (float)x - spots[k][0] * (float)img->w, dy = (float)y - spots[k][1] * (float)img->h;
+                float r2 = (dx * dx + dy * dy) / (spots[k][2] * spots[k][2]);
+                if (r2 < 9.0f) {
+                    float e = spots[k][3] * (float)exp(-2.0 * r2), t = spots[k][4];
+                    p[0] += e * (1.0f - 0.4f * t);
+                    p[1] += e * 0.85f;
+                    p[2] += e * (0.6f + 0.4f * t);
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ luminance */
+static float luminance(const float *p) {
+    float l = 0.2126f * p[0] + 0.7152f * p[1] + 0.0722f * p[2];
+    if (!(l >= 0.0f)) l = 0.0f;      /* negative or NaN pixels (some PFMs) count as black */
+    if (l > FLT_MAX) l = FLT_MAX;    /* +inf */
+    return l;
+}
+
+/* ------------------------------------------------------------ the device */
+typedef struct ae_device {
+    pclr_cl_context *cl;
+    cl_mem cbuf;
+#ifdef PCLREDUCE_CUDA
+    pclr_cuda_context *cuda;
+    CUdeviceptr dbuf;
+#endif
+    char name[512];
+} ae_device;
+
+static int open_device(ae_device *d) {
+    memset(d, 0, sizeof *d);
+#ifdef PCLREDUCE_CUDA
+    if (pclr_cuda_create(NULL, &d->cuda) == PCLR_OK) {
+        snprintf(d->name, sizeof d->name, "CUDA: %s", pclr_cuda_get_features(d->cuda)->device_name);
+        return 1;
+    }
+    printf("CUDA: %s; trying OpenCL\n", d->cuda ? pclr_cuda_last_error(d->cuda) : "unavailable");
+    pclr_cuda_destroy(d->cuda);
+    d->cuda = NULL;
+#endif
+    if (pclr_cl_create_default(-1, -1, &d->cl) == PCLR_OK) {
+        const pclr_cl_features *f = pclr_cl_get_features(d->cl);
+        snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
+        return 1;
+    }
+    printf("OpenCL: %s; using the CPU reference\n",
+           d->cl ? pclr_cl_last_error(d->cl) : "no platform (is an ICD such as pocl-opencl-icd installed?)");
+    pclr_cl_destroy(d->cl);
+    d->cl = NULL;
+    snprintf(d->name, sizeof d->name, "CPU (pclr_cpu_reduce fallback)");
+    return 0;
+}
+
+static const char *device_error(const ae_device *d) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) return pclr_cuda_last_error(d->cuda);
+#endif
+    return d->cl ? pclr_cl_last_error(d->cl) : "";
+}
+
+/* Load time: build the three kernels now, not in the first frame. */
+static pclr_result prepare(ae_device *d, const pclr_config *cfg) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) return pclr_cuda_prepare(d->cuda, cfg);
+#endif
+    return d->cl ? pclr_cl_prepare(d->cl, cfg) : PCLR_OK;
+}
+
+static pclr_result upload(ae_device *d, const float *data, size_t n) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) {
+        pclr_result r = pclr_cuda_alloc(d->cuda, n * sizeof(float), &d->dbuf);
+        return r != PCLR_OK ? r : pclr_cuda_copy_to_device(d->cuda, d->dbuf, data, n * sizeof(float));
+    }
+#endif
+    if (d->cl) {
+        cl_int err;
+        d->cbuf = clCreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 n * sizeof(float), (void *)data, &err);
+        return err == CL_SUCCESS ? PCLR_OK : PCLR_ERR_OUT_OF_MEMORY;
+    }
+    return PCLR_OK;
+}
+
+static pclr_result reduce(ae_device *d, const pclr_config *cfg, const float *host, uint64_t n, float *result) {
+#ifdef PCLREDUCE_CUDA
+    if (d->cuda) return pclr_cuda_reduce(d->cuda, cfg, d->dbuf, 0, n, NULL, result);
+#endif
+    if (d->cl) return pclr_cl_reduce(d->cl, cfg, d->cbuf, 0, n, result);
+    return pclr_cpu_reduce(cfg->type, cfg->op, host, n, result);
+}
+
+static void close_device(ae_device *d) {
+#ifdef PCLREDUCE_CUDA
+    if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
+    pclr_cuda_destroy(d->cuda);
+#endif
+    if (d->cbuf) clReleaseMemObject(d->cbuf);
+    pclr_cl_destroy(d->cl);
+}
+
+/* ------------------------------------------------------------ output */
+static unsigned char encode_srgb(float c) {
+    float s;
+    if (!(c > 0.0f)) return 0;
+    if (c >= 1.0f) return 255;
+    s = c <= 0.0031308f ? 12.92f * c : (float)(1.055 * pow(c, 1.0 / 2.4) - 0.055);
+    return (unsigned char)(s * 255.0f + 0.5f);
+}
+
+/* Extended Reinhard on luminance, L_white = the brightest pixel after
+   exposure (so it maps to exactly 1), colour kept by scaling RGB by Ld / L. */
+static int write_tonemapped(const char *path, const image *img, float exposure, float max_lum) {
+    FILE *f = fopen(path, "wb");
+    size_t i, n = (size_t)img->w * (size_t)img->h;
+    double white2 = (double)exposure * max_lum * (double)exposure * max_lum;
+    unsigned char *row = (unsigned char *)malloc((size_t)img->w * 3);
+    int ok;
+    if (!f || !row) {
+        fprintf(stderr, "auto_exposure: cannot write %s\n", path);
+        if (f) fclose(f);
+        free(row);
+        return -1;
+    }
+    fprintf(f, "P6\n%d %d\n255\n", img->w, img->h);
+    for (i = 0; i < n; ++i) {
+        const float *p = img->rgb + 3 * i;
+        double l = (double)exposure * luminance(p), scale;
+        unsigned char *o = row + 3 * (i % (size_t)img->w);
+        int c;
+        scale = l > 0.0 ? (1.0 + (white2 > 0.0 ? l / white2 : 0.0)) / (1.0 + l) * exposure : 0.0; /* Ld / L * exposure */
+        for (c = 0; c < 3; ++c) o[c] = encode_srgb((float)((p[c] > 0.0f ? p[c] : 0.0f) * scale));
+        if ((i + 1) % (size_t)img->w == 0) fwrite(row, 1, (size_t)img->w * 3, f);
+    }
+    ok = !ferror(f);
+    ok = (fclose(f) == 0) && ok;
+    free(row);
+    if (!ok) fprintf(stderr, "auto_exposure: error writing %s\n", path);
+    return ok ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ main */
+int main(int argc, char **argv) {
+    const char *in_path = argc > 1 ? argv[1] : NULL;
+    const char *out_path = argc > 2 ? argv[2] : "build/auto_exposure.ppm";
+    static const pclr_op ops[3] = {PCLR_MIN, PCLR_MAX, PCLR_SUM};
+    image img;
+    ae_device dev;
+    float *loglum, got[3], ref[3];
+    double abs_sum = 0.0, mean_log, avg_lum, exposure, ev100;
+    size_t i, n;
+    int k, failures = 0;
+    pclr_result r;
+
+    if (argc > 3 || (in_path && (strcmp(in_path, "-h") == 0 || strcmp(in_path, "--help") == 0))) {
+        printf("usage: %s [in.ppm|in.pfm] [out.ppm]   (no input: a synthetic 1920x1080 HDR frame)\n", argv[0]);
+        return argc > 3 ? 2 : 0;
+    }
+    memset(&img, 0, sizeof img);
+    if (in_path && strcmp(in_path, "-") != 0 ? load_image(in_path, &img) : synth_image(&img)) return 1;
+    n = (size_t)img.w * (size_t)img.h;
+    loglum = (float *)malloc(n * sizeof(float));
+    if (!loglum) { fprintf(stderr, "auto_exposure: out of memory\n"); free(img.rgb); return 1; }
+    for (i = 0; i < n; ++i) {
+        loglum[i] = (float)log(1e-4 + (double)luminance(img.rgb + 3 * i));
+        abs_sum += fabs((double)loglum[i]);
+    }
+
+    open_device(&dev);
+    printf("pclreduce %s auto-exposure on %s\n", PCLREDUCE_VERSION, dev.name);
+    printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
+           img.w, img.h, n);
+
+    /* Load time: contexts and kernels; then the buffer is uploaded once and reduced three times. */
+    for (k = 0; k < 3; ++k) {
+        pclr_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.type = PCLR_FLOAT;
+        cfg.op = ops[k];
+        if ((r = prepare(&dev, &cfg)) != PCLR_OK) {
+            fprintf(stderr, "auto_exposure: building the %s kernel failed: %s (%s)\n", pclr_op_name(ops[k]),
+                    pclr_result_string(r), device_error(&dev));
+            ++failures;
+        }
+    }
+    if (!failures && (r = upload(&dev, loglum, n)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), device_error(&dev));
+        ++failures;
+    }
+    for (k = 0; k < 3 && !failures; ++k) {
+        pclr_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.type = PCLR_FLOAT;
+        cfg.op = ops[k];
+        if ((r = reduce(&dev, &cfg, loglum, n, &got[k])) != PCLR_OK) {
+            fprintf(stderr, "auto_exposure: %s failed: %s (%s)\n", pclr_op_name(ops[k]), pclr_result_string(r),
+                    device_error(&dev));
+            ++failures;
+        }
+    }
+    close_device(&dev);
+
+    /* Check against the CPU reference: min/max exactly, the sum within float rounding. */
+    for (k = 0; k < 3 && !failures; ++k) {
+        int ok;
+        pclr_cpu_reduce(PCLR_FLOAT, ops[k], loglum, n, &ref[k]);
+        ok = ops[k] == PCLR_SUM ? fabs((double)got[k] - (double)ref[k]) <= 1e-5 * abs_sum + 1e-6
+                                : memcmp(&got[k], &ref[k], sizeof(float)) == 0;
+        if (!ok) {
+            fprintf(stderr, "auto_exposure: %s mismatch: device %.9g, CPU reference %.9g\n", pclr_op_name(ops[k]),
+                    (double)got[k], (double)ref[k]);
+            ++failures;
+        }
+    }
+    if (failures) {
+        free(loglum);
+        free(img.rgb);
+        return 1;
+    }
+
+    /* Exposure from the geometric mean of the luminance (key 0.18): exposure =
+       0.18 / exp(mean log L). EV100 = log2(L_avg * 100 / 12.5) (ISO 100,
+       reflected-light meter constant K = 12.5). */
+    mean_log = (double)got[2] / (double)n;
+    avg_lum = exp(mean_log);
+    exposure = 0.18 / avg_lum;
+    ev100 = log2(avg_lum * 100.0 / 12.5);
+    printf("log-luminance: min %.6f  max %.6f  mean %.6f   (checked against the CPU reference)\n", (double)got[0],
+           (double)got[1], mean_log);
+    printf("luminance:     min %.6g  max %.6g  average (geometric) %.6g\n", exp((double)got[0]) - 1e-4,
+           exp((double)got[1]) - 1e-4, avg_lum);
+    printf("exposure:      %.6f (key 0.18)   EV100 %.3f\n", exposure, ev100);
+
+    if (write_tonemapped(out_path, &img, (float)exposure, (float)(exp((double)got[1]) - 1e-4)) != 0) failures = 1;
+    else printf("tone-mapped (Reinhard): %s\n", out_path);
+    free(loglum);
+    free(img.rgb);
+    return failures ? 1 : 0;
+}
