@@ -164,7 +164,7 @@ PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t c
 
 /* Kernel source for cfg. With buf == NULL only *size_needed (bytes including
    the NUL) is reported. PCLR_ERR_BUFFER_TOO_SMALL when cap < *size_needed
-   (nothing written). The core allocates nothing. */
+   (the buffer is left holding an empty string). The core allocates nothing. */
 PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
 
 /* Compiler options the source needs (e.g. "-cl-std=CL2.0"; often empty), same
@@ -683,6 +683,7 @@ PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__f
     PCLR_API pclr_result fn(const char *s, T *out) {         \
         int v = 0;                                           \
         pclr_result r = pclr__parse(names, count, s, &v);    \
+        if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER; \
         if (r == PCLR_OK) *out = (T)v;                       \
         return r;                                            \
     }

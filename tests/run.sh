@@ -67,5 +67,18 @@ if [ -n "$CUDA_INC" ]; then
   step cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_cuda tests/test_cuda.c -ldl -lm && $B/test_cuda"
 fi
 
+# 7. robustness: allocation failure injection and bad inputs (plain, ASan/UBSan); libFuzzer
+#    smoke runs and the corpus compile check where clang has libFuzzer
+FAIL_INC=${CUDA_INC:--DPCLR_FAILURES_NO_CUDA}
+step failures sh -c "gcc -std=c99 $WARN -O1 $FAIL_INC -o $B/test_failures tests/test_failures.c -lOpenCL -ldl -lm && $B/test_failures"
+step failures-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all $FAIL_INC -o $B/test_failures_asan tests/test_failures.c -lOpenCL -ldl -lm && ASAN_OPTIONS=detect_leaks=0 $B/test_failures_asan"
+if have clang && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' |
+     clang -fsanitize=fuzzer -x c - -o "$B/fuzz_probe" >/dev/null 2>&1; then
+  step fuzz-smoke make -s fuzz FUZZ_SECONDS=${PCLR_FUZZ_SECONDS:-10}
+  step fuzz-compile-corpus bash tests/fuzz/compile_corpus.sh
+else
+  echo "skip: clang libFuzzer not found: fuzz smoke runs skipped"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
