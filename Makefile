@@ -8,7 +8,7 @@ CC        ?= cc
 CUDA_PATH ?= /usr/local/cuda
 CFLAGS    ?= -O2 -g
 WARN       = -std=c99 -Wall -Wextra -Wpedantic -Werror
-HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h
+HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h examples/pclr_device.h
 LIBS       = -lOpenCL -ldl -lm
 
 # The CUDA backend needs cuda.h/nvrtc.h at compile time only (the driver and

@@ -46,6 +46,7 @@
 #define PCLREDUCE_CUDA
 #endif
 #include "../pclreduce.h"
+#include "pclr_device.h"
 
 #include <float.h>
 #include <math.h>
@@ -216,89 +217,6 @@ static float luminance(const float *p) {
     return l;
 }
 
-/* ------------------------------------------------------------ the device */
-typedef struct ae_device {
-    pclr_cl_context *cl;
-    cl_mem cbuf;
-#ifdef PCLREDUCE_CUDA
-    pclr_cuda_context *cuda;
-    CUdeviceptr dbuf;
-#endif
-    char name[512];
-} ae_device;
-
-static int open_device(ae_device *d) {
-    memset(d, 0, sizeof *d);
-#ifdef PCLREDUCE_CUDA
-    if (pclr_cuda_create(NULL, &d->cuda) == PCLR_OK) {
-        snprintf(d->name, sizeof d->name, "CUDA: %s", pclr_cuda_get_features(d->cuda)->device_name);
-        return 1;
-    }
-    printf("CUDA: %s; trying OpenCL\n", d->cuda ? pclr_cuda_last_error(d->cuda) : "unavailable");
-    pclr_cuda_destroy(d->cuda);
-    d->cuda = NULL;
-#endif
-    if (pclr_cl_create_default(-1, -1, &d->cl) == PCLR_OK) {
-        const pclr_cl_features *f = pclr_cl_get_features(d->cl);
-        snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
-        return 1;
-    }
-    printf("OpenCL: %s; using the CPU reference\n",
-           d->cl ? pclr_cl_last_error(d->cl) : "no platform (is an ICD such as pocl-opencl-icd installed?)");
-    pclr_cl_destroy(d->cl);
-    d->cl = NULL;
-    snprintf(d->name, sizeof d->name, "CPU (pclr_cpu_reduce fallback)");
-    return 0;
-}
-
-static const char *device_error(const ae_device *d) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) return pclr_cuda_last_error(d->cuda);
-#endif
-    return d->cl ? pclr_cl_last_error(d->cl) : "";
-}
-
-/* Load time: build the three kernels now, not in the first frame. */
-static pclr_result prepare(ae_device *d, const pclr_config *cfg) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) return pclr_cuda_prepare(d->cuda, cfg);
-#endif
-    return d->cl ? pclr_cl_prepare(d->cl, cfg) : PCLR_OK;
-}
-
-static pclr_result upload(ae_device *d, const float *data, size_t n) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) {
-        pclr_result r = pclr_cuda_alloc(d->cuda, n * sizeof(float), &d->dbuf);
-        return r != PCLR_OK ? r : pclr_cuda_copy_to_device(d->cuda, d->dbuf, data, n * sizeof(float));
-    }
-#endif
-    if (d->cl) {
-        cl_int err;
-        d->cbuf = clCreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                 n * sizeof(float), (void *)data, &err);
-        return err == CL_SUCCESS ? PCLR_OK : PCLR_ERR_OUT_OF_MEMORY;
-    }
-    return PCLR_OK;
-}
-
-static pclr_result reduce(ae_device *d, const pclr_config *cfg, const float *host, uint64_t n, float *result) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) return pclr_cuda_reduce(d->cuda, cfg, d->dbuf, 0, n, NULL, result);
-#endif
-    if (d->cl) return pclr_cl_reduce(d->cl, cfg, d->cbuf, 0, n, result);
-    return pclr_cpu_reduce(cfg->type, cfg->op, host, n, result);
-}
-
-static void close_device(ae_device *d) {
-#ifdef PCLREDUCE_CUDA
-    if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
-    pclr_cuda_destroy(d->cuda);
-#endif
-    if (d->cbuf) clReleaseMemObject(d->cbuf);
-    pclr_cl_destroy(d->cl);
-}
-
 /* ------------------------------------------------------------ output */
 static unsigned char encode_srgb(float c) {
     float s;
@@ -345,7 +263,7 @@ int main(int argc, char **argv) {
     const char *out_path = argc > 2 ? argv[2] : "build/auto_exposure.ppm";
     static const pclr_op ops[3] = {PCLR_MIN, PCLR_MAX, PCLR_SUM};
     image img;
-    ae_device dev;
+    pclr_example_device dev;
     float *loglum, got[3], ref[3];
     double abs_sum = 0.0, mean_log, avg_lum, exposure, ev100;
     size_t i, n;
@@ -366,7 +284,7 @@ int main(int argc, char **argv) {
         abs_sum += fabs((double)loglum[i]);
     }
 
-    open_device(&dev);
+    if (!pclr_example_open(&dev)) printf("using the CPU reference\n");
     printf("pclreduce %s auto-exposure on %s\n", PCLREDUCE_VERSION, dev.name);
     printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
            img.w, img.h, n);
@@ -377,14 +295,14 @@ int main(int argc, char **argv) {
         memset(&cfg, 0, sizeof cfg);
         cfg.type = PCLR_FLOAT;
         cfg.op = ops[k];
-        if ((r = prepare(&dev, &cfg)) != PCLR_OK) {
+        if ((r = pclr_example_prepare(&dev, &cfg)) != PCLR_OK) {
             fprintf(stderr, "auto_exposure: building the %s kernel failed: %s (%s)\n", pclr_op_name(ops[k]),
-                    pclr_result_string(r), device_error(&dev));
+                    pclr_result_string(r), pclr_example_error(&dev));
             ++failures;
         }
     }
-    if (!failures && (r = upload(&dev, loglum, n)) != PCLR_OK) {
-        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), device_error(&dev));
+    if (!failures && (r = pclr_example_upload(&dev, loglum, n * sizeof(float))) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), pclr_example_error(&dev));
         ++failures;
     }
     for (k = 0; k < 3 && !failures; ++k) {
@@ -392,13 +310,13 @@ int main(int argc, char **argv) {
         memset(&cfg, 0, sizeof cfg);
         cfg.type = PCLR_FLOAT;
         cfg.op = ops[k];
-        if ((r = reduce(&dev, &cfg, loglum, n, &got[k])) != PCLR_OK) {
+        if ((r = pclr_example_reduce(&dev, &cfg, n, &got[k])) != PCLR_OK) {
             fprintf(stderr, "auto_exposure: %s failed: %s (%s)\n", pclr_op_name(ops[k]), pclr_result_string(r),
-                    device_error(&dev));
+                    pclr_example_error(&dev));
             ++failures;
         }
     }
-    close_device(&dev);
+    pclr_example_close(&dev);
 
     /* Check against the CPU reference: min/max exactly, the sum within float rounding. */
     for (k = 0; k < 3 && !failures; ++k) {

@@ -11,6 +11,7 @@
 #endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
+#include "pclr_device.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,84 +30,6 @@ static double now_s(void) {
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-/* One device behind one of the two backends. */
-typedef struct demo_device {
-    pclr_cl_context *cl;
-#ifdef PCLREDUCE_CUDA
-    pclr_cuda_context *cuda;
-    CUdeviceptr dbuf;
-#endif
-    cl_mem cbuf;
-    char name[512];
-} demo_device;
-
-static int open_device(demo_device *d) {
-    memset(d, 0, sizeof *d);
-#ifdef PCLREDUCE_CUDA
-    {
-        pclr_cuda_desc desc;
-        memset(&desc, 0, sizeof desc);
-        if (pclr_cuda_create(&desc, &d->cuda) == PCLR_OK) {
-            snprintf(d->name, sizeof d->name, "CUDA: %s", pclr_cuda_get_features(d->cuda)->device_name);
-            return 1;
-        }
-        printf("CUDA: %s; trying OpenCL\n", d->cuda ? pclr_cuda_last_error(d->cuda) : "unavailable");
-        pclr_cuda_destroy(d->cuda);
-        d->cuda = NULL;
-    }
-#endif
-    if (pclr_cl_create_default(-1, -1, &d->cl) == PCLR_OK) {
-        const pclr_cl_features *f = pclr_cl_get_features(d->cl);
-        snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
-        return 1;
-    }
-    printf("OpenCL: %s\n", d->cl ? pclr_cl_last_error(d->cl) : "no platform (is an ICD such as pocl-opencl-icd installed?)");
-    pclr_cl_destroy(d->cl);
-    d->cl = NULL;
-    return 0;
-}
-
-static pclr_result upload(demo_device *d, const void *data, size_t bytes) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) {
-        pclr_result r;
-        if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
-        d->dbuf = 0;
-        if ((r = pclr_cuda_alloc(d->cuda, bytes, &d->dbuf)) != PCLR_OK) return r;
-        return pclr_cuda_copy_to_device(d->cuda, d->dbuf, data, bytes);
-    }
-#endif
-    {
-        cl_int err;
-        if (d->cbuf) clReleaseMemObject(d->cbuf);
-        d->cbuf = clCreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)data, &err);
-        return err == CL_SUCCESS ? PCLR_OK : PCLR_ERR_OUT_OF_MEMORY;
-    }
-}
-
-static pclr_result reduce(demo_device *d, const pclr_config *cfg, uint64_t n, void *result) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) return pclr_cuda_reduce(d->cuda, cfg, d->dbuf, 0, n, NULL, result);
-#endif
-    return pclr_cl_reduce(d->cl, cfg, d->cbuf, 0, n, result);
-}
-
-static const char *last_error(demo_device *d) {
-#ifdef PCLREDUCE_CUDA
-    if (d->cuda) return pclr_cuda_last_error(d->cuda);
-#endif
-    return pclr_cl_last_error(d->cl);
-}
-
-static void close_device(demo_device *d) {
-#ifdef PCLREDUCE_CUDA
-    if (d->dbuf) pclr_cuda_free(d->cuda, d->dbuf);
-    pclr_cuda_destroy(d->cuda);
-#endif
-    if (d->cbuf) clReleaseMemObject(d->cbuf);
-    pclr_cl_destroy(d->cl);
 }
 
 /* Exact for integers and min/max; float sums within a bound against a double-precision sum. */
@@ -128,12 +51,13 @@ static int matches(pclr_type t, pclr_op op, const void *got, const void *data, u
 int main(void) {
     const char *mb_env = getenv("PCLR_DEMO_MB");
     size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
-    demo_device dev;
+    pclr_example_device dev;
     void *data = malloc(bytes ? bytes : 1);
     int t, o, failures = 0;
     if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
-    if (!open_device(&dev)) {
+    if (!pclr_example_open(&dev)) {
         fprintf(stderr, "demo: no GPU or OpenCL device found\n");
+        pclr_example_close(&dev);
         free(data);
         return 1;
     }
@@ -144,7 +68,7 @@ int main(void) {
         uint64_t n = bytes / ts;
         pclr_result r;
         pclr_args_fill_random((pclr_type)t, data, n, 42 + (uint64_t)t);
-        if ((r = upload(&dev, data, (size_t)n * ts)) != PCLR_OK) {
+        if ((r = pclr_example_upload(&dev, data, (size_t)n * ts)) != PCLR_OK) {
             printf("%-7s upload failed: %s\n", pclr_type_name((pclr_type)t), pclr_result_string(r));
             ++failures;
             continue;
@@ -157,18 +81,18 @@ int main(void) {
             memset(&cfg, 0, sizeof cfg);
             cfg.type = (pclr_type)t;
             cfg.op = (pclr_op)o;
-            r = reduce(&dev, &cfg, n, result); /* builds the kernel once */
+            r = pclr_example_reduce(&dev, &cfg, n, result); /* builds the kernel once */
             if (r == PCLR_ERR_NO_FP64) {
                 printf("%-7s %-4s %12s  skipped: the device has no fp64\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), "");
                 continue;
             }
             for (k = 0; k < REPS && r == PCLR_OK; ++k) {
                 t0 = now_s();
-                r = reduce(&dev, &cfg, n, result);
+                r = pclr_example_reduce(&dev, &cfg, n, result);
                 times[k] = now_s() - t0;
             }
             if (r != PCLR_OK) {
-                printf("%-7s %-4s failed: %s (%s)\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), pclr_result_string(r), last_error(&dev));
+                printf("%-7s %-4s failed: %s (%s)\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), pclr_result_string(r), pclr_example_error(&dev));
                 ++failures;
                 continue;
             }
@@ -186,7 +110,7 @@ int main(void) {
     }
     printf("\n%s: every result checked against the CPU reference (times: blocking call, median of %d)\n",
            failures ? "FAILED" : "all correct", REPS);
-    close_device(&dev);
+    pclr_example_close(&dev);
     free(data);
     return failures ? 1 : 0;
 }
