@@ -59,6 +59,7 @@ typedef enum pclr_result {
     PCLR_ERR_OUT_OF_MEMORY,         /* host or device allocation failed */
     PCLR_ERR_BACKEND,               /* an OpenCL/CUDA call failed (see the context's message) */
     PCLR_ERR_INVALID_CONTEXT,       /* context NULL, destroyed or not initialised */
+    PCLR_ERR_IO,                    /* a cache or tuning file could not be read or written */
     PCLR_RESULT_COUNT_
 } pclr_result;
 
@@ -202,6 +203,97 @@ PCLR_API void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt,
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 
+/* ------------------------------------------------------------ kernel cache
+   Compiled binaries (OpenCL program binaries, CUBIN) on disk, one file per
+   identity: <dir>/<16 hex digits of pclr_hash64(identity)>.bin. The identity
+   is every byte that defines the binary (the backends pass source, options,
+   device name and driver version). A file holds a header (magic, format
+   version, the identity hashed under two seeds, payload size and checksum)
+   and the payload. Files are written to a temporary name and renamed, so a
+   reader sees a whole file or none; a torn, corrupt or foreign file is a
+   miss, never trusted: the caller rebuilds and stores again. */
+#ifndef PCLR_CACHE_MAX_BYTES
+#define PCLR_CACHE_MAX_BYTES (256u << 20) /* larger payloads are refused: no binary is this big */
+#endif
+
+/* $XDG_CACHE_HOME/pclreduce, else $HOME/.cache/pclreduce (Windows:
+   %LOCALAPPDATA%\pclreduce). Same buffer protocol as pclr_config_describe;
+   0 when no location is known. */
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap);
+
+/* 1 on a valid hit: *data (allocated with `a`; NULL or zero functions mean
+   malloc, free it with the same) holds *size bytes. 0 on a miss of any kind
+   (no file, truncated, other format, other identity, bad checksum, size over
+   the cap, no memory), with *why (if not NULL) a static sentence. */
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why);
+
+/* Writes the file atomically, creating dir and its parents. PCLR_ERR_IO when
+   the directory or file cannot be written (a failed write leaves no temporary
+   file); PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between
+   threads and processes: the last complete writer wins. */
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
+                                      size_t size);
+
+/* ------------------------------------------------------------ tuning file
+   Measured winners, one per line in a text file people can read and edit:
+     cuda "NVIDIA H100 80GB HBM3" "13000" float sum 20 group=256 unroll=4 vector=4 wave=32
+         stride=global variant=shuffle finish=last_group groups_per_unit=8 gbps=2871.3
+   (one line): backend, quoted device name and driver version (\" and \\
+   escaped), type, op, size class, then key=value knobs. '#' comments and
+   blank lines are kept and ignored; unknown keys are ignored (newer files);
+   a malformed line is skipped, never fatal.
+
+   Size classes: n belongs to the first class c of 12, 16, 20, 22, 24, 26, 63
+   with n <= 2^c. Small sizes are latency-bound (one coarse class each), the
+   grid and unroll trade-offs move between 2^20 and 2^26 (finer classes), and
+   above that reductions are bandwidth-bound. */
+PCLR_API uint32_t pclr_size_class(uint64_t n);
+
+typedef struct pclr_tune_entry {
+    pclr_dialect backend;  /* PCLR_OPENCL or PCLR_CUDA */
+    char device[256];      /* device name as the driver reports it */
+    char driver[128];      /* driver version string */
+    pclr_type type;
+    pclr_op op;
+    uint32_t size_class;   /* one of the ladder above */
+    pclr_config cfg;       /* the winner, resolved */
+    double gbps;           /* its measured bandwidth (information only) */
+} pclr_tune_entry;
+
+/* One line for e, ending in '\n'. Same buffer protocol as
+   pclr_config_describe. The config is written resolved; control characters
+   in the names become spaces. */
+PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap);
+
+/* Parses one line (a trailing newline is fine). PCLR_ERR_INVALID_ENUM for an
+   unknown backend, type, op or knob name, PCLR_ERR_INVALID_KNOB for bad
+   syntax, a size class off the ladder or a config that does not resolve;
+   *why (if not NULL) says which. On success out->cfg is resolved. */
+PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, const char **why);
+
+/* The entries of the file at path for this backend, device and driver
+   (later lines win over earlier ones with the same type, op and class).
+   *entries is allocated with `a` (NULL: malloc), NULL when *count is 0. A
+   missing file is PCLR_OK with no entries; an unreadable one PCLR_ERR_IO. */
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_dialect backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count);
+
+/* Merges entries into the file at path, atomically (temporary + rename),
+   creating its directory: every other line (comments, other devices) is
+   kept, a line with the same backend, device, driver, type, op and class is
+   replaced in place, new keys are appended. Not a lock: two concurrent
+   savers each write a whole file, and the last rename wins. */
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
+
+/* The entry for type, op and n's size class; NULL if none. */
+PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
+                                                 pclr_op op, uint64_t n);
+
+/* $PCLR_TUNE_FILE when set, else <pclr_cache_default_dir>/tuning.txt. Same
+   buffer protocol as pclr_cache_default_dir. */
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
+
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
@@ -213,10 +305,10 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
    -Woverlength-strings). */
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) \
     PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n" \
-    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL
+    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) \
     PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n" \
-    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL
+    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
     "/* pclreduce kernel (macro form): type=" #T " op=" #OP " dialect=" D " wave=" #WAVE " unroll=" #UNROLL \
     ", other knobs at their defaults */\n"
@@ -543,10 +635,23 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n" \
 "    }\n" \
-"    for (; i < end; i += stride) PCLR_FOLD(acc, pv[i]);\n" \
+"#if PCLR_UNROLL > 1\n" \
+"    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
+"       all in flight, clamped to a valid index and folded under a guard. */\n" \
+"    if (i < end) {\n" \
+"        PCLR_VEC v[PCLR_UNROLL - 1];\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
+"            if (i + k * stride < end) PCLR_FOLD(acc, v[k]);\n" \
+"    }\n" \
+"#endif\n" \
 "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_op(acc, p[head + nvec * PCLR_VECTOR + thread]);\n" \
 "    /* Level 2, in-group. */\n" \
-"    acc = pclr_group_reduce(acc, lds);\n" \
+"    acc = pclr_group_reduce(acc, lds);\n"
+
+#define PCLR__BODY_FINISH \
 "    /* Level 3, between groups. */\n" \
 "#if PCLR_FINISH == PCLR_FINISH_PARTIALS\n" \
 "    if (lid == 0) out[group] = acc;\n" \
@@ -619,6 +724,18 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>  /* the cache and tuning file: */
+#include <stdlib.h>
+#include <time.h>
+#ifdef _WIN32
+#include <direct.h>
+#include <process.h>
+#include <windows.h>
+#else
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
 
 #ifndef PCLR_ASSERT
 #include <assert.h>
@@ -647,6 +764,7 @@ static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "out of memory",
     "an OpenCL or CUDA call failed",
     "invalid context (NULL, destroyed or not initialised)",
+    "a cache or tuning file could not be read or written",
 };
 
 PCLR_API const char *pclr_result_string(pclr_result r) {
@@ -800,7 +918,8 @@ static const char *const pclr__finish_macros[PCLR_FINISH_COUNT_] = {
 static const char *const pclr__stride_macros[PCLR_STRIDE_COUNT_] = {"", "PCLR_STRIDE_GLOBAL", "PCLR_STRIDE_LOCAL"};
 
 PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
-    static const char *const body[] = {PCLR__BODY_CONFIG, PCLR__BODY_OPS, PCLR__BODY_GROUP, PCLR__BODY_KERNEL};
+    static const char *const body[] = {PCLR__BODY_CONFIG, PCLR__BODY_OPS, PCLR__BODY_GROUP, PCLR__BODY_KERNEL,
+                                       PCLR__BODY_FINISH};
     pclr_config c;
     pclr__writer w;
     size_t i;
@@ -952,6 +1071,420 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
     size_t i;
     for (i = 0; i < len; ++i) { h ^= p[i]; h *= 0x100000001b3ull; }
     return h;
+}
+
+/* ------------------------------------------------------------ files: kernel cache, tuning file */
+#ifdef _WIN32
+#define PCLR__SEP "\\"
+#define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
+#else
+#define PCLR__SEP "/"
+#define PCLR__IS_SEP(c) ((c) == '/')
+#endif
+#define PCLR__PATH_CAP 4096
+#define PCLR__CACHE_HEADER 48 /* magic[8], then u64 little-endian: version, identity hash x2, size, checksum */
+#define PCLR__CACHE_VERSION 1u
+#define PCLR__HASH_SEED2 0x9e3779b97f4a7c15ull /* second identity hash: 128 bits against collisions */
+#define PCLR__TEXT_MAX (64L << 20)           /* a tuning file is a few kilobytes */
+
+static void *pclr__mem_alloc(const pclr_allocator *a, size_t size) {
+    return a && a->alloc ? a->alloc(size, a->user) : malloc(size);
+}
+static void pclr__mem_free(const pclr_allocator *a, void *p) {
+    if (p && a && a->free) a->free(p, a->user);
+    else free(p);
+}
+
+static const char *pclr__env(const char *name) {
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap) {
+    size_t len = 0;
+#ifdef _WIN32
+    const char *base = pclr__env("LOCALAPPDATA"), *tail = "\\pclreduce";
+#else /* XDG: a relative $XDG_CACHE_HOME is invalid and ignored */
+    const char *xdg = pclr__env("XDG_CACHE_HOME"), *base = xdg && xdg[0] == '/' ? xdg : pclr__env("HOME");
+    const char *tail = base && base == xdg ? "/pclreduce" : "/.cache/pclreduce";
+#endif
+    if (base) pclr__appendf(buf, cap, &len, "%s%s", base, tail);
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
+    const char *file = pclr__env("PCLR_TUNE_FILE");
+    size_t len = 0;
+    if (file) pclr__appendf(buf, cap, &len, "%s", file);
+    else if ((len = pclr_cache_default_dir(buf, cap)) > 0) pclr__appendf(buf, cap, &len, PCLR__SEP "tuning.txt");
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+/* mkdir -p of the directories above the file at path; a failure shows when the file is opened. */
+static void pclr__make_parents(char *path) {
+    size_t i;
+    char c;
+    for (i = 1; path[i]; ++i) {
+        if (!PCLR__IS_SEP(path[i]) || PCLR__IS_SEP(path[i - 1])) continue;
+        c = path[i];
+        path[i] = '\0';
+#ifdef _WIN32
+        (void)_mkdir(path);
+#else
+        (void)mkdir(path, 0777);
+#endif
+        path[i] = c;
+    }
+}
+
+/* Writes a then b to path through a temporary file in the same directory
+   and a rename over path, so readers see the old file or the new one. */
+static pclr_result pclr__write_atomic(const char *path, const void *a, size_t na, const void *b, size_t nb) {
+    char tmp[PCLR__PATH_CAP + 80];
+    int here = 0; /* its address tells concurrent threads apart, the pid processes */
+    size_t len = 0;
+    FILE *f;
+    int ok;
+#ifdef _WIN32
+    unsigned long pid = (unsigned long)_getpid();
+#else
+    unsigned long pid = (unsigned long)getpid();
+#endif
+    pclr__appendf(tmp, sizeof tmp, &len, "%s.%lu.%p.%lx.tmp", path, pid, (void *)&here, (unsigned long)time(NULL));
+    if (len >= sizeof tmp) return PCLR_ERR_IO;
+    pclr__make_parents(tmp);
+    if (!(f = fopen(tmp, "wb"))) return PCLR_ERR_IO;
+    ok = fwrite(a, 1, na, f) == na && (nb == 0 || fwrite(b, 1, nb, f) == nb);
+    ok = fclose(f) == 0 && ok;
+#ifdef _WIN32 /* rename() does not replace an existing file there */
+    ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+#else
+    ok = ok && rename(tmp, path) == 0;
+#endif
+    if (!ok) remove(tmp);
+    return ok ? PCLR_OK : PCLR_ERR_IO;
+}
+
+static void pclr__put_u64(unsigned char *p, uint64_t v) {
+    int i;
+    for (i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
+}
+static uint64_t pclr__get_u64(const unsigned char *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+static void pclr__cache_header(unsigned char *h, const void *identity, size_t identity_len, uint64_t size, uint64_t sum) {
+    memcpy(h, "PCLRBIN", 8);
+    pclr__put_u64(h + 8, PCLR__CACHE_VERSION);
+    pclr__put_u64(h + 16, pclr_hash64(identity, identity_len, PCLR_HASH_SEED));
+    pclr__put_u64(h + 24, pclr_hash64(identity, identity_len, PCLR__HASH_SEED2));
+    pclr__put_u64(h + 32, size);
+    pclr__put_u64(h + 40, sum);
+}
+
+static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const void *identity, size_t identity_len) {
+    size_t len = 0;
+    pclr__appendf(buf, cap, &len, "%s" PCLR__SEP "%016llx.bin", dir,
+                  (unsigned long long)pclr_hash64(identity, identity_len, PCLR_HASH_SEED));
+    return len;
+}
+
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why) {
+    char path[PCLR__PATH_CAP];
+    unsigned char head[PCLR__CACHE_HEADER], want[PCLR__CACHE_HEADER];
+    const char *dummy;
+    FILE *f;
+    long end = -1;
+    uint64_t n = 0;
+    void *p = NULL;
+    if (!why) why = &dummy;
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
+    if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
+    if (!(f = fopen(path, "rb"))) { *why = "no cache file"; return 0; }
+    *why = NULL; /* every size below is checked against the file before it is used */
+    if (fread(head, 1, sizeof head, f) != sizeof head) *why = "the file is shorter than its header (truncated)";
+    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
+    else {
+        n = pclr__get_u64(head + 32);
+        pclr__cache_header(want, identity, identity_len, n, pclr__get_u64(head + 40));
+        if (memcmp(head, want, sizeof head) != 0) *why = "the file belongs to another identity (source, options, device or driver)";
+        else if (n > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
+        else if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 || (uint64_t)end != PCLR__CACHE_HEADER + n) *why = "the file length does not match its header (truncated or torn)";
+        else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
+        else if (fseek(f, PCLR__CACHE_HEADER, SEEK_SET) != 0 || fread(p, 1, (size_t)n, f) != n) *why = "read error";
+        else if (pclr_hash64(p, (size_t)n, PCLR_HASH_SEED) != pclr__get_u64(head + 40)) *why = "the payload checksum does not match (corrupt file)";
+    }
+    fclose(f);
+    if (*why) { pclr__mem_free(a, p); return 0; }
+    *data = p;
+    *size = (size_t)n;
+    return 1;
+}
+
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
+    char path[PCLR__PATH_CAP];
+    unsigned char head[PCLR__CACHE_HEADER];
+    if (!dir || !identity || (!data && size > 0)) return PCLR_ERR_NULL_POINTER;
+    if (size > PCLR_CACHE_MAX_BYTES) return PCLR_ERR_SIZE_OVERFLOW;
+    if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) return PCLR_ERR_IO;
+    pclr__cache_header(head, identity, identity_len, size, pclr_hash64(data, size, PCLR_HASH_SEED));
+    return pclr__write_atomic(path, head, sizeof head, data, size);
+}
+
+static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
+
+PCLR_API uint32_t pclr_size_class(uint64_t n) {
+    size_t i;
+    for (i = 0; i + 1 < sizeof pclr__size_classes; ++i)
+        if (n <= (1ull << pclr__size_classes[i])) return pclr__size_classes[i];
+    return 63;
+}
+
+/* Appends s (at most max bytes) in double quotes, \ and " escaped, control characters as spaces. */
+static void pclr__put_quoted(pclr__writer *w, const char *s, size_t max) {
+    size_t i;
+    pclr__put(w, "\"");
+    for (i = 0; i < max && s[i]; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c < 0x20 || c == 0x7f ? ' ' : c);
+    }
+    pclr__put(w, "\" ");
+}
+
+static void pclr__tune_write(pclr__writer *w, const pclr_tune_entry *e) {
+    pclr_config c = e->cfg;
+    double g = e->gbps >= 0 && e->gbps < 1e15 ? e->gbps : 0;
+    unsigned long long tenths = (unsigned long long)(g * 10 + 0.5); /* printf's %f would follow the locale */
+    c.type = e->type; c.op = e->op; c.dialect = e->backend;
+    (void)pclr_config_resolve(&c, &c, NULL); /* one that does not resolve is written as is, refused when read */
+    pclr__appendf(w->buf, w->cap, &w->len, "%s ", pclr_dialect_name(c.dialect));
+    pclr__put_quoted(w, e->device, sizeof e->device);
+    pclr__put_quoted(w, e->driver, sizeof e->driver);
+    pclr__appendf(w->buf, w->cap, &w->len, "%s %s %u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
+                  pclr_type_name(c.type), pclr_op_name(c.op), (unsigned)e->size_class, c.group_size, c.unroll,
+                  c.vector_width, c.wave_width, pclr_stride_name(c.stride), pclr_variant_name(c.variant), pclr_finish_name(c.finish));
+    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d gbps=%llu.%u\n", c.groups_per_unit, tenths / 10, (unsigned)(tenths % 10));
+}
+
+PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap) {
+    pclr__writer w;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (e) pclr__tune_write(&w, e);
+    if (buf && cap > 0) buf[w.len < cap ? w.len : cap - 1] = '\0';
+    return w.len;
+}
+
+static int pclr__is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static const char *pclr__skip_blank(const char *s) {
+    while (pclr__is_blank(*s)) ++s;
+    return s;
+}
+
+/* Copies the next token (a "quoted string" with \" and \\ escapes, or a run
+   of non-blanks) to out; returns the position after it, NULL when there is
+   none, it is unterminated or it does not fit in cap bytes. */
+static const char *pclr__token(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    int quoted;
+    s = pclr__skip_blank(s);
+    if (!*s) return NULL;
+    quoted = *s == '"';
+    for (s += quoted; *s && (quoted ? *s != '"' : !pclr__is_blank(*s)); ++s) {
+        if (quoted && *s == '\\' && s[1]) ++s;
+        if (n + 1 >= cap) return NULL;
+        out[n++] = *s;
+    }
+    if (quoted && *s++ != '"') return NULL;
+    out[n] = '\0';
+    return s;
+}
+
+/* Locale-free "123" or "123.4" (strtod would follow the locale's decimal point). */
+static int pclr__parse_decimal(const char *s, double *out) {
+    double v = 0, scale = 1;
+    int digits = 0, point = 0;
+    for (; *s; ++s) {
+        if (*s == '.' && !point) { point = 1; continue; }
+        if (*s < '0' || *s > '9') return 0;
+        v = v * 10 + (*s - '0');
+        scale *= point ? 10 : 1;
+        ++digits;
+    }
+    *out = v / scale;
+    return digits > 0;
+}
+
+PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, const char **why) {
+    char tok[256], *val;
+    const char *s = line, *dummy;
+    pclr_tune_entry e;
+    double v = 0;
+    size_t i;
+    int *knob;
+    pclr_result r;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!line || !out) { *why = "line or entry pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    memset(&e, 0, sizeof e);
+    s = pclr__skip_blank(s);
+    if (!*s || *s == '#') { *why = "not an entry (blank line or comment)"; return PCLR_ERR_INVALID_KNOB; }
+#define PCLR__TUNE_FAIL(code, text) do { *why = text; return code; } while (0)
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_dialect(tok, &e.backend) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl or cuda");
+    if (!(s = pclr__token(s, e.device, sizeof e.device))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "device name missing, unterminated or over 255 bytes");
+    if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_op(tok, &e.op) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "op must be sum, min or max");
+    if ((s = pclr__token(s, tok, sizeof tok)) == NULL || !pclr__parse_decimal(tok, &v)) v = 0;
+    for (i = 0; i < sizeof pclr__size_classes && pclr__size_classes[i] != v; ++i) {}
+    if (i == sizeof pclr__size_classes) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "size class must be 12, 16, 20, 22, 24, 26 or 63");
+    e.size_class = pclr__size_classes[i];
+    while (*(s = pclr__skip_blank(s))) {
+        if (!(s = pclr__token(s, tok, sizeof tok)) || !(val = strchr(tok, '='))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "knobs are written key=value");
+        *val++ = '\0';
+        r = PCLR_OK;
+        knob = !strcmp(tok, "group") ? &e.cfg.group_size : !strcmp(tok, "unroll") ? &e.cfg.unroll : !strcmp(tok, "vector") ? &e.cfg.vector_width
+             : !strcmp(tok, "wave") ? &e.cfg.wave_width : !strcmp(tok, "groups_per_unit") ? &e.cfg.groups_per_unit : NULL;
+        if (!strcmp(tok, "stride")) r = pclr_parse_stride(val, &e.cfg.stride);
+        else if (!strcmp(tok, "variant")) r = pclr_parse_variant(val, &e.cfg.variant);
+        else if (!strcmp(tok, "finish")) r = pclr_parse_finish(val, &e.cfg.finish);
+        else if (!strcmp(tok, "gbps") && !pclr__parse_decimal(val, &e.gbps)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "gbps must be a decimal number");
+        else if (knob && (!pclr__parse_decimal(val, &v) || v > 65536 || v != (int)v)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "a knob value must be a whole number");
+        else if (knob) *knob = (int)v;
+        if (r != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "unknown stride, variant or finish name");
+    } /* other keys: written by a newer version, ignored */
+#undef PCLR__TUNE_FAIL
+    e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.dialect = e.backend;
+    if ((r = pclr_config_resolve(&e.cfg, &e.cfg, why)) != PCLR_OK) return r;
+    *out = e;
+    return PCLR_OK;
+}
+
+/* Reads the whole file, NUL-terminated, into *text (malloc). 1: read, 0: no such file, -1: unreadable. */
+static int pclr__read_text(const char *path, char **text) {
+    FILE *f;
+    long len = -1;
+    int ok;
+    *text = NULL;
+    errno = 0;
+    if (!(f = fopen(path, "rb"))) return errno == ENOENT ? 0 : -1;
+    ok = fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len <= PCLR__TEXT_MAX && fseek(f, 0, SEEK_SET) == 0 &&
+         (*text = (char *)malloc((size_t)len + 1)) != NULL && fread(*text, 1, (size_t)len, f) == (size_t)len &&
+         fgetc(f) == EOF && !ferror(f); /* a directory reads as an error here, not as an empty file */
+    fclose(f);
+    if (!ok) { free(*text); *text = NULL; return -1; }
+    (*text)[len] = '\0';
+    while (len-- > 0) if (!(*text)[len]) (*text)[len] = ' '; /* a stray NUL must not hide the rest from a merge */
+    return 1;
+}
+
+static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return x->type == y->type && x->op == y->op && x->size_class == y->size_class;
+}
+static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
+           !strncmp(x->driver, y->driver, sizeof x->driver);
+}
+
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_dialect backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
+    char *text, *line, *next;
+    pclr_tune_entry e, *list = NULL, *grown;
+    size_t n = 0, cap = 0, i;
+    int got;
+    if (entries) *entries = NULL;
+    if (count) *count = 0;
+    if (!path || !device || !driver || !entries || !count) return PCLR_ERR_NULL_POINTER;
+    if ((got = pclr__read_text(path, &text)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
+    for (line = text; line; line = next) {
+        if ((next = strchr(line, '\n')) != NULL) *next++ = '\0';
+        if (pclr_tune_parse(line, &e, NULL) != PCLR_OK || e.backend != backend || strcmp(e.device, device) || strcmp(e.driver, driver)) continue;
+        for (i = 0; i < n && !pclr__tune_same_slot(&list[i], &e); ++i) {}
+        if (i == cap) {
+            cap = cap ? 2 * cap : 16;
+            if (!(grown = (pclr_tune_entry *)pclr__mem_alloc(a, cap * sizeof *grown))) { pclr__mem_free(a, list); free(text); return PCLR_ERR_OUT_OF_MEMORY; }
+            if (n) memcpy(grown, list, n * sizeof *grown);
+            pclr__mem_free(a, list);
+            list = grown;
+        }
+        list[i] = e; /* a later line replaces an earlier one */
+        n += i == n;
+    }
+    free(text);
+    *entries = list;
+    *count = n;
+    return PCLR_OK;
+}
+
+/* The index of the last entry with e's key, or count. */
+static size_t pclr__tune_last(const pclr_tune_entry *entries, size_t count, const pclr_tune_entry *e) {
+    size_t i = count;
+    while (i-- > 0) if (pclr__tune_same_key(&entries[i], e)) return i;
+    return count;
+}
+
+/* The merged text of pclr_tune_save into w; done[i] marks entry i written. */
+static void pclr__tune_merge(pclr__writer *w, const char *text, const pclr_tune_entry *entries, size_t count, unsigned char *done) {
+    char line[2048];
+    pclr_tune_entry e;
+    const char *end;
+    size_t n, i;
+    memset(done, 0, count);
+    for (; text && *text; text = *end ? end + 1 : end) {
+        if (!(end = strchr(text, '\n'))) end = text + strlen(text);
+        n = (size_t)(end - text);
+        i = count;
+        if (n < sizeof line) {
+            memcpy(line, text, n);
+            line[n] = '\0';
+            if (pclr_tune_parse(line, &e, NULL) == PCLR_OK) i = pclr__tune_last(entries, count, &e);
+        }
+        if (i == count) pclr__appendf(w->buf, w->cap, &w->len, "%.*s\n", (int)n, text); /* kept as it is */
+        else if (!done[i]) { pclr__tune_write(w, &entries[i]); done[i] = 1; }          /* replaced in place */
+    }
+    for (i = 0; i < count; ++i)
+        if (!done[i] && pclr__tune_last(entries, count, &entries[i]) == i) { pclr__tune_write(w, &entries[i]); done[i] = 1; }
+}
+
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    char *text = NULL;
+    unsigned char *done;
+    pclr__writer w;
+    pclr_result r = PCLR_ERR_OUT_OF_MEMORY;
+    if (!path || (!entries && count)) return PCLR_ERR_NULL_POINTER;
+    if (pclr__read_text(path, &text) < 0) return PCLR_ERR_IO;
+    w.buf = NULL; w.cap = 0; w.len = 0;
+    if ((done = (unsigned char *)malloc(count + 1)) != NULL) {
+        pclr__tune_merge(&w, text, entries, count, done); /* measures */
+        w.cap = w.len + 1;
+        w.len = 0;
+        if ((w.buf = (char *)malloc(w.cap)) != NULL) {
+            pclr__tune_merge(&w, text, entries, count, done);
+            r = pclr__write_atomic(path, w.buf, w.len, NULL, 0);
+        }
+    }
+    free(w.buf);
+    free(done);
+    free(text);
+    return r;
+}
+
+PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type, pclr_op op, uint64_t n) {
+    const pclr_tune_entry *hit = NULL;
+    uint32_t c = pclr_size_class(n);
+    size_t i;
+    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
+    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
+    for (i = 0; entries && i < count; ++i)
+        if (entries[i].type == type && entries[i].op == op && entries[i].size_class == c) hit = &entries[i];
+    return hit;
 }
 
 #ifdef __cplusplus
