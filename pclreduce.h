@@ -294,6 +294,30 @@ PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries,
    buffer protocol as pclr_cache_default_dir. */
 PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
 
+/* The tuner's sweep, shared by the backends (pclr_cl_tune, pclr_cuda_tune).
+   For each size class up to opt->max_n it starts from `start` (the backend's
+   default, type and op set) and walks the knobs one at a time, keeping a
+   value when it is clearly faster (coordinate descent: group size, unroll,
+   grid, vector width, stride, variant, finish, then unroll and grid again).
+   `measure` times a config on n elements and returns seconds per call, or a
+   negative number when the device cannot run it (skipped). Fills out[] with
+   one entry per class measured (device and driver left empty for the
+   backend); *count gets the number. PCLR_ERR_BUFFER_TOO_SMALL if cap <
+   PCLR_TUNE_CLASSES. */
+typedef double (*pclr_tune_measure_fn)(void *user, const pclr_config *cfg, uint64_t n);
+typedef void (*pclr_tune_progress_fn)(void *user, double fraction, const char *what);
+
+typedef struct pclr_tune_options {
+    uint64_t max_n;                 /* largest n measured; 0 = 2^26. Classes above it are left out */
+    pclr_tune_progress_fn progress; /* called before each measurement; NULL = silent */
+    void *user;                     /* passed to progress */
+} pclr_tune_options;
+
+#define PCLR_TUNE_CLASSES 7 /* the size-class ladder above */
+
+PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
+                                     void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count);
+
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
@@ -1474,6 +1498,83 @@ PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *ent
     free(done);
     free(text);
     return r;
+}
+
+/* The knobs the sweep walks, in walking order, and the values it tries. */
+enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH };
+typedef struct pclr__tune_knob { int which; int values[7]; } pclr__tune_knob;
+
+static void pclr__tune_set(pclr_config *c, int which, int v) {
+    switch (which) {
+    case PCLR__K_GROUP: c->group_size = v; break;
+    case PCLR__K_UNROLL: c->unroll = v; break;
+    case PCLR__K_GRID: c->groups_per_unit = v; break;
+    case PCLR__K_VECTOR: c->vector_width = v; break;
+    case PCLR__K_STRIDE: c->stride = (pclr_stride)v; break;
+    case PCLR__K_VARIANT: c->variant = (pclr_variant)v; break;
+    default: c->finish = (pclr_finish)v; break;
+    }
+}
+
+PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
+                                     void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count) {
+    static const uint32_t ladder[PCLR_TUNE_CLASSES] = {12, 16, 20, 22, 24, 26, 63};
+    static const pclr__tune_knob knobs[] = {
+        {PCLR__K_GROUP, {64, 128, 256, 512, 1024, 0, 0}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32, 0}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32, 0}},
+        {PCLR__K_VECTOR, {1, 2, 4, 0, 0, 0, 0}},
+        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL, 0, 0, 0, 0, 0}},
+        {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE, 0, 0, 0, 0}},
+        {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, 0, 0, 0, 0, 0}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32, 0}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32, 0}}};
+    const size_t nknobs = sizeof knobs / sizeof knobs[0];
+    uint64_t max_n, bound = 0;
+    size_t c, k, v, classes, steps = 0, step = 0;
+    pclr_config base;
+    pclr_result r;
+    if (count) *count = 0;
+    if (!start || !measure || !out || !count) return PCLR_ERR_NULL_POINTER;
+    if (cap < PCLR_TUNE_CLASSES) return PCLR_ERR_BUFFER_TOO_SMALL;
+    if ((r = pclr_config_resolve(start, &base, NULL)) != PCLR_OK) return r;
+    max_n = opt && opt->max_n ? opt->max_n : (uint64_t)1 << 26;
+    /* the classes that start below max_n; each is measured at min(its bound, max_n) */
+    for (classes = 0; classes < PCLR_TUNE_CLASSES && bound < max_n; ++classes)
+        bound = ladder[classes] < 63 ? (uint64_t)1 << ladder[classes] : max_n;
+    for (k = 0; k < nknobs; ++k)
+        for (v = 0; v < 7 && knobs[k].values[v]; ++v) ++steps;
+    steps *= classes;
+    for (c = 0; c < classes; ++c) {
+        const uint64_t n = ladder[c] < 63 && ((uint64_t)1 << ladder[c]) < max_n ? (uint64_t)1 << ladder[c] : max_n;
+        pclr_config best = base;
+        double best_t = measure(measure_user, &best, n);
+        char what[96];
+        snprintf(what, sizeof what, "%s %s, n = %llu", pclr_type_name(base.type), pclr_op_name(base.op),
+                 (unsigned long long)n);
+        for (k = 0; k < nknobs; ++k) {
+            for (v = 0; v < 7 && knobs[k].values[v]; ++v, ++step) {
+                pclr_config cand = best;
+                double t;
+                pclr__tune_set(&cand, knobs[k].which, knobs[k].values[v]);
+                if (memcmp(&cand, &best, sizeof cand) == 0 || pclr_config_resolve(&cand, &cand, NULL) != PCLR_OK) continue;
+                if (opt && opt->progress) opt->progress(opt->user, (double)step / (double)steps, what);
+                t = measure(measure_user, &cand, n);
+                /* a new value must win by 2%, so that timing noise does not walk the knobs */
+                if (t > 0 && (best_t <= 0 || t < 0.98 * best_t)) { best = cand; best_t = t; }
+            }
+        }
+        memset(&out[c], 0, sizeof out[c]);
+        out[c].backend = base.dialect;
+        out[c].type = base.type;
+        out[c].op = base.op;
+        out[c].size_class = ladder[c];
+        out[c].cfg = best;
+        out[c].gbps = best_t > 0 ? (double)n * (double)pclr_type_size(base.type) / best_t * 1e-9 : 0.0;
+    }
+    if (opt && opt->progress) opt->progress(opt->user, 1.0, "done");
+    *count = classes;
+    return PCLR_OK;
 }
 
 PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type, pclr_op op, uint64_t n) {

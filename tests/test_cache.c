@@ -595,6 +595,56 @@ static void test_tune_files(void) {
     }
 }
 
+/* The sweep on a made-up device whose best knobs are known: group 512,
+   unroll 8, 4 groups per unit, vector 2; local stride cannot run. */
+static int ilog2(int v) { int l = 0; while (v > 1) { v >>= 1; ++l; } return l; }
+static double fake_measure(void *user, const pclr_config *c, uint64_t n) {
+    int *calls = (int *)user;
+    ++*calls;
+    if (c->stride == PCLR_STRIDE_LOCAL) return -1.0;
+    return 1e-6 * (double)(n >> 10) * (1.0 + abs(ilog2(c->unroll) - 3) + abs(ilog2(c->groups_per_unit) - 2) +
+                                        (c->group_size != 512) + (c->vector_width != 2));
+}
+static void fake_progress(void *user, double fraction, const char *what) {
+    double *last = (double *)user;
+    CHECK(fraction >= *last && fraction <= 1.0 && what && *what, "progress %.3f after %.3f", fraction, *last);
+    *last = fraction;
+}
+static void test_tune_sweep(void) {
+    pclr_config start;
+    pclr_tune_options opt;
+    pclr_tune_entry e[PCLR_TUNE_CLASSES];
+    size_t count = 99, i;
+    int calls = 0;
+    double last = 0.0;
+    memset(&start, 0, sizeof start);
+    memset(&opt, 0, sizeof opt);
+    start.type = PCLR_UINT; start.op = PCLR_MAX; start.dialect = PCLR_CUDA;
+    opt.max_n = (uint64_t)1 << 28;
+    opt.progress = fake_progress;
+    opt.user = &last;
+    CHECK(pclr_tune_sweep(&start, &opt, fake_measure, &calls, e, PCLR_TUNE_CLASSES, &count) == PCLR_OK, "sweep");
+    CHECK(count == PCLR_TUNE_CLASSES, "7 classes up to 2^28, got %zu", count);
+    CHECK(last == 1.0, "progress ends at 1 (%.3f)", last);
+    for (i = 0; i < count; ++i) {
+        CHECK(e[i].type == PCLR_UINT && e[i].op == PCLR_MAX && e[i].backend == PCLR_CUDA, "entry %zu key", i);
+        CHECK(e[i].cfg.group_size == 512 && e[i].cfg.unroll == 8 && e[i].cfg.groups_per_unit == 4 &&
+              e[i].cfg.vector_width == 2 && e[i].cfg.stride == PCLR_STRIDE_GLOBAL,
+              "class %u: found group %d unroll %d grid %d vector %d", (unsigned)e[i].size_class, e[i].cfg.group_size,
+              e[i].cfg.unroll, e[i].cfg.groups_per_unit, e[i].cfg.vector_width);
+        CHECK(e[i].gbps > 0, "class %u gbps", (unsigned)e[i].size_class);
+    }
+    CHECK(calls > 7 * 10 && calls < 7 * 60, "measurements: %d", calls);
+    opt.max_n = 5000; /* classes 12 and 16 only, the second measured at 5000 */
+    last = 0.0;
+    CHECK(pclr_tune_sweep(&start, &opt, fake_measure, &calls, e, PCLR_TUNE_CLASSES, &count) == PCLR_OK && count == 2,
+          "max_n 5000: %zu classes", count);
+    CHECK(pclr_tune_sweep(&start, &opt, fake_measure, &calls, e, 3, &count) == PCLR_ERR_BUFFER_TOO_SMALL, "cap 3");
+    CHECK(pclr_tune_sweep(NULL, &opt, fake_measure, &calls, e, 7, &count) == PCLR_ERR_NULL_POINTER, "NULL start");
+    start.unroll = 3;
+    CHECK(pclr_tune_sweep(&start, &opt, fake_measure, &calls, e, 7, &count) == PCLR_ERR_INVALID_KNOB, "bad start");
+}
+
 int main(void) {
     char dir[128];
     g_rng = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid() << 32;
@@ -608,6 +658,7 @@ int main(void) {
     test_size_class();
     test_tune_format_parse();
     test_tune_files();
+    test_tune_sweep();
     test_default_dir();
     remove_tree(g_root);
     CHECK(access(g_root, F_OK) != 0, "temp dir removed");
