@@ -259,6 +259,7 @@ typedef struct pclr_tune_entry {
     uint32_t size_class;   /* one of the ladder above */
     pclr_config cfg;       /* the winner, resolved */
     double gbps;           /* its measured bandwidth (information only) */
+    double default_gbps;   /* pclr_tune_sweep: the start config's bandwidth there (not in the file) */
 } pclr_tune_entry;
 
 /* One line for e, ending in '\n'. Same buffer protocol as
@@ -1549,6 +1550,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         const uint64_t n = ladder[c] < 63 && ((uint64_t)1 << ladder[c]) < max_n ? (uint64_t)1 << ladder[c] : max_n;
         pclr_config best = base;
         double best_t = measure(measure_user, &best, n);
+        const double start_t = best_t;
         char what[96];
         snprintf(what, sizeof what, "%s %s, n = %llu", pclr_type_name(base.type), pclr_op_name(base.op),
                  (unsigned long long)n);
@@ -1571,6 +1573,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         out[c].size_class = ladder[c];
         out[c].cfg = best;
         out[c].gbps = best_t > 0 ? (double)n * (double)pclr_type_size(base.type) / best_t * 1e-9 : 0.0;
+        out[c].default_gbps = start_t > 0 ? (double)n * (double)pclr_type_size(base.type) / start_t * 1e-9 : 0.0;
     }
     if (opt && opt->progress) opt->progress(opt->user, 1.0, "done");
     *count = classes;

@@ -632,7 +632,8 @@ static void test_tune_sweep(void) {
               e[i].cfg.vector_width == 2 && e[i].cfg.stride == PCLR_STRIDE_GLOBAL,
               "class %u: found group %d unroll %d grid %d vector %d", (unsigned)e[i].size_class, e[i].cfg.group_size,
               e[i].cfg.unroll, e[i].cfg.groups_per_unit, e[i].cfg.vector_width);
-        CHECK(e[i].gbps > 0, "class %u gbps", (unsigned)e[i].size_class);
+        CHECK(e[i].gbps > 0 && e[i].default_gbps > 0 && e[i].default_gbps < e[i].gbps, "class %u gbps %g, default %g",
+              (unsigned)e[i].size_class, e[i].gbps, e[i].default_gbps);
     }
     CHECK(calls > 7 * 10 && calls < 7 * 60, "measurements: %d", calls);
     opt.max_n = 5000; /* classes 12 and 16 only, the second measured at 5000 */
