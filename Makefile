@@ -1,5 +1,5 @@
 # pclreduce: the headers need no build; this builds the tools, examples and tests.
-#   make            build/pclreduce-gen, build/pclreduce-run, build/demo
+#   make            build/pclreduce-gen, build/pclreduce-run, build/pclreduce-tune, build/demo
 #   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root)
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
 #   make bench      benchmarks against the anchors (bench/run.sh), results under bench/results/
@@ -9,7 +9,9 @@ CUDA_PATH ?= /usr/local/cuda
 CFLAGS    ?= -O2 -g
 WARN       = -std=c99 -Wall -Wextra -Wpedantic -Werror
 HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h examples/pclr_device.h
-LIBS       = -lOpenCL -ldl -lm
+# OpenCL, the CUDA driver and NVRTC are loaded at run time (dlopen): no -lOpenCL
+# (programs built with -DPCLREDUCE_NO_RUNTIME_LINKING add -lOpenCL -lcuda -lnvrtc)
+LIBS       = -ldl -lm
 
 # The CUDA backend needs cuda.h/nvrtc.h at compile time only (the driver and
 # NVRTC are loaded at run time); without them the tools build OpenCL-only.
@@ -19,7 +21,7 @@ else
 CUDA_INC   = -DPCLR_RUN_NO_CUDA -DPCLR_DEMO_NO_CUDA
 endif
 
-all: build/pclreduce-gen build/pclreduce-run build/demo
+all: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune build/demo
 
 build:
 	mkdir -p build
@@ -29,6 +31,9 @@ build/pclreduce-gen: gen/pclreduce-gen.c pclreduce.h examples/pclr_args.h | buil
 
 build/pclreduce-run: examples/pclreduce-run.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/pclreduce-run.c $(LIBS)
+
+build/pclreduce-tune: examples/pclreduce-tune.c $(HEADERS) | build
+	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/pclreduce-tune.c $(LIBS)
 
 build/demo: examples/demo.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/demo.c $(LIBS)
@@ -121,3 +126,20 @@ test-failures: build/tests/test_failures
 	ASAN_OPTIONS=detect_leaks=0 ./build/tests/test_failures_asan
 
 .PHONY: fuzz fuzz-compile-corpus test-failures
+
+# --- several machines (issue #8): MPI example, built where mpicc exists ------
+#   build/mpi_reduce   mpirun -np R build/mpi_reduce --type T --op O --n N [--seed S] [--check]
+#   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, every type/op pair
+MPICC         ?= mpicc
+MPI_CUDA_INC   = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_MPI_NO_CUDA)
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+all: build/mpi_reduce
+endif
+
+build/mpi_reduce: examples/mpi_reduce.c $(HEADERS) | build
+	$(MPICC) $(WARN) $(CFLAGS) $(MPI_CUDA_INC) -o $@ examples/mpi_reduce.c $(LIBS)
+
+mpi-test:
+	bash tests/test_mpi.sh
+
+.PHONY: mpi-test

@@ -291,6 +291,17 @@ PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *ent
 PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
                                                  pclr_op op, uint64_t n);
 
+/* cfg with every knob it leaves 0 taken from the entry for its type, op
+   and n's size class (type 0 = float, op 0 = sum). 1 when an entry applied,
+   0 (and *out = *cfg) when none. The backends call it at every reduce. */
+PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
+                             pclr_config *out);
+
+/* Internal, for the backends: adds entries to the array *list (allocated
+   with a), replacing those with the same type, op and class. */
+PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
+                                      const pclr_tune_entry *add, size_t n);
+
 /* $PCLR_TUNE_FILE when set, else <pclr_cache_default_dir>/tuning.txt. Same
    buffer protocol as pclr_cache_default_dir. */
 PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
@@ -1589,6 +1600,50 @@ PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries,
     for (i = 0; entries && i < count; ++i)
         if (entries[i].type == type && entries[i].op == op && entries[i].size_class == c) hit = &entries[i];
     return hit;
+}
+
+PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
+                                      const pclr_tune_entry *add, size_t n) {
+    pclr_tune_entry *grown;
+    size_t i, j, total = *count;
+    if (!n) return PCLR_OK;
+    grown = (pclr_tune_entry *)(a->alloc ? a->alloc((total + n) * sizeof *grown, a->user)
+                                         : malloc((total + n) * sizeof *grown));
+    if (!grown) return PCLR_ERR_OUT_OF_MEMORY;
+    if (total) memcpy(grown, *list, total * sizeof *grown);
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j < total; ++j)
+            if (grown[j].type == add[i].type && grown[j].op == add[i].op && grown[j].size_class == add[i].size_class) break;
+        grown[j] = add[i];
+        if (j == total) ++total;
+    }
+    if (*list) {
+        if (a->free) a->free(*list, a->user);
+        else free(*list);
+    }
+    *list = grown;
+    *count = total;
+    return PCLR_OK;
+}
+
+PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
+                             pclr_config *out) {
+    const pclr_tune_entry *e;
+    *out = *cfg;
+    if (!count || !(e = pclr_tune_lookup(entries, count, cfg->type ? cfg->type : PCLR_FLOAT,
+                                         cfg->op ? cfg->op : PCLR_SUM, n)))
+        return 0;
+#define PCLR__FILL(field) if (!out->field) out->field = e->cfg.field
+    PCLR__FILL(wave_width);
+    PCLR__FILL(group_size);
+    PCLR__FILL(unroll);
+    PCLR__FILL(vector_width);
+    PCLR__FILL(stride);
+    PCLR__FILL(variant);
+    PCLR__FILL(finish);
+    PCLR__FILL(groups_per_unit);
+#undef PCLR__FILL
+    return 1;
 }
 
 #ifdef __cplusplus

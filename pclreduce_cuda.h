@@ -9,7 +9,10 @@
    types only: the driver (libcuda) and NVRTC are loaded at run time with
    dlopen (LoadLibrary on Windows), so programs link with -ldl on Linux and
    need neither -lcuda nor -lnvrtc. A program built this way runs (and reports
-   PCLR_ERR_NO_DRIVER) on a machine without CUDA.
+   PCLR_ERR_NO_DRIVER) on a machine without CUDA. With
+   PCLREDUCE_NO_RUNTIME_LINKING defined before the include, the tables hold
+   the directly linked functions instead (nothing is loaded, the paths below
+   are ignored): link with -lcuda -lnvrtc (-L<cuda>/lib64).
 
    Libraries, first found wins:
        driver: desc.driver_path, else $PCLR_CUDA_LIBRARY, else libcuda.so.1,
@@ -76,6 +79,10 @@ typedef struct pclr_cuda_desc {
     CUcontext context;         /* the user's context, or NULL (it must outlive the pclr context) */
     const char *driver_path, *nvrtc_path; /* NULL = the usual names (see above) */
     pclr_allocator allocator;  /* zero = malloc/free */
+    const char *cache_dir;     /* compiled kernels on disk; NULL = pclr_cache_default_dir() */
+    int no_disk_cache;         /* 1: compile every kernel (no files read or written) */
+    const char *tune_file;     /* NULL = pclr_tune_default_path(); its entries for this device apply */
+    int no_tune_file;          /* 1: built-in defaults only */
 } pclr_cuda_desc;
 
 typedef struct pclr_cuda_features {
@@ -116,6 +123,14 @@ PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdev
 PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
 PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
 PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
+/* Sweeps the knobs for type and op per size class on this device (see
+   pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
+   over buffers larger than L2, timed with events (pipelined: many calls back
+   to back). The winners apply to this context at once (knobs a config leaves
+   0 come from them) and are written to out[] (device and driver filled in)
+   for pclr_tune_save. Blocks until done; about 1-3 s per type/op on an H100. */
+PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                    pclr_tune_entry *out, size_t cap, size_t *count);
 /* The log of the context's last NVRTC compile ("" if none). */
 PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
 /* A sentence about the context's most recent failure, naming the failing call
@@ -149,10 +164,12 @@ PCLR_API pclr_result pclr_cuda_compile_check(const pclr_config *cfg, const char 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef PCLREDUCE_NO_RUNTIME_LINKING
 #ifdef _WIN32
 #include <windows.h>
 #else
 #include <dlfcn.h>
+#endif
 #endif
 
 #ifdef __cplusplus
@@ -160,6 +177,9 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------ library loading */
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING
+static void pclr__cuda_lib_close(void *lib) { (void)lib; } /* nothing was loaded */
+#else
 static void *pclr__cuda_lib_open(const char *name) {
 #ifdef _WIN32
     return (void *)LoadLibraryA(name);
@@ -200,6 +220,7 @@ static const char *pclr__cuda_dlerror(void) {
     return e ? e : "not found";
 #endif
 }
+#endif /* PCLREDUCE_NO_RUNTIME_LINKING */
 
 /* Driver entry points (versioned names where the ABI has them). */
 typedef struct pclr__cuda_api {
@@ -233,6 +254,12 @@ typedef struct pclr__cuda_api {
     CUresult (CUDAAPI *LaunchKernel)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,
                                      unsigned int, unsigned int, CUstream, void **, void **);
     CUresult (CUDAAPI *StreamSynchronize)(CUstream);
+    /* timing for pclr_cuda_tune */
+    CUresult (CUDAAPI *EventCreate)(CUevent *, unsigned int);
+    CUresult (CUDAAPI *EventRecord)(CUevent, CUstream);
+    CUresult (CUDAAPI *EventSynchronize)(CUevent);
+    CUresult (CUDAAPI *EventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (CUDAAPI *EventDestroy)(CUevent);
 } pclr__cuda_api;
 
 /* NVRTC entry points; the last four are optional (older NVRTC). */
@@ -276,6 +303,31 @@ static void pclr__cuda_fmt(char *buf, size_t cap, const char *fmt, ...) {
 /* Loads NVRTC from `path` (or the usual names) into *rtc. driver_major > 0
    puts the NVRTC versions not newer than the driver first. On failure writes
    a sentence to err and returns PCLR_ERR_NO_DRIVER. */
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING
+static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int driver_major, char *err, size_t err_cap) {
+    (void)path; /* the program links NVRTC */
+    (void)driver_major;
+    (void)err;
+    (void)err_cap;
+    memset(rtc, 0, sizeof *rtc);
+    pclr__cuda_copy_str(rtc->name, sizeof rtc->name, "the linked NVRTC");
+    rtc->Version = nvrtcVersion;
+    rtc->GetErrorString = nvrtcGetErrorString;
+    rtc->CreateProgram = nvrtcCreateProgram;
+    rtc->DestroyProgram = nvrtcDestroyProgram;
+    rtc->CompileProgram = nvrtcCompileProgram;
+    rtc->GetProgramLogSize = nvrtcGetProgramLogSize;
+    rtc->GetProgramLog = nvrtcGetProgramLog;
+    rtc->GetPTXSize = nvrtcGetPTXSize;
+    rtc->GetPTX = nvrtcGetPTX;
+    rtc->GetCUBINSize = nvrtcGetCUBINSize;
+    rtc->GetCUBIN = nvrtcGetCUBIN;
+    rtc->GetNumSupportedArchs = nvrtcGetNumSupportedArchs;
+    rtc->GetSupportedArchs = nvrtcGetSupportedArchs;
+    if (rtc->Version(&rtc->major, &rtc->minor) != NVRTC_SUCCESS) rtc->major = rtc->minor = 0;
+    return PCLR_OK;
+}
+#else
 static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int driver_major, char *err, size_t err_cap) {
 #ifdef _WIN32
     static const char *const names[] = {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
@@ -340,6 +392,7 @@ static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int 
     if (rtc->Version(&rtc->major, &rtc->minor) != NVRTC_SUCCESS) rtc->major = rtc->minor = 0;
     return PCLR_OK;
 }
+#endif /* PCLREDUCE_NO_RUNTIME_LINKING */
 
 static void pclr__nvrtc_unload(pclr__nvrtc_api *rtc) {
     pclr__cuda_lib_close(rtc->lib);
@@ -510,6 +563,10 @@ struct pclr_cuda_context {
     size_t table_cap;
     size_t last;              /* entry index + 1 of the last hit */
     char *log;
+    char cache_dir[512];      /* the disk cache; "" = off */
+    size_t disk_hits, disk_stores;
+    pclr_tune_entry *tuned;   /* this device's entries of the tuning file (or of pclr_cuda_tune) */
+    size_t tuned_count;
     char last_error[1024];
 };
 
@@ -540,6 +597,14 @@ static pclr_result pclr__cuda_fail(pclr_cuda_context *ctx, CUresult r, const cha
     return PCLR_ERR_BACKEND;
 }
 
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING
+/* The linked functions (cuda.h maps the names to their _v2 versions). */
+#define PCLR__CUDA_LOAD(field, name) ctx->cu.field = cu##field;
+
+static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *path) {
+    (void)path; /* the program links libcuda */
+    pclr__cuda_copy_str(ctx->driver_name, sizeof ctx->driver_name, "the linked libcuda");
+#else
 #define PCLR__CUDA_LOAD(field, name) \
     if (ok && !pclr__cuda_sym(ctx->driver_lib, name, &ctx->cu.field)) { ok = 0; missing = name; }
 
@@ -570,6 +635,7 @@ static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *pa
             return PCLR_ERR_NO_DRIVER;
         }
     }
+#endif
     PCLR__CUDA_LOAD(Init, "cuInit")
     PCLR__CUDA_LOAD(DriverGetVersion, "cuDriverGetVersion")
     PCLR__CUDA_LOAD(GetErrorName, "cuGetErrorName")
@@ -599,11 +665,18 @@ static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *pa
     PCLR__CUDA_LOAD(MemGetAddressRange, "cuMemGetAddressRange_v2")
     PCLR__CUDA_LOAD(LaunchKernel, "cuLaunchKernel")
     PCLR__CUDA_LOAD(StreamSynchronize, "cuStreamSynchronize")
+    PCLR__CUDA_LOAD(EventCreate, "cuEventCreate")
+    PCLR__CUDA_LOAD(EventRecord, "cuEventRecord")
+    PCLR__CUDA_LOAD(EventSynchronize, "cuEventSynchronize")
+    PCLR__CUDA_LOAD(EventElapsedTime, "cuEventElapsedTime")
+    PCLR__CUDA_LOAD(EventDestroy, "cuEventDestroy_v2")
+#ifndef PCLREDUCE_NO_RUNTIME_LINKING
     if (!ok) {
         pclr__cuda_error(ctx, "no usable CUDA driver (%s lacks %s; driver too old?)", ctx->driver_name, missing);
         memset(&ctx->cu, 0, sizeof ctx->cu);
         return PCLR_ERR_NO_DRIVER;
     }
+#endif
     return PCLR_OK;
 }
 #undef PCLR__CUDA_LOAD
@@ -790,6 +863,9 @@ static void pclr__cuda_release(pclr_cuda_context *ctx) {
     if (ctx->entries) ctx->alloc.free(ctx->entries, ctx->alloc.user);
     if (ctx->table) ctx->alloc.free(ctx->table, ctx->alloc.user);
     if (ctx->log) ctx->alloc.free(ctx->log, ctx->alloc.user);
+    if (ctx->tuned) ctx->alloc.free(ctx->tuned, ctx->alloc.user);
+    ctx->tuned = NULL;
+    ctx->tuned_count = 0;
     ctx->modules = NULL;
     ctx->entries = NULL;
     ctx->table = NULL;
@@ -797,6 +873,33 @@ static void pclr__cuda_release(pclr_cuda_context *ctx) {
     ctx->module_cap = ctx->entry_cap = ctx->table_cap = 0;
     ctx->last = 0;
     pclr__nvrtc_unload(&ctx->rtc);
+}
+
+/* The disk cache directory and this device's entries of the tuning file.
+   Neither can fail the context: without them kernels are compiled and the
+   built-in defaults apply. */
+static void pclr__cuda_setup_files(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
+    char path[1024], driver[32];
+    const char *file = d->tune_file;
+    size_t need;
+    if (!d->no_disk_cache) { /* a directory name that does not fit turns the disk cache off */
+        need = d->cache_dir && *d->cache_dir ? strlen(d->cache_dir) : pclr_cache_default_dir(NULL, 0);
+        if (need && need < sizeof ctx->cache_dir) {
+            if (d->cache_dir && *d->cache_dir) pclr__cuda_copy_str(ctx->cache_dir, sizeof ctx->cache_dir, d->cache_dir);
+            else pclr_cache_default_dir(ctx->cache_dir, sizeof ctx->cache_dir);
+        }
+    }
+    if (d->no_tune_file) return;
+    if (!file || !*file) {
+        need = pclr_tune_default_path(path, sizeof path);
+        file = need && need < sizeof path ? path : NULL;
+    }
+    snprintf(driver, sizeof driver, "%d", ctx->features.driver_version);
+    if (file && pclr_tune_load(file, PCLR_CUDA, ctx->features.device_name, driver, &ctx->alloc, &ctx->tuned,
+                               &ctx->tuned_count) != PCLR_OK) {
+        ctx->tuned = NULL;
+        ctx->tuned_count = 0;
+    }
 }
 
 PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out) {
@@ -827,6 +930,7 @@ PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_cont
         pclr__cuda_release(ctx);
         return r;
     }
+    pclr__cuda_setup_files(ctx, &d);
     ctx->ready = 1;
     return PCLR_OK;
 }
@@ -871,17 +975,37 @@ PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config
     return PCLR_OK;
 }
 
+/* The bytes that define a binary, for the disk cache: source, options,
+   device, compute capability, driver and NVRTC versions. NULL when the disk
+   cache is off or memory is short (then the kernel is simply compiled). */
+static char *pclr__cuda_identity(pclr_cuda_context *ctx, const char *src, const char *const *opts, int nopts,
+                                 size_t *len) {
+    size_t cap = strlen(src) + 512, n = 0;
+    char *id;
+    int i;
+    if (!ctx->cache_dir[0]) return NULL;
+    for (i = 0; i < nopts; ++i) cap += strlen(opts[i]) + 1;
+    if (!(id = (char *)ctx->alloc.alloc(cap, ctx->alloc.user))) return NULL;
+    pclr__appendf(id, cap, &n, "%s", src);
+    for (i = 0; i < nopts; ++i) pclr__appendf(id, cap, &n, "\n%s", opts[i]);
+    pclr__appendf(id, cap, &n, "\ncuda %s sm_%d%d driver %d nvrtc %d.%d", ctx->features.device_name,
+                  ctx->features.cc_major, ctx->features.cc_minor, ctx->features.driver_version, ctx->rtc.major,
+                  ctx->rtc.minor);
+    *len = n;
+    return id;
+}
+
 /* Compiles and loads the kernel of a resolved config, or finds it among the
    loaded modules by the hash of source + options. The context is current. */
 static pclr_result pclr__cuda_function(pclr_cuda_context *ctx, const pclr_config *c, CUfunction *fn) {
     char optstore[256], err[512];
     const char *opts[8];
-    char *src = NULL, *image = NULL, *log = NULL;
-    size_t size = 0, i;
+    char *src = NULL, *image = NULL, *log = NULL, *ident = NULL;
+    size_t size = 0, i, image_size = 0, ident_len = 0;
     int nopts, max_threads = 0;
     uint64_t h;
     pclr_result pr;
-    CUresult r;
+    CUresult r = CUDA_SUCCESS;
     CUmodule mod = NULL;
     CUfunction f = NULL;
     if ((pr = pclr_kernel_source(c, NULL, 0, &size)) != PCLR_OK) {
@@ -920,17 +1044,36 @@ static pclr_result pclr__cuda_function(pclr_cuda_context *ctx, const pclr_config
         ctx->modules = m;
         ctx->module_cap = cap;
     }
-    err[0] = '\0';
-    pr = pclr__nvrtc_build(&ctx->rtc, &ctx->alloc, src, opts, nopts, ctx->cubin, &image, NULL, &log, err, sizeof err);
-    ctx->alloc.free(src, ctx->alloc.user);
-    if (ctx->log) ctx->alloc.free(ctx->log, ctx->alloc.user);
-    ctx->log = log;
-    if (pr != PCLR_OK) {
-        pclr__cuda_error(ctx, "%s (NVRTC %d.%d, %s; see pclr_cuda_build_log)", err, ctx->rtc.major, ctx->rtc.minor, ctx->rtc.name);
-        return pr;
+    /* The disk cache: a valid file for this identity skips NVRTC; one the
+       driver refuses is rebuilt and overwritten. */
+    ident = pclr__cuda_identity(ctx, src, opts, nopts, &ident_len);
+    if (ident && pclr_cache_load(ctx->cache_dir, ident, ident_len, &ctx->alloc, (void **)&image, &image_size, NULL)) {
+        if (ctx->cu.ModuleLoadData(&mod, image) == CUDA_SUCCESS) ++ctx->disk_hits;
+        else mod = NULL;
+        ctx->alloc.free(image, ctx->alloc.user);
+        image = NULL;
     }
-    r = ctx->cu.ModuleLoadData(&mod, image);
-    ctx->alloc.free(image, ctx->alloc.user);
+    if (!mod) {
+        err[0] = '\0';
+        pr = pclr__nvrtc_build(&ctx->rtc, &ctx->alloc, src, opts, nopts, ctx->cubin, &image, &image_size, &log, err,
+                               sizeof err);
+        if (ctx->log) ctx->alloc.free(ctx->log, ctx->alloc.user);
+        ctx->log = log;
+        if (pr != PCLR_OK) {
+            ctx->alloc.free(src, ctx->alloc.user);
+            if (ident) ctx->alloc.free(ident, ctx->alloc.user);
+            pclr__cuda_error(ctx, "%s (NVRTC %d.%d, %s; see pclr_cuda_build_log)", err, ctx->rtc.major, ctx->rtc.minor,
+                             ctx->rtc.name);
+            return pr;
+        }
+        r = ctx->cu.ModuleLoadData(&mod, image);
+        /* a failed store only costs the next process a compile */
+        if (r == CUDA_SUCCESS && ident && pclr_cache_store(ctx->cache_dir, ident, ident_len, image, image_size) == PCLR_OK)
+            ++ctx->disk_stores;
+        ctx->alloc.free(image, ctx->alloc.user);
+    }
+    ctx->alloc.free(src, ctx->alloc.user);
+    if (ident) ctx->alloc.free(ident, ctx->alloc.user);
     if (r != CUDA_SUCCESS) {
         const char *name, *str;
         pclr__cuda_err_text(ctx, r, &name, &str);
@@ -1093,6 +1236,7 @@ static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, CUfunction fn, uint64_
 static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
                                      uint64_t n, CUstream stream, CUdeviceptr out, void *result) {
     const pclr__cuda_entry *e = NULL;
+    pclr_config tuned;
     pclr_launch launch;
     pclr_result pr;
     CUresult r;
@@ -1106,6 +1250,7 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
         return PCLR_ERR_NULL_POINTER;
     }
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    if (ctx->tuned_count && pclr_tune_apply(ctx->tuned, ctx->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     if ((pr = pclr__cuda_lookup(ctx, cfg, &e)) != PCLR_OK) goto done;
     es = e->elem_size;
     if (!in && n > 0) {
@@ -1213,6 +1358,132 @@ PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_c
         return PCLR_OK;                                                          \
     } while (0)
 
+/* ------------------------------------------------------------ tuner */
+typedef struct pclr__cuda_tuning {
+    pclr_cuda_context *ctx;
+    CUdeviceptr pool, out;
+    uint64_t pool_elems, turn;
+    CUevent start, stop;
+} pclr__cuda_tuning;
+
+/* Seconds per call of cfg on n elements, pipelined (calls back to back on
+   the default stream), the median of three batches; each call reads the
+   next slice of the pool so that inputs come from memory, not L2. */
+static double pclr__cuda_tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
+    pclr__cuda_tuning *t = (pclr__cuda_tuning *)user;
+    const uint64_t span = (n + 63) / 64 * 64, slots = t->pool_elems / span ? t->pool_elems / span : 1;
+    double secs[3], tmp;
+    int calls = 1, batch, i;
+    if (pclr_cuda_prepare(t->ctx, cfg) != PCLR_OK) return -1.0; /* this device cannot run it */
+    for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches to ~2 ms */
+        float ms = 0.0f;
+        if (t->ctx->cu.EventRecord(t->start, NULL) != CUDA_SUCCESS) return -1.0;
+        for (i = 0; i < calls; ++i)
+            if (pclr_cuda_reduce_async(t->ctx, cfg, t->pool, (t->turn++ % slots) * span, n, t->out, NULL) != PCLR_OK)
+                return -1.0;
+        if (t->ctx->cu.EventRecord(t->stop, NULL) != CUDA_SUCCESS || t->ctx->cu.EventSynchronize(t->stop) != CUDA_SUCCESS ||
+            t->ctx->cu.EventElapsedTime(&ms, t->start, t->stop) != CUDA_SUCCESS)
+            return -1.0;
+        if (batch < 0) {
+            const double per = ms > 0.0f ? ms * 1e-3 : 1e-6;
+            calls = per > 2e-3 ? 3 : 2e-3 / per > 200 ? 200 : (int)(2e-3 / per) + 3;
+            continue;
+        }
+        secs[batch] = ms * 1e-3 / calls;
+    }
+    if (secs[0] > secs[1]) tmp = secs[0], secs[0] = secs[1], secs[1] = tmp;
+    if (secs[1] > secs[2]) secs[1] = secs[2];
+    return secs[0] > secs[1] ? secs[0] : secs[1];
+}
+
+/* Fills the pool with small values of the type (sums stay finite). */
+static pclr_result pclr__cuda_tune_fill(pclr_cuda_context *ctx, CUdeviceptr pool, uint64_t bytes, pclr_type type) {
+    const size_t chunk = (size_t)1 << 20;
+    uint64_t done;
+    size_t i;
+    char *host = (char *)ctx->alloc.alloc(chunk, ctx->alloc.user);
+    CUresult r = CUDA_SUCCESS;
+    if (!host) return PCLR_ERR_OUT_OF_MEMORY;
+    for (i = 0; i < chunk / 8; ++i) {
+        const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
+        if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
+        else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
+        else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
+    }
+    for (done = 0; done < bytes && r == CUDA_SUCCESS; done += chunk)
+        r = ctx->cu.MemcpyHtoD(pool + done, host, (size_t)(bytes - done < chunk ? bytes - done : chunk));
+    ctx->alloc.free(host, ctx->alloc.user);
+    return r == CUDA_SUCCESS ? PCLR_OK : pclr__cuda_fail(ctx, r, "cuMemcpyHtoD (tuning input)");
+}
+
+PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                    pclr_tune_entry *out, size_t cap, size_t *count) {
+    pclr__cuda_tuning t;
+    pclr_tune_options o;
+    pclr_config start;
+    pclr_result pr;
+    CUresult r;
+    uint64_t es, pool_bytes;
+    size_t i;
+    int pushed = 0;
+    if (count) *count = 0;
+    if (!ctx || !ctx->ready) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out || !count) {
+        pclr__cuda_error(ctx, "pclr_cuda_tune: %s is NULL", out ? "count" : "out");
+        return PCLR_ERR_NULL_POINTER;
+    }
+    memset(&start, 0, sizeof start);
+    start.type = type;
+    start.op = op;
+    if ((int)type <= 0 || (int)op <= 0 || (pr = pclr_cuda_resolve(ctx, &start, &start)) != PCLR_OK) {
+        pclr__cuda_error(ctx, "pclr_cuda_tune: type and op must be set and valid");
+        return PCLR_ERR_INVALID_ENUM;
+    }
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    if (!o.max_n) o.max_n = (uint64_t)1 << 26;
+    es = pclr_type_size(type);
+    if (o.max_n > ((uint64_t)1 << 40) / es) {
+        pclr__cuda_error(ctx, "pclr_cuda_tune: max_n %llu is too large", (unsigned long long)o.max_n);
+        return PCLR_ERR_SIZE_OVERFLOW;
+    }
+    /* at least 4 x L2 so that small inputs rotate through memory, not L2 */
+    pool_bytes = o.max_n * es > 4 * (uint64_t)ctx->features.l2_bytes ? o.max_n * es : 4 * (uint64_t)ctx->features.l2_bytes;
+    pool_bytes = (pool_bytes + 255) / 256 * 256;
+    memset(&t, 0, sizeof t);
+    t.ctx = ctx;
+    t.pool_elems = pool_bytes / es;
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    if ((r = ctx->cu.MemAlloc(&t.pool, (size_t)pool_bytes)) != CUDA_SUCCESS) {
+        t.pool = 0;
+        pr = pclr__cuda_fail(ctx, r, "cuMemAlloc (tuning input)");
+    } else if ((r = ctx->cu.MemAlloc(&t.out, 8)) != CUDA_SUCCESS) {
+        t.out = 0;
+        pr = pclr__cuda_fail(ctx, r, "cuMemAlloc (tuning result)");
+    } else if ((r = ctx->cu.EventCreate(&t.start, 0)) != CUDA_SUCCESS || (r = ctx->cu.EventCreate(&t.stop, 0)) != CUDA_SUCCESS) {
+        pr = pclr__cuda_fail(ctx, r, "cuEventCreate");
+    } else if ((pr = pclr__cuda_tune_fill(ctx, t.pool, pool_bytes, type)) == PCLR_OK) {
+        pr = pclr_tune_sweep(&start, &o, pclr__cuda_tune_measure, &t, out, cap, count);
+    }
+    if (t.start) ctx->cu.EventDestroy(t.start);
+    if (t.stop) ctx->cu.EventDestroy(t.stop);
+    if (t.out) ctx->cu.MemFree(t.out);
+    if (t.pool) ctx->cu.MemFree(t.pool);
+    pclr__cuda_leave(ctx, pushed);
+    if (pr != PCLR_OK) {
+        if (pr == PCLR_ERR_BUFFER_TOO_SMALL) pclr__cuda_error(ctx, "pclr_cuda_tune: out needs room for %d entries", PCLR_TUNE_CLASSES);
+        *count = 0;
+        return pr;
+    }
+    for (i = 0; i < *count; ++i) {
+        pclr__cuda_copy_str(out[i].device, sizeof out[i].device, ctx->features.device_name);
+        snprintf(out[i].driver, sizeof out[i].driver, "%d", ctx->features.driver_version);
+    }
+    if ((pr = pclr__tune_add(&ctx->alloc, &ctx->tuned, &ctx->tuned_count, out, *count)) != PCLR_OK)
+        pclr__cuda_error(ctx, "pclr_cuda_tune: out of host memory for the tuned entries");
+    return pr;
+}
+
 PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {
     if (!out) return PCLR_ERR_NULL_POINTER;
     *out = 0;
@@ -1255,8 +1526,11 @@ PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size
                        ctx->rtc.name, ctx->cubin ? "CUBIN" : "PTX (driver JIT)", ctx->cubin ? "sm" : "compute", ctx->target_arch);
         pclr__appendf(buf, cap, &len, "blocking result: %s\n",
                        ctx->host_result ? "mapped pinned host memory" : "device memory + copy (mapping unavailable)");
-        pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu modules", (unsigned long)ctx->entry_count,
+        pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu modules\n", (unsigned long)ctx->entry_count,
                        (unsigned long)ctx->module_count);
+        pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", ctx->cache_dir[0] ? ctx->cache_dir : "off",
+                       (unsigned long)ctx->disk_hits, (unsigned long)ctx->disk_stores);
+        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device", (unsigned long)ctx->tuned_count);
     }
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
     return len;

@@ -3,7 +3,8 @@
 # prints the exact command. Used by `make demo`, `make test` and .ci/run.
 set -u
 need=()
-for p in pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo gcc g++ clang make libclang-rt-dev valgrind; do
+for p in pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo gcc g++ clang make libclang-rt-dev valgrind \
+         openmpi-bin libopenmpi-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -1,7 +1,8 @@
 /* The examples' device: CUDA when a GPU and driver are there, else the best
    OpenCL device, else the CPU reference (pclr_cpu_reduce). Include after
    pclreduce.h with PCLREDUCE_OPENCL (and PCLREDUCE_CUDA where the CUDA headers
-   exist) defined. */
+   exist) defined. OpenCL is called through the context's table
+   (pclr_cl_get_api), so the programs link -ldl -lm only. */
 #ifndef PCLR_DEVICE_H
 #define PCLR_DEVICE_H
 
@@ -32,14 +33,19 @@ static inline int pclr_example_open(pclr_example_device *d) {
     pclr_cuda_destroy(d->cuda);
     d->cuda = NULL;
 #endif
-    if (pclr_cl_create_default(-1, -1, &d->cl) == PCLR_OK) {
-        const pclr_cl_features *f = pclr_cl_get_features(d->cl);
-        snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
-        return 1;
+    {
+        pclr_cl_desc desc;
+        char why[512] = "";
+        memset(&desc, 0, sizeof desc);
+        desc.error = why;
+        desc.error_cap = sizeof why;
+        if (pclr_cl_create_default_desc(&desc, -1, -1, &d->cl) == PCLR_OK) {
+            const pclr_cl_features *f = pclr_cl_get_features(d->cl);
+            snprintf(d->name, sizeof d->name, "OpenCL: %s / %s", f->platform_name, f->device_name);
+            return 1;
+        }
+        printf("OpenCL: %s\n", why);
     }
-    printf("OpenCL: %s\n", d->cl ? pclr_cl_last_error(d->cl) : "no platform (is an ICD such as pocl-opencl-icd installed?)");
-    pclr_cl_destroy(d->cl);
-    d->cl = NULL;
     snprintf(d->name, sizeof d->name, "CPU (pclr_cpu_reduce)");
     return 0;
 }
@@ -72,10 +78,12 @@ static inline pclr_result pclr_example_upload(pclr_example_device *d, const void
     }
 #endif
     if (d->cl) {
+        const pclr_cl_api *cl = pclr_cl_get_api(d->cl);
         cl_int err;
-        if (d->cbuf) clReleaseMemObject(d->cbuf);
-        d->cbuf = clCreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                                 (void *)data, &err);
+        if (d->cbuf) cl->ReleaseMemObject(d->cbuf);
+        d->cbuf = cl->CreateBuffer(pclr_cl_get_cl_context(d->cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                                   (void *)data, &err);
+        if (err != CL_SUCCESS) d->cbuf = NULL;
         return err == CL_SUCCESS ? PCLR_OK : PCLR_ERR_OUT_OF_MEMORY;
     }
     return PCLR_OK;
@@ -95,7 +103,7 @@ static inline void pclr_example_close(pclr_example_device *d) {
     pclr_cuda_free(d->cuda, d->dbuf);
     pclr_cuda_destroy(d->cuda);
 #endif
-    if (d->cbuf) clReleaseMemObject(d->cbuf);
+    if (d->cbuf) pclr_cl_get_api(d->cl)->ReleaseMemObject(d->cbuf);
     pclr_cl_destroy(d->cl);
 }
 

@@ -135,7 +135,13 @@ static int fail(const char *what, pclr_result r, const char *detail) {
 static int list_opencl(void) {
     cl_platform_id plats[16];
     cl_uint np = 0, p;
-    if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) {
+    pclr_cl_api cl; /* loaded at run time: the tool does not link libOpenCL */
+    char why[512];
+    if (pclr_cl_load_api(NULL, &cl, why, sizeof why) != PCLR_OK) {
+        printf("no OpenCL: %s\n", why);
+        return 1;
+    }
+    if (cl.GetPlatformIDs(16, plats, &np) != CL_SUCCESS || np == 0) {
         printf("no OpenCL platform\n");
         return 1;
     }
@@ -143,11 +149,11 @@ static int list_opencl(void) {
         cl_device_id devs[16];
         cl_uint nd = 0, d;
         char name[256] = "";
-        clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        cl.GetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
         printf("platform %u: %s\n", p, name);
-        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) continue;
+        if (cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) continue;
         for (d = 0; d < nd && d < 16; ++d) {
-            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+            cl.GetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name, name, NULL);
             printf("  device %u: %s\n", d, name);
         }
     }
@@ -166,12 +172,18 @@ static void print_config(const pclr_config *cfg) {
 #ifdef PCLREDUCE_OPENCL
 static int run_opencl(const run_args *a, const void *data, uint64_t n, void *result) {
     pclr_cl_context *ctx = NULL;
+    pclr_cl_desc desc;
     pclr_config cfg;
     cl_mem buf;
     cl_int err;
+    char why[512] = "";
     size_t bytes = (size_t)n * pclr_type_size(a->cfg.type);
-    pclr_result r = pclr_cl_create_default(a->platform, a->device, &ctx);
-    if (r != PCLR_OK) return fail("OpenCL context", r, ctx ? pclr_cl_last_error(ctx) : NULL);
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if ((r = pclr_cl_create_default_desc(&desc, a->platform, a->device, &ctx)) != PCLR_OK)
+        return fail("OpenCL context", r, why);
     if ((r = pclr_cl_resolve(ctx, &a->cfg, &cfg)) != PCLR_OK) {
         int rc = fail("configuration", r, pclr_cl_last_error(ctx));
         pclr_cl_destroy(ctx);
@@ -183,8 +195,9 @@ static int run_opencl(const run_args *a, const void *data, uint64_t n, void *res
         printf("%s", text);
         print_config(&cfg);
     }
-    buf = clCreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 16,
-                         bytes ? (void *)data : NULL, &err);
+    buf = pclr_cl_get_api(ctx)->CreateBuffer(pclr_cl_get_cl_context(ctx),
+                                             bytes ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_ONLY,
+                                             bytes ? bytes : 16, bytes ? (void *)data : NULL, &err);
     if (err != CL_SUCCESS) {
         pclr_cl_destroy(ctx);
         return fail("clCreateBuffer", PCLR_ERR_OUT_OF_MEMORY, NULL);
@@ -194,7 +207,7 @@ static int run_opencl(const run_args *a, const void *data, uint64_t n, void *res
         fail("reduce", r, pclr_cl_last_error(ctx));
         if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_cl_build_log(ctx));
     }
-    clReleaseMemObject(buf);
+    pclr_cl_get_api(ctx)->ReleaseMemObject(buf);
     pclr_cl_destroy(ctx);
     return r == PCLR_OK ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU machine, in one call (device tool):
-#   bash tests/gpu.sh            build, CUDA suite, OpenCL suites on every platform, demo
+#   bash tests/gpu.sh            build, CUDA suite, OpenCL suites and thread tests on every platform, demo
 #   bash tests/gpu.sh --quick    the same, but CPU platforms (PoCL) get the quick suite and no compile-all
 # Logs go to $OUT (or build/gpu) and a summary table is printed last.
 set -u
@@ -10,6 +10,9 @@ quick=0
 OUT=${OUT:-build/gpu}
 mkdir -p "$OUT" build/tests
 CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
+export XDG_CACHE_HOME="$PWD/build/gpu-xdg-cache" # a fresh disk cache and no tuning file
+rm -rf "$XDG_CACHE_HOME"
+unset PCLR_TUNE_FILE
 WARN="-Wall -Wextra -Wpedantic -Werror"
 INC="-I$CUDA_PATH/include"
 summary=()
@@ -26,12 +29,15 @@ make -s all CUDA_PATH="$CUDA_PATH" >"$OUT/build.log" 2>&1 || { cat "$OUT/build.l
 cat "$OUT/env.log"
 gcc -std=c99 $WARN -O2 $INC -o build/tests/test_cuda tests/test_cuda.c -ldl -lm &&
 gcc -std=c99 $WARN -O2 -o build/tests/test_opencl tests/test_opencl.c -lOpenCL -lm &&
-gcc -std=c99 $WARN -O2 -o build/tests/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm || exit 1
+gcc -std=c99 $WARN -O2 -o build/tests/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm &&
+gcc -std=c99 $WARN -O2 -pthread $INC -DPCLR_TEST_CUDA -o build/tests/test_threads tests/test_threads.c -lOpenCL -ldl -lm || exit 1
 
 run cuda-suite ./build/tests/test_cuda
+run threads-cuda ./build/tests/test_threads --cuda
 nplat=$(./build/pclreduce-run --list | grep -c '^platform')
 for p in $(seq 0 $((nplat - 1))); do
   pname=$(./build/pclreduce-run --list | grep "^platform $p:" | sed 's/^platform [0-9]*: //; s/[^A-Za-z0-9]/_/g' | cut -c1-20)
+  run "threads-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_threads --opencl
   if [ $quick = 1 ] && [[ "$pname" == Portable* ]]; then
     run "cl-suite-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_QUICK=1 ./build/tests/test_opencl
     continue

@@ -11,6 +11,10 @@ WARN="-Wall -Wextra -Wpedantic -Werror"
 CUDA_INC=""
 [ -f "$CUDA_PATH/include/cuda.h" ] && CUDA_INC="-I$CUDA_PATH/include"
 passed=0 failed=0
+# the disk cache and tuning file of every context the tests make: fresh, inside build/
+export XDG_CACHE_HOME="$PWD/$B/xdg-cache"
+rm -rf "$XDG_CACHE_HOME"
+unset PCLR_TUNE_FILE
 
 # Runs a command; adds its "N passed, N failed" lines, or counts it as one check.
 step() {
@@ -37,6 +41,11 @@ step core-gcc        sh -c "gcc -std=c99 $WARN -O2 -o $B/test_core tests/test_co
 step core-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_core_asan tests/test_core.c -lm && $B/test_core_asan"
 have valgrind && step core-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_core"
 
+# 1b. the kernel cache and the tuning file (core, POSIX: two processes x threads on one directory)
+step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache tests/test_cache.c && $B/test_cache"
+step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c && $B/test_cache_asan"
+have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
+
 # 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
 if [ -n "$CUDA_INC" ]; then
   for cc in gcc clang; do
@@ -53,13 +62,24 @@ fi
 # 3. the command-line tools; make install used from an outside project (pkg-config, CMake)
 step tools bash tests/test_tools.sh
 step install bash tests/test_install.sh
+# programs built with -ldl -lm only load OpenCL/CUDA at run time; PCLREDUCE_NO_RUNTIME_LINKING links them
+step runtime-linking bash tests/test_runtime_linking.sh
 
 # 4. every generated OpenCL configuration builds on PoCL; the macro form matches the generator
-step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm && $B/test_compile_opencl"
+step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -ldl -lm && $B/test_compile_opencl"
 
 # 5. the OpenCL backend on PoCL (plain, then ASan/UBSan on a quick run)
-step opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_opencl tests/test_opencl.c -lOpenCL -lm && $B/test_opencl"
-step opencl-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_opencl_asan tests/test_opencl.c -lOpenCL -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_opencl_asan"
+step opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_opencl tests/test_opencl.c -lOpenCL -ldl -lm && $B/test_opencl"
+step opencl-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_opencl_asan tests/test_opencl.c -lOpenCL -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_opencl_asan"
+
+# 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner
+step cl-cache sh -c "gcc -std=c99 $WARN -O1 -g -o $B/test_cl_cache tests/test_cl_cache.c -ldl -lm && $B/test_cl_cache"
+
+# 5b. threads: 8 threads, each its own context (own cl_context, shared cl_context, shared queues),
+#     reducing at once (the CUDA part skips without a GPU); then the OpenCL part under
+#     ThreadSanitizer (PoCL itself runs clean under it, no suppressions needed)
+step threads sh -c "gcc -std=c99 $WARN -O2 -pthread $CUDA_INC ${CUDA_INC:+-DPCLR_TEST_CUDA} -o $B/test_threads tests/test_threads.c -lOpenCL -ldl -lm && $B/test_threads"
+step threads-tsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=thread -pthread -o $B/test_threads_tsan tests/test_threads.c -lOpenCL -ldl -lm && TSAN_OPTIONS=halt_on_error=1 PCLR_TEST_QUICK=1 $B/test_threads_tsan --opencl"
 
 # 6. the CUDA backend: NVRTC compiles every configuration; no GPU here, so the
 #    device part skips and the no-driver path is checked
@@ -78,6 +98,13 @@ if have clang && echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n
   step fuzz-compile-corpus bash tests/fuzz/compile_corpus.sh
 else
   echo "skip: clang libFuzzer not found: fuzz smoke runs skipped"
+fi
+
+# 8. the MPI example (examples/mpi_reduce.c) on 2 ranks on PoCL, where OpenMPI is installed
+if have mpicc && have mpirun; then
+  step mpi bash tests/test_mpi.sh
+else
+  echo "skip: mpicc/mpirun not found: MPI example not tested (apt-get install openmpi-bin libopenmpi-dev)"
 fi
 
 echo "$passed passed, $failed failed"

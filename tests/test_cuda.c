@@ -14,7 +14,8 @@
 
    Built without -lcuda / -lnvrtc: the header and this test load the driver
    with dlopen. Environment: PCLR_TEST_SEED (default: time), PCLR_TEST_QUICK=1
-   (smaller part 2), PCLR_TEST_VERBOSE=1, PCLR_CUDA_LIBRARY /
+   (smaller part 2), PCLR_TEST_DEVICE_ONLY=1 (skip the NVRTC compile matrix of
+   part 1), PCLR_TEST_VERBOSE=1, PCLR_CUDA_LIBRARY /
    PCLR_NVRTC_LIBRARY (library overrides, as in the header). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define PCLREDUCE_IMPLEMENTATION
@@ -1151,6 +1152,109 @@ static void test_latency(gpu_env *g) {
     CHECK(f == (float)(1u << 24), "latency loop result");
 }
 
+static void disk_counts(pclr_cuda_context *ctx, unsigned long *loaded, unsigned long *stored, unsigned long *tuned) {
+    char text[4096];
+    const char *p;
+    *loaded = *stored = *tuned = 0;
+    pclr_cuda_describe(ctx, text, sizeof text);
+    if ((p = strstr(text, "disk cache: ")) && (p = strchr(p, '('))) sscanf(p, "(%lu loaded, %lu stored)", loaded, stored);
+    if ((p = strstr(text, "tuned: "))) sscanf(p, "tuned: %lu entries", tuned);
+}
+
+/* A context on a fresh disk cache and tuning file; n-element float sum checked. */
+static pclr_cuda_context *disk_ctx(gpu_env *g, const char *dir, const char *tune, unsigned long *loaded,
+                                   unsigned long *stored, unsigned long *tuned) {
+    pclr_cuda_desc d;
+    pclr_cuda_context *ctx = NULL;
+    pclr_config c;
+    unsigned char got[8], want[8];
+    memset(&d, 0, sizeof d);
+    d.cache_dir = dir;
+    d.tune_file = tune;
+    memset(&c, 0, sizeof c);
+    if (pclr_cuda_create(&d, &ctx) != PCLR_OK) {
+        CHECK(0, "create with cache_dir %s: %s", dir, pclr_cuda_last_error(ctx));
+        pclr_cuda_destroy(ctx);
+        return NULL;
+    }
+    pclr_cpu_reduce(PCLR_FLOAT, PCLR_SUM, g->host, 100003, want);
+    CHECK(pclr_cuda_reduce(ctx, &c, g->dbuf, 0, 100003, NULL, got) == PCLR_OK && fabsf(*(float *)got - *(float *)want) <=
+              1e-3f * (1.0f + fabsf(*(float *)want)),
+          "disk-cache context reduces correctly: %s", pclr_cuda_last_error(ctx));
+    disk_counts(ctx, loaded, stored, tuned);
+    return ctx;
+}
+
+/* The disk cache (cold, warm, corrupted file) and the tuner on the device. */
+static void test_disk_cache_and_tune(gpu_env *g, uint64_t seed) {
+    char dir[] = "/tmp/pclr_cuda_cacheXXXXXX", tune[512], file[600], cmd[700];
+    unsigned long loaded, stored, tuned;
+    pclr_cuda_context *ctx;
+    pclr_tune_entry found[PCLR_TUNE_CLASSES];
+    pclr_tune_options opt;
+    size_t count = 0, i;
+    double t0;
+    if (!mkdtemp(dir)) { CHECK(0, "mkdtemp"); return; }
+    snprintf(tune, sizeof tune, "%s/tuning.txt", dir);
+    upload(g, PCLR_FLOAT, 0, seed + 900);
+    t0 = now_s();
+    if ((ctx = disk_ctx(g, dir, tune, &loaded, &stored, &tuned))) {
+        CHECK(loaded == 0 && stored == 1 && tuned == 0, "cold: 0 loaded, 1 stored (%lu, %lu), no tuned entries", loaded, stored);
+        pclr_cuda_destroy(ctx);
+    }
+    printf("disk cache: cold context to first result %.2f ms\n", (now_s() - t0) * 1e3);
+    t0 = now_s();
+    if ((ctx = disk_ctx(g, dir, tune, &loaded, &stored, &tuned))) {
+        CHECK(loaded == 1 && stored == 0, "warm: 1 loaded, 0 stored (%lu, %lu)", loaded, stored);
+        pclr_cuda_destroy(ctx);
+    }
+    printf("disk cache: warm context to first result %.2f ms\n", (now_s() - t0) * 1e3);
+    /* every cache file overwritten with garbage: ignored, rebuilt, stored again */
+    snprintf(cmd, sizeof cmd, "for f in %s/*.bin; do head -c 3000 /dev/urandom > \"$f\"; done", dir);
+    CHECK(system(cmd) == 0, "corrupt the cache files");
+    if ((ctx = disk_ctx(g, dir, tune, &loaded, &stored, &tuned))) {
+        CHECK(loaded == 0 && stored == 1, "corrupt file: rebuilt and stored (%lu, %lu)", loaded, stored);
+        pclr_cuda_destroy(ctx);
+    }
+    /* the tuner: classes up to 2^20 for uint sum, applied at once, saved, loaded by the next context */
+    if ((ctx = disk_ctx(g, dir, tune, &loaded, &stored, &tuned))) {
+        memset(&opt, 0, sizeof opt);
+        opt.max_n = (uint64_t)1 << 20;
+        t0 = now_s();
+        CHECK(pclr_cuda_tune(ctx, PCLR_UINT, PCLR_SUM, &opt, found, PCLR_TUNE_CLASSES, &count) == PCLR_OK && count == 3,
+              "tune uint sum up to 2^20: %zu classes: %s", count, pclr_cuda_last_error(ctx));
+        printf("tune uint sum, classes 2^12..2^20: %.2f s\n", now_s() - t0);
+        for (i = 0; i < count; ++i) {
+            char line[1024];
+            pclr_tune_format(&found[i], line, sizeof line);
+            printf("  %s", line);
+            CHECK(found[i].gbps > 0 && strcmp(found[i].device, g->feat->device_name) == 0, "tuned entry %zu", i);
+        }
+        disk_counts(ctx, &loaded, &stored, &tuned);
+        CHECK(tuned == count, "the context holds the %zu tuned entries (%lu)", count, tuned);
+        upload(g, PCLR_UINT, 0, seed + 901);
+        for (i = 0; i < 6; ++i) {
+            const uint64_t n = i == 0 ? 1 : i == 1 ? 4097 : i == 2 ? 65521 : i == 3 ? 1000003 : i == 4 ? 3 : 262143;
+            pclr_config c;
+            unsigned char got[8], want[8];
+            memset(&c, 0, sizeof c);
+            c.type = PCLR_UINT;
+            pclr_cpu_reduce(PCLR_UINT, PCLR_SUM, g->host, n, want);
+            CHECK(pclr_cuda_reduce(ctx, &c, g->dbuf, 0, n, NULL, got) == PCLR_OK && memcmp(got, want, 4) == 0,
+                  "tuned uint sum n=%llu", (unsigned long long)n);
+        }
+        CHECK(pclr_tune_save(tune, found, count) == PCLR_OK, "save the tuning file");
+        pclr_cuda_destroy(ctx);
+        upload(g, PCLR_FLOAT, 0, seed + 900);
+        if ((ctx = disk_ctx(g, dir, tune, &loaded, &stored, &tuned))) {
+            CHECK(tuned == count, "the next context loads %zu tuned entries (%lu)", count, tuned);
+            pclr_cuda_destroy(ctx);
+        }
+    }
+    snprintf(file, sizeof file, "rm -rf %s", dir);
+    CHECK(system(file) == 0, "remove %s", dir);
+}
+
 static void test_features(gpu_env *g) {
     const pclr_cuda_features *f = g->feat;
     char text[2048];
@@ -1207,6 +1311,7 @@ static void test_device(uint64_t seed) {
     test_errors(&g);
     test_allocator(&g);
     test_big(&g);
+    test_disk_cache_and_tune(&g, seed);
     D.CtxGetCurrent(&cur);
     CHECK(cur == g.primary, "the test's context is still current at the end");
     CHECK(D.CtxSynchronize() == CUDA_SUCCESS, "no sticky device error at the end");
@@ -1233,8 +1338,12 @@ int main(void) {
     test_null_handling();
     have_device = test_create_paths();
     pin_nvrtc();
-    have_nvrtc = test_nvrtc_matrix();
-    test_compile_refusals(have_nvrtc);
+    if (env_int("PCLR_TEST_DEVICE_ONLY", 0)) { /* the compile matrix runs in CI; on a GPU machine, save the time */
+        SKIP("PCLR_TEST_DEVICE_ONLY=1: NVRTC compile matrix skipped");
+    } else {
+        have_nvrtc = test_nvrtc_matrix();
+        test_compile_refusals(have_nvrtc);
+    }
     printf("part 1 (no device needed): %.1f s\n", now_s() - t0);
     if (have_device) test_device(seed);
     else SKIP("no CUDA device: the launch tests need a GPU (run on a machine with the NVIDIA driver)");

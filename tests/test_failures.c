@@ -12,10 +12,19 @@
       no leak, for every k), with the usual library names and a bogus path.
    3. A table of bad inputs: NULL pointers to every public entry point, NULL
       contexts, n + offset overflow, offsets past the buffer, buffers too small.
+   4. OpenCL call failures: a wrapped pclr_cl_api (desc.api) makes the k-th
+      OpenCL call fail with a resource error, for every k until a scenario
+      (create, prepare, blocking reduce, async reduce, destroy) no longer
+      reaches k, for a few configurations and both create paths. The step
+      that met the failure returns PCLR_ERR_OUT_OF_MEMORY with a sentence,
+      every other step succeeds, the context still reduces correctly once
+      calls succeed again, and every OpenCL object the backend created or
+      retained is released by destroy (reference counts kept per handle).
 
    Build: gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -I/usr/local/cuda/include
-          tests/test_failures.c -lOpenCL -ldl -lm
-   (define PCLR_FAILURES_NO_CUDA to leave the CUDA part out). */
+          tests/test_failures.c -ldl -lm
+   (OpenCL is called through a loaded table; define PCLR_FAILURES_NO_CUDA to
+   leave the CUDA part out). */
 #define _POSIX_C_SOURCE 200809L /* fork, waitpid: calls that may crash run in a child */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
@@ -27,6 +36,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,6 +98,7 @@ static pclr_allocator counting_allocator(counting *c) {
 }
 
 /* ------------------------------------------------------------ OpenCL side */
+static pclr_cl_api g_real; /* the loaded OpenCL entry points: the test's own calls */
 #define N_ELEMS 1000
 #define OFFSET 3
 static cl_context g_clctx;
@@ -105,26 +116,24 @@ static int cl_setup(void) {
     cl_int err;
     size_t i;
     uint64_t seed = 7;
-    if (clGetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0) return 0;
-    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, &nd) != CL_SUCCESS || nd == 0) return 0;
-    g_clctx = clCreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
+    char why[512];
+    if (pclr_cl_load_api(NULL, &g_real, why, sizeof why) != PCLR_OK) {
+        printf("%s\n", why);
+        return 0;
+    }
+    if (g_real.GetPlatformIDs(1, &plat, &np) != CL_SUCCESS || np == 0) return 0;
+    if (g_real.GetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &g_dev, &nd) != CL_SUCCESS || nd == 0) return 0;
+    g_clctx = g_real.CreateContext(NULL, 1, &g_dev, NULL, NULL, &err);
     if (err != CL_SUCCESS) return 0;
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-    g_queue = clCreateCommandQueue(g_clctx, g_dev, 0, &err);
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+    g_queue = g_real.CreateCommandQueue(g_clctx, g_dev, 0, &err);
     if (err != CL_SUCCESS) return 0;
     for (i = 0; i < N_ELEMS + OFFSET; ++i) {
         g_host_u[i] = (uint32_t)pclr_test_rand(&seed);
         g_host_f[i] = (float)((int)(i % 97) - 48) * 0.25f;
     }
-    g_buf_u = clCreateBuffer(g_clctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof g_host_u, g_host_u, &err);
+    g_buf_u = g_real.CreateBuffer(g_clctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof g_host_u, g_host_u, &err);
     if (err != CL_SUCCESS) return 0;
-    g_buf_f = clCreateBuffer(g_clctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof g_host_f, g_host_f, &err);
+    g_buf_f = g_real.CreateBuffer(g_clctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof g_host_f, g_host_f, &err);
     if (err != CL_SUCCESS) return 0;
     pclr_cpu_reduce(PCLR_UINT, PCLR_SUM, g_host_u + OFFSET, N_ELEMS, &g_want_u);
     pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, g_host_f + OFFSET, N_ELEMS, &g_want_f);
@@ -312,7 +321,7 @@ static void cl_bad_inputs(void) {
     BAD(pclr_cl_reduce(ctx, &cu, g_buf_u, N_ELEMS + OFFSET, 0, &v), PCLR_OK, "reduce(offset at the end, n 0)");
     CHECK(v == 0, "reduce(n 0) gives the identity");
 
-    res = clCreateBuffer(g_clctx, CL_MEM_READ_WRITE, 2 * sizeof(uint32_t), NULL, &err);
+    res = g_real.CreateBuffer(g_clctx, CL_MEM_READ_WRITE, 2 * sizeof(uint32_t), NULL, &err);
     if (CHECK(err == CL_SUCCESS, "clCreateBuffer(result)")) {
         ev = (cl_event)&desc;
         BAD(pclr_cl_reduce_async(ctx, NULL, g_buf_u, 0, 1, res, 0, 0, NULL, &ev), PCLR_ERR_NULL_POINTER,
@@ -330,14 +339,14 @@ static void cl_bad_inputs(void) {
             "reduce_async(offset + n overflows)");
         BAD(pclr_cl_reduce_async(ctx, &cu, g_buf_u, OFFSET, N_ELEMS, res, 1, 0, NULL, NULL), PCLR_OK,
             "reduce_async(out_offset 1)");
-        clFinish(g_queue);
+        g_real.Finish(g_queue);
         {
             uint32_t got[2] = {0, 0};
-            clEnqueueReadBuffer(g_queue, res, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+            g_real.EnqueueReadBuffer(g_queue, res, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
             CHECK(got[1] == g_want_u, "reduce_async(out_offset 1) wrote %u, want %u", (unsigned)got[1],
                   (unsigned)g_want_u);
         }
-        clReleaseMemObject(res);
+        g_real.ReleaseMemObject(res);
     }
     /* bad configurations through the backend */
     {
@@ -361,6 +370,367 @@ static void cl_bad_inputs(void) {
     CHECK(v == g_want_u, "reduce after the bad calls = %u", (unsigned)v);
 #undef BAD
     pclr_cl_destroy(ok);
+}
+
+/* ------------------------------------------------- OpenCL call failures */
+/* The wrapped table: every call counts, and the fail_at-th fails with a
+   resource error (CL_OUT_OF_RESOURCES, or NULL with CL_OUT_OF_HOST_MEMORY in
+   *errcode_ret). Releases are neither counted nor failed: releasing a valid
+   object has no failure a caller could act on. Per handle, creates and
+   retains add one and releases take one away. The state is the test's (file
+   statics); the library only sees a table through desc.api. */
+static struct {
+    long calls, fail_at, failures;
+    const char *failed;     /* the entry point that failed */
+    const void *binary_prog; /* the last program made from a binary (the disk cache's) */
+} g_inj;
+#define MAX_HANDLES 4096
+static struct { const void *h; long refs; const char *what; } g_refs[MAX_HANDLES];
+static size_t g_nrefs;
+
+static void ref(const void *h, long delta, const char *what) {
+    size_t i;
+    if (!h) return;
+    for (i = 0; i < g_nrefs; ++i)
+        if (g_refs[i].h == h) {
+            g_refs[i].refs += delta;
+            if (delta > 0) g_refs[i].what = what;
+            return;
+        }
+    if (g_nrefs < MAX_HANDLES) {
+        g_refs[g_nrefs].h = h;
+        g_refs[g_nrefs].refs = delta;
+        g_refs[g_nrefs].what = what;
+        ++g_nrefs;
+    }
+}
+/* 1 if this call is the one that fails. */
+static int inject(const char *name) {
+    if (++g_inj.calls != g_inj.fail_at) return 0;
+    ++g_inj.failures;
+    g_inj.failed = name;
+    return 1;
+}
+
+#define W_INT(name, params, args)                                     \
+    static cl_int CL_API_CALL w_##name params {                       \
+        if (inject("cl" #name)) return CL_OUT_OF_RESOURCES;           \
+        return g_real.name args;                                      \
+    }
+#define W_CREATE(type, name, params, args, err)                       \
+    static type CL_API_CALL w_##name params {                         \
+        type obj_;                                                    \
+        if (inject("cl" #name)) {                                     \
+            if (err) *(err) = CL_OUT_OF_HOST_MEMORY;                  \
+            return NULL;                                              \
+        }                                                             \
+        obj_ = g_real.name args;                                      \
+        ref(obj_, 1, "cl" #name);                                     \
+        return obj_;                                                  \
+    }
+#define W_RETAIN(type, name)                                          \
+    static cl_int CL_API_CALL w_Retain##name(type h) {                \
+        cl_int e_;                                                    \
+        if (inject("clRetain" #name)) return CL_OUT_OF_RESOURCES;     \
+        if ((e_ = g_real.Retain##name(h)) == CL_SUCCESS) ref(h, 1, "clRetain" #name); \
+        return e_;                                                    \
+    }                                                                 \
+    static cl_int CL_API_CALL w_Release##name(type h) {               \
+        cl_int e_ = g_real.Release##name(h);                          \
+        if (e_ == CL_SUCCESS) ref(h, -1, "clRelease" #name);          \
+        return e_;                                                    \
+    }
+/* enqueues: the event they hand back is a new object */
+#define W_ENQ(name, params, args)                                     \
+    static cl_int CL_API_CALL w_##name params {                       \
+        cl_int e_;                                                    \
+        if (inject("cl" #name)) return CL_OUT_OF_RESOURCES;           \
+        e_ = g_real.name args;                                        \
+        if (e_ == CL_SUCCESS && ev) ref(*ev, 1, "cl" #name);          \
+        return e_;                                                    \
+    }
+
+W_INT(GetPlatformIDs, (cl_uint n, cl_platform_id *p, cl_uint *np), (n, p, np))
+W_INT(GetPlatformInfo, (cl_platform_id p, cl_platform_info w, size_t s, void *v, size_t *r), (p, w, s, v, r))
+W_INT(GetDeviceIDs, (cl_platform_id p, cl_device_type t, cl_uint n, cl_device_id *d, cl_uint *nd), (p, t, n, d, nd))
+W_INT(GetDeviceInfo, (cl_device_id d, cl_device_info w, size_t s, void *v, size_t *r), (d, w, s, v, r))
+W_INT(GetContextInfo, (cl_context c, cl_context_info w, size_t s, void *v, size_t *r), (c, w, s, v, r))
+W_INT(GetCommandQueueInfo, (cl_command_queue q, cl_command_queue_info w, size_t s, void *v, size_t *r), (q, w, s, v, r))
+W_INT(Flush, (cl_command_queue q), (q))
+W_INT(Finish, (cl_command_queue q), (q))
+W_INT(GetMemObjectInfo, (cl_mem m, cl_mem_info w, size_t s, void *v, size_t *r), (m, w, s, v, r))
+/* names a failed build of a binary "clBuildProgram (binary)": the disk cache's */
+static cl_int CL_API_CALL w_BuildProgram(cl_program p, cl_uint n, const cl_device_id *d, const char *o,
+                                         void (CL_CALLBACK *f)(cl_program, void *), void *u) {
+    if (inject("clBuildProgram")) {
+        if (p == g_inj.binary_prog) g_inj.failed = "clBuildProgram (binary)";
+        return CL_OUT_OF_RESOURCES;
+    }
+    return g_real.BuildProgram(p, n, d, o, f, u);
+}
+W_INT(GetProgramInfo, (cl_program p, cl_program_info w, size_t s, void *v, size_t *r), (p, w, s, v, r))
+W_INT(GetProgramBuildInfo, (cl_program p, cl_device_id d, cl_program_build_info w, size_t s, void *v, size_t *r),
+      (p, d, w, s, v, r))
+W_INT(GetKernelWorkGroupInfo, (cl_kernel k, cl_device_id d, cl_kernel_work_group_info w, size_t s, void *v, size_t *r),
+      (k, d, w, s, v, r))
+W_INT(SetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v), (k, i, s, v))
+W_INT(WaitForEvents, (cl_uint n, const cl_event *e), (n, e))
+W_INT(GetEventInfo, (cl_event e, cl_event_info w, size_t s, void *v, size_t *r), (e, w, s, v, r))
+W_INT(GetEventProfilingInfo, (cl_event e, cl_profiling_info w, size_t s, void *v, size_t *r), (e, w, s, v, r))
+W_CREATE(cl_context, CreateContext, (const cl_context_properties *p, cl_uint n, const cl_device_id *d,
+                                     void (CL_CALLBACK *f)(const char *, const void *, size_t, void *), void *u,
+                                     cl_int *err), (p, n, d, f, u, err), err)
+W_CREATE(cl_command_queue, CreateCommandQueue, (cl_context c, cl_device_id d, cl_command_queue_properties p,
+                                                cl_int *err), (c, d, p, err), err)
+W_CREATE(cl_mem, CreateBuffer, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *err), (c, f, s, h, err), err)
+W_CREATE(cl_program, CreateProgramWithSource, (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *err),
+         (c, n, s, l, err), err)
+static cl_program CL_API_CALL w_CreateProgramWithBinary(cl_context c, cl_uint n, const cl_device_id *d,
+                                                        const size_t *l, const unsigned char **b, cl_int *st,
+                                                        cl_int *err) {
+    cl_program p;
+    if (inject("clCreateProgramWithBinary")) {
+        if (err) *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    p = g_real.CreateProgramWithBinary(c, n, d, l, b, st, err);
+    ref(p, 1, "clCreateProgramWithBinary");
+    g_inj.binary_prog = p;
+    return p;
+}
+W_CREATE(cl_kernel, CreateKernel, (cl_program p, const char *name, cl_int *err), (p, name, err), err)
+W_RETAIN(cl_device_id, Device)
+W_RETAIN(cl_context, Context)
+W_RETAIN(cl_command_queue, CommandQueue)
+W_RETAIN(cl_mem, MemObject)
+W_RETAIN(cl_program, Program)
+W_RETAIN(cl_kernel, Kernel)
+W_RETAIN(cl_event, Event)
+W_ENQ(EnqueueReadBuffer, (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
+                          const cl_event *w, cl_event *ev), (q, m, b, o, s, p, n, w, ev))
+W_ENQ(EnqueueWriteBuffer, (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p, cl_uint n,
+                           const cl_event *w, cl_event *ev), (q, m, b, o, s, p, n, w, ev))
+W_ENQ(EnqueueCopyBuffer, (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint n,
+                          const cl_event *w, cl_event *ev), (q, a, b, oa, ob, s, n, w, ev))
+W_ENQ(EnqueueFillBuffer, (cl_command_queue q, cl_mem m, const void *p, size_t ps, size_t o, size_t s, cl_uint n,
+                          const cl_event *w, cl_event *ev), (q, m, p, ps, o, s, n, w, ev))
+W_ENQ(EnqueueNDRangeKernel, (cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o, const size_t *g,
+                             const size_t *l, cl_uint n, const cl_event *w, cl_event *ev), (q, k, d, o, g, l, n, w, ev))
+
+static pclr_cl_api wrapped_api(void) {
+    pclr_cl_api a;
+    memset(&a, 0, sizeof a);
+#define W_SET(name) a.name = w_##name;
+    W_SET(GetPlatformIDs) W_SET(GetPlatformInfo) W_SET(GetDeviceIDs) W_SET(GetDeviceInfo) W_SET(RetainDevice)
+    W_SET(ReleaseDevice) W_SET(CreateContext) W_SET(GetContextInfo) W_SET(RetainContext) W_SET(ReleaseContext)
+    W_SET(CreateCommandQueue) W_SET(GetCommandQueueInfo) W_SET(RetainCommandQueue) W_SET(ReleaseCommandQueue)
+    W_SET(Flush) W_SET(Finish) W_SET(CreateBuffer) W_SET(GetMemObjectInfo) W_SET(RetainMemObject)
+    W_SET(ReleaseMemObject) W_SET(EnqueueReadBuffer) W_SET(EnqueueWriteBuffer) W_SET(EnqueueCopyBuffer)
+    W_SET(EnqueueFillBuffer) W_SET(CreateProgramWithSource) W_SET(CreateProgramWithBinary) W_SET(BuildProgram)
+    W_SET(GetProgramInfo) W_SET(GetProgramBuildInfo) W_SET(RetainProgram) W_SET(ReleaseProgram) W_SET(CreateKernel)
+    W_SET(GetKernelWorkGroupInfo) W_SET(SetKernelArg) W_SET(RetainKernel) W_SET(ReleaseKernel)
+    W_SET(EnqueueNDRangeKernel) W_SET(WaitForEvents) W_SET(GetEventInfo) W_SET(GetEventProfilingInfo)
+    W_SET(RetainEvent) W_SET(ReleaseEvent)
+#undef W_SET
+    return a;
+}
+
+/* Every handle's count back at zero; names the first one that is not. */
+static int refs_balanced(long k, const char *name) {
+    size_t i;
+    for (i = 0; i < g_nrefs; ++i)
+        if (g_refs[i].refs != 0)
+            return CHECK(0, "%s k=%ld: an object last touched by %s has %ld references left", name, k, g_refs[i].what,
+                         g_refs[i].refs);
+    return 1;
+}
+
+typedef struct inj_case {
+    const char *name;
+    pclr_type type;
+    pclr_op op;
+    pclr_finish finish;
+    int via_default; /* pclr_cl_create_default_desc (its own context and queue) instead of pclr_cl_create */
+    int many_groups; /* groups of 32, one element per load: 1000 elements take many groups (two passes for partials) */
+    const char *cache_dir; /* the disk cache of program binaries; NULL: off */
+} inj_case;
+
+/* The disk cache is an optimisation: a binary it cannot load or read out
+   means a build from source, and the call goes on. */
+static int cache_call(const char *failed) {
+    return strcmp(failed, "clCreateProgramWithBinary") == 0 || strcmp(failed, "clBuildProgram (binary)") == 0 ||
+           strcmp(failed, "clGetProgramInfo") == 0;
+}
+
+/* The step that just ran: it failed (PCLR_ERR_OUT_OF_MEMORY, with a
+   sentence) exactly when the injected failure happened inside it, unless
+   the failure was the disk cache's. */
+static int inj_step(const inj_case *ic, long k, const char *step, long failures_before, pclr_result r,
+                    const char *error) {
+    int hit = g_inj.failures != failures_before;
+    if (hit && ic->cache_dir && cache_call(g_inj.failed)) {
+        CHECK(r == PCLR_OK, "%s k=%ld %s: the disk cache's %s failed, the call returned %s (%s)", ic->name, k, step,
+              g_inj.failed, pclr_result_string(r), error ? error : "");
+    } else if (hit) {
+        CHECK(r == PCLR_ERR_OUT_OF_MEMORY, "%s k=%ld %s: %s failed, the call returned %s", ic->name, k, step,
+              g_inj.failed, pclr_result_string(r));
+        CHECK(error && error[0], "%s k=%ld %s: %s failed, no sentence", ic->name, k, step, g_inj.failed);
+    } else {
+        CHECK(r == PCLR_OK, "%s k=%ld %s: %s without an injected failure (%s)", ic->name, k, step,
+              pclr_result_string(r), error ? error : "");
+    }
+    return r == PCLR_OK;
+}
+
+/* One reduction each way, checked against want: blocking, then async into
+   element 1 of out. */
+static void inj_reduce(pclr_cl_context *ctx, const inj_case *ic, long k, const pclr_config *cfg, cl_mem in, cl_mem out,
+                       const void *want, const char *when) {
+    const pclr_cl_api *w = pclr_cl_get_api(ctx);
+    unsigned char got[8];
+    char step[96];
+    cl_event done = (cl_event)&got;
+    long f = g_inj.failures;
+    pclr_result r = pclr_cl_reduce(ctx, cfg, in, OFFSET, N_ELEMS, got);
+    snprintf(step, sizeof step, "blocking reduce %s", when);
+    if (inj_step(ic, k, step, f, r, pclr_cl_last_error(ctx)))
+        CHECK(memcmp(got, want, 4) == 0, "%s k=%ld %s: blocking result differs from pclr_cpu_reduce", ic->name, k, when);
+    f = g_inj.failures;
+    r = pclr_cl_reduce_async(ctx, cfg, in, OFFSET, N_ELEMS, out, 1, 0, NULL, &done);
+    snprintf(step, sizeof step, "async reduce %s", when);
+    if (inj_step(ic, k, step, f, r, pclr_cl_last_error(ctx))) {
+        memset(got, 0, sizeof got);
+        if (CHECK(done != NULL, "%s k=%ld %s: async gave no event", ic->name, k, when)) {
+            g_real.WaitForEvents(1, &done);
+            w->ReleaseEvent(done); /* through the table: the event's count goes back to zero */
+        }
+        g_real.EnqueueReadBuffer(pclr_cl_get_queue(ctx), out, CL_TRUE, 4, 4, got, 0, NULL, NULL);
+        CHECK(memcmp(got, want, 4) == 0, "%s k=%ld %s: async result differs from pclr_cpu_reduce", ic->name, k, when);
+    } else {
+        CHECK(done == NULL, "%s k=%ld %s: a failed async call left *done set", ic->name, k, when);
+    }
+}
+
+/* The scenario with the k-th OpenCL call failing (k = 0: none). Returns the
+   number of calls it made before failures stopped. */
+static long inj_scenario(const inj_case *ic, long k) {
+    pclr_cl_api api = wrapped_api();
+    pclr_cl_desc desc;
+    pclr_cl_context *ctx = NULL;
+    pclr_config cfg;
+    pclr_result r;
+    cl_mem in = g_buf_u, out = NULL, own = NULL;
+    cl_int err;
+    char error[512] = "";
+    unsigned char want[8];
+    long total, f;
+    memset(&g_inj, 0, sizeof g_inj);
+    g_inj.fail_at = k;
+    g_nrefs = 0;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.type = ic->type;
+    cfg.op = ic->op;
+    cfg.finish = ic->finish;
+    if (ic->many_groups) {
+        cfg.group_size = 32;
+        cfg.unroll = 1;
+        cfg.vector_width = 1;
+    }
+    if (ic->type == PCLR_FLOAT) in = g_buf_f; /* int: the uint data, read as int */
+    pclr_cpu_reduce(ic->type, ic->op,
+                    ic->type == PCLR_FLOAT ? (const void *)(g_host_f + OFFSET) : (const void *)(g_host_u + OFFSET),
+                    N_ELEMS, want);
+    memset(&desc, 0, sizeof desc);
+    desc.api = &api;
+    desc.error = error;
+    desc.error_cap = sizeof error;
+    /* the same calls on every run: no tuning file; the disk cache only where the case asks */
+    desc.no_tune_file = 1;
+    desc.no_disk_cache = ic->cache_dir == NULL;
+    desc.cache_dir = ic->cache_dir;
+    if (!ic->via_default) {
+        desc.context = g_clctx;
+        desc.queue = g_queue;
+    }
+    r = ic->via_default ? pclr_cl_create_default_desc(&desc, -1, -1, &ctx) : pclr_cl_create(&desc, &ctx);
+    if (!inj_step(ic, k, "create", 0, r, error)) {
+        CHECK(ctx == NULL, "%s k=%ld: a failed create handed back a context", ic->name, k);
+        refs_balanced(k, ic->name);
+        return g_inj.calls;
+    }
+    if (ic->via_default) {
+        /* its own cl_context: the input goes there (made with the real table, not counted) */
+        own = g_real.CreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                  ic->type == PCLR_FLOAT ? sizeof g_host_f : sizeof g_host_u,
+                                  ic->type == PCLR_FLOAT ? (void *)g_host_f : (void *)g_host_u, &err);
+        CHECK(err == CL_SUCCESS, "input buffer in the context's own cl_context");
+        in = own;
+    }
+    out = g_real.CreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_WRITE, 8, NULL, &err);
+    CHECK(err == CL_SUCCESS, "output buffer");
+    f = g_inj.failures;
+    r = pclr_cl_prepare(ctx, &cfg);
+    inj_step(ic, k, "prepare", f, r, pclr_cl_last_error(ctx));
+    inj_reduce(ctx, ic, k, &cfg, in, out, want, "with failures");
+    total = g_inj.calls;
+    /* calls succeed again: the same context must reduce correctly */
+    g_inj.fail_at = 0;
+    inj_reduce(ctx, ic, k, &cfg, in, out, want, "after the failure");
+    pclr_cl_destroy(ctx);
+    refs_balanced(k, ic->name);
+    g_real.ReleaseMemObject(out);
+    if (own) g_real.ReleaseMemObject(own);
+    return total;
+}
+
+/* Removes the test's cache directory (flat: <hash>.bin files). */
+static void remove_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[1024];
+    if (!d) return;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void cl_call_failures(void) {
+    static char cache[64];
+    inj_case cases[] = {
+        {"float sum last_group", PCLR_FLOAT, PCLR_SUM, PCLR_FINISH_LAST_GROUP, 0, 1, NULL},
+        {"uint max atomic", PCLR_UINT, PCLR_MAX, PCLR_FINISH_ATOMIC, 0, 1, NULL},
+        {"int min partials", PCLR_INT, PCLR_MIN, PCLR_FINISH_PARTIALS, 0, 1, NULL},
+        {"float sum defaults (create_default_desc)", PCLR_FLOAT, PCLR_SUM, PCLR_FINISH_DEFAULT, 1, 0, NULL},
+        {"uint sum, disk cache on", PCLR_UINT, PCLR_SUM, PCLR_FINISH_DEFAULT, 0, 0, NULL},
+    };
+    size_t c;
+    snprintf(cache, sizeof cache, "%s", "/tmp/pclr_failures.XXXXXX");
+    if (mkdtemp(cache)) {
+        cases[4].cache_dir = cache;
+        inj_scenario(&cases[4], 0); /* fills the cache: the runs below load the binary */
+    } else {
+        SKIP("no temporary directory: the disk cache case does not run");
+    }
+    for (c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        long total, k;
+        int fails = pclr_test_failed;
+        if (c == 4 && !cases[4].cache_dir) continue;
+        total = inj_scenario(&cases[c], 0);
+        CHECK(total > 10, "%s: the scenario makes %ld OpenCL calls (expected dozens)", cases[c].name, total);
+        if (cases[c].cache_dir) CHECK(g_inj.binary_prog != NULL, "%s: the program came from the disk cache", cases[c].name);
+        for (k = 1; k <= total + 5; ++k) {
+            inj_scenario(&cases[c], k);
+            if (g_inj.failures == 0) break; /* the scenario no longer reaches k */
+        }
+        CHECK(k == total + 1, "%s: failures stopped at k=%ld, the scenario makes %ld calls", cases[c].name, k, total);
+        printf("opencl %s: %ld OpenCL calls, each failed in turn (%s)\n", cases[c].name, total,
+               pclr_test_failed == fails ? "all clean" : "FAILURES above");
+    }
+    if (cases[4].cache_dir) remove_dir(cache);
 }
 
 /* ------------------------------------------------------------- CUDA side */
@@ -563,10 +933,11 @@ int main(void) {
     if (cl_setup()) {
         cl_bad_inputs();
         cl_failure_injection();
-        clReleaseMemObject(g_buf_u);
-        clReleaseMemObject(g_buf_f);
-        clReleaseCommandQueue(g_queue);
-        clReleaseContext(g_clctx);
+        cl_call_failures();
+        g_real.ReleaseMemObject(g_buf_u);
+        g_real.ReleaseMemObject(g_buf_f);
+        g_real.ReleaseCommandQueue(g_queue);
+        g_real.ReleaseContext(g_clctx);
     } else {
         SKIP("no OpenCL platform/device: the OpenCL failure injection did not run");
     }

@@ -50,6 +50,7 @@ int main(void) {
     pclr_cl_context *ctx = NULL;
     pclr_config cfg;
     pclr_result r;
+    const pclr_cl_api *cl; /* OpenCL through the context's table: no -lOpenCL */
     cl_mem buf;
     cl_int err;
     int i;
@@ -65,10 +66,11 @@ int main(void) {
         pclr_cl_destroy(ctx);
         return 1;
     }
-    buf = clCreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    cl = pclr_cl_get_api(ctx);
+    buf = cl->CreateBuffer(pclr_cl_get_cl_context(ctx), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
     if (err != CL_SUCCESS) { fprintf(stderr, "clCreateBuffer: %d\n", (int)err); return 1; }
     r = pclr_cl_reduce(ctx, &cfg, buf, 0, N, &sum);
-    clReleaseMemObject(buf);
+    cl->ReleaseMemObject(buf);
     if (r != PCLR_OK) fprintf(stderr, "reduce: %s (%s)\n", pclr_result_string(r), pclr_cl_last_error(ctx));
     pclr_cl_destroy(ctx);
     if (r != PCLR_OK) return 1;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Command-line tests of build/pclreduce-gen and build/pclreduce-run.
+# Command-line tests of build/pclreduce-gen, build/pclreduce-run and build/pclreduce-tune.
 set -u
 cd "$(dirname "$0")/.."
 GEN=build/pclreduce-gen RUN=build/pclreduce-run T=build/tests/tools
@@ -69,6 +69,19 @@ else
   check "cuda without a driver fails cleanly (rc $rc)" [ $rc = 1 ]
   check "cuda without a driver says so" grep -Eqi "driver|device" "$T/err"
 fi
+
+# pclreduce-tune: one class on PoCL into a fresh file, read back; usage errors exit 2
+TUNE=build/pclreduce-tune
+rm -f "$T/tuning.txt"
+$TUNE --backend opencl --types uint --ops max --max-n 4096 --file "$T/tuning.txt" >"$T/out" 2>&1; rc=$?
+check "tune exit 0 (got $rc)" [ $rc = 0 ]
+check "tune prints the winner" grep -Eq "^uint +max +2\^12 .*type=uint op=max" "$T/out"
+check "tune writes one line for the class" [ "$(grep -c '^opencl ".*" ".*" uint max 12 ' "$T/tuning.txt")" = 1 ]
+for args in "" "--backend metal" "--backend opencl --types half" "--backend opencl --max-n 12"; do
+  $TUNE $args >"$T/out" 2>"$T/err"; rc=$?
+  check "tune '$args' exits 2 (got $rc)" [ $rc = 2 ]
+  check "tune '$args' says why" test -s "$T/err"
+done
 
 echo "test_tools: $passed passed, $failed failed"
 [ $failed = 0 ]

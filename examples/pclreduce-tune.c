@@ -1,0 +1,199 @@
+/* pclreduce-tune: measures the best knobs per size class on this machine's
+   device and stores them in the tuning file that contexts load.
+
+   pclreduce-tune --backend opencl|cuda [--platform N] [--device N]
+                  [--types uint,int,float,double] [--ops sum,min,max]
+                  [--max-n N] [--file PATH] [--dry-run]
+
+   Default: every type and op, classes up to 2^26 elements, the file
+   pclr_tune_default_path() names ($PCLR_TUNE_FILE, else
+   $XDG_CACHE_HOME/pclreduce/tuning.txt). A progress bar goes to stderr when
+   it is a terminal. Prints one line per type, op and class: the winner and
+   its bandwidth next to the default's, measured in the same sweep. */
+#define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime */
+#define PCLREDUCE_IMPLEMENTATION
+#ifndef PCLR_RUN_NO_OPENCL
+#define PCLREDUCE_OPENCL
+#endif
+#ifndef PCLR_RUN_NO_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+#include "pclr_args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h> /* isatty */
+
+typedef struct tune_args {
+    const char *backend, *file;
+    int platform, device, dry_run;
+    int types[PCLR_TYPE_COUNT_], ops[PCLR_OP_COUNT_]; /* 1 = tune it */
+    long long max_n;
+} tune_args;
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: pclreduce-tune --backend opencl|cuda [--platform N] [--device N]\n"
+               "                      [--types uint,int,float,double] [--ops sum,min,max]\n"
+               "                      [--max-n N] [--file PATH] [--dry-run]\n");
+}
+
+/* "uint,float" -> flags[PCLR_UINT] = flags[PCLR_FLOAT] = 1. */
+static int parse_list(const char *s, int *flags, int count, int is_type) {
+    char buf[128], *tok, *save = NULL;
+    memset(flags, 0, sizeof(int) * (size_t)count);
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        pclr_type t;
+        pclr_op o;
+        if (is_type ? pclr_parse_type(tok, &t) != PCLR_OK : pclr_parse_op(tok, &o) != PCLR_OK) return -1;
+        flags[is_type ? (int)t : (int)o] = 1;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, tune_args *a) {
+    int i, k;
+    memset(a, 0, sizeof *a);
+    a->platform = a->device = -1;
+    for (k = 1; k < PCLR_TYPE_COUNT_; ++k) a->types[k] = 1;
+    for (k = 1; k < PCLR_OP_COUNT_; ++k) a->ops[k] = 1;
+    for (i = 1; i < argc; ++i) {
+        const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long x;
+        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
+        if (strcmp(f, "--dry-run") == 0) { a->dry_run = 1; continue; }
+        if (!v) { fprintf(stderr, "pclreduce-tune: %s needs a value\n", f); return 2; }
+        ++i;
+        if (strcmp(f, "--backend") == 0) a->backend = v;
+        else if (strcmp(f, "--file") == 0) a->file = v;
+        else if (strcmp(f, "--types") == 0 && parse_list(v, a->types, PCLR_TYPE_COUNT_, 1) == 0) continue;
+        else if (strcmp(f, "--ops") == 0 && parse_list(v, a->ops, PCLR_OP_COUNT_, 0) == 0) continue;
+        else if ((strcmp(f, "--platform") == 0 || strcmp(f, "--device") == 0) && pclr_args_int(v, 0, 64, &x) == 0)
+            *(f[2] == 'p' ? &a->platform : &a->device) = (int)x;
+        else if (strcmp(f, "--max-n") == 0 && pclr_args_int(v, 1 << 12, 1ll << 34, &x) == 0) a->max_n = x;
+        else { fprintf(stderr, "pclreduce-tune: bad argument %s %s\n", f, v); usage(stderr); return 2; }
+    }
+    if (!a->backend || (strcmp(a->backend, "opencl") != 0 && strcmp(a->backend, "cuda") != 0)) {
+        fprintf(stderr, "pclreduce-tune: --backend opencl|cuda is required\n");
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A bar on a terminal; nothing otherwise (logs stay clean). */
+static void progress(void *user, double fraction, const char *what) {
+    const int width = 30, filled = (int)(fraction * width + 0.5);
+    (void)user;
+    fprintf(stderr, "\r  [%.*s%*s] %3d%%  %-40s", filled, "##############################", width - filled, "",
+            (int)(fraction * 100 + 0.5), what);
+    if (fraction >= 1.0) fputc('\n', stderr);
+    fflush(stderr);
+}
+
+int main(int argc, char **argv) {
+    tune_args a;
+    pclr_tune_entry found[PCLR_TUNE_CLASSES], *all = NULL;
+    pclr_tune_options opt;
+    size_t total = 0, count, i;
+    char path[1024];
+    int rc = 0, t, o;
+    pclr_result r = PCLR_OK;
+#ifndef PCLR_RUN_NO_OPENCL
+    pclr_cl_context *cl = NULL;
+#endif
+#ifndef PCLR_RUN_NO_CUDA
+    pclr_cuda_context *cuda = NULL;
+#endif
+    if ((rc = parse(argc, argv, &a)) != 0) return rc;
+    memset(&opt, 0, sizeof opt);
+    opt.max_n = (uint64_t)a.max_n;
+    opt.progress = isatty(2) ? progress : NULL;
+    if (a.file) snprintf(path, sizeof path, "%s", a.file);
+    else if (pclr_tune_default_path(path, sizeof path) == 0 || strlen(path) >= sizeof path - 1) {
+        fprintf(stderr, "pclreduce-tune: no place for the tuning file (set --file, PCLR_TUNE_FILE or HOME)\n");
+        return 1;
+    }
+    if (strcmp(a.backend, "cuda") == 0) {
+#ifndef PCLR_RUN_NO_CUDA
+        r = pclr_cuda_create(NULL, &cuda);
+        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cuda_last_error(cuda));
+#else
+        fprintf(stderr, "pclreduce-tune: built without the CUDA backend\n");
+        return 1;
+#endif
+    } else {
+#ifndef PCLR_RUN_NO_OPENCL
+        r = pclr_cl_create_default(a.platform, a.device, &cl);
+        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", cl ? pclr_cl_last_error(cl) : pclr_result_string(r));
+#else
+        fprintf(stderr, "pclreduce-tune: built without the OpenCL backend\n");
+        return 1;
+#endif
+    }
+    if (r != PCLR_OK) rc = 1;
+    all = (pclr_tune_entry *)calloc(PCLR_TYPE_COUNT_ * PCLR_OP_COUNT_ * PCLR_TUNE_CLASSES, sizeof *all);
+    if (!all) { fprintf(stderr, "pclreduce-tune: out of memory\n"); rc = 1; }
+    if (rc == 0) printf("%-6s %-4s %-6s %9s %9s  %s\n", "type", "op", "class", "GB/s", "default", "winner");
+    for (t = 1; rc == 0 && t < PCLR_TYPE_COUNT_; ++t) {
+        for (o = 1; rc == 0 && o < PCLR_OP_COUNT_; ++o) {
+            const double start = now_s();
+            if (!a.types[t] || !a.ops[o]) continue;
+#ifndef PCLR_RUN_NO_CUDA
+            if (cuda) r = pclr_cuda_tune(cuda, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
+#endif
+#ifndef PCLR_RUN_NO_OPENCL
+            if (cl) r = pclr_cl_tune(cl, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
+#endif
+            if (r == PCLR_ERR_NO_FP64) {
+                printf("%-6s %-4s skipped: the device has no fp64\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o));
+                continue;
+            }
+            if (r != PCLR_OK) {
+#ifndef PCLR_RUN_NO_CUDA
+                if (cuda) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cuda_last_error(cuda));
+#endif
+#ifndef PCLR_RUN_NO_OPENCL
+                if (cl) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cl_last_error(cl));
+#endif
+                rc = 1;
+                break;
+            }
+            for (i = 0; i < count; ++i) {
+                char knobs[512];
+                pclr_config_describe(&found[i].cfg, knobs, sizeof knobs);
+                printf("%-6s %-4s 2^%-4u %9.1f %9.1f  %s\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o),
+                       (unsigned)found[i].size_class, found[i].gbps, found[i].default_gbps, knobs);
+                all[total++] = found[i];
+            }
+            printf("# %s %s: sweep took %.1f s\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o), now_s() - start);
+            fflush(stdout);
+        }
+    }
+    if (rc == 0 && total && !a.dry_run) {
+        if ((r = pclr_tune_save(path, all, total)) != PCLR_OK) {
+            fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, pclr_result_string(r));
+            rc = 1;
+        } else {
+            printf("wrote %zu entries to %s\n", total, path);
+        }
+    }
+    free(all);
+#ifndef PCLR_RUN_NO_CUDA
+    pclr_cuda_destroy(cuda);
+#endif
+#ifndef PCLR_RUN_NO_OPENCL
+    pclr_cl_destroy(cl);
+#endif
+    return rc;
+}
