@@ -421,7 +421,13 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 "#define PCLR_ATOMIC_MIN(p, v) atomicMin(p, v)\n" \
 "#define PCLR_ATOMIC_MAX(p, v) atomicMax(p, v)\n" \
 "#define PCLR_ATOMIC_XCHG(p, v) atomicExch(p, v)\n" \
+"/* Release/acquire between groups: fence.acq_rel is the light fence for that\n" \
+"   pattern (__threadfence is a sequentially consistent fence.sc). */\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"#define PCLR_DEVICE_FENCE() asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\")\n" \
+"#else\n" \
 "#define PCLR_DEVICE_FENCE() __threadfence()\n" \
+"#endif\n" \
 "/* 16-byte (or 8-byte) loads: an aligned struct of V elements. */\n" \
 "template <typename T, int V> struct __align__(sizeof(T) * V) pclr_vec { T s[V]; };\n" \
 "#define PCLR_VEC_TYPE(T, V) pclr_vec<T, V>\n" \
@@ -710,8 +716,9 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 "#else /* LAST_GROUP: the last group to finish folds the partials in a fixed order */\n" \
 "    if (lid == 0) {\n" \
 "        partials[group] = acc;\n" \
-"        PCLR_DEVICE_FENCE();\n" \
+"        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
 "        is_last = PCLR_ATOMIC_INC(counter) == groups - 1;\n" \
+"        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
 "    }\n" \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \

@@ -928,12 +928,73 @@ static void core_bad_inputs(void) {
     CHECK(pclr_type_size((pclr_type)5) == 0, "type_size(5)");
 }
 
+/* A device that lacks something, and a compiler that fails, through a
+   doctored table over the real one: the device hides cl_khr_fp64, and with
+   g_break_source set every program gets a line the compiler rejects (a real
+   build failure on the real compiler, with its real log). */
+static int g_break_source;
+static cl_int CL_API_CALL d_GetDeviceInfo(cl_device_id d, cl_device_info w, size_t s, void *v, size_t *r) {
+    cl_int e = g_real.GetDeviceInfo(d, w, s, v, r);
+    if (e == CL_SUCCESS && w == CL_DEVICE_DOUBLE_FP_CONFIG && v) memset(v, 0, s);
+    if (e == CL_SUCCESS && w == CL_DEVICE_EXTENSIONS && v) {
+        char *ext = strstr((char *)v, "cl_khr_fp64");
+        if (ext) memset(ext, ' ', strlen("cl_khr_fp64"));
+    }
+    return e;
+}
+static cl_program CL_API_CALL d_CreateProgramWithSource(cl_context c, cl_uint n, const char **src, const size_t *len,
+                                                        cl_int *err) {
+    static const char broken[] = "#error pclreduce test: an injected compile error\n";
+    const char *parts[2];
+    if (!g_break_source || n != 1 || len) return g_real.CreateProgramWithSource(c, n, src, len, err);
+    parts[0] = broken;
+    parts[1] = src[0];
+    return g_real.CreateProgramWithSource(c, 2, parts, NULL, err);
+}
+static void cl_doctored_device(void) {
+    pclr_cl_api api = g_real;
+    pclr_cl_desc desc;
+    pclr_cl_context *ctx = NULL;
+    pclr_config c;
+    pclr_result r;
+    uint32_t v = 0;
+    double dv = 0;
+    api.GetDeviceInfo = d_GetDeviceInfo;
+    api.CreateProgramWithSource = d_CreateProgramWithSource;
+    memset(&desc, 0, sizeof desc);
+    desc.context = g_clctx;
+    desc.queue = g_queue;
+    desc.api = &api;
+    desc.no_disk_cache = 1; /* a cached binary would skip the broken source */
+    desc.no_tune_file = 1;
+    if (!CHECK(pclr_cl_create(&desc, &ctx) == PCLR_OK, "create on the doctored table")) return;
+    CHECK(!pclr_cl_get_features(ctx)->fp64, "the doctored device reports no fp64");
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_DOUBLE;
+    r = pclr_cl_reduce(ctx, &c, g_buf_f, 0, 16, &dv);
+    CHECK(r == PCLR_ERR_NO_FP64 && strstr(pclr_cl_last_error(ctx), "fp64"), "double without fp64: %s (%s)",
+          pclr_result_string(r), pclr_cl_last_error(ctx));
+    g_break_source = 1;
+    c.type = PCLR_UINT;
+    c.op = PCLR_MAX;
+    r = pclr_cl_reduce(ctx, &c, g_buf_u, OFFSET, N_ELEMS, &v);
+    CHECK(r == PCLR_ERR_BUILD_FAILED && strstr(pclr_cl_build_log(ctx), "injected compile error") &&
+              strstr(pclr_cl_last_error(ctx), "pclr_cl_build_log"),
+          "compile failure: %s, the log is kept (%.200s)", pclr_result_string(r), pclr_cl_build_log(ctx));
+    g_break_source = 0;
+    c.op = PCLR_SUM;
+    r = pclr_cl_reduce(ctx, &c, g_buf_u, OFFSET, N_ELEMS, &v);
+    CHECK(r == PCLR_OK && v == g_want_u, "after the failed build the context still reduces (%s)", pclr_result_string(r));
+    pclr_cl_destroy(ctx);
+}
+
 int main(void) {
     core_bad_inputs();
     if (cl_setup()) {
         cl_bad_inputs();
         cl_failure_injection();
         cl_call_failures();
+        cl_doctored_device();
         g_real.ReleaseMemObject(g_buf_u);
         g_real.ReleaseMemObject(g_buf_f);
         g_real.ReleaseCommandQueue(g_queue);
