@@ -1530,7 +1530,7 @@ PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size
                        (unsigned long)ctx->module_count);
         pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", ctx->cache_dir[0] ? ctx->cache_dir : "off",
                        (unsigned long)ctx->disk_hits, (unsigned long)ctx->disk_stores);
-        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device", (unsigned long)ctx->tuned_count);
+        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device\n", (unsigned long)ctx->tuned_count);
     }
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
     return len;
