@@ -1658,3 +1658,58 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
 #endif
 
 #endif /* PCLREDUCE_IMPLEMENTATION */
+
+/* ====================================================================== */
+/* Run-time library loading, shared by the backends (dlopen / LoadLibrary):
+   a backend's implementation defines PCLR__NEED_LOADER and includes this
+   file again, which compiles these once per program file. */
+#if defined(PCLR__NEED_LOADER) && !defined(PCLR__LOADER_DONE)
+#define PCLR__LOADER_DONE
+#include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+
+static void *pclr__lib_open(const char *name) {
+#ifdef _WIN32
+    return (void *)LoadLibraryA(name);
+#else
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+#endif
+}
+
+static void pclr__lib_close(void *lib) {
+    if (!lib) return;
+#ifdef _WIN32
+    FreeLibrary((HMODULE)lib);
+#else
+    dlclose(lib);
+#endif
+}
+
+static const char *pclr__lib_error(void) {
+#ifdef _WIN32
+    return "LoadLibrary failed";
+#else
+    const char *e = dlerror();
+    return e ? e : "not found";
+#endif
+}
+
+/* Stores the address of `name` into the function pointer at dst (memcpy keeps
+   the object-to-function pointer conversion -Wpedantic clean). 0: not found. */
+static int pclr__lib_sym(void *lib, const char *name, void *dst) {
+    void *p;
+#ifdef _WIN32
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    memcpy(&p, &f, sizeof p);
+#else
+    p = dlsym(lib, name);
+#endif
+    if (!p) return 0;
+    memcpy(dst, &p, sizeof p);
+    return 1;
+}
+#endif /* PCLR__NEED_LOADER */

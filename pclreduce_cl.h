@@ -260,11 +260,8 @@ PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t c
 #include <stdlib.h>
 #include <string.h>
 #ifndef PCLREDUCE_NO_RUNTIME_LINKING
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
+#define PCLR__NEED_LOADER
+#include "pclreduce.h" /* again: pclr__lib_open, _sym, _close, _error */
 #endif
 
 #ifdef __cplusplus
@@ -455,47 +452,6 @@ static pclr_result pclr__cl_load(const char *path, pclr_cl_api *api, char *name,
     return PCLR_OK;
 }
 #else
-static void *pclr__cl_lib_open(const char *name) {
-#ifdef _WIN32
-    return (void *)LoadLibraryA(name);
-#else
-    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
-#endif
-}
-
-static void pclr__cl_lib_close(void *lib) {
-    if (!lib) return;
-#ifdef _WIN32
-    FreeLibrary((HMODULE)lib);
-#else
-    dlclose(lib);
-#endif
-}
-
-static const char *pclr__cl_dlerror(void) {
-#ifdef _WIN32
-    return "LoadLibrary failed";
-#else
-    const char *e = dlerror();
-    return e ? e : "not found";
-#endif
-}
-
-/* Stores the address of `name` into the function pointer at dst (memcpy keeps
-   the object-to-function pointer conversion -Wpedantic clean). */
-static int pclr__cl_sym(void *lib, const char *name, void *dst) {
-    void *p;
-#ifdef _WIN32
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    memcpy(&p, &f, sizeof p);
-#else
-    p = dlsym(lib, name);
-#endif
-    if (!p) return 0;
-    memcpy(dst, &p, sizeof p);
-    return 1;
-}
-
 /* Loads the OpenCL library (path, else $PCLR_OPENCL_LIBRARY, else the usual
    names) and every entry point. name gets the library's name; why a sentence
    on failure (PCLR_ERR_NO_DRIVER). Unloaded again only when it lacks an entry
@@ -521,23 +477,23 @@ static pclr_result pclr__cl_load(const char *path, pclr_cl_api *api, char *name,
         from = "PCLR_OPENCL_LIBRARY";
     }
     if (path) {
-        if (!(lib = pclr__cl_lib_open(path)))
+        if (!(lib = pclr__lib_open(path)))
             return pclr__cl_say(why, why_cap, PCLR_ERR_NO_DRIVER, "no OpenCL library: %s (from %s) could not be loaded: %s",
-                                path, from, pclr__cl_dlerror());
+                                path, from, pclr__lib_error());
         pclr__cl_say(name, name_cap, PCLR_OK, "%s", path);
     } else {
         for (i = 0; i < sizeof names / sizeof names[0] && !lib; ++i)
-            if ((lib = pclr__cl_lib_open(names[i])) != NULL) pclr__cl_say(name, name_cap, PCLR_OK, "%s", names[i]);
+            if ((lib = pclr__lib_open(names[i])) != NULL) pclr__cl_say(name, name_cap, PCLR_OK, "%s", names[i]);
         if (!lib)
             return pclr__cl_say(why, why_cap, PCLR_ERR_NO_DRIVER,
                                 "no OpenCL library (tried %s; install an ICD loader and a driver, e.g. "
                                 "ocl-icd-libopencl1 and pocl-opencl-icd, or set PCLR_OPENCL_LIBRARY)", tried);
     }
 #define PCLR__CL_SYM(entry)                                                                                   \
-    if (!pclr__cl_sym(lib, "cl" #entry, &api->entry)) {                                                      \
+    if (!pclr__lib_sym(lib, "cl" #entry, &api->entry)) {                                                      \
         pclr__cl_say(why, why_cap, PCLR_ERR_NO_DRIVER, "the OpenCL library %s lacks cl" #entry                \
                      " (an OpenCL 1.2 ICD loader is needed)", name ? name : "");                              \
-        pclr__cl_lib_close(lib);                                                                              \
+        pclr__lib_close(lib);                                                                              \
         memset(api, 0, sizeof *api);                                                                          \
         return PCLR_ERR_NO_DRIVER;                                                                            \
     }

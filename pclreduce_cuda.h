@@ -165,11 +165,8 @@ PCLR_API pclr_result pclr_cuda_compile_check(const pclr_config *cfg, const char 
 #include <stdlib.h>
 #include <string.h>
 #ifndef PCLREDUCE_NO_RUNTIME_LINKING
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
+#define PCLR__NEED_LOADER
+#include "pclreduce.h" /* again: pclr__lib_open, _sym, _close, _error */
 #endif
 
 #ifdef __cplusplus
@@ -178,49 +175,8 @@ extern "C" {
 
 /* ------------------------------------------------------------ library loading */
 #ifdef PCLREDUCE_NO_RUNTIME_LINKING
-static void pclr__cuda_lib_close(void *lib) { (void)lib; } /* nothing was loaded */
-#else
-static void *pclr__cuda_lib_open(const char *name) {
-#ifdef _WIN32
-    return (void *)LoadLibraryA(name);
-#else
-    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+static void pclr__lib_close(void *lib) { (void)lib; } /* nothing was loaded */
 #endif
-}
-
-static void pclr__cuda_lib_close(void *lib) {
-    if (!lib) return;
-#ifdef _WIN32
-    FreeLibrary((HMODULE)lib);
-#else
-    dlclose(lib);
-#endif
-}
-
-/* Stores the address of `name` into the function pointer at dst (memcpy keeps
-   the object-to-function pointer conversion -Wpedantic clean). */
-static int pclr__cuda_sym(void *lib, const char *name, void *dst) {
-    void *p;
-#ifdef _WIN32
-    FARPROC f = GetProcAddress((HMODULE)lib, name);
-    memcpy(&p, &f, sizeof p);
-#else
-    p = dlsym(lib, name);
-#endif
-    if (!p) return 0;
-    memcpy(dst, &p, sizeof p);
-    return 1;
-}
-
-static const char *pclr__cuda_dlerror(void) {
-#ifdef _WIN32
-    return "LoadLibrary failed";
-#else
-    const char *e = dlerror();
-    return e ? e : "not found";
-#endif
-}
-#endif /* PCLREDUCE_NO_RUNTIME_LINKING */
 
 /* Driver entry points (versioned names where the ABI has them). */
 typedef struct pclr__cuda_api {
@@ -345,9 +301,9 @@ static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int 
     memset(rtc, 0, sizeof *rtc);
     if (!path || !*path) path = (env && *env) ? env : NULL;
     if (path) {
-        rtc->lib = pclr__cuda_lib_open(path);
+        rtc->lib = pclr__lib_open(path);
         if (!rtc->lib) {
-            pclr__cuda_fmt(err, err_cap, "NVRTC not found (%s could not be loaded: %s)", path, pclr__cuda_dlerror());
+            pclr__cuda_fmt(err, err_cap, "NVRTC not found (%s could not be loaded: %s)", path, pclr__lib_error());
             return PCLR_ERR_NO_DRIVER;
         }
         pclr__cuda_copy_str(rtc->name, sizeof rtc->name, path);
@@ -357,7 +313,7 @@ static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int 
             for (i = 0; i < count && !rtc->lib; ++i) {
                 int fits = driver_major <= 0 || majors[i] == 0 || majors[i] <= driver_major;
                 if ((pass == 0) != (fits != 0)) continue;
-                rtc->lib = pclr__cuda_lib_open(names[i]);
+                rtc->lib = pclr__lib_open(names[i]);
                 if (rtc->lib) pclr__cuda_copy_str(rtc->name, sizeof rtc->name, names[i]);
             }
         if (!rtc->lib) {
@@ -365,27 +321,27 @@ static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int 
             return PCLR_ERR_NO_DRIVER;
         }
     }
-    if (!pclr__cuda_sym(rtc->lib, "nvrtcVersion", &rtc->Version) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetErrorString", &rtc->GetErrorString) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcCreateProgram", &rtc->CreateProgram) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcDestroyProgram", &rtc->DestroyProgram) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcCompileProgram", &rtc->CompileProgram) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetProgramLogSize", &rtc->GetProgramLogSize) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetProgramLog", &rtc->GetProgramLog) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetPTXSize", &rtc->GetPTXSize) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetPTX", &rtc->GetPTX)) {
+    if (!pclr__lib_sym(rtc->lib, "nvrtcVersion", &rtc->Version) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetErrorString", &rtc->GetErrorString) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcCreateProgram", &rtc->CreateProgram) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcDestroyProgram", &rtc->DestroyProgram) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcCompileProgram", &rtc->CompileProgram) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetProgramLogSize", &rtc->GetProgramLogSize) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetProgramLog", &rtc->GetProgramLog) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetPTXSize", &rtc->GetPTXSize) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetPTX", &rtc->GetPTX)) {
         pclr__cuda_fmt(err, err_cap, "NVRTC library %s lacks the nvrtc* entry points this backend needs", rtc->name);
-        pclr__cuda_lib_close(rtc->lib);
+        pclr__lib_close(rtc->lib);
         memset(rtc, 0, sizeof *rtc);
         return PCLR_ERR_NO_DRIVER;
     }
-    if (!pclr__cuda_sym(rtc->lib, "nvrtcGetCUBINSize", &rtc->GetCUBINSize) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetCUBIN", &rtc->GetCUBIN)) {
+    if (!pclr__lib_sym(rtc->lib, "nvrtcGetCUBINSize", &rtc->GetCUBINSize) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetCUBIN", &rtc->GetCUBIN)) {
         rtc->GetCUBINSize = NULL;
         rtc->GetCUBIN = NULL;
     }
-    if (!pclr__cuda_sym(rtc->lib, "nvrtcGetNumSupportedArchs", &rtc->GetNumSupportedArchs) ||
-        !pclr__cuda_sym(rtc->lib, "nvrtcGetSupportedArchs", &rtc->GetSupportedArchs)) {
+    if (!pclr__lib_sym(rtc->lib, "nvrtcGetNumSupportedArchs", &rtc->GetNumSupportedArchs) ||
+        !pclr__lib_sym(rtc->lib, "nvrtcGetSupportedArchs", &rtc->GetSupportedArchs)) {
         rtc->GetNumSupportedArchs = NULL;
         rtc->GetSupportedArchs = NULL;
     }
@@ -395,7 +351,7 @@ static pclr_result pclr__nvrtc_load(pclr__nvrtc_api *rtc, const char *path, int 
 #endif /* PCLREDUCE_NO_RUNTIME_LINKING */
 
 static void pclr__nvrtc_unload(pclr__nvrtc_api *rtc) {
-    pclr__cuda_lib_close(rtc->lib);
+    pclr__lib_close(rtc->lib);
     memset(rtc, 0, sizeof *rtc);
 }
 
@@ -606,7 +562,7 @@ static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *pa
     pclr__cuda_copy_str(ctx->driver_name, sizeof ctx->driver_name, "the linked libcuda");
 #else
 #define PCLR__CUDA_LOAD(field, name) \
-    if (ok && !pclr__cuda_sym(ctx->driver_lib, name, &ctx->cu.field)) { ok = 0; missing = name; }
+    if (ok && !pclr__lib_sym(ctx->driver_lib, name, &ctx->cu.field)) { ok = 0; missing = name; }
 
 static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *path) {
 #ifdef _WIN32
@@ -619,15 +575,15 @@ static pclr_result pclr__cuda_load_driver(pclr_cuda_context *ctx, const char *pa
     int ok = 1;
     if (!path || !*path) path = (env && *env) ? env : NULL;
     if (path) {
-        ctx->driver_lib = pclr__cuda_lib_open(path);
+        ctx->driver_lib = pclr__lib_open(path);
         if (!ctx->driver_lib) {
-            pclr__cuda_error(ctx, "no CUDA driver (%s could not be loaded: %s)", path, pclr__cuda_dlerror());
+            pclr__cuda_error(ctx, "no CUDA driver (%s could not be loaded: %s)", path, pclr__lib_error());
             return PCLR_ERR_NO_DRIVER;
         }
         pclr__cuda_copy_str(ctx->driver_name, sizeof ctx->driver_name, path);
     } else {
         for (i = 0; i < sizeof names / sizeof names[0] && !ctx->driver_lib; ++i) {
-            ctx->driver_lib = pclr__cuda_lib_open(names[i]);
+            ctx->driver_lib = pclr__lib_open(names[i]);
             if (ctx->driver_lib) pclr__cuda_copy_str(ctx->driver_name, sizeof ctx->driver_name, names[i]);
         }
         if (!ctx->driver_lib) {
