@@ -302,6 +302,13 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
 PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
                                       const pclr_tune_entry *add, size_t n);
 
+/* Internal, the backends' tuners share these: the calls per timed batch
+   (~2 ms) after a first call took `first` seconds; the median of three
+   batches; a host chunk of small values of the type (sums stay finite). */
+PCLR_API int pclr__tune_batch_calls(double first);
+PCLR_API double pclr__tune_median3(const double secs[3]);
+PCLR_API void pclr__tune_pattern(pclr_type type, void *host, size_t bytes);
+
 /* $PCLR_TUNE_FILE when set, else <pclr_cache_default_dir>/tuning.txt. Same
    buffer protocol as pclr_cache_default_dir. */
 PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
@@ -1631,6 +1638,26 @@ PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **l
     *list = grown;
     *count = total;
     return PCLR_OK;
+}
+
+PCLR_API int pclr__tune_batch_calls(double first) {
+    if (first <= 0) first = 1e-6;
+    return first > 2e-3 ? 3 : 2e-3 / first > 200 ? 200 : (int)(2e-3 / first) + 3;
+}
+
+PCLR_API double pclr__tune_median3(const double secs[3]) {
+    const double lo = secs[0] < secs[1] ? secs[0] : secs[1], hi = secs[0] < secs[1] ? secs[1] : secs[0];
+    return secs[2] < lo ? lo : secs[2] > hi ? hi : secs[2];
+}
+
+PCLR_API void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes / 8; ++i) {
+        const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
+        if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
+        else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
+        else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
+    }
 }
 
 PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,

@@ -1540,7 +1540,7 @@ static double pclr__cl_tune_measure(void *user, const pclr_config *cfg, uint64_t
     pclr__cl_tuning *t = (pclr__cl_tuning *)user;
     pclr_cl_context *ctx = t->ctx;
     const uint64_t span = (n + 63) / 64 * 64, slots = t->pool_elems / span ? t->pool_elems / span : 1;
-    double secs[3], tmp;
+    double secs[3];
     int calls = 1, batch, i;
     if (pclr_cl_prepare(ctx, cfg) != PCLR_OK) return -1.0; /* this device cannot run it */
     for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches to ~2 ms */
@@ -1558,31 +1558,20 @@ static double pclr__cl_tune_measure(void *user, const pclr_config *cfg, uint64_t
         if (first) ctx->cl.ReleaseEvent(first);
         if (last) ctx->cl.ReleaseEvent(last);
         if (ns <= 0) return -1.0;
-        if (batch < 0) {
-            calls = ns > 2e6 ? 3 : 2e6 / ns > 200 ? 200 : (int)(2e6 / ns) + 3;
-            continue;
-        }
-        secs[batch] = ns * 1e-9 / calls;
+        if (batch < 0) calls = pclr__tune_batch_calls(ns * 1e-9);
+        else secs[batch] = ns * 1e-9 / calls;
     }
-    if (secs[0] > secs[1]) tmp = secs[0], secs[0] = secs[1], secs[1] = tmp;
-    if (secs[1] > secs[2]) secs[1] = secs[2];
-    return secs[0] > secs[1] ? secs[0] : secs[1];
+    return pclr__tune_median3(secs);
 }
 
-/* Fills the pool with small values of the type (sums stay finite). */
+/* Fills the pool with the tuners' pattern. */
 static pclr_result pclr__cl_tune_fill(pclr_cl_context *ctx, cl_mem pool, uint64_t bytes, pclr_type type) {
     const size_t chunk = (size_t)1 << 20;
     uint64_t done;
-    size_t i;
     cl_int err = CL_SUCCESS;
     char *host = (char *)pclr__cl_alloc(&ctx->allocator, chunk);
     if (!host) return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
-    for (i = 0; i < chunk / 8; ++i) {
-        const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
-        if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
-        else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
-        else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
-    }
+    pclr__tune_pattern(type, host, chunk);
     for (done = 0; done < bytes && err == CL_SUCCESS; done += chunk)
         err = ctx->cl.EnqueueWriteBuffer(ctx->queue, pool, CL_TRUE, (size_t)done,
                                          (size_t)(bytes - done < chunk ? bytes - done : chunk), host, 0, NULL, NULL);

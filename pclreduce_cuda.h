@@ -1328,7 +1328,7 @@ typedef struct pclr__cuda_tuning {
 static double pclr__cuda_tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
     pclr__cuda_tuning *t = (pclr__cuda_tuning *)user;
     const uint64_t span = (n + 63) / 64 * 64, slots = t->pool_elems / span ? t->pool_elems / span : 1;
-    double secs[3], tmp;
+    double secs[3];
     int calls = 1, batch, i;
     if (pclr_cuda_prepare(t->ctx, cfg) != PCLR_OK) return -1.0; /* this device cannot run it */
     for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches to ~2 ms */
@@ -1340,32 +1340,20 @@ static double pclr__cuda_tune_measure(void *user, const pclr_config *cfg, uint64
         if (t->ctx->cu.EventRecord(t->stop, NULL) != CUDA_SUCCESS || t->ctx->cu.EventSynchronize(t->stop) != CUDA_SUCCESS ||
             t->ctx->cu.EventElapsedTime(&ms, t->start, t->stop) != CUDA_SUCCESS)
             return -1.0;
-        if (batch < 0) {
-            const double per = ms > 0.0f ? ms * 1e-3 : 1e-6;
-            calls = per > 2e-3 ? 3 : 2e-3 / per > 200 ? 200 : (int)(2e-3 / per) + 3;
-            continue;
-        }
-        secs[batch] = ms * 1e-3 / calls;
+        if (batch < 0) calls = pclr__tune_batch_calls(ms * 1e-3);
+        else secs[batch] = ms * 1e-3 / calls;
     }
-    if (secs[0] > secs[1]) tmp = secs[0], secs[0] = secs[1], secs[1] = tmp;
-    if (secs[1] > secs[2]) secs[1] = secs[2];
-    return secs[0] > secs[1] ? secs[0] : secs[1];
+    return pclr__tune_median3(secs);
 }
 
-/* Fills the pool with small values of the type (sums stay finite). */
+/* Fills the pool with the tuners' pattern. */
 static pclr_result pclr__cuda_tune_fill(pclr_cuda_context *ctx, CUdeviceptr pool, uint64_t bytes, pclr_type type) {
     const size_t chunk = (size_t)1 << 20;
     uint64_t done;
-    size_t i;
     char *host = (char *)ctx->alloc.alloc(chunk, ctx->alloc.user);
     CUresult r = CUDA_SUCCESS;
     if (!host) return PCLR_ERR_OUT_OF_MEMORY;
-    for (i = 0; i < chunk / 8; ++i) {
-        const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
-        if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
-        else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
-        else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
-    }
+    pclr__tune_pattern(type, host, chunk);
     for (done = 0; done < bytes && r == CUDA_SUCCESS; done += chunk)
         r = ctx->cu.MemcpyHtoD(pool + done, host, (size_t)(bytes - done < chunk ? bytes - done : chunk));
     ctx->alloc.free(host, ctx->alloc.user);

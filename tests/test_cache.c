@@ -644,6 +644,13 @@ static void test_tune_sweep(void) {
     CHECK(pclr_tune_sweep(NULL, &opt, fake_measure, &calls, e, 7, &count) == PCLR_ERR_NULL_POINTER, "NULL start");
     start.unroll = 3;
     CHECK(pclr_tune_sweep(&start, &opt, fake_measure, &calls, e, 7, &count) == PCLR_ERR_INVALID_KNOB, "bad start");
+    {   /* the backends' timing helpers */
+        const double a[3] = {3, 1, 2}, b[3] = {1, 2, 3}, c[3] = {2, 3, 1}, d[3] = {5, 5, 4};
+        CHECK(pclr__tune_median3(a) == 2 && pclr__tune_median3(b) == 2 && pclr__tune_median3(c) == 2 &&
+                  pclr__tune_median3(d) == 5, "median of three");
+        CHECK(pclr__tune_batch_calls(1e-2) == 3 && pclr__tune_batch_calls(1e-6) == 200 &&
+                  pclr__tune_batch_calls(1e-4) == 23 && pclr__tune_batch_calls(0) == 200, "calls per ~2 ms batch");
+    }
 }
 
 int main(void) {
