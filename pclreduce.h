@@ -44,7 +44,7 @@ extern "C" {
 typedef enum pclr_result {
     PCLR_OK = 0,
     PCLR_ERR_NULL_POINTER,          /* a required pointer argument is NULL */
-    PCLR_ERR_INVALID_ENUM,          /* type, op, dialect, variant, finish or stride out of range */
+    PCLR_ERR_INVALID_ENUM,          /* type, op, backend, variant, finish or stride out of range */
     PCLR_ERR_INVALID_KNOB,          /* wave, group, unroll, vector or grid value not supported */
     PCLR_ERR_UNSUPPORTED_COMBINATION, /* valid knobs that do not go together */
     PCLR_ERR_BUFFER_TOO_SMALL,      /* caller buffer too small; the size needed was reported */
@@ -68,7 +68,19 @@ typedef enum pclr_result {
    a float sum with every knob at its default. */
 typedef enum pclr_type { PCLR_TYPE_DEFAULT = 0, PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE, PCLR_TYPE_COUNT_ } pclr_type;
 typedef enum pclr_op { PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_OP_COUNT_ } pclr_op;
-typedef enum pclr_dialect { PCLR_DIALECT_DEFAULT = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_DIALECT_COUNT_ } pclr_dialect;
+/* Where a reduction runs, and the kernel language it is written in: one word in
+   the API, on the command lines (--backend) and in the tuning file. 0 is
+   "auto": a backend's own calls fill in their own, the generic context picks
+   one (see pclr_context). The CPU reference runs no kernel. */
+typedef enum pclr_backend {
+    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_BACKEND_COUNT_
+} pclr_backend;
+/* Earlier spellings, kept so that existing programs build. */
+typedef pclr_backend pclr_dialect;
+#define PCLR_BACKEND_DEFAULT PCLR_BACKEND_AUTO
+#define PCLR_DIALECT_DEFAULT PCLR_BACKEND_AUTO
+#define pclr_dialect_name pclr_backend_name
+#define pclr_parse_dialect pclr_parse_backend
 
 /* Level 1 (in-thread): how a work-item walks the input. */
 typedef enum pclr_stride {
@@ -101,7 +113,7 @@ typedef enum pclr_finish {
 typedef struct pclr_config {
     pclr_type type;           /* default PCLR_FLOAT */
     pclr_op op;               /* default PCLR_SUM */
-    pclr_dialect dialect;     /* default PCLR_OPENCL (backends set their own) */
+    pclr_backend backend;     /* kernel language: PCLR_OPENCL or PCLR_CUDA; default: the context's (OpenCL for the generator) */
     int wave_width;           /* 32 or 64; default 32 */
     int group_size;           /* power of two 32..1024; default 256 */
     int unroll;               /* loads in flight per work-item, power of two 1..128; default 4 */
@@ -139,14 +151,14 @@ typedef struct pclr_launch {
 PCLR_API const char *pclr_result_string(pclr_result r);
 PCLR_API const char *pclr_type_name(pclr_type t);
 PCLR_API const char *pclr_op_name(pclr_op o);
-PCLR_API const char *pclr_dialect_name(pclr_dialect d);
+PCLR_API const char *pclr_backend_name(pclr_backend d);
 PCLR_API const char *pclr_stride_name(pclr_stride s);
 PCLR_API const char *pclr_variant_name(pclr_variant v);
 PCLR_API const char *pclr_finish_name(pclr_finish f);
 /* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
 PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
 PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
-PCLR_API pclr_result pclr_parse_dialect(const char *s, pclr_dialect *out);
+PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out);
 PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
 PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
 PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
@@ -158,7 +170,7 @@ PCLR_API size_t pclr_type_size(pclr_type t);
    NULL) points to a static sentence naming the problem. */
 PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why);
 
-/* "type=uint op=sum dialect=cuda ..." for a resolved or unresolved config.
+/* "type=uint op=sum backend=cuda ..." for a resolved or unresolved config.
    Writes at most cap bytes (NUL-terminated when cap > 0); returns the length
    the full text needs, without the NUL. */
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap);
@@ -251,7 +263,7 @@ PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, siz
 PCLR_API uint32_t pclr_size_class(uint64_t n);
 
 typedef struct pclr_tune_entry {
-    pclr_dialect backend;  /* PCLR_OPENCL or PCLR_CUDA */
+    pclr_backend backend;  /* PCLR_OPENCL or PCLR_CUDA */
     char device[256];      /* device name as the driver reports it */
     char driver[128];      /* driver version string */
     pclr_type type;
@@ -277,7 +289,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
    (later lines win over earlier ones with the same type, op and class).
    *entries is allocated with `a` (NULL: malloc), NULL when *count is 0. A
    missing file is PCLR_OK with no entries; an unreadable one PCLR_ERR_IO. */
-PCLR_API pclr_result pclr_tune_load(const char *path, pclr_dialect backend, const char *device, const char *driver,
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count);
 
 /* Merges entries into the file at path, atomically (temporary + rename),
@@ -353,7 +365,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
     PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n" \
     PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
-    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " dialect=" D " wave=" #WAVE " unroll=" #UNROLL \
+    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" D " wave=" #WAVE " unroll=" #UNROLL \
     ", other knobs at their defaults */\n"
 #define PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) \
     "#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n"
@@ -799,7 +811,7 @@ extern "C" {
 static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "ok",
     "a required pointer argument is NULL",
-    "an enumeration value (type, op, dialect, variant, finish, stride) is out of range",
+    "an enumeration value (type, op, backend, variant, finish, stride) is out of range",
     "a knob value is not supported (wave 32|64, group 32..1024 power of two, unroll 1..128 power of two, vector 1|2|4, groups per unit 1..64)",
     "these knob values do not go together",
     "the caller's buffer is too small",
@@ -824,7 +836,7 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
 
 static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max"};
-static const char *const pclr__dialect_names[PCLR_DIALECT_COUNT_] = {"default", "opencl", "cuda"};
+static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
 static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
@@ -842,7 +854,7 @@ static pclr_result pclr__parse(const char *const *names, int count, const char *
 
 PCLR_API const char *pclr_type_name(pclr_type t) { return pclr__name(pclr__type_names, PCLR_TYPE_COUNT_, (int)t); }
 PCLR_API const char *pclr_op_name(pclr_op o) { return pclr__name(pclr__op_names, PCLR_OP_COUNT_, (int)o); }
-PCLR_API const char *pclr_dialect_name(pclr_dialect d) { return pclr__name(pclr__dialect_names, PCLR_DIALECT_COUNT_, (int)d); }
+PCLR_API const char *pclr_backend_name(pclr_backend d) { return pclr__name(pclr__backend_names, PCLR_BACKEND_COUNT_, (int)d); }
 PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__stride_names, PCLR_STRIDE_COUNT_, (int)s); }
 PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
 PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
@@ -857,11 +869,18 @@ PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__f
     }
 PCLR__PARSE_FN(pclr_parse_type, pclr_type, pclr__type_names, PCLR_TYPE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
-PCLR__PARSE_FN(pclr_parse_dialect, pclr_dialect, pclr__dialect_names, PCLR_DIALECT_COUNT_)
 PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
 PCLR__PARSE_FN(pclr_parse_finish, pclr_finish, pclr__finish_names, PCLR_FINISH_COUNT_)
 #undef PCLR__PARSE_FN
+
+PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out) {
+    int v = 0;
+    pclr_result r = s && strcmp(s, "auto") == 0 ? PCLR_OK : pclr__parse(pclr__backend_names, PCLR_BACKEND_COUNT_, s, &v);
+    if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER;
+    if (r == PCLR_OK) *out = (pclr_backend)v;
+    return r;
+}
 
 PCLR_API size_t pclr_type_size(pclr_type t) {
     switch (t) {
@@ -884,15 +903,16 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     c = *in;
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint, int, float or double"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min or max"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.dialect < 0 || c.dialect >= PCLR_DIALECT_COUNT_) { *why = "dialect must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl and cuda kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
     if (c.type == PCLR_TYPE_DEFAULT) c.type = PCLR_FLOAT;
     if (c.op == PCLR_OP_DEFAULT) c.op = PCLR_SUM;
-    if (c.dialect == PCLR_DIALECT_DEFAULT) c.dialect = PCLR_OPENCL;
+    if (c.backend == PCLR_BACKEND_DEFAULT) c.backend = PCLR_OPENCL;
     if (c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_GLOBAL;
-    if (c.variant == PCLR_VARIANT_DEFAULT) c.variant = c.dialect == PCLR_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED;
+    if (c.variant == PCLR_VARIANT_DEFAULT) c.variant = c.backend == PCLR_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED;
     if (c.finish == PCLR_FINISH_DEFAULT) c.finish = PCLR_FINISH_LAST_GROUP;
     if (c.wave_width == 0) c.wave_width = 32;
     if (c.group_size == 0) c.group_size = 256;
@@ -906,7 +926,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-    if (c.variant == PCLR_VARIANT_COLLECTIVE && c.dialect != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.variant == PCLR_VARIANT_COLLECTIVE && c.backend != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.finish == PCLR_FINISH_ATOMIC && c.type != PCLR_UINT && c.type != PCLR_INT) { *why = "atomic finish is exact only for uint and int"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     *out = c;
     return PCLR_OK;
@@ -929,7 +949,7 @@ static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w-
 static void pclr__describe(pclr__writer *w, const pclr_config *c) {
     pclr__appendf(w->buf, w->cap, &w->len, "type=%s", pclr_type_name(c->type));
     pclr__appendf(w->buf, w->cap, &w->len, " op=%s", pclr_op_name(c->op));
-    pclr__appendf(w->buf, w->cap, &w->len, " dialect=%s", pclr_dialect_name(c->dialect));
+    pclr__appendf(w->buf, w->cap, &w->len, " backend=%s", pclr_backend_name(c->backend));
     pclr__appendf(w->buf, w->cap, &w->len, " wave=%d", c->wave_width);
     pclr__appendf(w->buf, w->cap, &w->len, " group=%d", c->group_size);
     pclr__appendf(w->buf, w->cap, &w->len, " unroll=%d", c->unroll);
@@ -981,7 +1001,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
-    pclr__put(&w, c.dialect == PCLR_CUDA ? "#define PCLR_DIALECT_CUDA 1\n" : "#define PCLR_DIALECT_OPENCL 1\n");
+    pclr__put(&w, c.backend == PCLR_CUDA ? "#define PCLR_DIALECT_CUDA 1\n" : "#define PCLR_DIALECT_OPENCL 1\n");
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_TYPE_%s 1\n", pclr_type_name(c.type));
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_OP_%s 1\n", pclr_op_name(c.op));
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_WAVE %d\n", c.wave_width);
@@ -991,7 +1011,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_STRIDE %s\n", pclr__stride_macros[c.stride]);
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_VARIANT %s\n", pclr__variant_macros[c.variant]);
     pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_FINISH %s\n", pclr__finish_macros[c.finish]);
-    pclr__put(&w, c.dialect == PCLR_CUDA ? PCLR__PRELUDE_CUDA : PCLR__PRELUDE_OPENCL);
+    pclr__put(&w, c.backend == PCLR_CUDA ? PCLR__PRELUDE_CUDA : PCLR__PRELUDE_OPENCL);
     for (i = 0; i < sizeof body / sizeof body[0]; ++i) pclr__put(&w, body[i]);
     return pclr__finish_text(&w, size_needed);
 }
@@ -1313,9 +1333,9 @@ static void pclr__tune_write(pclr__writer *w, const pclr_tune_entry *e) {
     pclr_config c = e->cfg;
     double g = e->gbps >= 0 && e->gbps < 1e15 ? e->gbps : 0;
     unsigned long long tenths = (unsigned long long)(g * 10 + 0.5); /* printf's %f would follow the locale */
-    c.type = e->type; c.op = e->op; c.dialect = e->backend;
+    c.type = e->type; c.op = e->op; c.backend = e->backend;
     (void)pclr_config_resolve(&c, &c, NULL); /* one that does not resolve is written as is, refused when read */
-    pclr__appendf(w->buf, w->cap, &w->len, "%s ", pclr_dialect_name(c.dialect));
+    pclr__appendf(w->buf, w->cap, &w->len, "%s ", pclr_backend_name(c.backend));
     pclr__put_quoted(w, e->device, sizeof e->device);
     pclr__put_quoted(w, e->driver, sizeof e->driver);
     pclr__appendf(w->buf, w->cap, &w->len, "%s %s %u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
@@ -1387,7 +1407,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     s = pclr__skip_blank(s);
     if (!*s || *s == '#') { *why = "not an entry (blank line or comment)"; return PCLR_ERR_INVALID_KNOB; }
 #define PCLR__TUNE_FAIL(code, text) do { *why = text; return code; } while (0)
-    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_dialect(tok, &e.backend) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl or cuda");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl or cuda");
     if (!(s = pclr__token(s, e.device, sizeof e.device))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "device name missing, unterminated or over 255 bytes");
     if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
     if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
@@ -1411,7 +1431,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
         if (r != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "unknown stride, variant or finish name");
     } /* other keys: written by a newer version, ignored */
 #undef PCLR__TUNE_FAIL
-    e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.dialect = e.backend;
+    e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.backend = e.backend;
     if ((r = pclr_config_resolve(&e.cfg, &e.cfg, why)) != PCLR_OK) return r;
     *out = e;
     return PCLR_OK;
@@ -1443,7 +1463,7 @@ static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *
            !strncmp(x->driver, y->driver, sizeof x->driver);
 }
 
-PCLR_API pclr_result pclr_tune_load(const char *path, pclr_dialect backend, const char *device, const char *driver,
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
     char *text, *line, *next;
     pclr_tune_entry e, *list = NULL, *grown;
@@ -1592,7 +1612,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
             }
         }
         memset(&out[c], 0, sizeof out[c]);
-        out[c].backend = base.dialect;
+        out[c].backend = base.backend;
         out[c].type = base.type;
         out[c].op = base.op;
         out[c].size_class = ladder[c];

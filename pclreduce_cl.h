@@ -1043,7 +1043,7 @@ static pclr_result pclr__cl_resolve(const pclr_cl_context *ctx, const pclr_confi
     pclr_config c = *cfg;
     pclr_result r;
     *why = NULL;
-    if (c.dialect == PCLR_DIALECT_DEFAULT) c.dialect = PCLR_OPENCL;
+    if (c.backend == PCLR_BACKEND_DEFAULT) c.backend = PCLR_OPENCL;
     if (c.variant == PCLR_VARIANT_DEFAULT) {
         c.variant = f->best_variant;
         /* explicit knobs the best variant cannot take pick the next best */
@@ -1070,7 +1070,7 @@ static pclr_result pclr__cl_resolve(const pclr_cl_context *ctx, const pclr_confi
         c.group_size = g;
     }
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
-    if (c.dialect != PCLR_OPENCL) {
+    if (c.backend != PCLR_OPENCL) {
         *why = "the OpenCL backend runs only the opencl dialect";
         return PCLR_ERR_UNSUPPORTED_COMBINATION;
     }
@@ -1116,7 +1116,7 @@ PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cf
 
 /* ------------------------------------------------------- program cache */
 static int pclr__cl_same_config(const pclr_config *a, const pclr_config *b) {
-    return a->type == b->type && a->op == b->op && a->dialect == b->dialect && a->wave_width == b->wave_width &&
+    return a->type == b->type && a->op == b->op && a->backend == b->backend && a->wave_width == b->wave_width &&
            a->group_size == b->group_size && a->unroll == b->unroll && a->vector_width == b->vector_width &&
            a->stride == b->stride && a->variant == b->variant && a->finish == b->finish;
 }

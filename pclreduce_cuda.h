@@ -365,14 +365,14 @@ static pclr_result pclr__cuda_resolve_cfg(const pclr_config *cfg, pclr_config *o
     *why = NULL;
     if (!cfg || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *cfg;
-    if (c.dialect == PCLR_DIALECT_DEFAULT) c.dialect = PCLR_CUDA;
+    if (c.backend == PCLR_BACKEND_DEFAULT) c.backend = PCLR_CUDA;
     /* NVIDIA GPUs (H100 study, bench/results): 8 loads in flight per thread and
        half occupancy stream as fast as full occupancy, and halve the partials
        the last group folds. */
     if (c.unroll == 0) c.unroll = 8;
     if (c.groups_per_unit == 0) c.groups_per_unit = c.group_size == 0 ? 4 : c.group_size < 1024 ? 1024 / c.group_size : 1;
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
-    if (c.dialect != PCLR_CUDA) { *why = "the CUDA backend runs dialect=cuda kernels only"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.backend != PCLR_CUDA) { *why = "the CUDA backend runs backend=cuda kernels only"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     *out = c;
     return PCLR_OK;
 }

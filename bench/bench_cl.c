@@ -354,7 +354,7 @@ static void run_sweep(bench *b, int anchor) {
                 pclr_config c = impls[i].cfg;
                 usable[i] = 1;
                 if (impls[i].kind != IMPL_PCLR) continue;
-                c.type = t; c.op = op; c.dialect = PCLR_OPENCL;
+                c.type = t; c.op = op; c.backend = PCLR_OPENCL;
                 if (prepare(b, &c, impls[i].name) != PCLR_OK) { usable[i] = 0; ++b->failures; }
             }
             for (si = 0; si < nsizes; ++si) {
@@ -376,7 +376,7 @@ static void run_sweep(bench *b, int anchor) {
                     p.err[0] = '\0';
                     p.next = 0;
                     p.cfg = impls[i].cfg;
-                    p.cfg.type = t; p.cfg.op = op; p.cfg.dialect = PCLR_OPENCL;
+                    p.cfg.type = t; p.cfg.op = op; p.cfg.backend = PCLR_OPENCL;
                     bench_row_init(&row, "opencl", b->device, t, op, n, impls[i].name);
                     if (!usable[i]) snprintf(row.status, sizeof row.status, "FAIL: prepare failed");
                     else if (!b->o.no_check && !check_point(&p, refs, why, sizeof why)) snprintf(row.status, sizeof row.status, "FAIL: %s", why);

@@ -538,14 +538,14 @@ typedef struct bench_study_point {
 
 #define BENCH_STUDY_MAX 128
 
-BENCH_FN int bench_study_plan(pclr_type t, pclr_op op, pclr_dialect d, int have_shuffle, int have_collective,
+BENCH_FN int bench_study_plan(pclr_type t, pclr_op op, pclr_backend d, int have_shuffle, int have_collective,
                               bench_study_point *out, int cap) {
     int k = 0, u, s, v, g;
     const pclr_variant variants[] = {PCLR_VARIANT_NAIVE, PCLR_VARIANT_SEQUENTIAL, PCLR_VARIANT_UNROLLED,
                                      PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE};
     pclr_config base;
     memset(&base, 0, sizeof base);
-    base.type = t; base.op = op; base.dialect = d;
+    base.type = t; base.op = op; base.backend = d;
     for (s = PCLR_STRIDE_GLOBAL; s <= PCLR_STRIDE_LOCAL; ++s)
         for (u = 1; u <= 128 && k < cap; u *= 2) {
             out[k].study = "granularity";

@@ -360,7 +360,7 @@ static void run_sweep(bench *b) {
             for (size_t k = 0; k < impls.size(); ++k) {
                 if (impls[k].kind != IMPL_PCLR) continue;
                 pclr_config c = impls[k].cfg;
-                c.type = t; c.op = op; c.dialect = PCLR_CUDA;
+                c.type = t; c.op = op; c.backend = PCLR_CUDA;
                 if (prepare(b, &c, impls[k].name) != PCLR_OK) { usable[k] = 0; ++b->failures; }
             }
             for (int si = 0; si < nsizes; ++si) {
@@ -385,7 +385,7 @@ static void run_sweep(bench *b) {
                     p.err[0] = '\0';
                     p.next = 0;
                     p.cfg = impls[k].cfg;
-                    p.cfg.type = t; p.cfg.op = op; p.cfg.dialect = PCLR_CUDA;
+                    p.cfg.type = t; p.cfg.op = op; p.cfg.backend = PCLR_CUDA;
                     bench_row_init(&row, "cuda", b->device, t, op, n, impls[k].name);
                     if (impls[k].kind == IMPL_READ && have_read[lg]) {
                         row = read_cache[lg]; /* the limit depends only on the bytes read */

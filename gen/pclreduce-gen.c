@@ -10,7 +10,7 @@
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: pclreduce-gen --lang opencl|cuda --type uint|int|float|double --op sum|min|max\n"
+            "usage: pclreduce-gen --backend opencl|cuda --type uint|int|float|double --op sum|min|max\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N] [--options]\n");
@@ -28,9 +28,10 @@ int main(int argc, char **argv) {
         int used;
         if (strcmp(argv[i], "--options") == 0) { want_options = 1; continue; }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
-        if (strcmp(argv[i], "--lang") == 0) {
-            if (i + 1 >= argc || pclr_parse_dialect(argv[i + 1], &cfg.dialect) != PCLR_OK) {
-                fprintf(stderr, "pclreduce-gen: --lang needs opencl or cuda\n");
+        if (strcmp(argv[i], "--backend") == 0 || strcmp(argv[i], "--lang") == 0) { /* --lang: the old name */
+            if (i + 1 >= argc || pclr_parse_backend(argv[i + 1], &cfg.backend) != PCLR_OK ||
+                (cfg.backend != PCLR_OPENCL && cfg.backend != PCLR_CUDA)) {
+                fprintf(stderr, "pclreduce-gen: --backend needs opencl or cuda\n");
                 return 2;
             }
             ++i;
@@ -45,8 +46,8 @@ int main(int argc, char **argv) {
         }
         i += used - 1;
     }
-    if (cfg.dialect == PCLR_DIALECT_DEFAULT || cfg.type == PCLR_TYPE_DEFAULT || cfg.op == PCLR_OP_DEFAULT) {
-        fprintf(stderr, "pclreduce-gen: --lang, --type and --op are required\n");
+    if (cfg.backend == PCLR_BACKEND_DEFAULT || cfg.type == PCLR_TYPE_DEFAULT || cfg.op == PCLR_OP_DEFAULT) {
+        fprintf(stderr, "pclreduce-gen: --backend, --type and --op are required\n");
         usage(stderr);
         return 2;
     }

@@ -375,20 +375,20 @@ static void test_two_processes(const char *dir) {
 static const uint32_t g_classes[] = {12, 16, 20, 22, 24, 26, 63};
 
 static int same_config(const pclr_config *a, const pclr_config *b) {
-    return a->type == b->type && a->op == b->op && a->dialect == b->dialect && a->wave_width == b->wave_width &&
+    return a->type == b->type && a->op == b->op && a->backend == b->backend && a->wave_width == b->wave_width &&
            a->group_size == b->group_size && a->unroll == b->unroll && a->vector_width == b->vector_width &&
            a->stride == b->stride && a->variant == b->variant && a->finish == b->finish && a->groups_per_unit == b->groups_per_unit;
 }
 
 /* A random entry whose config resolves. */
-static pclr_tune_entry random_entry(pclr_dialect backend, const char *device, const char *driver, pclr_type type, pclr_op op, uint32_t cls) {
+static pclr_tune_entry random_entry(pclr_backend backend, const char *device, const char *driver, pclr_type type, pclr_op op, uint32_t cls) {
     pclr_tune_entry e;
     memset(&e, 0, sizeof e);
     e.backend = backend; e.type = type; e.op = op; e.size_class = cls;
     snprintf(e.device, sizeof e.device, "%s", device);
     snprintf(e.driver, sizeof e.driver, "%s", driver);
     do {
-        e.cfg.type = type; e.cfg.op = op; e.cfg.dialect = backend;
+        e.cfg.type = type; e.cfg.op = op; e.cfg.backend = backend;
         e.cfg.wave_width = 32 << (pclr_test_rand(&g_rng) % 2);
         e.cfg.group_size = 32 << (pclr_test_rand(&g_rng) % 6);
         e.cfg.unroll = 1 << (pclr_test_rand(&g_rng) % 8);
@@ -424,7 +424,7 @@ static void test_tune_format_parse(void) {
         for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t)
             for (o = PCLR_SUM; o <= PCLR_MAX; ++o)
                 for (c = 0; c < 7; ++c) {
-                    e = random_entry((pclr_dialect)b, "Dev \"quoted\" back\\slash  two  spaces", "drv 1.2 \\", (pclr_type)t, (pclr_op)o, g_classes[c]);
+                    e = random_entry((pclr_backend)b, "Dev \"quoted\" back\\slash  two  spaces", "drv 1.2 \\", (pclr_type)t, (pclr_op)o, g_classes[c]);
                     n = pclr_tune_format(&e, line, sizeof line);
                     ok &= n == strlen(line) && n > 0 && line[n - 1] == '\n' && pclr_tune_format(&e, NULL, 0) == n;
                     memset(&back, 0x5a, sizeof back);
@@ -619,7 +619,7 @@ static void test_tune_sweep(void) {
     double last = 0.0;
     memset(&start, 0, sizeof start);
     memset(&opt, 0, sizeof opt);
-    start.type = PCLR_UINT; start.op = PCLR_MAX; start.dialect = PCLR_CUDA;
+    start.type = PCLR_UINT; start.op = PCLR_MAX; start.backend = PCLR_CUDA;
     opt.max_n = (uint64_t)1 << 28;
     opt.progress = fake_progress;
     opt.user = &last;

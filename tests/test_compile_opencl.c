@@ -106,7 +106,7 @@ static void test_compile_all(void) {
                     for (r = 0; r < reps; ++r, ++k) {
                         pclr_config c;
                         memset(&c, 0, sizeof c);
-                        c.dialect = PCLR_OPENCL;
+                        c.backend = PCLR_OPENCL;
                         c.type = (pclr_type)t;
                         c.op = (pclr_op)o;
                         c.variant = (pclr_variant)v;
@@ -217,7 +217,7 @@ static void test_macro_form(uint64_t seed) {
             else { uint32_t x = (uint32_t)r; memcpy(host + i * 4, &x, 4); }
         }
         memset(&c, 0, sizeof c);
-        c.dialect = PCLR_OPENCL;
+        c.backend = PCLR_OPENCL;
         c.type = g_macros[m].type;
         c.op = g_macros[m].op;
         c.unroll = g_macros[m].unroll;

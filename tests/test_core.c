@@ -26,12 +26,12 @@ static void test_resolve(void) {
     const char *why = NULL;
     memset(&c, 0, sizeof c);
     CHECK(pclr_config_resolve(&c, &r, &why) == PCLR_OK, "zero config resolves");
-    CHECK(r.type == PCLR_FLOAT && r.op == PCLR_SUM && r.dialect == PCLR_OPENCL, "defaults: float sum opencl");
+    CHECK(r.type == PCLR_FLOAT && r.op == PCLR_SUM && r.backend == PCLR_OPENCL, "defaults: float sum opencl");
     CHECK(r.wave_width == 32 && r.group_size == 256 && r.unroll == 4 && r.vector_width == 4, "default knobs");
     CHECK(r.stride == PCLR_STRIDE_GLOBAL && r.variant == PCLR_VARIANT_UNROLLED && r.finish == PCLR_FINISH_LAST_GROUP, "default methods");
     CHECK(r.groups_per_unit == 8, "default groups per unit = 2048 / 256, got %d", r.groups_per_unit);
     c.type = PCLR_DOUBLE;
-    c.dialect = PCLR_CUDA;
+    c.backend = PCLR_CUDA;
     CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_OK && r.vector_width == 2 && r.variant == PCLR_VARIANT_SHUFFLE,
           "double defaults to 16-byte loads (vector 2); CUDA to shuffles");
     CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK && c.vector_width == 2, "in place resolve");
@@ -60,7 +60,7 @@ static void test_resolve(void) {
             case 7: c.stride = (pclr_stride)bad[i].value; break;
             case 8: c.variant = (pclr_variant)bad[i].value; break;
             case 9: c.finish = (pclr_finish)bad[i].value; break;
-            default: c.dialect = (pclr_dialect)bad[i].value; break;
+            default: c.backend = (pclr_backend)bad[i].value; break;
             }
             why = NULL;
             got = pclr_config_resolve(&c, &r, &why);
@@ -76,7 +76,7 @@ static void test_resolve(void) {
     CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "shuffle with wave 64");
     memset(&c, 0, sizeof c);
     c.variant = PCLR_VARIANT_COLLECTIVE;
-    c.dialect = PCLR_CUDA;
+    c.backend = PCLR_CUDA;
     CHECK(pclr_config_resolve(&c, &r, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "collective on CUDA");
     memset(&c, 0, sizeof c);
     c.finish = PCLR_FINISH_ATOMIC;
@@ -103,10 +103,10 @@ static void test_names(void) {
     }
     {
         pclr_op o;
-        pclr_dialect d;
+        pclr_backend d;
         pclr_stride s;
         CHECK(pclr_parse_op("max", &o) == PCLR_OK && o == PCLR_MAX, "parse op");
-        CHECK(pclr_parse_dialect("cuda", &d) == PCLR_OK && d == PCLR_CUDA, "parse dialect");
+        CHECK(pclr_parse_backend("cuda", &d) == PCLR_OK && d == PCLR_CUDA, "parse dialect");
         CHECK(pclr_parse_stride("local", &s) == PCLR_OK && s == PCLR_STRIDE_LOCAL, "parse stride");
         CHECK(pclr_parse_op("default", &o) == PCLR_ERR_INVALID_ENUM, "'default' is not a name to parse");
         CHECK(pclr_parse_op("avg", &o) == PCLR_ERR_INVALID_ENUM, "unknown op");
@@ -126,7 +126,7 @@ static void test_source_protocol(void) {
     memset(&c, 0, sizeof c);
     c.type = PCLR_UINT;
     c.op = PCLR_MAX;
-    c.dialect = PCLR_CUDA;
+    c.backend = PCLR_CUDA;
     c.unroll = 16;
     CHECK(pclr_kernel_source(&c, NULL, 0, &size) == PCLR_OK && size > 1000, "size query");
     text = (char *)malloc(size);
@@ -135,7 +135,7 @@ static void test_source_protocol(void) {
     CHECK(pclr_kernel_source(&c, text, size, &size2) == PCLR_OK && size2 == size, "exact buffer");
     CHECK(strlen(text) + 1 == size, "size counts the NUL");
     CHECK(strncmp(text, "/* pclreduce ", 13) == 0, "starts with a comment");
-    CHECK(strstr(text, "type=uint op=max dialect=cuda") != NULL && strstr(text, "unroll=16") != NULL,
+    CHECK(strstr(text, "type=uint op=max backend=cuda") != NULL && strstr(text, "unroll=16") != NULL,
           "the comment names the configuration");
     CHECK(strstr(text, "#define PCLR_UNROLL 16\n") != NULL && strstr(text, "#define PCLR_TYPE_uint 1\n") != NULL,
           "knobs become defines");
@@ -147,7 +147,7 @@ static void test_source_protocol(void) {
     CHECK(pclr_kernel_source(NULL, text, size, &size2) == PCLR_ERR_NULL_POINTER, "NULL config");
     free(text);
 
-    c.dialect = PCLR_OPENCL;
+    c.backend = PCLR_OPENCL;
     c.variant = PCLR_VARIANT_COLLECTIVE;
     text = source_of(&c);
     CHECK(text && strstr(text, "__kernel") && strstr(text, "work_group_reduce_"), "OpenCL collective source");
@@ -177,7 +177,7 @@ static void test_source_protocol(void) {
         CHECK(strstr(macro_cl, "#define PCLR_TYPE_uint 1\n#define PCLR_OP_sum 1\n#define PCLR_WAVE 32\n#define PCLR_UNROLL 8\n") != NULL,
               "macro form defines");
         CHECK(strstr(macro_cl, PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG) != NULL, "macro form: OpenCL prelude + body");
-        CHECK(strstr(macro_cuda, PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG) != NULL && strstr(macro_cuda, "dialect=cuda"),
+        CHECK(strstr(macro_cuda, PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG) != NULL && strstr(macro_cuda, "backend=cuda"),
               "macro form: CUDA prelude + body");
     }
 #if defined(__GNUC__)

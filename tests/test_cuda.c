@@ -199,7 +199,7 @@ static int test_nvrtc_matrix(void) {
                 for (f = PCLR_FINISH_LAST_GROUP; f < PCLR_FINISH_COUNT_; ++f, ++k) {
                     if (f == PCLR_FINISH_ATOMIC && t != PCLR_UINT && t != PCLR_INT) continue;
                     memset(&c, 0, sizeof c);
-                    c.dialect = PCLR_CUDA;
+                    c.backend = PCLR_CUDA;
                     c.type = (pclr_type)t;
                     c.op = (pclr_op)o;
                     c.variant = (pclr_variant)v;
@@ -249,7 +249,7 @@ static void test_compile_refusals(int have_nvrtc) {
     CHECK(r == PCLR_ERR_UNSUPPORTED_COMBINATION, "double + atomic refused (%s)", pclr_result_string(r));
 
     memset(&c, 0, sizeof c);
-    c.dialect = PCLR_OPENCL;
+    c.backend = PCLR_OPENCL;
     r = pclr_cuda_compile_check(&c, NULL, 75, 0, log, sizeof log);
     CHECK(r == PCLR_ERR_UNSUPPORTED_COMBINATION && strlen(log) > 0, "dialect opencl refused by the CUDA backend (%s: %s)",
           pclr_result_string(r), log);
@@ -517,7 +517,7 @@ static int make_configs(pclr_type t, pclr_op o, int *k, int *w, int max_group, p
             if (g_quick && f % 3 != 0) continue;
             if (f / 3 == PCLR_FINISH_ATOMIC && t != PCLR_UINT && t != PCLR_INT) continue;
             memset(c, 0, sizeof *c);
-            c->dialect = PCLR_CUDA;
+            c->backend = PCLR_CUDA;
             c->type = t;
             c->op = o;
             c->variant = (pclr_variant)v;
@@ -608,7 +608,7 @@ static void test_repeat_and_cache(gpu_env *g, uint64_t seed) {
     CHECK(e1 == e0 && m1 == m0 && m0 > 0, "repeated calls reuse the cache (%lu/%lu -> %lu/%lu)", e0, m0, e1, m1);
     /* the same configuration spelled out: a new key, the same module */
     pclr_cuda_resolve(g->ctx, &c, &same);
-    CHECK(same.dialect == PCLR_CUDA && same.variant == PCLR_VARIANT_SHUFFLE && same.finish == PCLR_FINISH_LAST_GROUP &&
+    CHECK(same.backend == PCLR_CUDA && same.variant == PCLR_VARIANT_SHUFFLE && same.finish == PCLR_FINISH_LAST_GROUP &&
               same.type == PCLR_FLOAT && same.group_size == 256,
           "resolve fills the CUDA defaults");
     pclr_cuda_reduce(g->ctx, &same, g->dbuf, 3, cap_n(1000003), NULL, got);
@@ -960,7 +960,7 @@ static void test_errors(gpu_env *g) {
     r = pclr_cuda_reduce(g->ctx, &bad, g->dbuf, 0, 10, NULL, &f);
     CHECK(r == PCLR_ERR_INVALID_KNOB, "group 2048 refused (%s)", pclr_result_string(r));
     memset(&bad, 0, sizeof bad);
-    bad.dialect = PCLR_OPENCL;
+    bad.backend = PCLR_OPENCL;
     r = pclr_cuda_prepare(g->ctx, &bad);
     CHECK(r == PCLR_ERR_UNSUPPORTED_COMBINATION, "dialect opencl refused (%s)", pclr_result_string(r));
     memset(&bad, 0, sizeof bad);

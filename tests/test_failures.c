@@ -56,7 +56,7 @@ static int in_child(int (*fn)(void)) {
 static int parse_null_out(void) {
     return pclr_parse_type("uint", NULL) == PCLR_ERR_NULL_POINTER &&
            pclr_parse_op("sum", NULL) == PCLR_ERR_NULL_POINTER &&
-           pclr_parse_dialect("cuda", NULL) == PCLR_ERR_NULL_POINTER &&
+           pclr_parse_backend("cuda", NULL) == PCLR_ERR_NULL_POINTER &&
            pclr_parse_stride("local", NULL) == PCLR_ERR_NULL_POINTER &&
            pclr_parse_variant("naive", NULL) == PCLR_ERR_NULL_POINTER &&
            pclr_parse_finish("atomic", NULL) == PCLR_ERR_NULL_POINTER;
@@ -357,7 +357,7 @@ static void cl_bad_inputs(void) {
         c.group_size = 100;
         BAD(pclr_cl_prepare(ctx, &c), PCLR_ERR_INVALID_KNOB, "prepare(group 100)");
         c = cu;
-        c.dialect = PCLR_CUDA;
+        c.backend = PCLR_CUDA;
         BAD(pclr_cl_prepare(ctx, &c), PCLR_ERR_UNSUPPORTED_COMBINATION, "prepare(dialect cuda)");
         c = cu;
         c.type = PCLR_FLOAT;
@@ -911,7 +911,7 @@ static void core_bad_inputs(void) {
     CHECK(pclr_parse_type(NULL, (pclr_type *)&iv) == PCLR_ERR_NULL_POINTER, "parse_type(NULL)");
     CHECK(in_child(parse_null_out), "pclr_parse_*(valid name, out NULL) returns PCLR_ERR_NULL_POINTER (no crash)");
     CHECK(pclr_parse_op(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_op(NULL)");
-    CHECK(pclr_parse_dialect(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_dialect(NULL)");
+    CHECK(pclr_parse_backend(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_dialect(NULL)");
     CHECK(pclr_parse_stride(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_stride(NULL)");
     CHECK(pclr_parse_variant(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_variant(NULL)");
     CHECK(pclr_parse_finish(NULL, NULL) == PCLR_ERR_NULL_POINTER, "parse_finish(NULL)");
@@ -921,7 +921,7 @@ static void core_bad_inputs(void) {
     CHECK(strcmp(pclr_result_string(PCLR_RESULT_COUNT_), "unknown result code") == 0, "result_string(COUNT)");
     CHECK(strcmp(pclr_type_name((pclr_type)99), "invalid") == 0, "type_name(99)");
     CHECK(strcmp(pclr_op_name((pclr_op)-1), "invalid") == 0, "op_name(-1)");
-    CHECK(strcmp(pclr_dialect_name((pclr_dialect)3), "invalid") == 0, "dialect_name(3)");
+    CHECK(strcmp(pclr_backend_name(PCLR_BACKEND_COUNT_), "invalid") == 0, "backend_name(count)");
     CHECK(strcmp(pclr_stride_name((pclr_stride)3), "invalid") == 0, "stride_name(3)");
     CHECK(strcmp(pclr_variant_name((pclr_variant)6), "invalid") == 0, "variant_name(6)");
     CHECK(strcmp(pclr_finish_name((pclr_finish)4), "invalid") == 0, "finish_name(4)");

@@ -24,7 +24,7 @@ if make -s -C "$ROOT" install PREFIX="$PREFIX" >"$TMP/log" 2>&1; then
              lib/cmake/pclreduce/pclreduceConfigVersion.cmake; do
         [ -e "$PREFIX/$f" ] || missing="$missing $f"
     done
-    if [ -z "$missing" ] && "$PREFIX/bin/pclreduce-gen" --lang opencl --type uint --op sum >/dev/null 2>>"$TMP/log"; then
+    if [ -z "$missing" ] && "$PREFIX/bin/pclreduce-gen" --backend opencl --type uint --op sum >/dev/null 2>>"$TMP/log"; then
         ok "make install PREFIX=<tmp> (headers, tools, pclreduce.pc, CMake package)"
     else
         echo "missing:$missing" >>"$TMP/log"

@@ -379,7 +379,7 @@ static void test_refusals(void) {
     if (g_feat->collectives) expect(pclr_cl_prepare(g_ctx, &c), PCLR_OK, "collective where supported");
     else expect(pclr_cl_prepare(g_ctx, &c), PCLR_ERR_UNSUPPORTED_BY_DEVICE, "collective refused without CL2.0");
     c = make_cfg(PCLR_UINT, PCLR_SUM);
-    c.dialect = PCLR_CUDA;
+    c.backend = PCLR_CUDA;
     expect(pclr_cl_resolve(g_ctx, &c, &out), PCLR_ERR_UNSUPPORTED_COMBINATION, "cuda dialect refused");
     c = make_cfg(PCLR_UINT, PCLR_SUM);
     c.group_size = 48;
@@ -397,7 +397,7 @@ static void test_refusals(void) {
     /* defaults the backend fills in */
     c = make_cfg(PCLR_TYPE_DEFAULT, PCLR_OP_DEFAULT);
     if (CHECK(pclr_cl_resolve(g_ctx, &c, &out) == PCLR_OK, "resolve zero config")) {
-        CHECK(out.type == PCLR_FLOAT && out.op == PCLR_SUM && out.dialect == PCLR_OPENCL, "zero config: float sum opencl");
+        CHECK(out.type == PCLR_FLOAT && out.op == PCLR_SUM && out.backend == PCLR_OPENCL, "zero config: float sum opencl");
         CHECK(out.variant == g_feat->best_variant, "zero config takes the best variant");
         CHECK(out.wave_width == (int)g_feat->wave_width, "zero config takes the device's wave width");
     }

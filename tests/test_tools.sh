@@ -10,21 +10,22 @@ bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
 
 # pclreduce-gen: source, options, errors (exit 2 and a message naming the problem)
-$GEN --lang opencl --type uint --op sum --unroll 8 >"$T/k.cl"; check "gen exit 0" [ $? = 0 ]
-check "gen source names its config" grep -q "type=uint op=sum dialect=opencl wave=32 group=256 unroll=8" "$T/k.cl"
-check "gen options for collective" [ "$($GEN --lang opencl --type float --op max --variant collective --options)" = "-cl-std=CL2.0" ]
-check "gen empty options line" [ "$($GEN --lang cuda --type float --op max --options | wc -c)" = 1 ]
-for args in "--lang opencl --type uint --op sum --wave 48" "--lang opencl --type uint --op sum --unroll 3" \
-            "--lang opencl --type uint --op sum --group 2048" "--lang opencl --type half --op sum" \
-            "--lang opencl --type uint" "--lang metal --type uint --op sum" "--lang cuda --type uint --op sum --variant collective" \
-            "--lang opencl --type float --op sum --finish atomic" "--lang opencl --type uint --op sum --bogus 1" \
-            "--lang opencl --type uint --op sum --unroll"; do
+$GEN --backend opencl --type uint --op sum --unroll 8 >"$T/k.cl"; check "gen exit 0" [ $? = 0 ]
+check "gen source names its config" grep -q "type=uint op=sum backend=opencl wave=32 group=256 unroll=8" "$T/k.cl"
+check "gen options for collective" [ "$($GEN --backend opencl --type float --op max --variant collective --options)" = "-cl-std=CL2.0" ]
+check "gen empty options line" [ "$($GEN --backend cuda --type float --op max --options | wc -c)" = 1 ]
+check "gen --lang is an alias of --backend" cmp -s <($GEN --lang opencl --type uint --op sum --unroll 8) "$T/k.cl"
+for args in "--backend opencl --type uint --op sum --wave 48" "--backend opencl --type uint --op sum --unroll 3" \
+            "--backend opencl --type uint --op sum --group 2048" "--backend opencl --type half --op sum" \
+            "--backend opencl --type uint" "--backend metal --type uint --op sum" "--backend cuda --type uint --op sum --variant collective" \
+            "--backend opencl --type float --op sum --finish atomic" "--backend opencl --type uint --op sum --bogus 1" \
+            "--backend opencl --type uint --op sum --unroll"; do
   $GEN $args >"$T/out" 2>"$T/err"; rc=$?
   check "gen '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "gen '$args' says why on stderr" test -s "$T/err"
   check "gen '$args' prints no source" test ! -s "$T/out"
 done
-grep -q "wave width must be 32 or 64" <($GEN --lang opencl --type uint --op sum --wave 48 2>&1); check "gen names the knob" [ $? = 0 ]
+grep -q "wave width must be 32 or 64" <($GEN --backend opencl --type uint --op sum --wave 48 2>&1); check "gen names the knob" [ $? = 0 ]
 
 # pclreduce-run on the CPU: --input of a known array, --n with a seed
 python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<1000I', *range(1, 1001)))" >"$T/u32.bin"

@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
         }
         free(text);
         memset(&c, 0, sizeof c);
-        c.type = (pclr_type)v[0]; c.op = (pclr_op)v[1]; c.dialect = (pclr_dialect)v[2];
+        c.type = (pclr_type)v[0]; c.op = (pclr_op)v[1]; c.backend = (pclr_backend)v[2];
         c.wave_width = v[3]; c.group_size = v[4]; c.unroll = v[5]; c.vector_width = v[6];
         c.stride = (pclr_stride)v[7]; c.variant = (pclr_variant)v[8]; c.finish = (pclr_finish)v[9];
         c.groups_per_unit = v[10];
@@ -117,7 +117,7 @@ int main(int argc, char **argv) {
             ++failed;
             continue;
         }
-        if (c.dialect == PCLR_CUDA) {
+        if (c.backend == PCLR_CUDA) {
 #ifdef PCLR_FUZZ_CUDA
             static char log[16384];
             pclr_result r = pclr_cuda_compile_check(&c, NULL, 75, 0, log, sizeof log);

@@ -1,6 +1,6 @@
 /* libFuzzer harness: bytes -> argv words (split on whitespace and NUL, at
    most 64) -> the tools' knob parser pclr_args_parse_knob
-   (examples/pclr_args.h), --lang through pclr_parse_dialect, every word
+   (examples/pclr_args.h), --lang through pclr_parse_backend, every word
    through the pclr_parse_* functions and pclr_args_int. Never crashes; the
    parser only returns -1, 0 or 2; every field stays in range (enums inside
    their tables, knobs 0 or 1..2^20); a parsed config then goes through
@@ -37,7 +37,7 @@ static int space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r
 static void check_ranges(const pclr_config *c) {
     REQUIRE((int)c->type >= 0 && c->type < PCLR_TYPE_COUNT_);
     REQUIRE((int)c->op >= 0 && c->op < PCLR_OP_COUNT_);
-    REQUIRE((int)c->dialect >= 0 && c->dialect < PCLR_DIALECT_COUNT_);
+    REQUIRE((int)c->backend >= 0 && c->backend < PCLR_BACKEND_COUNT_);
     REQUIRE((int)c->stride >= 0 && c->stride < PCLR_STRIDE_COUNT_);
     REQUIRE((int)c->variant >= 0 && c->variant < PCLR_VARIANT_COUNT_);
     REQUIRE((int)c->finish >= 0 && c->finish < PCLR_FINISH_COUNT_);
@@ -75,14 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         long long v = 12345;
         pclr_type t;
         pclr_op o;
-        pclr_dialect d;
+        pclr_backend d;
         pclr_stride s;
         pclr_variant va;
         pclr_finish f;
         /* every word through the table parsers and the integer parser */
         if (pclr_parse_type(argv[i], &t) == PCLR_OK) REQUIRE(t > 0 && t < PCLR_TYPE_COUNT_ && strcmp(pclr_type_name(t), argv[i]) == 0);
         if (pclr_parse_op(argv[i], &o) == PCLR_OK) REQUIRE(o > 0 && o < PCLR_OP_COUNT_ && strcmp(pclr_op_name(o), argv[i]) == 0);
-        if (pclr_parse_dialect(argv[i], &d) == PCLR_OK) REQUIRE(d > 0 && d < PCLR_DIALECT_COUNT_);
+        if (pclr_parse_backend(argv[i], &d) == PCLR_OK) REQUIRE((int)d >= 0 && d < PCLR_BACKEND_COUNT_);
         if (pclr_parse_stride(argv[i], &s) == PCLR_OK) REQUIRE(s > 0 && s < PCLR_STRIDE_COUNT_);
         if (pclr_parse_variant(argv[i], &va) == PCLR_OK) REQUIRE(va > 0 && va < PCLR_VARIANT_COUNT_);
         if (pclr_parse_finish(argv[i], &f) == PCLR_OK) REQUIRE(f > 0 && f < PCLR_FINISH_COUNT_);
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         else REQUIRE(v == 12345);
 
         if (strcmp(argv[i], "--lang") == 0) {
-            if (i + 1 < argc && pclr_parse_dialect(argv[i + 1], &cfg.dialect) == PCLR_OK) ++i;
+            if (i + 1 < argc && pclr_parse_backend(argv[i + 1], &cfg.backend) == PCLR_OK) ++i;
             continue;
         }
         used = pclr_args_parse_knob(argc, argv, i, &cfg, err, "fuzz_cli");

@@ -78,7 +78,7 @@ static void compile_check(const pclr_config *c, const char *src, const char *opt
     static cl_device_id dev;
     cl_int err;
     cl_program prog;
-    if (c->dialect != PCLR_OPENCL) return;
+    if (c->backend != PCLR_OPENCL) return;
     if (!ctx) {
         cl_platform_id plat;
         cl_uint n = 0;
@@ -102,13 +102,13 @@ static void dump(const pclr_config *c, const char *src, const char *opts) {
     uint64_t h = pclr_hash64(src, strlen(src), PCLR_HASH_SEED);
     FILE *f;
     h = pclr_hash64(opts, strlen(opts), h);
-    snprintf(path, sizeof path, "%s/%016llx.%s", g_dump, (unsigned long long)h, c->dialect == PCLR_CUDA ? "cu" : "cl");
+    snprintf(path, sizeof path, "%s/%016llx.%s", g_dump, (unsigned long long)h, c->backend == PCLR_CUDA ? "cu" : "cl");
     if ((f = fopen(path, "w"))) { fputs(src, f); fclose(f); }
     snprintf(path, sizeof path, "%s/%016llx.opts", g_dump, (unsigned long long)h);
     if ((f = fopen(path, "w"))) { fputs(opts, f); fclose(f); }
     snprintf(path, sizeof path, "%s/%016llx.cfg", g_dump, (unsigned long long)h);
     if ((f = fopen(path, "w"))) {
-        fprintf(f, "%d %d %d %d %d %d %d %d %d %d %d\n", (int)c->type, (int)c->op, (int)c->dialect, c->wave_width,
+        fprintf(f, "%d %d %d %d %d %d %d %d %d %d %d\n", (int)c->type, (int)c->op, (int)c->backend, c->wave_width,
                 c->group_size, c->unroll, c->vector_width, (int)c->stride, (int)c->variant, (int)c->finish,
                 c->groups_per_unit);
         fclose(f);
@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&cfg, 0, sizeof cfg);
     cfg.type = (pclr_type)FIELD(&rd, t_type);
     cfg.op = (pclr_op)FIELD(&rd, t_op);
-    cfg.dialect = (pclr_dialect)FIELD(&rd, t_dialect);
+    cfg.backend = (pclr_backend)FIELD(&rd, t_dialect);
     cfg.wave_width = FIELD(&rd, t_wave);
     cfg.group_size = FIELD(&rd, t_group);
     cfg.unroll = FIELD(&rd, t_unroll);
@@ -181,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(pclr_config_resolve(&res, &res2, NULL) == PCLR_OK && memcmp(&res, &res2, sizeof res) == 0);
     REQUIRE(res.type > PCLR_TYPE_DEFAULT && res.type < PCLR_TYPE_COUNT_);
     REQUIRE(res.op > PCLR_OP_DEFAULT && res.op < PCLR_OP_COUNT_);
-    REQUIRE(res.dialect > PCLR_DIALECT_DEFAULT && res.dialect < PCLR_DIALECT_COUNT_);
+    REQUIRE(res.backend > PCLR_BACKEND_DEFAULT && res.backend < PCLR_BACKEND_COUNT_);
     REQUIRE(res.stride > PCLR_STRIDE_DEFAULT && res.stride < PCLR_STRIDE_COUNT_);
     REQUIRE(res.variant > PCLR_VARIANT_DEFAULT && res.variant < PCLR_VARIANT_COUNT_);
     REQUIRE(res.finish > PCLR_FINISH_DEFAULT && res.finish < PCLR_FINISH_COUNT_);
