@@ -34,7 +34,10 @@
 #endif
 #endif
 
-#define PCLREDUCE_VERSION "0.1.0"
+#define PCLREDUCE_VERSION_MAJOR 0
+#define PCLREDUCE_VERSION_MINOR 2
+#define PCLREDUCE_VERSION_PATCH 0
+#define PCLREDUCE_VERSION "0.2.0"
 
 #ifdef __cplusplus
 extern "C" {
@@ -201,16 +204,6 @@ PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
    float min/max, float sums are pairwise (tree order). */
 PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
 
-/* Internal, shared with the backends: appends printf-style text at buf + *len
-   (never past cap, NUL-terminated when it fits) and advances *len by the full
-   length, so a NULL or short buffer still measures the text. */
-#if defined(__GNUC__) || defined(__clang__)
-#define PCLR__PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PCLR__PRINTF(f, a)
-#endif
-PCLR_API void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
-
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
@@ -309,18 +302,6 @@ PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries,
 PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
                              pclr_config *out);
 
-/* Internal, for the backends: adds entries to the array *list (allocated
-   with a), replacing those with the same type, op and class. */
-PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
-                                      const pclr_tune_entry *add, size_t n);
-
-/* Internal, the backends' tuners share these: the calls per timed batch
-   (~2 ms) after a first call took `first` seconds; the median of three
-   batches; a host chunk of small values of the type (sums stay finite). */
-PCLR_API int pclr__tune_batch_calls(double first);
-PCLR_API double pclr__tune_median3(const double secs[3]);
-PCLR_API void pclr__tune_pattern(pclr_type type, void *host, size_t bytes);
-
 /* $PCLR_TUNE_FILE when set, else <pclr_cache_default_dir>/tuning.txt. Same
    buffer protocol as pclr_cache_default_dir. */
 PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
@@ -348,6 +329,89 @@ typedef struct pclr_tune_options {
 
 PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
                                      void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count);
+
+/* ------------------------------------------------------------ the generic context
+   One context over whichever backend works here, so that a program needs no
+   backend-specific code (miniaudio's ma_context_init is the model):
+
+       pclr_context *ctx;
+       pclr_buffer *buf;
+       pclr_config cfg = {0};                  float sum, every knob tuned or default
+       float sum;
+       pclr_create(NULL, &ctx);                CUDA, else OpenCL, else the CPU
+       pclr_buffer_create(ctx, n * sizeof(float), &buf);
+       pclr_buffer_write(ctx, buf, 0, host, n * sizeof(float));
+       pclr_reduce(ctx, &cfg, buf, 0, n, &sum);
+       printf("%s: %g\n", pclr_device_name(ctx), sum);
+       pclr_buffer_destroy(ctx, buf);
+       pclr_destroy(ctx);
+
+   The backends it can pick are those enabled (PCLREDUCE_OPENCL,
+   PCLREDUCE_CUDA) where PCLREDUCE_IMPLEMENTATION is defined; the CPU
+   reference is always there. pclr_context_cl / pclr_context_cuda (in the
+   backend headers) hand out the backend's own context, for reductions on the
+   program's own cl_mem or CUdeviceptr and for the asynchronous calls.
+
+   The contract every context keeps (generic and backend ones alike):
+   - create: PCLR_OK and *out set, or an error code, *out NULL and a sentence
+     in desc.error (error_cap bytes, when given) saying why;
+   - a NULL context: PCLR_ERR_INVALID_CONTEXT from every call; last_error
+     answers "no context (NULL)", build_log "", describe a line saying so;
+   - desc.allocator: both functions or neither (PCLR_ERR_NULL_POINTER);
+   - after a failed call the context stays usable; last_error names the call;
+   - a context is not thread-safe: one thread at a time (see README "Threads"). */
+#define PCLR_MAX_BACKENDS 4
+
+
+/* What every context takes; the backend descs carry the same fields. */
+typedef struct pclr_desc {
+    pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
+                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU */
+    int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
+    pclr_allocator allocator;           /* host memory; zero = malloc/free */
+    const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
+    const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
+    const char *nvrtc_library;          /* NULL = $PCLR_NVRTC_LIBRARY, else the usual names */
+    const struct pclr_cl_api *opencl_api;  /* a caller's table of entry points instead of loading (copied; */
+    const struct pclr_cuda_api *cuda_api;  /* see pclreduce_cl.h, pclreduce_cuda.h) */
+    const struct pclr_nvrtc_api *nvrtc_api;
+    const char *cache_dir;              /* compiled kernels on disk; NULL = pclr_cache_default_dir() */
+    int no_disk_cache;                  /* 1: no files read or written */
+    const char *tune_file;              /* NULL = pclr_tune_default_path(); its entries for the device apply */
+    int no_tune_file;                   /* 1: built-in defaults only */
+    char *error;                        /* a failed create writes why here (error_cap bytes) */
+    size_t error_cap;
+} pclr_desc;
+
+typedef struct pclr_context pclr_context;
+typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (host memory on the CPU) */
+
+/* desc may be NULL (auto). The chosen backend and device: pclr_get_backend,
+   pclr_device_name, pclr_describe (which also says why earlier backends were
+   passed over). PCLR_ERR_NO_DEVICE when no listed backend works (the
+   reasons in desc.error). */
+PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
+PCLR_API void pclr_destroy(pclr_context *ctx); /* NULL is fine; destroy buffers first */
+PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx); /* PCLR_BACKEND_AUTO for NULL */
+PCLR_API const char *pclr_device_name(const pclr_context *ctx);  /* "" for NULL */
+PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out);
+PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf);
+/* Blocking copies into and out of a buffer, `offset` bytes into it. */
+PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes);
+PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes);
+/* Builds cfg's kernel now (load time) instead of at the first reduce. */
+PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
+/* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
+                                 uint64_t n, void *result);
+/* The backend's tuner (see pclr_cl_tune, pclr_cuda_tune); PCLR_ERR_UNSUPPORTED_BY_DEVICE on the CPU. */
+PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                               pclr_tune_entry *out, size_t cap, size_t *count);
+PCLR_API const char *pclr_last_error(const pclr_context *ctx);
+PCLR_API const char *pclr_build_log(const pclr_context *ctx);
+/* Multi-line text: backend, device, default path, caches. Same buffer
+   protocol as pclr_config_describe. */
+PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
@@ -770,13 +834,6 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 }
 #endif
 
-#if defined(PCLREDUCE_OPENCL) && !defined(PCLREDUCE_CL_H)
-#include "pclreduce_cl.h"
-#endif
-#if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
-#include "pclreduce_cuda.h"
-#endif
-
 #endif /* PCLREDUCE_H */
 
 /* ====================================================================== */
@@ -804,9 +861,20 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 #define PCLR_ASSERT(c) assert(c)
 #endif
 
+/* Internal functions: static, and quiet when a program leaves some unused. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PCLR__FN static __attribute__((unused))
+#define PCLR__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PCLR__FN static
+#define PCLR__PRINTF(f, a)
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
 
 static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "ok",
@@ -932,7 +1000,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     return PCLR_OK;
 }
 
-PCLR_API void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
+PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
     va_list ap;
     int k;
     va_start(ap, fmt);
@@ -1636,7 +1704,7 @@ PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries,
     return hit;
 }
 
-PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
+PCLR__FN pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
                                       const pclr_tune_entry *add, size_t n) {
     pclr_tune_entry *grown;
     size_t i, j, total = *count;
@@ -1660,17 +1728,17 @@ PCLR_API pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **l
     return PCLR_OK;
 }
 
-PCLR_API int pclr__tune_batch_calls(double first) {
+PCLR__FN int pclr__tune_batch_calls(double first) {
     if (first <= 0) first = 1e-6;
     return first > 2e-3 ? 3 : 2e-3 / first > 200 ? 200 : (int)(2e-3 / first) + 3;
 }
 
-PCLR_API double pclr__tune_median3(const double secs[3]) {
+PCLR__FN double pclr__tune_median3(const double secs[3]) {
     const double lo = secs[0] < secs[1] ? secs[0] : secs[1], hi = secs[0] < secs[1] ? secs[1] : secs[0];
     return secs[2] < lo ? lo : secs[2] > hi ? hi : secs[2];
 }
 
-PCLR_API void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
+PCLR__FN void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
     size_t i;
     for (i = 0; i < bytes / 8; ++i) {
         const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
@@ -1700,26 +1768,480 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
     return 1;
 }
 
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* PCLREDUCE_IMPLEMENTATION */
-
 /* ====================================================================== */
-/* Run-time library loading, shared by the backends (dlopen / LoadLibrary):
-   a backend's implementation defines PCLR__NEED_LOADER and includes this
-   file again, which compiles these once per program file. */
-#if defined(PCLR__NEED_LOADER) && !defined(PCLR__LOADER_DONE)
-#define PCLR__LOADER_DONE
-#include <string.h>
+/* The engine every backend shares. A backend context starts with a
+   pclr__engine and gives it a table of functions (pclr__backend_ops); the
+   engine does the rest once: resolving configurations, the program cache in
+   memory and on disk, the tuning file and the tuner's timing loop, error
+   sentences, describe, and the generic context. */
+
+/* A device buffer: a cl_mem (ptr) or a CUdeviceptr (addr). */
+typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
+
+typedef struct pclr__engine pclr__engine;
+
+typedef struct pclr__backend_ops {
+    pclr_backend backend;
+    /* device defaults for the knobs c leaves 0 (before pclr_config_resolve) */
+    void (*defaults)(const pclr__engine *e, pclr_config *c);
+    /* PCLR_OK, or why this device cannot run the resolved c (NULL: it can) */
+    pclr_result (*check)(const pclr__engine *e, const pclr_config *c, const char **why);
+    /* the backend's compiler options for c, appended to the core's */
+    void (*options)(const pclr__engine *e, const pclr_config *c, char *buf, size_t cap, size_t *len);
+    /* a runnable program from source (bin NULL; *keep, when keep is not NULL,
+       gets a binary to cache, allocated with e->alloc) or from a cached binary */
+    pclr_result (*build)(pclr__engine *e, const pclr_config *c, const char *src, const char *opts, const void *bin,
+                         size_t bin_size, void **program, void **keep, size_t *keep_size);
+    void (*release)(pclr__engine *e, void *program);
+    /* device memory, blocking copies, a blocking reduce on it */
+    pclr_result (*alloc)(pclr__engine *e, size_t bytes, pclr__mem *m);
+    void (*free)(pclr__engine *e, pclr__mem m);
+    pclr_result (*write)(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes);
+    pclr_result (*read)(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes);
+    pclr_result (*reduce)(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
+                          void *result);
+    /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
+       of pool, back to back (negative: failed); begin/end may be NULL */
+    pclr_result (*tune_begin)(pclr__engine *e);
+    double (*tune_time)(pclr__engine *e, const pclr_config *c, pclr__mem pool, uint64_t n, const uint64_t *offsets,
+                        int calls);
+    void (*tune_end)(pclr__engine *e);
+    /* the device's lines of describe */
+    void (*describe)(const pclr__engine *e, char *buf, size_t cap, size_t *len);
+    /* the generic context: a context of this backend from a pclr_desc */
+    pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
+    void (*destroy)(pclr__engine *e);
+} pclr__backend_ops;
+
+/* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
+typedef struct pclr__entry {
+    pclr_config raw;     /* the lookup key: the caller's bytes */
+    pclr_config cfg;     /* resolved */
+    void *program;       /* the backend's */
+    uint32_t elem_size;
+} pclr__entry;
+
+typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
+
+struct pclr__engine {
+    const pclr__backend_ops *ops;
+    pclr_allocator alloc;         /* both functions set */
+    char device[256], driver[128]; /* the device's name and driver version: the tuning file's key */
+    char build_id[768];           /* what else defines a binary (platform, architecture, compiler) */
+    pclr_device_facts facts;
+    uint64_t cache_bytes;         /* the device's last-level cache: the tuner rotates over 4x this */
+    pclr__program *programs;
+    size_t program_count, program_cap;
+    pclr__entry *entries;
+    size_t entry_count, entry_cap;
+    uint32_t *table;              /* open addressing over entries: index + 1, 0 = empty */
+    size_t table_cap, last;       /* last: index + 1 of the last hit */
+    char cache_dir[512];          /* "" = no disk cache */
+    size_t disk_hits, disk_stores;
+    pclr_tune_entry *tuned;       /* this device's tuned entries */
+    size_t tuned_count;
+    char *build_log;
+    char last_error[1024];
+};
+
+static void *pclr__default_alloc(size_t size, void *user) { (void)user; return malloc(size); }
+static void pclr__default_free(void *p, void *user) { (void)user; free(p); }
+
+/* The allocator a desc asks for (zero: malloc/free); half of one is refused. */
+PCLR__FN int pclr__allocator_of(const pclr_allocator *in, pclr_allocator *out) {
+    if ((in->alloc == NULL) != (in->free == NULL)) return 0;
+    *out = *in;
+    if (!in->alloc) { out->alloc = pclr__default_alloc; out->free = pclr__default_free; out->user = NULL; }
+    return 1;
+}
+
+/* A sentence into a caller's buffer (buf may be NULL); returns r. */
+PCLR__FN pclr_result pclr__say(char *buf, size_t cap, pclr_result r, const char *fmt, ...) PCLR__PRINTF(4, 5);
+PCLR__FN pclr_result pclr__say(char *buf, size_t cap, pclr_result r, const char *fmt, ...) {
+    va_list ap;
+    if (!buf || !cap) return r;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) PCLR__PRINTF(3, 4);
+PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->last_error, sizeof e->last_error, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Copies at most cap - 1 bytes, without the trailing spaces some drivers pad names with. */
+PCLR__FN void pclr__copy(char *dst, size_t cap, const char *src) {
+    size_t n = strlen(src);
+    if (!cap) return;
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    while (n > 0 && dst[n - 1] == ' ') --n;
+    dst[n] = '\0';
+}
+
+PCLR__FN void *pclr__alloc(pclr__engine *e, size_t size) { return e->alloc.alloc(size, e->alloc.user); }
+PCLR__FN void pclr__free(pclr__engine *e, void *p) { if (p) e->alloc.free(p, e->alloc.user); }
+
+/* Keeps text as the build log (NULL or empty: none). */
+PCLR__FN void pclr__set_log(pclr__engine *e, const char *text, size_t len) {
+    pclr__free(e, e->build_log);
+    e->build_log = (char *)pclr__alloc(e, len + 1);
+    if (!e->build_log) return;
+    if (len) memcpy(e->build_log, text, len);
+    e->build_log[len] = '\0';
+}
+
+PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, const pclr_allocator *a) {
+    memset(e, 0, sizeof *e);
+    e->ops = ops;
+    e->alloc = *a;
+}
+
+/* Once the device, driver and facts are known: the disk cache directory and
+   this device's tuning entries. Neither can fail the context: without them
+   kernels are built from source and the built-in defaults apply. */
+PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
+                                 int no_tune_file) {
+    char path[1024];
+    size_t need;
+    if (!no_disk_cache) { /* a directory name that does not fit turns the disk cache off */
+        need = cache_dir && *cache_dir ? strlen(cache_dir) : pclr_cache_default_dir(NULL, 0);
+        if (need && need < sizeof e->cache_dir) {
+            if (cache_dir && *cache_dir) pclr__copy(e->cache_dir, sizeof e->cache_dir, cache_dir);
+            else pclr_cache_default_dir(e->cache_dir, sizeof e->cache_dir);
+        }
+    }
+    if (no_tune_file) return;
+    if (!tune_file || !*tune_file) {
+        need = pclr_tune_default_path(path, sizeof path);
+        tune_file = need && need < sizeof path ? path : NULL;
+    }
+    if (tune_file &&
+        pclr_tune_load(tune_file, e->ops->backend, e->device, e->driver, &e->alloc, &e->tuned, &e->tuned_count) != PCLR_OK) {
+        e->tuned = NULL;
+        e->tuned_count = 0;
+    }
+}
+
+PCLR__FN void pclr__engine_free(pclr__engine *e) {
+    size_t i;
+    for (i = 0; i < e->program_count; ++i) e->ops->release(e, e->programs[i].handle);
+    pclr__free(e, e->programs);
+    pclr__free(e, e->entries);
+    pclr__free(e, e->table);
+    pclr__free(e, e->tuned);
+    pclr__free(e, e->build_log);
+    e->programs = NULL; e->entries = NULL; e->table = NULL; e->tuned = NULL; e->build_log = NULL;
+    e->program_count = e->entry_count = e->table_cap = e->tuned_count = e->last = 0;
+}
+
+/* Backend defaults, the core's resolution, then what this device can run. */
+PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why) {
+    pclr_config c = *cfg;
+    pclr_result r;
+    *why = NULL;
+    if (c.backend == PCLR_BACKEND_AUTO) c.backend = e->ops->backend;
+    if (e->ops->defaults) e->ops->defaults(e, &c);
+    if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
+    if (c.backend != e->ops->backend) {
+        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels" : "the OpenCL backend runs only opencl kernels";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    }
+    if (e->facts.max_group_size && (uint32_t)c.group_size > e->facts.max_group_size) {
+        *why = "the group size is above the device's limit";
+        return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    }
+    if (e->ops->check && (r = e->ops->check(e, &c, why)) != PCLR_OK) return r;
+    *out = c;
+    return PCLR_OK;
+}
+
+PCLR__FN pclr_result pclr__engine_resolve(pclr__engine *e, const pclr_config *cfg, pclr_config *out) {
+    const char *why = NULL;
+    pclr_result r;
+    if (!cfg || !out) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if ((r = pclr__engine_check(e, cfg, out, &why)) != PCLR_OK)
+        pclr__fail(e, r, "configuration not usable on %s: %s (%s)", e->device, why ? why : "invalid", pclr_result_string(r));
+    return r;
+}
+
+/* The program of a resolved config: in memory, else from the disk cache,
+   else built (and stored). */
+PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *resolved, void **program) {
+    pclr_config c = *resolved;
+    size_t src_size = 0, opt_size = 0, opt_len, ident_len = 0, bin_size = 0, i;
+    char *src, *opts, *ident = NULL;
+    void *bin = NULL, *handle = NULL;
+    uint64_t key;
+    pclr_result r;
+    c.groups_per_unit = 2048 / c.group_size; /* grid only: one program serves every value */
+    if ((r = pclr_kernel_source(&c, NULL, 0, &src_size)) != PCLR_OK || (r = pclr_kernel_options(&c, NULL, 0, &opt_size)) != PCLR_OK)
+        return pclr__fail(e, r, "cannot generate the kernel: %s", pclr_result_string(r));
+    opt_size += 256; /* the backend's options */
+    if (!(src = (char *)pclr__alloc(e, src_size + opt_size)))
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the kernel source");
+    opts = src + src_size;
+    pclr_kernel_source(&c, src, src_size, NULL);
+    pclr_kernel_options(&c, opts, opt_size, NULL);
+    opt_len = strlen(opts);
+    if (e->ops->options) e->ops->options(e, &c, opts, opt_size, &opt_len);
+    if (opt_len >= opt_size) {
+        pclr__free(e, src);
+        return pclr__fail(e, PCLR_ERR_BUILD_FAILED, "compiler options too long");
+    }
+    key = pclr_hash64(opts, opt_len, pclr_hash64(src, src_size, PCLR_HASH_SEED));
+    for (i = 0; i < e->program_count; ++i)
+        if (e->programs[i].key == key) { /* the same text: cannot differ in anything the kernel sees */
+            pclr__free(e, src);
+            *program = e->programs[i].handle;
+            return PCLR_OK;
+        }
+    if (e->program_count == e->program_cap) {
+        size_t cap = e->program_cap ? 2 * e->program_cap : 16;
+        pclr__program *p = (pclr__program *)pclr__alloc(e, cap * sizeof *p);
+        if (!p) {
+            pclr__free(e, src);
+            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the program cache");
+        }
+        if (e->program_count) memcpy(p, e->programs, e->program_count * sizeof *p);
+        pclr__free(e, e->programs);
+        e->programs = p;
+        e->program_cap = cap;
+    }
+    /* The disk cache: a valid file for this identity skips the compiler; one
+       the driver refuses is rebuilt and overwritten. */
+    if (e->cache_dir[0] && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
+        pclr__appendf(ident, src_size + opt_len + sizeof e->build_id + 8, &ident_len, "%s\n%s\n%s", src, opts, e->build_id);
+        if (pclr_cache_load(e->cache_dir, ident, ident_len, &e->alloc, &bin, &bin_size, NULL)) {
+            if (e->ops->build(e, &c, src, opts, bin, bin_size, &handle, NULL, NULL) == PCLR_OK) ++e->disk_hits;
+            else handle = NULL;
+            pclr__free(e, bin);
+            bin = NULL;
+        }
+    }
+    r = PCLR_OK;
+    if (!handle) {
+        bin_size = 0;
+        r = e->ops->build(e, &c, src, opts, NULL, 0, &handle, ident ? &bin : NULL, &bin_size);
+        /* a failed store only costs the next process a build */
+        if (r == PCLR_OK && bin && pclr_cache_store(e->cache_dir, ident, ident_len, bin, bin_size) == PCLR_OK) ++e->disk_stores;
+        pclr__free(e, bin);
+    }
+    pclr__free(e, ident);
+    pclr__free(e, src);
+    if (r != PCLR_OK) return r;
+    e->programs[e->program_count].key = key;
+    e->programs[e->program_count++].handle = handle;
+    *program = handle;
+    return PCLR_OK;
+}
+
+PCLR__FN size_t pclr__entry_slot(const pclr_config *raw, size_t cap) {
+    return (size_t)pclr_hash64(raw, sizeof *raw, PCLR_HASH_SEED) & (cap - 1);
+}
+
+/* Slow path of pclr__engine_lookup: resolves, builds and adds an entry. */
+PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, const pclr__entry **out) {
+    pclr__entry en;
+    pclr_result r;
+    size_t i, j;
+    memset(&en, 0, sizeof en);
+    if ((r = pclr__engine_resolve(e, cfg, &en.cfg)) != PCLR_OK) return r;
+    if ((r = pclr__engine_program(e, &en.cfg, &en.program)) != PCLR_OK) return r;
+    en.raw = *cfg;
+    en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
+    if (e->entry_count == e->entry_cap || (e->entry_count + 1) * 2 > e->table_cap) {
+        size_t cap = e->entry_cap ? 2 * e->entry_cap : 16, tcap = 2 * cap;
+        pclr__entry *p = (pclr__entry *)pclr__alloc(e, cap * sizeof *p);
+        uint32_t *t = (uint32_t *)pclr__alloc(e, tcap * sizeof *t);
+        if (!p || !t) {
+            pclr__free(e, p);
+            pclr__free(e, t);
+            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
+        }
+        memset(t, 0, tcap * sizeof *t);
+        for (i = 0; i < e->entry_count; ++i) {
+            for (j = pclr__entry_slot(&e->entries[i].raw, tcap); t[j]; j = (j + 1) & (tcap - 1)) {}
+            t[j] = (uint32_t)(i + 1);
+        }
+        if (e->entry_count) memcpy(p, e->entries, e->entry_count * sizeof *p);
+        pclr__free(e, e->entries);
+        pclr__free(e, e->table);
+        e->entries = p;
+        e->entry_cap = cap;
+        e->table = t;
+        e->table_cap = tcap;
+    }
+    i = e->entry_count++;
+    e->entries[i] = en;
+    for (j = pclr__entry_slot(&en.raw, e->table_cap); e->table[j]; j = (j + 1) & (e->table_cap - 1)) {}
+    e->table[j] = (uint32_t)(i + 1);
+    e->last = i + 1;
+    *out = &e->entries[i];
+    return PCLR_OK;
+}
+
+/* The entry for the caller's config on n elements: the tuned knobs for n's
+   size class fill what cfg leaves 0, then the last hit, the hash table, or
+   the slow path. The pointer is valid until the next lookup. */
+PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg, uint64_t n, const pclr__entry **out) {
+    pclr_config tuned;
+    size_t j;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    if (e->last && memcmp(&e->entries[e->last - 1].raw, cfg, sizeof *cfg) == 0) {
+        *out = &e->entries[e->last - 1];
+        return PCLR_OK;
+    }
+    if (e->table_cap)
+        for (j = pclr__entry_slot(cfg, e->table_cap); e->table[j]; j = (j + 1) & (e->table_cap - 1))
+            if (memcmp(&e->entries[e->table[j] - 1].raw, cfg, sizeof *cfg) == 0) {
+                e->last = e->table[j];
+                *out = &e->entries[e->last - 1];
+                return PCLR_OK;
+            }
+    return pclr__engine_add(e, cfg, out);
+}
+
+PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cfg) {
+    const pclr__entry *en;
+    return pclr__engine_lookup(e, cfg, 0, &en);
+}
+
+/* The tuner's measurement: seconds per call of cfg on n elements, pipelined,
+   the median of three ~2 ms batches; each call reads the next slice of a
+   pool larger than the cache, so that inputs come from memory. */
+typedef struct pclr__tuning { pclr__engine *e; pclr__mem pool; uint64_t pool_elems, turn; } pclr__tuning;
+
+PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
+    pclr__tuning *t = (pclr__tuning *)user;
+    const uint64_t span = (n + 63) / 64 * 64, slots = t->pool_elems / span ? t->pool_elems / span : 1;
+    uint64_t offsets[256];
+    double secs[3], s;
+    int calls = 1, batch, i;
+    if (pclr__engine_prepare(t->e, cfg) != PCLR_OK) return -1.0; /* this device cannot run it */
+    for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches */
+        for (i = 0; i < calls; ++i) offsets[i] = (t->turn++ % slots) * span;
+        if ((s = t->e->ops->tune_time(t->e, cfg, t->pool, n, offsets, calls)) <= 0) return -1.0;
+        if (batch < 0) calls = pclr__tune_batch_calls(s);
+        else secs[batch] = s / calls;
+    }
+    return pclr__tune_median3(secs);
+}
+
+PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                       pclr_tune_entry *out, size_t cap, size_t *count) {
+    const size_t chunk = (size_t)1 << 20;
+    pclr__tuning t;
+    pclr_tune_options o;
+    pclr_config start;
+    pclr_result r;
+    uint64_t es, pool_bytes, done;
+    size_t i;
+    char *host;
+    if (count) *count = 0;
+    if (!out || !count) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "tune: %s is NULL", out ? "count" : "out");
+    if ((int)type <= 0 || (int)op <= 0 || type >= PCLR_TYPE_COUNT_ || op >= PCLR_OP_COUNT_)
+        return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: type and op must be set and valid");
+    if (cap < PCLR_TUNE_CLASSES)
+        return pclr__fail(e, PCLR_ERR_BUFFER_TOO_SMALL, "tune: out needs room for %d entries", PCLR_TUNE_CLASSES);
+    memset(&start, 0, sizeof start);
+    start.type = type;
+    start.op = op;
+    if ((r = pclr__engine_resolve(e, &start, &start)) != PCLR_OK) return r;
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    if (!o.max_n) o.max_n = (uint64_t)1 << 26;
+    es = pclr_type_size(type);
+    if (o.max_n > ((uint64_t)1 << 40) / es)
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "tune: max_n %llu is too large", (unsigned long long)o.max_n);
+    pool_bytes = o.max_n * es > 4 * e->cache_bytes ? o.max_n * es : 4 * e->cache_bytes;
+    pool_bytes = (pool_bytes + 255) / 256 * 256;
+    memset(&t, 0, sizeof t);
+    t.e = e;
+    t.pool_elems = pool_bytes / es;
+    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool)) != PCLR_OK) return r;
+    if (!(host = (char *)pclr__alloc(e, chunk))) {
+        e->ops->free(e, t.pool);
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
+    }
+    pclr__tune_pattern(type, host, chunk);
+    for (done = 0; done < pool_bytes && r == PCLR_OK; done += chunk)
+        r = e->ops->write(e, t.pool, (size_t)done, host, (size_t)(pool_bytes - done < chunk ? pool_bytes - done : chunk));
+    pclr__free(e, host);
+    if (r == PCLR_OK && (!e->ops->tune_begin || (r = e->ops->tune_begin(e)) == PCLR_OK)) {
+        r = pclr_tune_sweep(&start, &o, pclr__tune_measure, &t, out, cap, count);
+        if (e->ops->tune_end) e->ops->tune_end(e);
+    }
+    e->ops->free(e, t.pool);
+    if (r != PCLR_OK) {
+        *count = 0;
+        return r;
+    }
+    for (i = 0; i < *count; ++i) {
+        pclr__copy(out[i].device, sizeof out[i].device, e->device);
+        pclr__copy(out[i].driver, sizeof out[i].driver, e->driver);
+    }
+    if ((r = pclr__tune_add(&e->alloc, &e->tuned, &e->tuned_count, out, *count)) != PCLR_OK)
+        return pclr__fail(e, r, "tune: out of host memory for the tuned entries");
+    return PCLR_OK;
+}
+
+PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t cap) {
+    pclr_config zero, c;
+    pclr_launch plan;
+    const char *why = NULL;
+    char text[400];
+    size_t len = 0;
+    if (!e) {
+        pclr__appendf(buf, cap, &len, "no context (NULL)\n");
+    } else {
+        e->ops->describe(e, buf, cap, &len);
+        memset(&zero, 0, sizeof zero);
+        if (pclr__engine_check(e, &zero, &c, &why) == PCLR_OK) {
+            pclr_config_describe(&c, text, sizeof text);
+            pclr__appendf(buf, cap, &len, "default path: %s\n", text);
+            if (pclr_plan(&c, &e->facts, (uint64_t)1 << 24, &plan) == PCLR_OK)
+                pclr__appendf(buf, cap, &len, "grid for 2^24 elements: %llu groups x %u work-items (at most %llu groups)\n",
+                              (unsigned long long)plan.groups, (unsigned)plan.group_size,
+                              (unsigned long long)pclr_max_groups(&c, &e->facts));
+        } else {
+            pclr__appendf(buf, cap, &len, "default path: none (%s)\n", why ? why : "unsupported");
+        }
+        pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
+                      (unsigned long)e->program_count);
+        pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
+                      (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device\n", (unsigned long)e->tuned_count);
+    }
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+PCLR__FN const char *pclr__engine_error(const pclr__engine *e) { return e ? e->last_error : "no context (NULL)"; }
+PCLR__FN const char *pclr__engine_log(const pclr__engine *e) { return e && e->build_log ? e->build_log : ""; }
+
+/* ---------------------------------------------------------------- run-time library loading
+   One mechanism for every library: a list of entry points (field of the
+   table, symbol name) filled by dlopen/dlsym (LoadLibrary/GetProcAddress) or,
+   under PCLREDUCE_NO_RUNTIME_LINKING, by the linked symbols (each backend's
+   list macro writes that part). */
+typedef struct pclr__symbol { const char *name; size_t offset; int optional; } pclr__symbol;
+
+#ifndef PCLREDUCE_NO_RUNTIME_LINKING
 #ifdef _WIN32
 #include <windows.h>
 #else
 #include <dlfcn.h>
 #endif
 
-static void *pclr__lib_open(const char *name) {
+PCLR__FN void *pclr__lib_open(const char *name) {
 #ifdef _WIN32
     return (void *)LoadLibraryA(name);
 #else
@@ -1727,7 +2249,7 @@ static void *pclr__lib_open(const char *name) {
 #endif
 }
 
-static void pclr__lib_close(void *lib) {
+PCLR__FN void pclr__lib_close(void *lib) {
     if (!lib) return;
 #ifdef _WIN32
     FreeLibrary((HMODULE)lib);
@@ -1736,7 +2258,7 @@ static void pclr__lib_close(void *lib) {
 #endif
 }
 
-static const char *pclr__lib_error(void) {
+PCLR__FN const char *pclr__lib_error(void) {
 #ifdef _WIN32
     return "LoadLibrary failed";
 #else
@@ -1747,7 +2269,7 @@ static const char *pclr__lib_error(void) {
 
 /* Stores the address of `name` into the function pointer at dst (memcpy keeps
    the object-to-function pointer conversion -Wpedantic clean). 0: not found. */
-static int pclr__lib_sym(void *lib, const char *name, void *dst) {
+PCLR__FN int pclr__lib_sym(void *lib, const char *name, void *dst) {
     void *p;
 #ifdef _WIN32
     FARPROC f = GetProcAddress((HMODULE)lib, name);
@@ -1759,4 +2281,304 @@ static int pclr__lib_sym(void *lib, const char *name, void *dst) {
     memcpy(dst, &p, sizeof p);
     return 1;
 }
-#endif /* PCLR__NEED_LOADER */
+
+/* Opens `path` (an explicit path that fails is an error: no fall-back) or
+   the first of names[] that opens, and fills every symbol into table. *lib
+   gets the library, name (name_cap bytes) where it came from; on failure a
+   sentence in why and PCLR_ERR_NO_DRIVER. `what` names the library
+   ("OpenCL library"), `hint` says how to get one. */
+PCLR__FN pclr_result pclr__lib_load(const char *what, const char *path, const char *path_from,
+                                    const char *const *names, size_t count, const char *hint, const pclr__symbol *syms,
+                                    size_t nsyms, void *table, void **lib, char *name, size_t name_cap, char *why,
+                                    size_t why_cap) {
+    size_t i;
+    *lib = NULL;
+    if (path && *path) {
+        if (!(*lib = pclr__lib_open(path)))
+            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s", what, path,
+                             path_from, pclr__lib_error());
+        pclr__copy(name, name_cap, path);
+    } else {
+        char tried[256];
+        size_t len = 0;
+        tried[0] = '\0';
+        for (i = 0; i < count && !*lib; ++i) {
+            pclr__appendf(tried, sizeof tried, &len, "%s%s", i ? ", " : "", names[i]);
+            if ((*lib = pclr__lib_open(names[i])) != NULL) pclr__copy(name, name_cap, names[i]);
+        }
+        if (!*lib) return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s (tried %s; %s)", what, tried, hint);
+    }
+    for (i = 0; i < nsyms; ++i)
+        if (!pclr__lib_sym(*lib, syms[i].name, (char *)table + syms[i].offset) && !syms[i].optional) {
+            pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "the %s %s lacks %s (too old?)", what, name, syms[i].name);
+            pclr__lib_close(*lib);
+            *lib = NULL;
+            return PCLR_ERR_NO_DRIVER;
+        }
+    return PCLR_OK;
+}
+#else
+PCLR__FN void pclr__lib_close(void *lib) { (void)lib; } /* nothing was loaded */
+#endif /* PCLREDUCE_NO_RUNTIME_LINKING */
+
+/* The first required entry point a caller's table leaves NULL, or NULL. */
+PCLR__FN const char *pclr__table_missing(const void *table, const pclr__symbol *syms, size_t nsyms) {
+    size_t i;
+    void *p;
+    for (i = 0; i < nsyms; ++i) {
+        memcpy(&p, (const char *)table + syms[i].offset, sizeof p);
+        if (!p && !syms[i].optional) return syms[i].name;
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- the generic context */
+#if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
+static const pclr__backend_ops *pclr__cl_ops(void);
+#define PCLR__HAVE_OPENCL 1
+#else
+#define PCLR__HAVE_OPENCL 0
+#endif
+#if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
+static const pclr__backend_ops *pclr__cuda_ops(void);
+#define PCLR__HAVE_CUDA 1
+#else
+#define PCLR__HAVE_CUDA 0
+#endif
+
+struct pclr_context {
+    pclr__engine *engine;  /* the backend's context; NULL on the CPU */
+    pclr_backend backend;
+    pclr_allocator alloc;
+    char passed_over[512]; /* why earlier backends were not taken */
+    char last_error[512];  /* the CPU's sentences */
+};
+
+struct pclr_buffer {
+    pclr__mem mem;         /* host memory (ptr) on the CPU */
+    size_t bytes;
+};
+
+PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
+#if PCLR__HAVE_OPENCL
+    if (b == PCLR_OPENCL) return pclr__cl_ops();
+#endif
+#if PCLR__HAVE_CUDA
+    if (b == PCLR_CUDA) return pclr__cuda_ops();
+#endif
+    (void)b;
+    return NULL;
+}
+
+PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
+    static const pclr_backend autos[] = {PCLR_CUDA, PCLR_OPENCL, PCLR_CPU};
+    pclr_desc zero, d;
+    pclr_allocator a;
+    pclr_context *ctx;
+    const pclr_backend *order = autos;
+    size_t count = 3, i, len = 0;
+    if (out) *out = NULL;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (desc->error && desc->error_cap) desc->error[0] = '\0';
+    if (!out) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_create: out is NULL");
+    if (!pclr__allocator_of(&desc->allocator, &a))
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER,
+                         "pclr_create: desc.allocator needs both alloc and free, or neither");
+    if (desc->backends[0] != PCLR_BACKEND_AUTO) {
+        order = desc->backends;
+        for (count = 0; count < PCLR_MAX_BACKENDS && desc->backends[count]; ++count)
+            if ((int)desc->backends[count] < 0 || desc->backends[count] >= PCLR_BACKEND_COUNT_)
+                return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM,
+                                 "pclr_create: desc.backends[%lu] is not a backend", (unsigned long)count);
+    }
+    if (!(ctx = (pclr_context *)a.alloc(sizeof *ctx, a.user)))
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
+    memset(ctx, 0, sizeof *ctx);
+    ctx->alloc = a;
+    d = *desc;
+    for (i = 0; i < count; ++i) {
+        const pclr__backend_ops *ops = pclr__ops_of(order[i]);
+        char why[512];
+        pclr_result r;
+        if (order[i] == PCLR_CPU) {
+            ctx->backend = PCLR_CPU;
+            *out = ctx;
+            return PCLR_OK;
+        }
+        why[0] = '\0';
+        if (!ops) {
+            pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)",
+                      order[i] == PCLR_CUDA ? "CUDA" : "OPENCL");
+        } else {
+            d.error = why;
+            d.error_cap = sizeof why;
+            if ((r = ops->create(&d, &ctx->engine)) == PCLR_OK) {
+                ctx->backend = order[i];
+                *out = ctx;
+                return PCLR_OK;
+            }
+            if (r == PCLR_ERR_OUT_OF_MEMORY || r == PCLR_ERR_NULL_POINTER || r == PCLR_ERR_INVALID_ENUM) {
+                a.free(ctx, a.user);
+                return pclr__say(desc->error, desc->error_cap, r, "%s: %s", pclr_backend_name(order[i]), why);
+            }
+        }
+        pclr__appendf(ctx->passed_over, sizeof ctx->passed_over, &len, "%s%s: %s", len ? "; " : "",
+                      pclr_backend_name(order[i]), why);
+    }
+    pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE, "no backend works here (%s)", ctx->passed_over);
+    a.free(ctx, a.user);
+    return PCLR_ERR_NO_DEVICE;
+}
+
+PCLR_API void pclr_destroy(pclr_context *ctx) {
+    if (!ctx) return;
+    if (ctx->engine) ctx->engine->ops->destroy(ctx->engine);
+    ctx->alloc.free(ctx, ctx->alloc.user);
+}
+
+PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx) { return ctx ? ctx->backend : PCLR_BACKEND_AUTO; }
+PCLR_API const char *pclr_device_name(const pclr_context *ctx) {
+    return !ctx ? "" : ctx->engine ? ctx->engine->device : "the CPU reference (pclr_cpu_reduce)";
+}
+
+/* The context's error slot: the backend's, or the CPU context's own. */
+PCLR__FN pclr_result pclr__context_fail(pclr_context *ctx, pclr_result r, const char *what) {
+    if (ctx->engine) return pclr__fail(ctx->engine, r, "%s", what);
+    return pclr__say(ctx->last_error, sizeof ctx->last_error, r, "%s", what);
+}
+
+PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
+    pclr_buffer *b;
+    pclr_result r = PCLR_OK;
+    if (out) *out = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_buffer_create: out is NULL");
+    if (!(b = (pclr_buffer *)ctx->alloc.alloc(sizeof *b, ctx->alloc.user)))
+        return pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    b->bytes = bytes;
+    b->mem.addr = 0;
+    if (ctx->engine) r = ctx->engine->ops->alloc(ctx->engine, bytes ? bytes : 1, &b->mem);
+    else if (!(b->mem.ptr = ctx->alloc.alloc(bytes ? bytes : 1, ctx->alloc.user)))
+        r = pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    if (r != PCLR_OK) {
+        ctx->alloc.free(b, ctx->alloc.user);
+        return r;
+    }
+    *out = b;
+    return PCLR_OK;
+}
+
+PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
+    if (!ctx || !buf) return;
+    if (ctx->engine) ctx->engine->ops->free(ctx->engine, buf->mem);
+    else ctx->alloc.free(buf->mem.ptr, ctx->alloc.user);
+    ctx->alloc.free(buf, ctx->alloc.user);
+}
+
+/* buf, and [offset, offset + bytes) inside it. */
+PCLR__FN pclr_result pclr__buffer_check(pclr_context *ctx, const pclr_buffer *buf, const void *host, size_t offset,
+                                        size_t bytes) {
+    if (!buf || (!host && bytes)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "buffer or host pointer is NULL");
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the copy reaches past the end of the buffer");
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__buffer_check(ctx, buf, src, offset, bytes)) != PCLR_OK || !bytes) return r;
+    if (ctx->engine) return ctx->engine->ops->write(ctx->engine, buf->mem, offset, src, bytes);
+    memcpy((char *)buf->mem.ptr + offset, src, bytes);
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__buffer_check(ctx, buf, dst, offset, bytes)) != PCLR_OK || !bytes) return r;
+    if (ctx->engine) return ctx->engine->ops->read(ctx->engine, buf->mem, offset, dst, bytes);
+    memcpy(dst, (const char *)buf->mem.ptr + offset, bytes);
+    return PCLR_OK;
+}
+
+/* The CPU context checks a config as a kernel backend would (knobs valid). */
+PCLR__FN pclr_result pclr__cpu_check(pclr_context *ctx, const pclr_config *cfg, pclr_config *out) {
+    pclr_config c;
+    const char *why = NULL;
+    pclr_result r;
+    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    c = *cfg;
+    if (c.backend == PCLR_CPU) c.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&c, out, &why)) != PCLR_OK) return pclr__context_fail(ctx, r, why);
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
+    pclr_config c;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    return ctx->engine ? pclr__engine_prepare(ctx->engine, cfg) : pclr__cpu_check(ctx, cfg, &c);
+}
+
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
+                                 uint64_t n, void *result) {
+    pclr_config c;
+    uint64_t es;
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result || (!in && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
+    es = pclr_type_size(cfg ? cfg->type : PCLR_TYPE_DEFAULT);
+    if (es && in && (n > UINT64_MAX / es || offset > UINT64_MAX / es - n || (offset + n) * es > in->bytes))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n elements reach past the end of the buffer");
+    if (ctx->engine) {
+        pclr__mem m;
+        m.addr = 0;
+        if (in) m = in->mem;
+        return ctx->engine->ops->reduce(ctx->engine, cfg, m, offset, n, result);
+    }
+    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
+    return pclr_cpu_reduce(c.type, c.op, n ? (const char *)in->mem.ptr + offset * es : NULL, n, result);
+}
+
+PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                               pclr_tune_entry *out, size_t cap, size_t *count) {
+    if (count) *count = 0;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx->engine)
+        return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the CPU reference has no knobs to tune");
+    return pclr__engine_tune(ctx->engine, type, op, opt, out, cap, count);
+}
+
+PCLR_API const char *pclr_last_error(const pclr_context *ctx) {
+    return !ctx ? pclr__engine_error(NULL) : ctx->engine ? ctx->engine->last_error : ctx->last_error;
+}
+PCLR_API const char *pclr_build_log(const pclr_context *ctx) { return ctx ? pclr__engine_log(ctx->engine) : ""; }
+
+PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
+    size_t len = 0;
+    if (!ctx) return pclr__engine_describe(NULL, buf, cap);
+    pclr__appendf(buf, cap, &len, "backend: %s%s%s%s\n", pclr_backend_name(ctx->backend),
+                  ctx->passed_over[0] ? " (passed over: " : "", ctx->passed_over, ctx->passed_over[0] ? ")" : "");
+    if (ctx->engine) len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
+    else pclr__appendf(buf, cap, &len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PCLREDUCE_IMPLEMENTATION */
+
+/* ====================================================================== */
+/* The backends the program asked for (after the core's implementation, which they use). */
+#if defined(PCLREDUCE_OPENCL) && !defined(PCLREDUCE_CL_H)
+#include "pclreduce_cl.h"
+#endif
+#if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
+#include "pclreduce_cuda.h"
+#endif

@@ -140,7 +140,7 @@ static void load_api(void) {
         CHECK(api.GetPlatformIDs(0, NULL, &np) == CL_SUCCESS && np >= 1, "clGetPlatformIDs through a loaded table");
         /* a caller's table: used as is */
         memset(&desc, 0, sizeof desc);
-        desc.api = &api;
+        desc.opencl_api = &api;
         r = pclr_cl_create_default_desc(&desc, -1, -1, &ctx);
         if (CHECK(r == PCLR_OK && ctx, "create on the caller's table: %s", pclr_result_string(r))) {
             CHECK(pclr_cl_get_api(ctx)->CreateBuffer == api.CreateBuffer, "the context uses the caller's table");
@@ -168,15 +168,15 @@ static void load_api(void) {
 #ifndef PCLREDUCE_NO_RUNTIME_LINKING
     /* an explicit path that does not load: no fall-back to the usual names */
     memset(&desc, 0, sizeof desc);
-    desc.library_path = "/nonexistent/pclr/libOpenCL.so.1";
+    desc.opencl_library = "/nonexistent/pclr/libOpenCL.so.1";
     desc.error = why;
     desc.error_cap = sizeof why;
     ctx = (pclr_cl_context *)&desc;
     r = pclr_cl_create_default_desc(&desc, -1, -1, &ctx);
     CHECK(r == PCLR_ERR_NO_DRIVER && ctx == NULL && strstr(why, "/nonexistent/pclr/libOpenCL.so.1") != NULL,
-          "desc.library_path that does not exist: %s (%s)", pclr_result_string(r), why);
+          "desc.opencl_library that does not exist: %s (%s)", pclr_result_string(r), why);
     /* a library that is not OpenCL: the missing entry point is named */
-    desc.library_path = "libm.so.6";
+    desc.opencl_library = "libm.so.6";
     r = pclr_cl_create_default_desc(&desc, -1, -1, &ctx);
     CHECK(r == PCLR_ERR_NO_DRIVER && ctx == NULL && strstr(why, "libm.so.6") && strstr(why, "lacks clGetPlatformIDs"),
           "libm as the OpenCL library: %s (%s)", pclr_result_string(r), why);

@@ -83,21 +83,23 @@ static void test_null_handling(void) {
     CHECK(pclr_cuda_compile_check(NULL, NULL, 75, 0, buf, sizeof buf) == PCLR_ERR_NULL_POINTER, "compile_check(NULL cfg)");
 }
 
-/* A context that failed to create: message, describe, refusals, destroy. */
+/* A failed create: no context, a sentence in desc.error (g_err), and a NULL
+   context answers every call the way the contract says. */
+static char g_err[1024];
 static void check_failed_context(pclr_cuda_context *ctx, pclr_result r, const char *what, const char *must_contain) {
     char text[1024];
     pclr_config c;
     float f = 0;
     memset(&c, 0, sizeof c);
-    if (!CHECK(ctx != NULL, "%s: a failed create still returns a context holding the message", what)) return;
-    printf("  %s -> %s: %s\n", what, pclr_result_string(r), pclr_cuda_last_error(ctx));
-    CHECK(strlen(pclr_cuda_last_error(ctx)) > 10, "%s: last error is a sentence", what);
-    if (must_contain)
-        CHECK(strstr(pclr_cuda_last_error(ctx), must_contain) != NULL, "%s: last error mentions \"%s\"", what, must_contain);
+    CHECK(ctx == NULL, "%s: a failed create hands back no context", what);
+    printf("  %s -> %s: %s\n", what, pclr_result_string(r), g_err);
+    CHECK(strlen(g_err) > 10, "%s: desc.error is a sentence", what);
+    if (must_contain) CHECK(strstr(g_err, must_contain) != NULL, "%s: desc.error mentions \"%s\"", what, must_contain);
     CHECK(strlen(pclr_result_string(r)) > 5 && strcmp(pclr_result_string(r), "unknown result code") != 0,
           "%s: result string is meaningful", what);
-    CHECK(pclr_cuda_describe(ctx, text, sizeof text) > 0 && strstr(text, "not available") != NULL,
-          "%s: describe says not available (%s)", what, text);
+    CHECK(pclr_cuda_describe(ctx, text, sizeof text) > 0 && strstr(text, "no context") != NULL, "%s: describe(NULL) says so (%s)",
+          what, text);
+    CHECK(strcmp(pclr_cuda_last_error(ctx), "no context (NULL)") == 0, "%s: last_error(NULL) says so", what);
     CHECK(pclr_cuda_get_features(ctx) == NULL, "%s: no features", what);
     CHECK(pclr_cuda_prepare(ctx, &c) == PCLR_ERR_INVALID_CONTEXT, "%s: prepare refused", what);
     CHECK(pclr_cuda_reduce(ctx, &c, 0, 0, 0, NULL, &f) == PCLR_ERR_INVALID_CONTEXT, "%s: reduce refused", what);
@@ -117,7 +119,10 @@ static int test_create_paths(void) {
 
     /* first, so that the real driver (if any) is loaded before the stub below,
        whose SONAME is also libcuda.so.1 */
-    r = pclr_cuda_create(NULL, &ctx);
+    memset(&d, 0, sizeof d);
+    d.error = g_err;
+    d.error_cap = sizeof g_err;
+    r = pclr_cuda_create(&d, &ctx);
     if (r == PCLR_OK) {
         char text[2048];
         pclr_cuda_describe(ctx, text, sizeof text);
@@ -132,15 +137,19 @@ static int test_create_paths(void) {
 
     ctx = NULL;
     memset(&d, 0, sizeof d);
-    d.driver_path = "/nonexistent/libcuda.so.1";
+    d.error = g_err;
+    d.error_cap = sizeof g_err;
+    d.cuda_library = "/nonexistent/libcuda.so.1";
     r = pclr_cuda_create(&d, &ctx);
-    CHECK(r == PCLR_ERR_NO_DRIVER, "bad driver_path gives PCLR_ERR_NO_DRIVER (got %s)", pclr_result_string(r));
-    check_failed_context(ctx, r, "bad driver_path", "/nonexistent/libcuda.so.1");
+    CHECK(r == PCLR_ERR_NO_DRIVER, "bad cuda_library gives PCLR_ERR_NO_DRIVER (got %s)", pclr_result_string(r));
+    check_failed_context(ctx, r, "bad cuda_library", "/nonexistent/libcuda.so.1");
 
     if ((stub = fopen(stub_path, "rb")) != NULL) {
         fclose(stub);
         memset(&d, 0, sizeof d);
-        d.driver_path = stub_path;
+        d.error = g_err;
+        d.error_cap = sizeof g_err;
+        d.cuda_library = stub_path;
         ctx = NULL;
         r = pclr_cuda_create(&d, &ctx);
         CHECK(r == PCLR_ERR_NO_DRIVER || r == PCLR_ERR_NO_DEVICE, "the toolkit's stub libcuda gives no driver/device (got %s)",
@@ -268,7 +277,12 @@ static void test_compile_refusals(int have_nvrtc) {
     r = pclr_cuda_compile_check(&c, NULL, 5, 0, log, sizeof log);
     CHECK(r == PCLR_ERR_INVALID_KNOB, "arch 5 refused (%s: %s)", pclr_result_string(r), log);
 
-    r = pclr_cuda_compile_check(&c, "/nonexistent/libnvrtc.so", 75, 0, log, sizeof log);
+    {
+        pclr_cuda_desc bad;
+        memset(&bad, 0, sizeof bad);
+        bad.nvrtc_library = "/nonexistent/libnvrtc.so";
+        r = pclr_cuda_compile_check(&c, &bad, 75, 0, log, sizeof log);
+    }
     CHECK(r == PCLR_ERR_NO_DRIVER && strstr(log, "/nonexistent/libnvrtc.so") != NULL, "bad NVRTC path: no driver (%s: %s)",
           pclr_result_string(r), log);
 
@@ -984,18 +998,17 @@ static void test_errors(gpu_env *g) {
 
     /* create failures with a driver present */
     memset(&d, 0, sizeof d);
-    d.nvrtc_path = "/nonexistent/libnvrtc.so";
+    d.error = g_err;
+    d.error_cap = sizeof g_err;
+    d.nvrtc_library = "/nonexistent/libnvrtc.so";
     r = pclr_cuda_create(&d, &x);
-    CHECK(r == PCLR_ERR_NO_DRIVER && x && strstr(pclr_cuda_last_error(x), "NVRTC") != NULL, "bad nvrtc_path: %s: %s",
-          pclr_result_string(r), x ? pclr_cuda_last_error(x) : "");
-    pclr_cuda_destroy(x);
-    x = NULL;
+    CHECK(r == PCLR_ERR_NO_DRIVER && !x && strstr(g_err, "NVRTC") != NULL, "bad nvrtc_library: %s: %s", pclr_result_string(r), g_err);
     memset(&d, 0, sizeof d);
+    d.error = g_err;
+    d.error_cap = sizeof g_err;
     d.device_ordinal = 999;
     r = pclr_cuda_create(&d, &x);
-    CHECK(r == PCLR_ERR_NO_DEVICE && x && strlen(pclr_cuda_last_error(x)) > 0, "device 999: %s: %s", pclr_result_string(r),
-          x ? pclr_cuda_last_error(x) : "");
-    pclr_cuda_destroy(x);
+    CHECK(r == PCLR_ERR_NO_DEVICE && !x && strlen(g_err) > 0, "device 999: %s: %s", pclr_result_string(r), g_err);
 }
 
 /* A counting allocator: the context allocates only through it and frees all. */

@@ -641,7 +641,7 @@ static long inj_scenario(const inj_case *ic, long k) {
                     ic->type == PCLR_FLOAT ? (const void *)(g_host_f + OFFSET) : (const void *)(g_host_u + OFFSET),
                     N_ELEMS, want);
     memset(&desc, 0, sizeof desc);
-    desc.api = &api;
+    desc.opencl_api = &api;
     desc.error = error;
     desc.error_cap = sizeof error;
     /* the same calls on every run: no tuning file; the disk cache only where the case asks */
@@ -748,7 +748,7 @@ static void cuda_failure_injection(void) {
             memset(&cnt, 0, sizeof cnt);
             cnt.fail_at = k;
             memset(&desc, 0, sizeof desc);
-            desc.driver_path = paths[p];
+            desc.cuda_library = paths[p];
             desc.allocator = counting_allocator(&cnt);
             r = pclr_cuda_create(&desc, &ctx);
             if (k == 0) total = cnt.calls;
@@ -964,7 +964,7 @@ static void cl_doctored_device(void) {
     memset(&desc, 0, sizeof desc);
     desc.context = g_clctx;
     desc.queue = g_queue;
-    desc.api = &api;
+    desc.opencl_api = &api;
     desc.no_disk_cache = 1; /* a cached binary would skip the broken source */
     desc.no_tune_file = 1;
     if (!CHECK(pclr_cl_create(&desc, &ctx) == PCLR_OK, "create on the doctored table")) return;
