@@ -2019,11 +2019,16 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     if (e->cache_dir[0] && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
         pclr__appendf(ident, src_size + opt_len + sizeof e->build_id + 8, &ident_len, "%s\n%s\n%s", src, opts, e->build_id);
         if (pclr_cache_load(e->cache_dir, ident, ident_len, &e->alloc, &bin, &bin_size, NULL)) {
-            if (e->ops->build(e, &c, src, opts, bin, bin_size, &handle, NULL, NULL) == PCLR_OK) ++e->disk_hits;
-            else handle = NULL;
+            /* PCLR_ERR_BUILD_FAILED: the driver refuses the binary; anything else fails the call */
+            if ((r = e->ops->build(e, &c, src, opts, bin, bin_size, &handle, NULL, NULL)) == PCLR_OK) ++e->disk_hits;
             pclr__free(e, bin);
             bin = NULL;
         }
+    }
+    if (r != PCLR_OK && r != PCLR_ERR_BUILD_FAILED) {
+        pclr__free(e, ident);
+        pclr__free(e, src);
+        return r;
     }
     r = PCLR_OK;
     if (!handle) {

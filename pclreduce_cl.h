@@ -495,6 +495,7 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
     cl_uint units = 0;
     size_t maxg = 0, ext_size = 0;
     cl_device_fp_config dfp = 0;
+    cl_ulong cache = 0;
     cl_device_type type = 0;
     cl_command_queue_properties qprops = 0;
     char version[256], *ext = NULL;
@@ -531,8 +532,10 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
         (r = PCLR__CL_QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, 1, sizeof maxg, &maxg)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_TYPE, 1, sizeof type, &type)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_LOCAL_MEM_SIZE, 0, sizeof ctx->local_mem, &ctx->local_mem)) != PCLR_OK ||
-        (r = PCLR__CL_QUERY(CL_DEVICE_DOUBLE_FP_CONFIG, 0, sizeof dfp, &dfp)) != PCLR_OK)
+        (r = PCLR__CL_QUERY(CL_DEVICE_DOUBLE_FP_CONFIG, 0, sizeof dfp, &dfp)) != PCLR_OK ||
+        (r = PCLR__CL_QUERY(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, 0, sizeof cache, &cache)) != PCLR_OK)
         return r;
+    ctx->e.cache_bytes = cache;
     if ((err = ctx->cl.GetCommandQueueInfo(ctx->queue, CL_QUEUE_PROPERTIES, sizeof qprops, &qprops, NULL)) != CL_SUCCESS)
         return pclr__cl_fail_call(ctx, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)", err, "detecting the queue's ordering");
     ctx->out_of_order = (qprops & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
@@ -623,7 +626,6 @@ static pclr_result pclr__cl_create_on(const pclr_cl_desc *desc, const pclr_cl_ap
     cl_int err;
     cl_uint zero = 0;
     unsigned char zeros[8];
-    cl_ulong cache = 0;
     pclr_allocator a;
     pclr_result r;
     if ((err = api->GetCommandQueueInfo(desc->queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL)) != CL_SUCCESS ||
@@ -680,8 +682,6 @@ static pclr_result pclr__cl_create_on(const pclr_cl_desc *desc, const pclr_cl_ap
     pclr__copy(ctx->e.driver, sizeof ctx->e.driver, ctx->features.driver_version);
     snprintf(ctx->e.build_id, sizeof ctx->e.build_id, "opencl %s / %s / %s", ctx->features.platform_name,
              ctx->features.device_name, ctx->features.driver_version);
-    if (ctx->cl.GetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL) == CL_SUCCESS)
-        ctx->e.cache_bytes = cache;
     pclr__engine_files(&ctx->e, desc->cache_dir, desc->no_disk_cache, desc->tune_file, desc->no_tune_file);
     ctx->e.last_error[0] = '\0'; /* probing leaves no error behind */
     *out = ctx;
@@ -982,14 +982,13 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     } else {
         prog = ctx->cl.CreateProgramWithSource(ctx->context, 1, &src, NULL, &err);
         if (err != CL_SUCCESS || !prog) return pclr__cl_fail_call(ctx, "clCreateProgramWithSource", err, "creating the reduction program");
-        err = ctx->cl.BuildProgram(prog, 1, &ctx->device, opts, NULL, NULL);
-        pclr__cl_keep_log(ctx, prog);
-        if (err != CL_SUCCESS) {
+        if ((err = ctx->cl.BuildProgram(prog, 1, &ctx->device, opts, NULL, NULL)) != CL_SUCCESS) {
+            pclr__cl_keep_log(ctx, prog);
             ctx->cl.ReleaseProgram(prog);
             pclr_config_describe(c, text, sizeof text);
             return pclr__cl_fail(ctx, err == CL_BUILD_PROGRAM_FAILURE ? PCLR_ERR_BUILD_FAILED
                                       : pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
-                                 "clBuildProgram failed with %s (%d) for %s; see the build log", pclr__cl_error_name(err), (int)err, text);
+                                 "clBuildProgram failed with %s (%d) for %s; see the build log (pclr_cl_build_log, pclr_build_log)", pclr__cl_error_name(err), (int)err, text);
         }
         /* the binary for the disk cache; none only costs the next process a build */
         if (keep && ctx->cl.GetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size &&

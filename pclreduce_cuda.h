@@ -440,7 +440,7 @@ static pclr_result pclr__nvrtc_compile(pclr__engine *e, const pclr_nvrtc_api *rt
     }
     if (nr != NVRTC_SUCCESS) {
         r = pclr__fail(e, nr == NVRTC_ERROR_OUT_OF_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BUILD_FAILED,
-                       "nvrtcCompileProgram failed (%s) with options %s; see the build log", rtc->GetErrorString(nr), opts);
+                       "nvrtcCompileProgram failed (%s) with options %s; see the build log (pclr_cuda_build_log, pclr_build_log)", rtc->GetErrorString(nr), opts);
     } else if ((nr = cubin ? rtc->GetCUBINSize(prog, &size) : rtc->GetPTXSize(prog, &size)) != NVRTC_SUCCESS || !size) {
         r = pclr__fail(e, PCLR_ERR_BUILD_FAILED, "%s failed: %s", cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize",
                        nr != NVRTC_SUCCESS ? rtc->GetErrorString(nr) : "empty output");
