@@ -8,7 +8,7 @@ CC        ?= cc
 CUDA_PATH ?= /usr/local/cuda
 CFLAGS    ?= -O2 -g
 WARN       = -std=c99 -Wall -Wextra -Wpedantic -Werror
-HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h examples/pclr_device.h
+HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h
 # OpenCL, the CUDA driver and NVRTC are loaded at run time (dlopen): no -lOpenCL
 # (programs built with -DPCLREDUCE_NO_RUNTIME_LINKING add -lOpenCL -lcuda -lnvrtc)
 LIBS       = -ldl -lm

@@ -368,6 +368,7 @@ typedef struct pclr_desc {
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
                                                  all 0 = auto: CUDA, OpenCL (GPU first), CPU */
     int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
+    int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
     pclr_allocator allocator;           /* host memory; zero = malloc/free */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
     const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
@@ -401,6 +402,9 @@ PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size
 PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes);
 /* Builds cfg's kernel now (load time) instead of at the first reduce. */
 PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
+/* The configuration a reduce of n elements runs: tuned knobs for n's size
+   class, then the device's defaults, resolved and checked. */
+PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out);
 /* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result);
@@ -2526,6 +2530,15 @@ PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
     pclr_config c;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     return ctx->engine ? pclr__engine_prepare(ctx->engine, cfg) : pclr__cpu_check(ctx, cfg, &c);
+}
+
+PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
+    pclr_config tuned;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "out is NULL");
+    if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
+    if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    return pclr__engine_resolve(ctx->engine, cfg, out);
 }
 
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,

@@ -1379,7 +1379,7 @@ static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **ou
     c.no_tune_file = d->no_tune_file;
     c.error = d->error;
     c.error_cap = d->error_cap;
-    r = pclr_cl_create_default_desc(&c, -1, d->device > 0 ? d->device - 1 : -1, &ctx);
+    r = pclr_cl_create_default_desc(&c, d->platform > 0 ? d->platform - 1 : -1, d->device > 0 ? d->device - 1 : -1, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
 }

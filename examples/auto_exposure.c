@@ -46,7 +46,6 @@
 #define PCLREDUCE_CUDA
 #endif
 #include "../pclreduce.h"
-#include "pclr_device.h"
 
 #include <float.h>
 #include <math.h>
@@ -263,7 +262,8 @@ int main(int argc, char **argv) {
     const char *out_path = argc > 2 ? argv[2] : "build/auto_exposure.ppm";
     static const pclr_op ops[3] = {PCLR_MIN, PCLR_MAX, PCLR_SUM};
     image img;
-    pclr_example_device dev;
+    pclr_context *ctx = NULL;
+    pclr_buffer *buf = NULL;
     float *loglum, got[3], ref[3];
     double abs_sum = 0.0, mean_log, avg_lum, exposure, ev100;
     size_t i, n;
@@ -284,8 +284,15 @@ int main(int argc, char **argv) {
         abs_sum += fabs((double)loglum[i]);
     }
 
-    if (!pclr_example_open(&dev)) printf("using the CPU reference\n");
-    printf("pclreduce %s auto-exposure on %s\n", PCLREDUCE_VERSION, dev.name);
+    /* CUDA, else OpenCL, else the CPU reference (the generic context) */
+    if ((r = pclr_create(NULL, &ctx)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: no context: %s\n", pclr_result_string(r));
+        free(loglum);
+        free(img.rgb);
+        return 1;
+    }
+    printf("pclreduce %s auto-exposure on %s: %s\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
+           pclr_device_name(ctx));
     printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
            img.w, img.h, n);
 
@@ -295,14 +302,15 @@ int main(int argc, char **argv) {
         memset(&cfg, 0, sizeof cfg);
         cfg.type = PCLR_FLOAT;
         cfg.op = ops[k];
-        if ((r = pclr_example_prepare(&dev, &cfg)) != PCLR_OK) {
+        if ((r = pclr_prepare(ctx, &cfg)) != PCLR_OK) {
             fprintf(stderr, "auto_exposure: building the %s kernel failed: %s (%s)\n", pclr_op_name(ops[k]),
-                    pclr_result_string(r), pclr_example_error(&dev));
+                    pclr_result_string(r), pclr_last_error(ctx));
             ++failures;
         }
     }
-    if (!failures && (r = pclr_example_upload(&dev, loglum, n * sizeof(float))) != PCLR_OK) {
-        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), pclr_example_error(&dev));
+    if (!failures && ((r = pclr_buffer_create(ctx, n * sizeof(float), &buf)) != PCLR_OK ||
+                      (r = pclr_buffer_write(ctx, buf, 0, loglum, n * sizeof(float))) != PCLR_OK)) {
+        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
         ++failures;
     }
     for (k = 0; k < 3 && !failures; ++k) {
@@ -310,13 +318,14 @@ int main(int argc, char **argv) {
         memset(&cfg, 0, sizeof cfg);
         cfg.type = PCLR_FLOAT;
         cfg.op = ops[k];
-        if ((r = pclr_example_reduce(&dev, &cfg, n, &got[k])) != PCLR_OK) {
+        if ((r = pclr_reduce(ctx, &cfg, buf, 0, n, &got[k])) != PCLR_OK) {
             fprintf(stderr, "auto_exposure: %s failed: %s (%s)\n", pclr_op_name(ops[k]), pclr_result_string(r),
-                    pclr_example_error(&dev));
+                    pclr_last_error(ctx));
             ++failures;
         }
     }
-    pclr_example_close(&dev);
+    pclr_buffer_destroy(ctx, buf);
+    pclr_destroy(ctx);
 
     /* Check against the CPU reference: min/max exactly, the sum within float rounding. */
     for (k = 0; k < 3 && !failures; ++k) {

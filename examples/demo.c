@@ -11,7 +11,6 @@
 #endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
-#include "pclr_device.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,24 +50,36 @@ static int matches(pclr_type t, pclr_op op, const void *got, const void *data, u
 int main(void) {
     const char *mb_env = getenv("PCLR_DEMO_MB");
     size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
-    pclr_example_device dev;
+    pclr_desc desc;
+    pclr_context *ctx = NULL;
+    pclr_buffer *buf = NULL;
+    char why[1024] = "";
     void *data = malloc(bytes ? bytes : 1);
     int t, o, failures = 0;
     if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
-    if (!pclr_example_open(&dev)) {
-        fprintf(stderr, "demo: no GPU or OpenCL device found\n");
-        pclr_example_close(&dev);
+    memset(&desc, 0, sizeof desc); /* auto: CUDA, else OpenCL (GPU first), else the CPU */
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if (pclr_create(&desc, &ctx) != PCLR_OK || pclr_get_backend(ctx) == PCLR_CPU) {
+        fprintf(stderr, "demo: no GPU or OpenCL device found%s%s\n", why[0] ? ": " : "", why);
+        pclr_describe(ctx, why, sizeof why);
+        fprintf(stderr, "%s", why);
+        pclr_destroy(ctx);
         free(data);
         return 1;
     }
-    printf("pclreduce %s demo on %s, %zu MB per reduction\n\n", PCLREDUCE_VERSION, dev.name, bytes >> 20);
+    printf("pclreduce %s demo on %s: %s, %zu MB per reduction\n\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
+           pclr_device_name(ctx), bytes >> 20);
     printf("%-7s %-4s %12s  %-26s %-4s %10s %9s\n", "type", "op", "n", "result", "ok", "time(ms)", "GB/s");
     for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t) {
         size_t ts = pclr_type_size((pclr_type)t);
         uint64_t n = bytes / ts;
         pclr_result r;
         pclr_args_fill_random((pclr_type)t, data, n, 42 + (uint64_t)t);
-        if ((r = pclr_example_upload(&dev, data, (size_t)n * ts)) != PCLR_OK) {
+        pclr_buffer_destroy(ctx, buf);
+        buf = NULL;
+        if ((r = pclr_buffer_create(ctx, (size_t)n * ts, &buf)) != PCLR_OK ||
+            (r = pclr_buffer_write(ctx, buf, 0, data, (size_t)n * ts)) != PCLR_OK) {
             printf("%-7s upload failed: %s\n", pclr_type_name((pclr_type)t), pclr_result_string(r));
             ++failures;
             continue;
@@ -81,18 +92,18 @@ int main(void) {
             memset(&cfg, 0, sizeof cfg);
             cfg.type = (pclr_type)t;
             cfg.op = (pclr_op)o;
-            r = pclr_example_reduce(&dev, &cfg, n, result); /* builds the kernel once */
+            r = pclr_reduce(ctx, &cfg, buf, 0, n, result); /* builds the kernel once */
             if (r == PCLR_ERR_NO_FP64) {
                 printf("%-7s %-4s %12s  skipped: the device has no fp64\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), "");
                 continue;
             }
             for (k = 0; k < REPS && r == PCLR_OK; ++k) {
                 t0 = now_s();
-                r = pclr_example_reduce(&dev, &cfg, n, result);
+                r = pclr_reduce(ctx, &cfg, buf, 0, n, result);
                 times[k] = now_s() - t0;
             }
             if (r != PCLR_OK) {
-                printf("%-7s %-4s failed: %s (%s)\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), pclr_result_string(r), pclr_example_error(&dev));
+                printf("%-7s %-4s failed: %s (%s)\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), pclr_result_string(r), pclr_last_error(ctx));
                 ++failures;
                 continue;
             }
@@ -110,7 +121,8 @@ int main(void) {
     }
     printf("\n%s: every result checked against the CPU reference (times: blocking call, median of %d)\n",
            failures ? "FAILED" : "all correct", REPS);
-    pclr_example_close(&dev);
+    pclr_buffer_destroy(ctx, buf);
+    pclr_destroy(ctx);
     free(data);
     return failures ? 1 : 0;
 }

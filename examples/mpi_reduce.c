@@ -18,7 +18,6 @@
 #endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
-#include "pclr_device.h"
 
 #include <math.h>
 #include <mpi.h>
@@ -100,7 +99,8 @@ static int check(const pclr_config *cfg, uint64_t n, uint64_t seed, int ranks, c
 
 int main(int argc, char **argv) {
     pclr_config cfg, resolved;
-    pclr_example_device dev;
+    pclr_context *ctx = NULL;
+    pclr_buffer *buf = NULL;
     long long n = -1, seed = 1;
     uint64_t count, lo;
     unsigned char local[8], global[8];
@@ -138,16 +138,23 @@ int main(int argc, char **argv) {
     if (!(slice = calloc(count ? (size_t)count : 1, ts))) MPI_Abort(MPI_COMM_WORLD, 1);
     /* The generator steps a counter from the seed, so seed + lo starts at element lo. */
     pclr_args_fill_random(cfg.type, slice, count, (uint64_t)seed + lo);
-    pclr_example_open(&dev);
-    printf("rank %d: %llu elements from %llu on %s\n", rank, (unsigned long long)count, (unsigned long long)lo, dev.name);
-    /* An empty slice still uploads one element and reduces 0: the device writes the identity. */
-    r = pclr_example_upload(&dev, slice, (count ? (size_t)count : 1) * ts);
-    if (r == PCLR_OK) r = pclr_example_reduce(&dev, &cfg, count, local);
-    if (r != PCLR_OK) {
-        fprintf(stderr, "mpi_reduce: rank %d: %s (%s)\n", rank, pclr_result_string(r), pclr_example_error(&dev));
+    /* CUDA, else OpenCL, else the CPU reference (the generic context) */
+    if ((r = pclr_create(NULL, &ctx)) != PCLR_OK) {
+        fprintf(stderr, "mpi_reduce: rank %d: no context: %s\n", rank, pclr_result_string(r));
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    pclr_example_close(&dev);
+    printf("rank %d: %llu elements from %llu on %s: %s\n", rank, (unsigned long long)count, (unsigned long long)lo,
+           pclr_backend_name(pclr_get_backend(ctx)), pclr_device_name(ctx));
+    /* An empty slice still uploads one element and reduces 0: the device writes the identity. */
+    if ((r = pclr_buffer_create(ctx, (count ? (size_t)count : 1) * ts, &buf)) == PCLR_OK &&
+        (r = pclr_buffer_write(ctx, buf, 0, slice, (count ? (size_t)count : 1) * ts)) == PCLR_OK)
+        r = pclr_reduce(ctx, &cfg, buf, 0, count, local);
+    if (r != PCLR_OK) {
+        fprintf(stderr, "mpi_reduce: rank %d: %s (%s)\n", rank, pclr_result_string(r), pclr_last_error(ctx));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    pclr_buffer_destroy(ctx, buf);
+    pclr_destroy(ctx);
     free(slice);
     if (combine(cfg.type, cfg.op, local, global) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
     fflush(stdout);

@@ -1,11 +1,14 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
-   pclreduce-run --backend cpu|opencl|cuda [--platform N] [--device N]
+   pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
                  --type T --op O (--input FILE | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
    pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
 
+   --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
+   generic context (pclr_create). Knobs left out come from the tuning file or
+   the device's defaults; -v prints the configuration that runs.
    --input is a raw little-endian array of the element type. The last line
    printed is "result: VALUE" (integers in decimal, float %.9g, double %.17g).
    Errors: a message on stderr and a non-zero exit status. */
@@ -32,7 +35,7 @@ typedef struct run_args {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: pclreduce-run --backend cpu|opencl|cuda [--platform N] [--device N]\n"
+            "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
             "                     --type uint|int|float|double --op sum|min|max\n"
             "                     (--input FILE | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
@@ -77,8 +80,9 @@ static int parse(int argc, char **argv, run_args *a) {
         if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
         i += used - 1;
     }
-    if (!a->backend || (strcmp(a->backend, "cpu") && strcmp(a->backend, "opencl") && strcmp(a->backend, "cuda"))) {
-        fprintf(stderr, "pclreduce-run: --backend must be cpu, opencl or cuda\n");
+    if (!a->backend) a->backend = "auto";
+    if (pclr_parse_backend(a->backend, &a->cfg.backend) != PCLR_OK) {
+        fprintf(stderr, "pclreduce-run: --backend must be auto, cpu, opencl or cuda\n");
         return 2;
     }
     if (a->cfg.type == PCLR_TYPE_DEFAULT || a->cfg.op == PCLR_OP_DEFAULT) {
@@ -161,89 +165,43 @@ static int list_opencl(void) {
 }
 #endif
 
-#if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CUDA)
-static void print_config(const pclr_config *cfg) {
-    char d[512];
-    pclr_config_describe(cfg, d, sizeof d);
-    printf("config: %s\n", d);
-}
-#endif
-
-#ifdef PCLREDUCE_OPENCL
-static int run_opencl(const run_args *a, const void *data, uint64_t n, void *result) {
-    pclr_cl_context *ctx = NULL;
-    pclr_cl_desc desc;
-    pclr_config cfg;
-    cl_mem buf;
-    cl_int err;
-    char why[512] = "";
-    size_t bytes = (size_t)n * pclr_type_size(a->cfg.type);
+/* The reduction on the generic context: the chosen backend (or auto). */
+static int run(const run_args *a, const void *data, uint64_t n, void *result) {
+    pclr_desc desc;
+    pclr_context *ctx = NULL;
+    pclr_buffer *buf = NULL;
+    pclr_config cfg = a->cfg;
+    char why[1024] = "", text[4096];
+    size_t bytes = (size_t)n * pclr_type_size(cfg.type);
     pclr_result r;
     memset(&desc, 0, sizeof desc);
+    desc.backends[0] = cfg.backend; /* 0: auto */
+    desc.device = a->device + 1;     /* -1 (not given) becomes 0: the best device */
+    desc.platform = a->platform + 1;
     desc.error = why;
     desc.error_cap = sizeof why;
-    if ((r = pclr_cl_create_default_desc(&desc, a->platform, a->device, &ctx)) != PCLR_OK)
-        return fail("OpenCL context", r, why);
-    if ((r = pclr_cl_resolve(ctx, &a->cfg, &cfg)) != PCLR_OK) {
-        int rc = fail("configuration", r, pclr_cl_last_error(ctx));
-        pclr_cl_destroy(ctx);
-        return rc;
-    }
+    cfg.backend = PCLR_BACKEND_AUTO; /* the context's own */
+    if ((r = pclr_create(&desc, &ctx)) != PCLR_OK) return fail(pclr_backend_name(a->cfg.backend), r, why);
+    printf("backend: %s (%s)\n", pclr_backend_name(pclr_get_backend(ctx)), pclr_device_name(ctx));
     if (a->verbose) {
-        char text[4096];
-        pclr_cl_describe(ctx, text, sizeof text);
+        pclr_config run_cfg;
+        pclr_describe(ctx, text, sizeof text);
         printf("%s", text);
-        print_config(&cfg);
+        if (pclr_resolve(ctx, &cfg, n, &run_cfg) == PCLR_OK) {
+            pclr_config_describe(&run_cfg, text, sizeof text);
+            printf("config: %s\n", text);
+        }
     }
-    buf = pclr_cl_get_api(ctx)->CreateBuffer(pclr_cl_get_cl_context(ctx),
-                                             bytes ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR : CL_MEM_READ_ONLY,
-                                             bytes ? bytes : 16, bytes ? (void *)data : NULL, &err);
-    if (err != CL_SUCCESS) {
-        pclr_cl_destroy(ctx);
-        return fail("clCreateBuffer", PCLR_ERR_OUT_OF_MEMORY, NULL);
-    }
-    r = pclr_cl_reduce(ctx, &cfg, buf, 0, n, result);
+    if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK)
+        r = pclr_reduce(ctx, &cfg, buf, 0, n, result);
     if (r != PCLR_OK) {
-        fail("reduce", r, pclr_cl_last_error(ctx));
-        if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_cl_build_log(ctx));
+        fail("reduce", r, pclr_last_error(ctx));
+        if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_build_log(ctx));
     }
-    pclr_cl_get_api(ctx)->ReleaseMemObject(buf);
-    pclr_cl_destroy(ctx);
+    pclr_buffer_destroy(ctx, buf);
+    pclr_destroy(ctx);
     return r == PCLR_OK ? 0 : 1;
 }
-#endif
-
-#ifdef PCLREDUCE_CUDA
-static int run_cuda(const run_args *a, const void *data, uint64_t n, void *result) {
-    pclr_cuda_context *ctx = NULL;
-    pclr_cuda_desc desc;
-    pclr_config cfg;
-    CUdeviceptr buf = 0;
-    size_t bytes = (size_t)n * pclr_type_size(a->cfg.type);
-    pclr_result r;
-    memset(&desc, 0, sizeof desc);
-    desc.device_ordinal = a->device < 0 ? 0 : a->device;
-    if ((r = pclr_cuda_create(&desc, &ctx)) != PCLR_OK) return fail("CUDA context", r, ctx ? pclr_cuda_last_error(ctx) : NULL);
-    if ((r = pclr_cuda_resolve(ctx, &a->cfg, &cfg)) != PCLR_OK) goto done;
-    if (a->verbose) {
-        char text[4096];
-        pclr_cuda_describe(ctx, text, sizeof text);
-        printf("%s", text);
-        print_config(&cfg);
-    }
-    if ((r = pclr_cuda_alloc(ctx, bytes ? bytes : 16, &buf)) != PCLR_OK) goto done;
-    if (bytes && (r = pclr_cuda_copy_to_device(ctx, buf, data, bytes)) != PCLR_OK) goto done;
-    r = pclr_cuda_reduce(ctx, &cfg, buf, 0, n, NULL, result);
-done:
-    if (r != PCLR_OK) {
-        fail("CUDA", r, pclr_cuda_last_error(ctx));
-        if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "NVRTC log:\n%s\n", pclr_cuda_build_log(ctx));
-    }
-    if (buf) pclr_cuda_free(ctx, buf);
-    pclr_cuda_destroy(ctx);
-    return r == PCLR_OK ? 0 : 1;
-}
-#endif
 
 int main(int argc, char **argv) {
     run_args a;
@@ -263,31 +221,16 @@ int main(int argc, char **argv) {
     }
     if ((rc = parse(argc, argv, &a)) != 0) return rc;
     {
-        pclr_config check;
-        if ((r = pclr_config_resolve(&a.cfg, &check, &why)) != PCLR_OK) {
+        pclr_config check = a.cfg;
+        check.backend = PCLR_BACKEND_AUTO; /* knobs only: the backend is checked by the context */
+        if ((r = pclr_config_resolve(&check, &check, &why)) != PCLR_OK) {
             fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
             return 2;
         }
     }
     if (!(data = load_data(&a, &n))) return 1;
-    printf("backend: %s, %llu elements of %s, op %s\n", a.backend, (unsigned long long)n, pclr_type_name(a.cfg.type),
-           pclr_op_name(a.cfg.op));
-    if (strcmp(a.backend, "cpu") == 0) {
-        r = pclr_cpu_reduce(a.cfg.type, a.cfg.op, data, n, result);
-        rc = r == PCLR_OK ? 0 : fail("cpu", r, NULL);
-    } else if (strcmp(a.backend, "opencl") == 0) {
-#ifdef PCLREDUCE_OPENCL
-        rc = run_opencl(&a, data, n, result);
-#else
-        rc = fail("opencl", PCLR_ERR_NO_DRIVER, "this pclreduce-run was built without OpenCL");
-#endif
-    } else {
-#ifdef PCLREDUCE_CUDA
-        rc = run_cuda(&a, data, n, result);
-#else
-        rc = fail("cuda", PCLR_ERR_NO_DRIVER, "this pclreduce-run was built without the CUDA headers");
-#endif
-    }
+    printf("%llu elements of %s, op %s\n", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
+    rc = run(&a, data, n, result);
     free(data);
     if (rc) return rc;
     {

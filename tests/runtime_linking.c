@@ -189,7 +189,13 @@ static void load_api(void) {
 #ifdef PCLREDUCE_CUDA
 static void cuda(void) {
     pclr_cuda_context *ctx = NULL;
-    pclr_result r = pclr_cuda_create(NULL, &ctx);
+    pclr_cuda_desc desc;
+    char why[512] = "";
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    r = pclr_cuda_create(&desc, &ctx);
     if (r == PCLR_OK) {
         SKIP("a CUDA driver and GPU are here: pclr_cuda_create succeeded (%s)",
              pclr_cuda_get_features(ctx)->device_name);
@@ -197,8 +203,8 @@ static void cuda(void) {
     } else {
         CHECK(r == PCLR_ERR_NO_DRIVER || r == PCLR_ERR_NO_DEVICE, "pclr_cuda_create without a GPU: %s",
               pclr_result_string(r));
-        CHECK(ctx && pclr_cuda_last_error(ctx)[0] != '\0', "pclr_cuda_create says why");
-        printf("cuda: %s (%s)\n", pclr_result_string(r), ctx ? pclr_cuda_last_error(ctx) : "");
+        CHECK(!ctx && why[0] != '\0', "pclr_cuda_create says why");
+        printf("cuda: %s (%s)\n", pclr_result_string(r), why);
     }
     pclr_cuda_destroy(ctx);
 }

@@ -598,7 +598,7 @@ static void cache_counts(pclr_cuda_context *ctx, unsigned long *entries, unsigne
     *entries = *modules = 0;
     pclr_cuda_describe(ctx, text, sizeof text);
     p = strstr(text, "cache: ");
-    if (p) sscanf(p, "cache: %lu configurations, %lu modules", entries, modules);
+    if (p) sscanf(p, "cache: %lu configurations, %lu programs", entries, modules);
 }
 
 static void test_repeat_and_cache(gpu_env *g, uint64_t seed) {

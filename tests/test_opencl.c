@@ -210,8 +210,9 @@ static int cached_programs(void) {
     char buf[4096];
     const char *p;
     pclr_cl_describe(g_ctx, buf, sizeof buf);
-    p = strstr(buf, "cached programs: ");
-    return p ? atoi(p + strlen("cached programs: ")) : -1;
+    unsigned long configs = 0, programs = 0;
+    p = strstr(buf, "cache: ");
+    return p && sscanf(p, "cache: %lu configurations, %lu programs", &configs, &programs) == 2 ? (int)programs : -1;
 }
 
 /* --------------------------------------------------------------- the tests */
