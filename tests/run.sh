@@ -59,6 +59,10 @@ else
   echo "skip: $CUDA_PATH/include/cuda.h not found: header compile tests of pclreduce_cuda.h skipped"
 fi
 
+# 2b. the core and the OpenCL backend need no cuda.h: C99 and C++11 without the CUDA include path
+step headers-no-cuda-c99 sh -c "gcc -std=c99 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda.o tests/compile_headers.c"
+step headers-no-cuda-cxx11 sh -c "clang++ -x c++ -std=c++11 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda_cxx.o tests/compile_headers.c"
+
 # 3. the command-line tools; make install used from an outside project (pkg-config, CMake)
 step tools bash tests/test_tools.sh
 step install bash tests/test_install.sh
@@ -71,6 +75,13 @@ step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl test
 # 5. the OpenCL backend on PoCL (plain, then ASan/UBSan on a quick run)
 step opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_opencl tests/test_opencl.c -lOpenCL -ldl -lm && $B/test_opencl"
 step opencl-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_opencl_asan tests/test_opencl.c -lOpenCL -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_opencl_asan"
+
+# 5. the generic context (pclr_create): backend choice, contract, buffers, every type/op on each backend;
+#    under ASan/UBSan with leak checking, and with the CUDA backend compiled in (no driver here)
+step generic-asan-lsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_generic tests/test_generic.c -ldl -lm && ASAN_OPTIONS=detect_leaks=1 $B/test_generic"
+if [ -n "$CUDA_INC" ]; then
+  step generic-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_generic_cuda tests/test_generic.c -ldl -lm && $B/test_generic_cuda"
+fi
 
 # 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner
 step cl-cache sh -c "gcc -std=c99 $WARN -O1 -g -o $B/test_cl_cache tests/test_cl_cache.c -ldl -lm && $B/test_cl_cache"

@@ -1,0 +1,245 @@
+/* The generic context (pclr_create): the backend choice and what it reports,
+   the one contract every context keeps (failed create, NULL context,
+   allocator), device buffers and their bounds, and results against the CPU
+   reference for every type/op on every backend that works here (PoCL in CI:
+   OpenCL and the CPU; on a GPU machine CUDA as well). PCLR_TEST_SEED. */
+#define _POSIX_C_SOURCE 200809L
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_OPENCL
+#ifdef PCLR_TEST_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+#include "../examples/pclr_args.h"
+#include "pclr_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct counting { long live, calls; } counting;
+static void *count_alloc(size_t size, void *user) {
+    counting *c = (counting *)user;
+    ++c->live;
+    ++c->calls;
+    return malloc(size);
+}
+static void count_free(void *p, void *user) {
+    if (p) --((counting *)user)->live;
+    free(p);
+}
+
+/* Integers and min/max bit-exact; float sums within a bound of a double sum. */
+static int same(pclr_type t, pclr_op op, const void *got, const void *data, uint64_t n) {
+    unsigned char ref[8];
+    double sum = 0, abs_sum = 0, g;
+    uint64_t i;
+    pclr_cpu_reduce(t, op, data, n, ref);
+    if (op != PCLR_SUM || t == PCLR_UINT || t == PCLR_INT) return memcmp(got, ref, pclr_type_size(t)) == 0;
+    for (i = 0; i < n; ++i) {
+        double x = t == PCLR_FLOAT ? (double)((const float *)data)[i] : ((const double *)data)[i];
+        sum += x;
+        abs_sum += fabs(x);
+    }
+    g = t == PCLR_FLOAT ? (double)*(const float *)got : *(const double *)got;
+    return fabs(g - sum) <= (t == PCLR_FLOAT ? 1e-5 : 1e-13) * (abs_sum + 1);
+}
+
+/* Every type/op on sizes around the kernels' boundaries, at odd offsets. */
+static void reduce_all(pclr_context *ctx, uint64_t seed) {
+    static const uint64_t sizes[] = {0, 1, 2, 3, 31, 257, 4099, 65537, 1000003};
+    const uint64_t most = 1000003 + 7;
+    const pclr_backend b = pclr_get_backend(ctx);
+    unsigned char *host = (unsigned char *)malloc((size_t)most * 8);
+    pclr_buffer *buf = NULL;
+    int t, o;
+    size_t s;
+    if (!CHECK(host && pclr_buffer_create(ctx, (size_t)most * 8, &buf) == PCLR_OK, "a %s buffer of %llu bytes",
+               pclr_backend_name(b), (unsigned long long)most * 8))
+        goto done;
+    for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t) {
+        const size_t ts = pclr_type_size((pclr_type)t);
+        pclr_args_fill_random((pclr_type)t, host, most, seed + (uint64_t)t);
+        if (!CHECK(pclr_buffer_write(ctx, buf, 0, host, (size_t)most * ts) == PCLR_OK, "upload %s", pclr_type_name((pclr_type)t)))
+            continue;
+        for (o = PCLR_SUM; o <= PCLR_MAX; ++o)
+            for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+                const uint64_t n = sizes[s], off = (s * 3) % 7;
+                pclr_config c;
+                unsigned char got[8];
+                pclr_result r;
+                memset(&c, 0, sizeof c);
+                c.type = (pclr_type)t;
+                c.op = (pclr_op)o;
+                r = pclr_reduce(ctx, &c, buf, off, n, got);
+                if (r == PCLR_ERR_NO_FP64) continue; /* a device without doubles says so */
+                CHECK(r == PCLR_OK && same(c.type, c.op, got, host + off * ts, n), "%s %s %s n=%llu offset %llu: %s (%s)",
+                      pclr_backend_name(b), pclr_type_name(c.type), pclr_op_name(c.op), (unsigned long long)n,
+                      (unsigned long long)off, pclr_result_string(r), pclr_last_error(ctx));
+            }
+    }
+    {   /* reading back what was written */
+        unsigned char back[64];
+        CHECK(pclr_buffer_read(ctx, buf, 8, back, sizeof back) == PCLR_OK && memcmp(back, host + 8, sizeof back) == 0,
+              "%s: pclr_buffer_read gives back the bytes written", pclr_backend_name(b));
+    }
+done:
+    pclr_buffer_destroy(ctx, buf);
+    free(host);
+}
+
+static void bad_inputs(pclr_context *ctx) {
+    pclr_buffer *buf = NULL, *none = NULL;
+    pclr_config c, out;
+    unsigned char v[8], small[16];
+    memset(&c, 0, sizeof c);
+    memset(small, 0, sizeof small);
+    if (!CHECK(pclr_buffer_create(ctx, 16, &buf) == PCLR_OK, "16-byte buffer")) return;
+    CHECK(pclr_buffer_write(ctx, buf, 8, small, 9) == PCLR_ERR_SIZE_OVERFLOW && pclr_last_error(ctx)[0], "write past the end");
+    CHECK(pclr_buffer_write(ctx, buf, (size_t)-1, small, 2) == PCLR_ERR_SIZE_OVERFLOW, "write offset wraps");
+    CHECK(pclr_buffer_read(ctx, buf, 0, NULL, 4) == PCLR_ERR_NULL_POINTER, "read into NULL");
+    CHECK(pclr_buffer_write(ctx, buf, 0, small, 16) == PCLR_OK, "write the whole buffer");
+    c.type = PCLR_UINT;
+    CHECK(pclr_reduce(ctx, &c, buf, 0, 5, v) == PCLR_ERR_SIZE_OVERFLOW, "5 uints in 16 bytes");
+    CHECK(pclr_reduce(ctx, &c, buf, 3, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset 3 + 2 uints in 16 bytes");
+    CHECK(pclr_reduce(ctx, &c, buf, UINT64_MAX, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset + n wraps");
+    CHECK(pclr_reduce(ctx, &c, buf, 0, 4, NULL) == PCLR_ERR_NULL_POINTER, "NULL result");
+    CHECK(pclr_reduce(ctx, &c, NULL, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL buffer with n > 0");
+    CHECK(pclr_reduce(ctx, NULL, buf, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL config");
+    c.unroll = 3;
+    CHECK(pclr_reduce(ctx, &c, buf, 0, 4, v) == PCLR_ERR_INVALID_KNOB && strstr(pclr_last_error(ctx), "unroll"),
+          "unroll 3 refused, the sentence names it (%s)", pclr_last_error(ctx));
+    c.unroll = 0;
+    c.op = PCLR_MAX;
+    CHECK(pclr_reduce(ctx, &c, buf, 0, 0, v) == PCLR_OK && *(uint32_t *)v == 0, "n = 0 gives the identity");
+    CHECK(pclr_reduce(ctx, &c, NULL, 0, 0, v) == PCLR_OK, "n = 0 needs no buffer");
+    CHECK(pclr_resolve(ctx, &c, 1000, &out) == PCLR_OK && out.type == PCLR_UINT && out.group_size > 0, "pclr_resolve fills the knobs");
+    CHECK(pclr_buffer_create(ctx, 8, NULL) == PCLR_ERR_NULL_POINTER, "buffer_create(NULL out)");
+    CHECK(pclr_prepare(ctx, NULL) == PCLR_ERR_NULL_POINTER, "prepare(NULL)");
+    pclr_buffer_destroy(ctx, none);
+    pclr_buffer_destroy(ctx, buf);
+}
+
+static void contract(void) {
+    pclr_desc d;
+    pclr_context *ctx = (pclr_context *)&d; /* not NULL: a failed create must set it to NULL */
+    counting cnt;
+    char why[512], text[256];
+    pclr_config c;
+    unsigned char v[8];
+    memset(&c, 0, sizeof c);
+    memset(&d, 0, sizeof d);
+    CHECK(pclr_create(&d, NULL) == PCLR_ERR_NULL_POINTER, "create(NULL out)");
+    d.error = why;
+    d.error_cap = sizeof why;
+    d.allocator.alloc = count_alloc;
+    CHECK(pclr_create(&d, &ctx) == PCLR_ERR_NULL_POINTER && ctx == NULL && strstr(why, "allocator"),
+          "half an allocator refused: %s", why);
+    memset(&d, 0, sizeof d);
+    d.error = why;
+    d.error_cap = sizeof why;
+    d.backends[0] = PCLR_CUDA;
+    d.cuda_library = "/nonexistent/pclr/libcuda.so.1";
+    ctx = (pclr_context *)&d;
+#ifdef PCLR_TEST_CUDA
+    CHECK(pclr_create(&d, &ctx) == PCLR_ERR_NO_DEVICE && ctx == NULL && strstr(why, "cuda") && strstr(why, "/nonexistent"),
+          "only a CUDA driver that does not load: no device, and why (%s)", why);
+#else
+    CHECK(pclr_create(&d, &ctx) == PCLR_ERR_NO_DEVICE && ctx == NULL && strstr(why, "cuda: not compiled in"),
+          "only CUDA, not compiled in: no device, and why (%s)", why);
+#endif
+    d.backends[0] = (pclr_backend)9;
+    CHECK(pclr_create(&d, &ctx) == PCLR_ERR_INVALID_ENUM && ctx == NULL, "backend 9 refused (%s)", why);
+    /* NULL contexts */
+    CHECK(strcmp(pclr_last_error(NULL), "no context (NULL)") == 0, "last_error(NULL)");
+    CHECK(strcmp(pclr_build_log(NULL), "") == 0, "build_log(NULL)");
+    CHECK(pclr_describe(NULL, text, sizeof text) > 0 && strstr(text, "no context"), "describe(NULL): %s", text);
+    CHECK(pclr_get_backend(NULL) == PCLR_BACKEND_AUTO && strcmp(pclr_device_name(NULL), "") == 0, "backend/device of NULL");
+    CHECK(pclr_reduce(NULL, &c, NULL, 0, 0, v) == PCLR_ERR_INVALID_CONTEXT, "reduce(NULL ctx)");
+    CHECK(pclr_prepare(NULL, &c) == PCLR_ERR_INVALID_CONTEXT, "prepare(NULL ctx)");
+    CHECK(pclr_buffer_create(NULL, 8, NULL) == PCLR_ERR_INVALID_CONTEXT, "buffer_create(NULL ctx)");
+    CHECK(pclr_tune(NULL, PCLR_FLOAT, PCLR_SUM, NULL, NULL, 0, NULL) == PCLR_ERR_INVALID_CONTEXT, "tune(NULL ctx)");
+    pclr_destroy(NULL);
+    /* everything through the caller's allocator, all of it given back */
+    memset(&cnt, 0, sizeof cnt);
+    memset(&d, 0, sizeof d);
+    d.allocator.alloc = count_alloc;
+    d.allocator.free = count_free;
+    d.allocator.user = &cnt;
+    d.no_disk_cache = 1;
+    if (CHECK(pclr_create(&d, &ctx) == PCLR_OK, "auto create with an allocator")) {
+        pclr_buffer *b = NULL;
+        c.type = PCLR_INT;
+        if (pclr_buffer_create(ctx, 64, &b) == PCLR_OK) {
+            memset(text, 1, 64);
+            pclr_buffer_write(ctx, b, 0, text, 64);
+            CHECK(pclr_reduce(ctx, &c, b, 0, 16, v) == PCLR_OK && *(int32_t *)v == 16 * 0x01010101, "int sum of 16");
+        }
+        pclr_buffer_destroy(ctx, b);
+        pclr_destroy(ctx);
+    }
+    CHECK(cnt.calls > 0 && cnt.live == 0, "the caller's allocator: %ld allocations, %ld left", cnt.calls, cnt.live);
+}
+
+int main(void) {
+    const char *env = getenv("PCLR_TEST_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    static const pclr_backend each[] = {PCLR_CPU, PCLR_OPENCL, PCLR_CUDA};
+    pclr_context *ctx = NULL;
+    pclr_desc d;
+    char text[8192], why[1024];
+    size_t i;
+    seed = pclr_test_rand(&seed); /* nearby seeds give unrelated data */
+    printf("test_generic: seed %s\n", env ? env : "(time)");
+    contract();
+    /* auto: CUDA first, then OpenCL, then the CPU; the choice and the passed-over reasons are reported */
+    memset(&d, 0, sizeof d);
+    d.error = why;
+    d.error_cap = sizeof why;
+    if (CHECK(pclr_create(&d, &ctx) == PCLR_OK, "auto create: %s", why)) {
+        pclr_describe(ctx, text, sizeof text);
+        printf("auto picked %s (%s)\n%s", pclr_backend_name(pclr_get_backend(ctx)), pclr_device_name(ctx), text);
+        CHECK(pclr_get_backend(ctx) != PCLR_BACKEND_AUTO && strstr(text, "backend: ") == text, "describe names the backend");
+#ifndef PCLR_TEST_CUDA
+        CHECK(pclr_get_backend(ctx) != PCLR_CUDA && strstr(text, "cuda: not compiled in"),
+              "without PCLREDUCE_CUDA, auto passes over CUDA and says so");
+#endif
+        CHECK((pclr_get_backend(ctx) == PCLR_OPENCL) == (pclr_context_cl(ctx) != NULL), "pclr_context_cl for an OpenCL context");
+        pclr_destroy(ctx);
+    }
+    /* each backend by itself */
+    for (i = 0; i < sizeof each / sizeof each[0]; ++i) {
+        memset(&d, 0, sizeof d);
+        d.backends[0] = each[i];
+        d.error = why;
+        d.error_cap = sizeof why;
+        ctx = NULL;
+        if (pclr_create(&d, &ctx) != PCLR_OK) {
+            CHECK(ctx == NULL && why[0], "%s unavailable: no context, a sentence", pclr_backend_name(each[i]));
+            SKIP("%s: %s", pclr_backend_name(each[i]), why);
+            continue;
+        }
+        CHECK(pclr_get_backend(ctx) == each[i], "asked for %s, got %s", pclr_backend_name(each[i]), pclr_backend_name(pclr_get_backend(ctx)));
+        reduce_all(ctx, seed);
+        bad_inputs(ctx);
+        if (each[i] == PCLR_CPU) {
+            size_t count = 9;
+            pclr_tune_entry e[PCLR_TUNE_CLASSES];
+            CHECK(pclr_tune(ctx, PCLR_FLOAT, PCLR_SUM, NULL, e, PCLR_TUNE_CLASSES, &count) == PCLR_ERR_UNSUPPORTED_BY_DEVICE && count == 0,
+                  "the CPU has nothing to tune");
+        }
+        pclr_destroy(ctx);
+    }
+    /* a priority list: a backend that is not here, then the CPU */
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_CUDA;
+    d.backends[1] = PCLR_CPU;
+    d.cuda_library = "/nonexistent/pclr/libcuda.so.1";
+    if (CHECK(pclr_create(&d, &ctx) == PCLR_OK && pclr_get_backend(ctx) == PCLR_CPU, "cuda, cpu: the CPU")) {
+        pclr_describe(ctx, text, sizeof text);
+        CHECK(strstr(text, "passed over: cuda") != NULL, "describe says why CUDA was passed over: %.200s", text);
+        pclr_destroy(ctx);
+    }
+    return pclr_test_summary("test_generic");
+}
