@@ -34,14 +34,21 @@
 #endif
 #endif
 
+/* C linkage for C++ programs, around every declaration and definition. */
+#ifdef __cplusplus
+#define PCLR_EXTERN_C_BEGIN extern "C" {
+#define PCLR_EXTERN_C_END }
+#else
+#define PCLR_EXTERN_C_BEGIN
+#define PCLR_EXTERN_C_END
+#endif
+
 #define PCLREDUCE_VERSION_MAJOR 0
 #define PCLREDUCE_VERSION_MINOR 2
 #define PCLREDUCE_VERSION_PATCH 0
 #define PCLREDUCE_VERSION "0.2.0"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+PCLR_EXTERN_C_BEGIN
 
 /* ---------------------------------------------------------------- results */
 typedef enum pclr_result {
@@ -834,9 +841,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#endif\n" \
 "}\n"
 
-#ifdef __cplusplus
-}
-#endif
+PCLR_EXTERN_C_END
 
 #endif /* PCLREDUCE_H */
 
@@ -874,9 +879,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__PRINTF(f, a)
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+PCLR_EXTERN_C_BEGIN
 
 PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
 
@@ -2243,6 +2246,17 @@ PCLR__FN const char *pclr__engine_log(const pclr__engine *e) { return e && e->bu
    list macro writes that part). */
 typedef struct pclr__symbol { const char *name; size_t offset; int optional; } pclr__symbol;
 
+/* A library the backends load: what it is called, where to look, its entry points. */
+typedef struct pclr__library {
+    const char *what, *env, *path_field, *table_field; /* "OpenCL library", "PCLR_OPENCL_LIBRARY", desc fields */
+    const char *hint;                                  /* how to get one */
+    const char *const *names;                          /* the usual names, in order */
+    size_t count;
+    const pclr__symbol *syms;
+    size_t nsyms;
+    void (*link)(void *table);                         /* PCLREDUCE_NO_RUNTIME_LINKING: the linked functions */
+} pclr__library;
+
 #ifndef PCLREDUCE_NO_RUNTIME_LINKING
 #ifdef _WIN32
 #include <windows.h>
@@ -2291,21 +2305,24 @@ PCLR__FN int pclr__lib_sym(void *lib, const char *name, void *dst) {
     return 1;
 }
 
-/* Opens `path` (an explicit path that fails is an error: no fall-back) or
-   the first of names[] that opens, and fills every symbol into table. *lib
-   gets the library, name (name_cap bytes) where it came from; on failure a
-   sentence in why and PCLR_ERR_NO_DRIVER. `what` names the library
-   ("OpenCL library"), `hint` says how to get one. */
-PCLR__FN pclr_result pclr__lib_load(const char *what, const char *path, const char *path_from,
-                                    const char *const *names, size_t count, const char *hint, const pclr__symbol *syms,
-                                    size_t nsyms, void *table, void **lib, char *name, size_t name_cap, char *why,
-                                    size_t why_cap) {
+
+/* Opens `path` (an explicit path that fails is an error: no fall-back), else
+   $env, else the first of names[] that opens, and fills every symbol into
+   table. *lib gets the library, name where it came from; on failure a
+   sentence in why and PCLR_ERR_NO_DRIVER. */
+PCLR__FN pclr_result pclr__lib_load(const pclr__library *L, const char *path, const char *const *names, size_t count,
+                                    void *table, void **lib, char *name, size_t name_cap, char *why, size_t why_cap) {
+    const char *from = L->path_field;
     size_t i;
     *lib = NULL;
+    if (!path || !*path) {
+        path = getenv(L->env);
+        from = L->env;
+    }
     if (path && *path) {
         if (!(*lib = pclr__lib_open(path)))
-            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s", what, path,
-                             path_from, pclr__lib_error());
+            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s", L->what, path,
+                             from, pclr__lib_error());
         pclr__copy(name, name_cap, path);
     } else {
         char tried[256];
@@ -2315,11 +2332,11 @@ PCLR__FN pclr_result pclr__lib_load(const char *what, const char *path, const ch
             pclr__appendf(tried, sizeof tried, &len, "%s%s", i ? ", " : "", names[i]);
             if ((*lib = pclr__lib_open(names[i])) != NULL) pclr__copy(name, name_cap, names[i]);
         }
-        if (!*lib) return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s (tried %s; %s)", what, tried, hint);
+        if (!*lib) return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s (tried %s; %s)", L->what, tried, L->hint);
     }
-    for (i = 0; i < nsyms; ++i)
-        if (!pclr__lib_sym(*lib, syms[i].name, (char *)table + syms[i].offset) && !syms[i].optional) {
-            pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "the %s %s lacks %s (too old?)", what, name, syms[i].name);
+    for (i = 0; i < L->nsyms; ++i)
+        if (!pclr__lib_sym(*lib, L->syms[i].name, (char *)table + L->syms[i].offset) && !L->syms[i].optional) {
+            pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "the %s %s lacks %s (too old?)", L->what, name, L->syms[i].name);
             pclr__lib_close(*lib);
             *lib = NULL;
             return PCLR_ERR_NO_DRIVER;
@@ -2330,16 +2347,57 @@ PCLR__FN pclr_result pclr__lib_load(const char *what, const char *path, const ch
 PCLR__FN void pclr__lib_close(void *lib) { (void)lib; } /* nothing was loaded */
 #endif /* PCLREDUCE_NO_RUNTIME_LINKING */
 
-/* The first required entry point a caller's table leaves NULL, or NULL. */
-PCLR__FN const char *pclr__table_missing(const void *table, const pclr__symbol *syms, size_t nsyms) {
+/* A library's table of entry points: the caller's (`given`, copied when it
+   sets every required entry point), the linked functions, or loaded (names:
+   the order to try). *lib: what to close (NULL when nothing was loaded). */
+PCLR__FN pclr_result pclr__library_open(const pclr__library *L, const void *given, const char *path, const char *const *names,
+                                        size_t count, void *table, size_t size, void **lib, char *name, size_t name_cap,
+                                        char *why, size_t why_cap) {
     size_t i;
     void *p;
-    for (i = 0; i < nsyms; ++i) {
-        memcpy(&p, (const char *)table + syms[i].offset, sizeof p);
-        if (!p && !syms[i].optional) return syms[i].name;
+    *lib = NULL;
+    if (given) {
+        for (i = 0; i < L->nsyms; ++i) {
+            memcpy(&p, (const char *)given + L->syms[i].offset, sizeof p);
+            if (!p && !L->syms[i].optional)
+                return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "%s leaves %s NULL", L->table_field, L->syms[i].name);
+        }
+        memcpy(table, given, size);
+        pclr__say(name, name_cap, PCLR_OK, "the caller's table (%s)", L->table_field);
+        return PCLR_OK;
     }
-    return NULL;
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING
+    (void)path; (void)names; (void)count; (void)why; (void)why_cap;
+    L->link(table);
+    pclr__say(name, name_cap, PCLR_OK, "linked (PCLREDUCE_NO_RUNTIME_LINKING)");
+    return PCLR_OK;
+#else
+    return pclr__lib_load(L, path, names, count, table, lib, name, name_cap, why, why_cap);
+#endif
 }
+
+/* pclr_cl_load_api and its twins: a table without a context (stays loaded). */
+PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, void *table, size_t size, char *why, size_t why_cap) {
+    char name[256];
+    void *lib;
+    if (why && why_cap) why[0] = '\0';
+    if (!table) return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "the table pointer is NULL");
+    memset(table, 0, size);
+    return pclr__library_open(L, NULL, path, L->names, L->count, table, size, &lib, name, sizeof name, why, why_cap);
+}
+
+/* A backend's desc from a pclr_desc: the fields they share. */
+#define PCLR__DESC_FROM(dst, d)                                                                                \
+    ((dst).allocator = (d)->allocator, (dst).cache_dir = (d)->cache_dir, (dst).no_disk_cache = (d)->no_disk_cache, \
+     (dst).tune_file = (d)->tune_file, (dst).no_tune_file = (d)->no_tune_file, (dst).error = (d)->error,         \
+     (dst).error_cap = (d)->error_cap)
+
+/* A backend's table of functions, for the generic context. */
+#define PCLR__DEFINE_OPS(fn, ...)                          \
+    static const pclr__backend_ops *fn(void) {             \
+        static const pclr__backend_ops ops = {__VA_ARGS__}; \
+        return &ops;                                       \
+    }
 
 /* ---------------------------------------------------------------- the generic context */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
@@ -2586,9 +2644,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
     return len;
 }
 
-#ifdef __cplusplus
-}
-#endif
+PCLR_EXTERN_C_END
 
 #endif /* PCLREDUCE_IMPLEMENTATION */
 

@@ -57,9 +57,7 @@
 #include <CL/cl.h>
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+PCLR_EXTERN_C_BEGIN
 
 /* The OpenCL entry points the backend calls, plus the few a program needs to
    make and fill buffers and wait on events: X(return type, field, parameters,
@@ -214,29 +212,24 @@ PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_confi
    pclr_tune_save. Blocks until done. */
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
+/* The generic context's OpenCL context and a buffer's cl_mem (NULL on another backend). */
+PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx);
+PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf);
 /* The log of the last build ("" if none), the last failure's sentence (which
    OpenCL call failed with which code), and describe (device, features, the
    default path, caches): as the generic context's. */
 PCLR_API const char *pclr_cl_build_log(const pclr_cl_context *ctx);
 PCLR_API const char *pclr_cl_last_error(const pclr_cl_context *ctx);
 PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t cap);
-/* The generic context's OpenCL context and a buffer's cl_mem (NULL on another backend). */
-PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx);
-PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf);
 
-#ifdef __cplusplus
-}
-#endif
-
+PCLR_EXTERN_C_END
 #endif /* PCLREDUCE_CL_H */
 
 /* ====================================================================== */
+/* The implementation: the backend's slots of the engine (pclreduce.h). Its
+   functions take C linkage from their declarations above. */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_CL_IMPLEMENTED)
 #define PCLREDUCE_CL_IMPLEMENTED
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 #define PCLR__CL_SLOTS 6 /* (uint|int) x (sum|min|max): the atomic finish's running values */
 
@@ -346,57 +339,47 @@ static pclr_result pclr__cl_fail_call(pclr_cl_context *ctx, const char *call, cl
 static const pclr__symbol pclr__cl_syms[] = {PCLR_OPENCL_ENTRY_POINTS(PCLR__CL_SYM)};
 #undef PCLR__CL_SYM
 
-/* The table: the caller's (every entry set), the linked functions, or loaded. */
-static pclr_result pclr__cl_table(const pclr_cl_api *given, const char *path, pclr_cl_api *api, char *name, size_t name_cap,
-                                  char *why, size_t why_cap) {
-    const char *missing;
-    if (given) {
-        if ((missing = pclr__table_missing(given, pclr__cl_syms, sizeof pclr__cl_syms / sizeof pclr__cl_syms[0])))
-            return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "desc.opencl_api leaves %s NULL", missing);
-        *api = *given;
-        pclr__copy(name, name_cap, "the caller's table (desc.opencl_api)");
-        return PCLR_OK;
-    }
 #ifdef PCLREDUCE_NO_RUNTIME_LINKING
-    (void)path; (void)why; (void)why_cap;
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations" /* clCreateCommandQueue under OpenCL 2.0+ headers */
 #endif
+static void pclr__cl_link(void *table) {
+    pclr_cl_api *api = (pclr_cl_api *)table;
 #define PCLR__CL_LINK(ret, field, params, sym) api->field = cl##field;
     PCLR_OPENCL_ENTRY_POINTS(PCLR__CL_LINK)
 #undef PCLR__CL_LINK
+}
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-    pclr__copy(name, name_cap, "linked (PCLREDUCE_NO_RUNTIME_LINKING)");
-    return PCLR_OK;
 #else
-    {
+#define pclr__cl_link NULL
+#endif
+
 #if defined(_WIN32)
-        static const char *const names[] = {"OpenCL.dll"};
+static const char *const pclr__cl_names[] = {"OpenCL.dll"};
 #elif defined(__APPLE__)
-        static const char *const names[] = {"/System/Library/Frameworks/OpenCL.framework/OpenCL"};
+static const char *const pclr__cl_names[] = {"/System/Library/Frameworks/OpenCL.framework/OpenCL"};
 #else
-        static const char *const names[] = {"libOpenCL.so.1", "libOpenCL.so"};
+static const char *const pclr__cl_names[] = {"libOpenCL.so.1", "libOpenCL.so"};
 #endif
-        const char *env = getenv("PCLR_OPENCL_LIBRARY");
-        void *lib;
-        int given_path = path && *path;
-        return pclr__lib_load("OpenCL library", given_path ? path : env, given_path ? "desc.opencl_library" : "PCLR_OPENCL_LIBRARY",
-                              names, sizeof names / sizeof names[0],
-                              "install an ICD loader and a driver, e.g. ocl-icd-libopencl1 and pocl-opencl-icd, or set PCLR_OPENCL_LIBRARY",
-                              pclr__cl_syms, sizeof pclr__cl_syms / sizeof pclr__cl_syms[0], api, &lib, name, name_cap, why, why_cap);
-    }
-#endif
+static const pclr__library pclr__cl_library = {
+    "OpenCL library", "PCLR_OPENCL_LIBRARY", "desc.opencl_library", "desc.opencl_api",
+    "install an ICD loader and a driver, e.g. ocl-icd-libopencl1 and pocl-opencl-icd, or set PCLR_OPENCL_LIBRARY",
+    pclr__cl_names, sizeof pclr__cl_names / sizeof pclr__cl_names[0], pclr__cl_syms,
+    sizeof pclr__cl_syms / sizeof pclr__cl_syms[0], pclr__cl_link};
+
+/* The table a desc asks for (the OpenCL library stays loaded: see the top). */
+static pclr_result pclr__cl_table(const pclr_cl_api *given, const char *path, pclr_cl_api *api, char *name, size_t name_cap,
+                                  char *why, size_t why_cap) {
+    void *lib;
+    return pclr__library_open(&pclr__cl_library, given, path, pclr__cl_names, pclr__cl_library.count, api, sizeof *api, &lib,
+                              name, name_cap, why, why_cap);
 }
 
 PCLR_API pclr_result pclr_cl_load_api(const char *path, pclr_cl_api *api, char *why, size_t why_cap) {
-    char name[256];
-    if (why && why_cap) why[0] = '\0';
-    if (!api) return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "pclr_cl_load_api: api is NULL");
-    memset(api, 0, sizeof *api);
-    return pclr__cl_table(NULL, path, api, name, sizeof name, why, why_cap);
+    return pclr__load_api(&pclr__cl_library, path, api, sizeof *api, why, why_cap);
 }
 
 /* Whole-token match in a space-separated extension list. */
@@ -1370,15 +1353,9 @@ static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **ou
     pclr_cl_context *ctx = NULL;
     pclr_result r;
     memset(&c, 0, sizeof c);
-    c.allocator = d->allocator;
+    PCLR__DESC_FROM(c, d);
     c.opencl_library = d->opencl_library;
     c.opencl_api = d->opencl_api;
-    c.cache_dir = d->cache_dir;
-    c.no_disk_cache = d->no_disk_cache;
-    c.tune_file = d->tune_file;
-    c.no_tune_file = d->no_tune_file;
-    c.error = d->error;
-    c.error_cap = d->error_cap;
     r = pclr_cl_create_default_desc(&c, d->platform > 0 ? d->platform - 1 : -1, d->device > 0 ? d->device - 1 : -1, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
@@ -1392,17 +1369,10 @@ PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) 
     return ctx && buf && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->mem.ptr : NULL;
 }
 
-static const pclr__backend_ops *pclr__cl_ops(void) {
-    static const pclr__backend_ops ops = {
-        PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, NULL, pclr__cl_build, pclr__cl_release,
-        pclr__cl_alloc_mem, pclr__cl_free_mem, pclr__cl_write, pclr__cl_read, pclr__cl_reduce_mem,
-        pclr__cl_tune_begin, pclr__cl_tune_time, pclr__cl_tune_end, pclr__cl_describe,
-        pclr__cl_generic_create, pclr__cl_generic_destroy};
-    return &ops;
-}
+PCLR__DEFINE_OPS(pclr__cl_ops, PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, NULL, pclr__cl_build, pclr__cl_release,
+                 pclr__cl_alloc_mem, pclr__cl_free_mem, pclr__cl_write, pclr__cl_read, pclr__cl_reduce_mem,
+                 pclr__cl_tune_begin, pclr__cl_tune_time, pclr__cl_tune_end, pclr__cl_describe,
+                 pclr__cl_generic_create, pclr__cl_generic_destroy)
 
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CL_IMPLEMENTED */

@@ -60,9 +60,7 @@
 #pragma GCC diagnostic pop
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+PCLR_EXTERN_C_BEGIN
 
 /* The driver entry points the backend calls: X(return type, field, parameters,
    symbol). api->MemAlloc is cuMemAlloc_v2. */
@@ -195,6 +193,9 @@ PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr
 PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
 PCLR_API const char *pclr_cuda_last_error(const pclr_cuda_context *ctx);
 PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap);
+/* The generic context's CUDA context and a buffer's device pointer (NULL / 0 on another backend). */
+PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
+PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf);
 /* No device needed: compiles cfg's kernel (backend CUDA where 0) with the
    options the backend would use for compute capability `arch` (e.g. 75): to
    PTX, or to CUBIN with `cubin` nonzero. NVRTC comes from desc (NULL: the
@@ -204,23 +205,14 @@ PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size
    or an arch this NVRTC does not know. */
 PCLR_API pclr_result pclr_cuda_compile_check(const pclr_config *cfg, const pclr_cuda_desc *desc, int arch, int cubin,
                                              char *log, size_t log_cap);
-/* The generic context's CUDA context and a buffer's device pointer (NULL / 0 on another backend). */
-PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
-PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf);
 
-#ifdef __cplusplus
-}
-#endif
+PCLR_EXTERN_C_END
 
 #endif /* PCLREDUCE_CUDA_H */
 
 /* ====================================================================== */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_CUDA_IMPLEMENTED)
 #define PCLREDUCE_CUDA_IMPLEMENTED
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* Scratch: a small control allocation... */
 #define PCLR__CUDA_CTL_COUNTER 0 /* uint: the last-group ticket counter, 0 between launches */
@@ -263,101 +255,59 @@ static const pclr__symbol pclr__nvrtc_syms[] = {PCLR_NVRTC_ENTRY_POINTS(PCLR__NV
 #undef PCLR__NVRTC_SYM
 #undef PCLR__NVRTC_OPT
 
-/* The driver table: the caller's, the linked functions, or loaded. */
-static pclr_result pclr__cuda_driver(const pclr_cuda_api *given, const char *path, pclr_cuda_api *api, char *name,
-                                     size_t name_cap, char *why, size_t why_cap) {
-    const char *missing;
-    if (given) {
-        if ((missing = pclr__table_missing(given, pclr__cuda_syms, sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0])))
-            return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "desc.cuda_api leaves %s NULL", missing);
-        *api = *given;
-        pclr__copy(name, name_cap, "the caller's table (desc.cuda_api)");
-        return PCLR_OK;
-    }
-#ifdef PCLREDUCE_NO_RUNTIME_LINKING
-    (void)path; (void)why; (void)why_cap;
-#define PCLR__CUDA_LINK(ret, field, params, sym) api->field = cu##field;
-    PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_LINK)
-#undef PCLR__CUDA_LINK
-    pclr__copy(name, name_cap, "the linked libcuda");
-    return PCLR_OK;
-#else
-    {
-#ifdef _WIN32
-        static const char *const names[] = {"nvcuda.dll"};
-#else
-        static const char *const names[] = {"libcuda.so.1", "libcuda.so"};
-#endif
-        const char *env = getenv("PCLR_CUDA_LIBRARY");
-        void *lib;
-        int given_path = path && *path;
-        return pclr__lib_load("CUDA driver", given_path ? path : env, given_path ? "desc.cuda_library" : "PCLR_CUDA_LIBRARY",
-                              names, sizeof names / sizeof names[0], "install the NVIDIA driver or set PCLR_CUDA_LIBRARY",
-                              pclr__cuda_syms, sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0], api, &lib, name,
-                              name_cap, why, why_cap);
-    }
-#endif
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING /* cuda.h maps the names to their _v2 versions */
+#define PCLR__LINK(ret, field, params, sym) api->field = cu##field;
+static void pclr__cuda_link(void *table) { pclr_cuda_api *api = (pclr_cuda_api *)table; PCLR_CUDA_ENTRY_POINTS(PCLR__LINK) }
+#undef PCLR__LINK
+#define PCLR__LINK(ret, field, params, sym) api->field = nvrtc##field;
+static void pclr__nvrtc_link(void *table) {
+    pclr_nvrtc_api *api = (pclr_nvrtc_api *)table;
+    PCLR_NVRTC_ENTRY_POINTS(PCLR__LINK)
+    PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__LINK)
 }
+#undef PCLR__LINK
+#else
+#define pclr__cuda_link NULL
+#define pclr__nvrtc_link NULL
+#endif
 
-/* The NVRTC table, the same way; driver_major > 0 tries the versions the
-   driver can load first. *lib: what to unload (NULL when nothing was loaded). */
-static pclr_result pclr__cuda_nvrtc(const pclr_nvrtc_api *given, const char *path, int driver_major,
-                                    pclr_nvrtc_api *api, void **lib, char *name, size_t name_cap, char *why,
-                                    size_t why_cap) {
-    const char *missing;
-    *lib = NULL;
-    if (given) {
-        if ((missing = pclr__table_missing(given, pclr__nvrtc_syms, sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0])))
-            return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "desc.nvrtc_api leaves %s NULL", missing);
-        *api = *given;
-        pclr__copy(name, name_cap, "the caller's table (desc.nvrtc_api)");
-        return PCLR_OK;
-    }
-#ifdef PCLREDUCE_NO_RUNTIME_LINKING
-    (void)path; (void)driver_major; (void)why; (void)why_cap;
-#define PCLR__NVRTC_LINK(ret, field, params, sym) api->field = nvrtc##field;
-    PCLR_NVRTC_ENTRY_POINTS(PCLR__NVRTC_LINK)
-    PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__NVRTC_LINK)
-#undef PCLR__NVRTC_LINK
-    pclr__copy(name, name_cap, "the linked NVRTC");
-    return PCLR_OK;
-#else
-    {
 #ifdef _WIN32
-        static const char *const all[] = {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
-        static const int majors[] = {13, 12, 11};
+static const char *const pclr__cuda_names[] = {"nvcuda.dll"};
+static const char *const pclr__nvrtc_names[] = {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
+static const int pclr__nvrtc_majors[] = {13, 12, 11};
 #else
-        static const char *const all[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so"};
-        static const int majors[] = {13, 12, 11, 0};
+static const char *const pclr__cuda_names[] = {"libcuda.so.1", "libcuda.so"};
+static const char *const pclr__nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so"};
+static const int pclr__nvrtc_majors[] = {13, 12, 11, 0};
 #endif
-        const char *names[sizeof all / sizeof all[0]], *env = getenv("PCLR_NVRTC_LIBRARY");
-        size_t i, n = 0;
-        int pass, given_path = path && *path;
-        for (pass = 0; pass < 2; ++pass) /* first the versions the driver can load */
-            for (i = 0; i < sizeof all / sizeof all[0]; ++i)
-                if ((pass == 0) == (driver_major <= 0 || majors[i] == 0 || majors[i] <= driver_major)) names[n++] = all[i];
-        return pclr__lib_load("NVRTC", given_path ? path : env, given_path ? "desc.nvrtc_library" : "PCLR_NVRTC_LIBRARY",
-                              names, n, "set PCLR_NVRTC_LIBRARY", pclr__nvrtc_syms,
-                              sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0], api, lib, name, name_cap, why, why_cap);
-    }
-#endif
+static const pclr__library pclr__cuda_library = {
+    "CUDA driver", "PCLR_CUDA_LIBRARY", "desc.cuda_library", "desc.cuda_api", "install the NVIDIA driver or set PCLR_CUDA_LIBRARY",
+    pclr__cuda_names, sizeof pclr__cuda_names / sizeof pclr__cuda_names[0], pclr__cuda_syms,
+    sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0], pclr__cuda_link};
+static const pclr__library pclr__nvrtc_library = {
+    "NVRTC", "PCLR_NVRTC_LIBRARY", "desc.nvrtc_library", "desc.nvrtc_api", "set PCLR_NVRTC_LIBRARY",
+    pclr__nvrtc_names, sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0], pclr__nvrtc_syms,
+    sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0], pclr__nvrtc_link};
+
+/* The NVRTC table; driver_major > 0 tries the versions the driver can load
+   first (a newer NVRTC's code may not load on an older driver). */
+static pclr_result pclr__cuda_nvrtc(const pclr_nvrtc_api *given, const char *path, int driver_major, pclr_nvrtc_api *api,
+                                    void **lib, char *name, size_t name_cap, char *why, size_t why_cap) {
+    const char *names[sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0]];
+    size_t i, n = 0;
+    int pass;
+    for (pass = 0; pass < 2; ++pass)
+        for (i = 0; i < sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0]; ++i)
+            if ((pass == 0) == (driver_major <= 0 || pclr__nvrtc_majors[i] == 0 || pclr__nvrtc_majors[i] <= driver_major))
+                names[n++] = pclr__nvrtc_names[i];
+    return pclr__library_open(&pclr__nvrtc_library, given, path, names, n, api, sizeof *api, lib, name, name_cap, why, why_cap);
 }
 
 PCLR_API pclr_result pclr_cuda_load_api(const char *path, pclr_cuda_api *api, char *why, size_t why_cap) {
-    char name[256];
-    if (why && why_cap) why[0] = '\0';
-    if (!api) return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "pclr_cuda_load_api: api is NULL");
-    memset(api, 0, sizeof *api);
-    return pclr__cuda_driver(NULL, path, api, name, sizeof name, why, why_cap);
+    return pclr__load_api(&pclr__cuda_library, path, api, sizeof *api, why, why_cap);
 }
-
 PCLR_API pclr_result pclr_nvrtc_load_api(const char *path, pclr_nvrtc_api *api, char *why, size_t why_cap) {
-    char name[256];
-    void *lib;
-    if (why && why_cap) why[0] = '\0';
-    if (!api) return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "pclr_nvrtc_load_api: api is NULL");
-    memset(api, 0, sizeof *api);
-    return pclr__cuda_nvrtc(NULL, path, 0, api, &lib, name, sizeof name, why, why_cap); /* stays loaded */
+    return pclr__load_api(&pclr__nvrtc_library, path, api, sizeof *api, why, why_cap);
 }
 
 /* ------------------------------------------------------------ errors, current context */
@@ -594,12 +544,14 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
 }
 
 static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
+    void *lib;
     char why[512];
     CUresult r;
     pclr_result pr;
     int count = 0, pushed = 0;
-    if ((pr = pclr__cuda_driver(d->cuda_api, d->cuda_library, &ctx->cu, ctx->cu_name, sizeof ctx->cu_name, why, sizeof why)) != PCLR_OK)
-        return pclr__fail(&ctx->e, pr, "%s", why);
+    if ((pr = pclr__library_open(&pclr__cuda_library, d->cuda_api, d->cuda_library, pclr__cuda_names, pclr__cuda_library.count,
+                                 &ctx->cu, sizeof ctx->cu, &lib, ctx->cu_name, sizeof ctx->cu_name, why, sizeof why)) != PCLR_OK)
+        return pclr__fail(&ctx->e, pr, "%s", why); /* the driver stays loaded: it starts threads at cuInit */
     if ((r = ctx->cu.Init(0)) != CUDA_SUCCESS) {
         if ((int)r == 34 /* CUDA_ERROR_STUB_LIBRARY */)
             return pclr__fail(&ctx->e, PCLR_ERR_NO_DRIVER, "no CUDA driver (%s is the toolkit's stub library: cuInit failed "
@@ -981,18 +933,12 @@ static pclr_result pclr__cuda_generic_create(const pclr_desc *d, pclr__engine **
     pclr_cuda_context *ctx = NULL;
     pclr_result r;
     memset(&c, 0, sizeof c);
+    PCLR__DESC_FROM(c, d);
     c.device_ordinal = d->device > 0 ? d->device - 1 : 0;
-    c.allocator = d->allocator;
     c.cuda_library = d->cuda_library;
     c.nvrtc_library = d->nvrtc_library;
     c.cuda_api = d->cuda_api;
     c.nvrtc_api = d->nvrtc_api;
-    c.cache_dir = d->cache_dir;
-    c.no_disk_cache = d->no_disk_cache;
-    c.tune_file = d->tune_file;
-    c.no_tune_file = d->no_tune_file;
-    c.error = d->error;
-    c.error_cap = d->error_cap;
     r = pclr_cuda_create(&c, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
@@ -1006,17 +952,10 @@ PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer
     return ctx && buf && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->mem.addr : 0;
 }
 
-static const pclr__backend_ops *pclr__cuda_ops(void) {
-    static const pclr__backend_ops ops = {
-        PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,
-        pclr__cuda_alloc, pclr__cuda_free, pclr__cuda_write, pclr__cuda_read, pclr__cuda_reduce_mem,
-        pclr__cuda_tune_begin, pclr__cuda_tune_time, pclr__cuda_tune_end, pclr__cuda_describe,
-        pclr__cuda_generic_create, pclr__cuda_generic_destroy};
-    return &ops;
-}
+PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,
+                 pclr__cuda_alloc, pclr__cuda_free, pclr__cuda_write, pclr__cuda_read, pclr__cuda_reduce_mem,
+                 pclr__cuda_tune_begin, pclr__cuda_tune_time, pclr__cuda_tune_end, pclr__cuda_describe,
+                 pclr__cuda_generic_create, pclr__cuda_generic_destroy)
 
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */
