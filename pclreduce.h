@@ -349,31 +349,61 @@ typedef struct pclr_tune_options {
 PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
                                      void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count);
 
+/* ------------------------------------------------------------ the knobs
+   Every knob once: X(kind, name in describe and the tuning file, pclr_config
+   field, kernel macro, default). kind: ARG (chosen by the caller; the macro
+   form takes it as an argument), ENUM, INT, HOST (host side only: not in a
+   kernel). A default is one expression read twice: by pclr_config_resolve
+   (C) and, stringified, by the macro form's kernel text; in it PCLR_TSIZE is
+   the element size in bytes, PCLR_GROUP the group size and PCLR_IS_CUDA 1 for
+   the CUDA backend. The enum values are the kernel's macro values (1, 2, ...). */
+#define PCLR__KNOBS(X)                                                                                      \
+    X(ARG, type, type, PCLR_TYPE, PCLR_FLOAT)                                                              \
+    X(ARG, op, op, PCLR_OP, PCLR_SUM)                                                                      \
+    X(ARG, backend, backend, PCLR_BACKEND, PCLR_OPENCL)                                                    \
+    X(INT, wave, wave_width, PCLR_WAVE, 32)                                                                \
+    X(INT, group, group_size, PCLR_GROUP, 256)                                                             \
+    X(INT, unroll, unroll, PCLR_UNROLL, 4)                                                                 \
+    X(INT, vector, vector_width, PCLR_VECTOR, (16 / PCLR_TSIZE))                                           \
+    X(ENUM, stride, stride, PCLR_STRIDE, PCLR_STRIDE_GLOBAL)                                               \
+    X(ENUM, variant, variant, PCLR_VARIANT, (PCLR_IS_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED)) \
+    X(ENUM, finish, finish, PCLR_FINISH, PCLR_FINISH_LAST_GROUP)                                           \
+    X(HOST, groups_per_unit, groups_per_unit, PCLR_GROUPS_PER_UNIT, (2048 / PCLR_GROUP))
+
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
    type (uint|int|float|double), op (sum|min|max), wave width and unroll
-   depth, every other knob at its default. The text is the generator's (same
-   prelude and body), so a project can embed a fixed kernel with no generator
-   call. Note: the literal is longer than the 4095 characters C99 promises;
-   every mainstream compiler accepts it (gcc -Wpedantic in C says
+   depth, every other knob at its default (from PCLR__KNOBS). It is the
+   all-variant text below, chosen by #if when the kernel compiles; it computes
+   exactly what the generator's kernel for the same knobs computes (the tests
+   compare them). Note: the literal is longer than the 4095 characters C99
+   promises; every mainstream compiler accepts it (gcc -Wpedantic in C says
    -Woverlength-strings). */
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n" \
+    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n#define PCLR_IS_CUDA 0\n" \
     PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n" \
+    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n#define PCLR_IS_CUDA 1\n" \
     PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
     "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" D " wave=" #WAVE " unroll=" #UNROLL \
     ", other knobs at their defaults */\n"
 #define PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) \
     "#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n"
+/* One knob's default in the macro form's text: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n". */
+#define PCLR__KNOB_TEXT(kind, name, field, macro, dflt) \
+    PCLR__KNOB_TEXT_##kind("#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n")
+#define PCLR__KNOB_TEXT_ARG(text)
+#define PCLR__KNOB_TEXT_ENUM(text) text
+#define PCLR__KNOB_TEXT_INT(text) text
+#define PCLR__KNOB_TEXT_HOST(text)
 
-/* ------------------------------------------------------------ kernel text
+/* ------------------------------------------------------------ kernel text of the macro form
    One body serves both dialects; a prelude of macros maps address spaces,
    barriers, atomics and shuffles. Every knob is a #define in front of it.
-   Kept in pieces under 4095 characters so the header stays C99-clean. */
+   Kept in pieces under 4095 characters each. (The generator,
+   pclr_kernel_source, writes only what one configuration needs instead.) */
 
 #define PCLR__PRELUDE_OPENCL \
 "/* ---- OpenCL C prelude ---- */\n" \
@@ -468,19 +498,13 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 "#elif defined(PCLR_TYPE_double)\n" \
 "#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
 "#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
-"#ifndef PCLR_WAVE\n#define PCLR_WAVE 32\n#endif\n" \
-"#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" \
-"#ifndef PCLR_UNROLL\n#define PCLR_UNROLL 4\n#endif\n" \
-"#ifndef PCLR_VECTOR /* 16-byte loads */\n#if PCLR_TSIZE == 8\n#define PCLR_VECTOR 2\n#else\n#define PCLR_VECTOR 4\n#endif\n#endif\n" \
-"#ifndef PCLR_STRIDE\n#define PCLR_STRIDE PCLR_STRIDE_GLOBAL\n#endif\n" \
-"#ifndef PCLR_VARIANT\n" \
-"#if defined(PCLR_DIALECT_CUDA)\n#define PCLR_VARIANT PCLR_VARIANT_SHUFFLE\n" \
-"#else\n#define PCLR_VARIANT PCLR_VARIANT_UNROLLED\n#endif\n#endif\n" \
-"#ifndef PCLR_FINISH\n#define PCLR_FINISH PCLR_FINISH_LAST_GROUP\n#endif\n" \
-"#if PCLR_VECTOR == 1\n" \
+PCLR__KNOBS(PCLR__KNOB_TEXT) \
+"#if PCLR_VECTOR == 1 /* a default may be an expression: the vector type takes a number */\n" \
 "#define PCLR_VEC PCLR_T\n" \
+"#elif PCLR_VECTOR == 2\n" \
+"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 2)\n" \
 "#else\n" \
-"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, PCLR_VECTOR)\n" \
+"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 4)\n" \
 "#endif\n" \
 "#if defined(PCLR_OP_sum)\n" \
 "#define PCLR_OPNAME add\n#define PCLR_OPNAME_UC ADD\n#define PCLR_IDENTITY ((PCLR_T)0)\n" \
@@ -908,21 +932,22 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
-    if (c.type == PCLR_TYPE_DEFAULT) c.type = PCLR_FLOAT;
-    if (c.op == PCLR_OP_DEFAULT) c.op = PCLR_SUM;
-    if (c.backend == PCLR_BACKEND_DEFAULT) c.backend = PCLR_OPENCL;
-    if (c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_GLOBAL;
-    if (c.variant == PCLR_VARIANT_DEFAULT) c.variant = c.backend == PCLR_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED;
-    if (c.finish == PCLR_FINISH_DEFAULT) c.finish = PCLR_FINISH_LAST_GROUP;
-    if (c.wave_width == 0) c.wave_width = 32;
-    if (c.group_size == 0) c.group_size = 256;
-    if (c.unroll == 0) c.unroll = 4;
-    if (c.vector_width == 0) c.vector_width = (int)(16 / pclr_type_size(c.type));
+    /* every default, in PCLR__KNOBS order (the type before the vector width,
+       the backend before the variant, the group size before groups per unit;
+       a bad group size is refused below before groups per unit is) */
+#define PCLR_TSIZE ((int)pclr_type_size(c.type))
+#define PCLR_GROUP c.group_size
+#define PCLR_IS_CUDA (c.backend == PCLR_CUDA)
+#define PCLR__FILL_DEFAULT(kind, name, field, macro, dflt) if (!c.field) c.field = dflt;
+    PCLR__KNOBS(PCLR__FILL_DEFAULT)
+#undef PCLR__FILL_DEFAULT
+#undef PCLR_IS_CUDA
+#undef PCLR_GROUP
+#undef PCLR_TSIZE
     if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
     if (c.vector_width != 1 && c.vector_width != 2 && c.vector_width != 4) { *why = "vector width must be 1, 2 or 4"; return PCLR_ERR_INVALID_KNOB; }
-    if (c.groups_per_unit == 0) c.groups_per_unit = 2048 / c.group_size;
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -946,18 +971,24 @@ typedef struct pclr__writer { char *buf; size_t cap, len; } pclr__writer;
 
 static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w->cap, &w->len, "%s", s); }
 
+/* "type=float op=sum backend=opencl wave=32 ...": every knob in PCLR__KNOBS order. */
 static void pclr__describe(pclr__writer *w, const pclr_config *c) {
-    pclr__appendf(w->buf, w->cap, &w->len, "type=%s", pclr_type_name(c->type));
-    pclr__appendf(w->buf, w->cap, &w->len, " op=%s", pclr_op_name(c->op));
-    pclr__appendf(w->buf, w->cap, &w->len, " backend=%s", pclr_backend_name(c->backend));
-    pclr__appendf(w->buf, w->cap, &w->len, " wave=%d", c->wave_width);
-    pclr__appendf(w->buf, w->cap, &w->len, " group=%d", c->group_size);
-    pclr__appendf(w->buf, w->cap, &w->len, " unroll=%d", c->unroll);
-    pclr__appendf(w->buf, w->cap, &w->len, " vector=%d", c->vector_width);
-    pclr__appendf(w->buf, w->cap, &w->len, " stride=%s", pclr_stride_name(c->stride));
-    pclr__appendf(w->buf, w->cap, &w->len, " variant=%s", pclr_variant_name(c->variant));
-    pclr__appendf(w->buf, w->cap, &w->len, " finish=%s", pclr_finish_name(c->finish));
-    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c->groups_per_unit);
+    const char *sep = "";
+#define PCLR__DESCRIBE(kind, name, field, macro, dflt) PCLR__DESCRIBE_##kind(name, field) sep = " ";
+#define PCLR__DESCRIBE_NAME(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%s", sep, pclr_##name##_name(c->field));
+#define PCLR__DESCRIBE_NUMBER(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%d", sep, c->field);
+#define PCLR__DESCRIBE_ARG PCLR__DESCRIBE_NAME
+#define PCLR__DESCRIBE_ENUM PCLR__DESCRIBE_NAME
+#define PCLR__DESCRIBE_INT PCLR__DESCRIBE_NUMBER
+#define PCLR__DESCRIBE_HOST PCLR__DESCRIBE_NUMBER
+    PCLR__KNOBS(PCLR__DESCRIBE)
+#undef PCLR__DESCRIBE
+#undef PCLR__DESCRIBE_NAME
+#undef PCLR__DESCRIBE_NUMBER
+#undef PCLR__DESCRIBE_ARG
+#undef PCLR__DESCRIBE_ENUM
+#undef PCLR__DESCRIBE_INT
+#undef PCLR__DESCRIBE_HOST
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
