@@ -1047,7 +1047,7 @@ typedef struct pclr__gen {
     pclr__writer *w;
     const pclr_config *c;
     const pclr__accum *acc;
-    int cuda, is_float, is_double, is_int, tsize;
+    int cuda, is_float, is_double, is_int /* signed int */, tsize;
     const char *t; /* element type name in the kernel's dialect */
 } pclr__gen;
 
@@ -1064,7 +1064,6 @@ static int pclr__gen_tree_rolled(const pclr_config *c) {
 
 static void pclr__gen_prelude(pclr__gen *g) {
     const pclr_config *c = g->c;
-    const char *id = g->acc->identity[c->type];
     if (g->cuda) {
         pclr__put(g->w, "/* ---- CUDA C (NVRTC) ---- */\n"
                         "typedef unsigned int uint;\n"
@@ -1129,11 +1128,6 @@ static void pclr__gen_prelude(pclr__gen *g) {
         PCLR__GEN_PUTF(g, "struct __align__(%d) pclr_vec { pclr_t s[%d]; }; /* %d-byte loads */\n", g->tsize * c->vector_width,
                        c->vector_width, g->tsize * c->vector_width);
     else PCLR__GEN_PUTF(g, "typedef %s%d pclr_vec; /* %d-byte loads */\n", g->t, c->vector_width, g->tsize * c->vector_width);
-    if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
-        const char *inf = g->cuda ? (g->is_double ? "__longlong_as_double(0x7ff0000000000000ll)" : "__int_as_float(0x7f800000)")
-                                  : (g->is_double ? "((double)INFINITY)" : "INFINITY");
-        PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
-    } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
 }
 
 /* merge (two values), and the vector fold built from it */
@@ -1142,7 +1136,13 @@ static void pclr__gen_ops(pclr__gen *g) {
     const pclr__accum *a = g->acc;
     const char *e0 = g->cuda ? "(v).s[0]" : "(v).s0", *e1 = g->cuda ? "(v).s[1]" : "(v).s1";
     const char *e2 = g->cuda ? "(v).s[2]" : "(v).s2", *e3 = g->cuda ? "(v).s[3]" : "(v).s3";
+    const char *id = a->identity[c->type];
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n", pclr_op_name(c->op));
+    if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
+        const char *inf = g->cuda ? (g->is_double ? "__longlong_as_double(0x7ff0000000000000ll)" : "__int_as_float(0x7f800000)")
+                                  : (g->is_double ? "((double)INFINITY)" : "INFINITY");
+        PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
+    } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
     if (g->is_int && a->int_on_bits) {
         PCLR__GEN_PUTF(g, "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n"
                           "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return %s; }\n", a->merge);
