@@ -424,31 +424,61 @@ PCLR_API const char *pclr_build_log(const pclr_context *ctx);
    protocol as pclr_config_describe. */
 PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 
+/* ------------------------------------------------------------ the knobs
+   Every knob once: X(kind, name in describe and the tuning file, pclr_config
+   field, kernel macro, default). kind: ARG (chosen by the caller; the macro
+   form takes it as an argument), ENUM, INT, HOST (host side only: not in a
+   kernel). A default is one expression read twice: by pclr_config_resolve
+   (C) and, stringified, by the macro form's kernel text; in it PCLR_TSIZE is
+   the element size in bytes, PCLR_GROUP the group size and PCLR_IS_CUDA 1 for
+   the CUDA backend. The enum values are the kernel's macro values (1, 2, ...). */
+#define PCLR__KNOBS(X)                                                                                      \
+    X(ARG, type, type, PCLR_TYPE, PCLR_FLOAT)                                                              \
+    X(ARG, op, op, PCLR_OP, PCLR_SUM)                                                                      \
+    X(ARG, backend, backend, PCLR_BACKEND, PCLR_OPENCL)                                                    \
+    X(INT, wave, wave_width, PCLR_WAVE, 32)                                                                \
+    X(INT, group, group_size, PCLR_GROUP, 256)                                                             \
+    X(INT, unroll, unroll, PCLR_UNROLL, 4)                                                                 \
+    X(INT, vector, vector_width, PCLR_VECTOR, (16 / PCLR_TSIZE))                                           \
+    X(ENUM, stride, stride, PCLR_STRIDE, PCLR_STRIDE_GLOBAL)                                               \
+    X(ENUM, variant, variant, PCLR_VARIANT, (PCLR_IS_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED)) \
+    X(ENUM, finish, finish, PCLR_FINISH, PCLR_FINISH_LAST_GROUP)                                           \
+    X(HOST, groups_per_unit, groups_per_unit, PCLR_GROUPS_PER_UNIT, (2048 / PCLR_GROUP))
+
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
    type (uint|int|float|double), op (sum|min|max), wave width and unroll
-   depth, every other knob at its default. The text is the generator's (same
-   prelude and body), so a project can embed a fixed kernel with no generator
-   call. Note: the literal is longer than the 4095 characters C99 promises;
-   every mainstream compiler accepts it (gcc -Wpedantic in C says
+   depth, every other knob at its default (from PCLR__KNOBS). It is the
+   all-variant text below, chosen by #if when the kernel compiles; it computes
+   exactly what the generator's kernel for the same knobs computes (the tests
+   compare them). Note: the literal is longer than the 4095 characters C99
+   promises; every mainstream compiler accepts it (gcc -Wpedantic in C says
    -Woverlength-strings). */
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n" \
+    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n#define PCLR_IS_CUDA 0\n" \
     PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n" \
+    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n#define PCLR_IS_CUDA 1\n" \
     PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
 #define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
     "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" D " wave=" #WAVE " unroll=" #UNROLL \
     ", other knobs at their defaults */\n"
 #define PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) \
     "#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n"
+/* One knob's default in the macro form's text: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n". */
+#define PCLR__KNOB_TEXT(kind, name, field, macro, dflt) \
+    PCLR__KNOB_TEXT_##kind("#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n")
+#define PCLR__KNOB_TEXT_ARG(text)
+#define PCLR__KNOB_TEXT_ENUM(text) text
+#define PCLR__KNOB_TEXT_INT(text) text
+#define PCLR__KNOB_TEXT_HOST(text)
 
-/* ------------------------------------------------------------ kernel text
+/* ------------------------------------------------------------ kernel text of the macro form
    One body serves both dialects; a prelude of macros maps address spaces,
    barriers, atomics and shuffles. Every knob is a #define in front of it.
-   Kept in pieces under 4095 characters so the header stays C99-clean. */
+   Kept in pieces under 4095 characters each. (The generator,
+   pclr_kernel_source, writes only what one configuration needs instead.) */
 
 #define PCLR__PRELUDE_OPENCL \
 "/* ---- OpenCL C prelude ---- */\n" \
@@ -543,19 +573,13 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#elif defined(PCLR_TYPE_double)\n" \
 "#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
 "#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
-"#ifndef PCLR_WAVE\n#define PCLR_WAVE 32\n#endif\n" \
-"#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" \
-"#ifndef PCLR_UNROLL\n#define PCLR_UNROLL 4\n#endif\n" \
-"#ifndef PCLR_VECTOR /* 16-byte loads */\n#if PCLR_TSIZE == 8\n#define PCLR_VECTOR 2\n#else\n#define PCLR_VECTOR 4\n#endif\n#endif\n" \
-"#ifndef PCLR_STRIDE\n#define PCLR_STRIDE PCLR_STRIDE_GLOBAL\n#endif\n" \
-"#ifndef PCLR_VARIANT\n" \
-"#if defined(PCLR_DIALECT_CUDA)\n#define PCLR_VARIANT PCLR_VARIANT_SHUFFLE\n" \
-"#else\n#define PCLR_VARIANT PCLR_VARIANT_UNROLLED\n#endif\n#endif\n" \
-"#ifndef PCLR_FINISH\n#define PCLR_FINISH PCLR_FINISH_LAST_GROUP\n#endif\n" \
-"#if PCLR_VECTOR == 1\n" \
+PCLR__KNOBS(PCLR__KNOB_TEXT) \
+"#if PCLR_VECTOR == 1 /* a default may be an expression: the vector type takes a number */\n" \
 "#define PCLR_VEC PCLR_T\n" \
+"#elif PCLR_VECTOR == 2\n" \
+"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 2)\n" \
 "#else\n" \
-"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, PCLR_VECTOR)\n" \
+"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 4)\n" \
 "#endif\n" \
 "#if defined(PCLR_OP_sum)\n" \
 "#define PCLR_OPNAME add\n#define PCLR_OPNAME_UC ADD\n#define PCLR_IDENTITY ((PCLR_T)0)\n" \
@@ -983,21 +1007,22 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
-    if (c.type == PCLR_TYPE_DEFAULT) c.type = PCLR_FLOAT;
-    if (c.op == PCLR_OP_DEFAULT) c.op = PCLR_SUM;
-    if (c.backend == PCLR_BACKEND_DEFAULT) c.backend = PCLR_OPENCL;
-    if (c.stride == PCLR_STRIDE_DEFAULT) c.stride = PCLR_STRIDE_GLOBAL;
-    if (c.variant == PCLR_VARIANT_DEFAULT) c.variant = c.backend == PCLR_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED;
-    if (c.finish == PCLR_FINISH_DEFAULT) c.finish = PCLR_FINISH_LAST_GROUP;
-    if (c.wave_width == 0) c.wave_width = 32;
-    if (c.group_size == 0) c.group_size = 256;
-    if (c.unroll == 0) c.unroll = 4;
-    if (c.vector_width == 0) c.vector_width = (int)(16 / pclr_type_size(c.type));
+    /* every default, in PCLR__KNOBS order (the type before the vector width,
+       the backend before the variant, the group size before groups per unit;
+       a bad group size is refused below before groups per unit is) */
+#define PCLR_TSIZE ((int)pclr_type_size(c.type))
+#define PCLR_GROUP c.group_size
+#define PCLR_IS_CUDA (c.backend == PCLR_CUDA)
+#define PCLR__FILL_DEFAULT(kind, name, field, macro, dflt) if (!c.field) c.field = dflt;
+    PCLR__KNOBS(PCLR__FILL_DEFAULT)
+#undef PCLR__FILL_DEFAULT
+#undef PCLR_IS_CUDA
+#undef PCLR_GROUP
+#undef PCLR_TSIZE
     if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
     if (c.vector_width != 1 && c.vector_width != 2 && c.vector_width != 4) { *why = "vector width must be 1, 2 or 4"; return PCLR_ERR_INVALID_KNOB; }
-    if (c.groups_per_unit == 0) c.groups_per_unit = 2048 / c.group_size;
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -1021,18 +1046,24 @@ typedef struct pclr__writer { char *buf; size_t cap, len; } pclr__writer;
 
 static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w->cap, &w->len, "%s", s); }
 
+/* "type=float op=sum backend=opencl wave=32 ...": every knob in PCLR__KNOBS order. */
 static void pclr__describe(pclr__writer *w, const pclr_config *c) {
-    pclr__appendf(w->buf, w->cap, &w->len, "type=%s", pclr_type_name(c->type));
-    pclr__appendf(w->buf, w->cap, &w->len, " op=%s", pclr_op_name(c->op));
-    pclr__appendf(w->buf, w->cap, &w->len, " backend=%s", pclr_backend_name(c->backend));
-    pclr__appendf(w->buf, w->cap, &w->len, " wave=%d", c->wave_width);
-    pclr__appendf(w->buf, w->cap, &w->len, " group=%d", c->group_size);
-    pclr__appendf(w->buf, w->cap, &w->len, " unroll=%d", c->unroll);
-    pclr__appendf(w->buf, w->cap, &w->len, " vector=%d", c->vector_width);
-    pclr__appendf(w->buf, w->cap, &w->len, " stride=%s", pclr_stride_name(c->stride));
-    pclr__appendf(w->buf, w->cap, &w->len, " variant=%s", pclr_variant_name(c->variant));
-    pclr__appendf(w->buf, w->cap, &w->len, " finish=%s", pclr_finish_name(c->finish));
-    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c->groups_per_unit);
+    const char *sep = "";
+#define PCLR__DESCRIBE(kind, name, field, macro, dflt) PCLR__DESCRIBE_##kind(name, field) sep = " ";
+#define PCLR__DESCRIBE_NAME(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%s", sep, pclr_##name##_name(c->field));
+#define PCLR__DESCRIBE_NUMBER(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%d", sep, c->field);
+#define PCLR__DESCRIBE_ARG PCLR__DESCRIBE_NAME
+#define PCLR__DESCRIBE_ENUM PCLR__DESCRIBE_NAME
+#define PCLR__DESCRIBE_INT PCLR__DESCRIBE_NUMBER
+#define PCLR__DESCRIBE_HOST PCLR__DESCRIBE_NUMBER
+    PCLR__KNOBS(PCLR__DESCRIBE)
+#undef PCLR__DESCRIBE
+#undef PCLR__DESCRIBE_NAME
+#undef PCLR__DESCRIBE_NUMBER
+#undef PCLR__DESCRIBE_ARG
+#undef PCLR__DESCRIBE_ENUM
+#undef PCLR__DESCRIBE_INT
+#undef PCLR__DESCRIBE_HOST
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
@@ -1056,38 +1087,444 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
     return PCLR_OK;
 }
 
-static const char *const pclr__variant_macros[PCLR_VARIANT_COUNT_] = {
-    "", "PCLR_VARIANT_NAIVE", "PCLR_VARIANT_SEQUENTIAL", "PCLR_VARIANT_UNROLLED", "PCLR_VARIANT_SHUFFLE", "PCLR_VARIANT_COLLECTIVE"};
-static const char *const pclr__finish_macros[PCLR_FINISH_COUNT_] = {
-    "", "PCLR_FINISH_LAST_GROUP", "PCLR_FINISH_ATOMIC", "PCLR_FINISH_PARTIALS"};
-static const char *const pclr__stride_macros[PCLR_STRIDE_COUNT_] = {"", "PCLR_STRIDE_GLOBAL", "PCLR_STRIDE_LOCAL"};
+/* ------------------------------------------------------------ the generator
+   pclr_kernel_source writes only what one configuration needs: one dialect's
+   prelude, then the pieces of its variant, stride and finish, with the op
+   spelled from its accumulator (pclr__accums). Choices are made here in C;
+   the kernel holds no #if but the device-dependent fence. */
+
+/* How an op accumulates: the generator reads an op only from here, so a new
+   op (argmin, minmax, statistics, wide sums) is a new row, not a new branch. */
+typedef struct pclr__accum {
+    const char *state;    /* the accumulator's type; NULL: the element type (an element is a state) */
+    const char *identity[PCLR_TYPE_COUNT_]; /* per element type; "INF" is the dialect's infinity */
+    const char *merge;    /* two states a, b into one; for uint, int and for floats without NaN */
+    const char *merge_nan; /* floats: the same, with NaN propagating; NULL: merge */
+    const char *fold;     /* one element x into state s; NULL: merge (an element is a state) */
+    const char *finalize; /* state s to the result; NULL: the state is the result */
+    int int_on_bits;      /* signed ints merged on their unsigned bits (a sum wraps, no signed overflow) */
+    int float_keys;       /* floats reduced by the OpenCL collective as order-preserving integer keys */
+    const char *prim;     /* the OpenCL 2.0 collective work_group_reduce_<prim> and atomic_<prim> */
+    const char *prim_cuda; /* CUDA's atomic<Prim> */
+} pclr__accum;
+
+static const pclr__accum pclr__accums[PCLR_OP_COUNT_] = {
+    {NULL, {NULL}, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL}, /* PCLR_OP_DEFAULT: resolved to sum */
+    {NULL, {NULL, "0u", "0", "0.0f", "0.0"}, "a + b", NULL, NULL, NULL, 1, 0, "add", "Add"},
+    {NULL, {NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, "a < b ? a : b", "(a != a || a < b) ? a : b", NULL, NULL,
+     0, 1, "min", "Min"},
+    {NULL, {NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, "a > b ? a : b", "(a != a || a > b) ? a : b", NULL, NULL,
+     0, 1, "max", "Max"},
+};
+
+/* One configuration as the pieces see it. */
+typedef struct pclr__gen {
+    pclr__writer *w;
+    const pclr_config *c;
+    const pclr__accum *acc;
+    int cuda, is_float, is_double, is_int /* signed int */, tsize;
+    const char *t; /* element type name in the kernel's dialect */
+} pclr__gen;
+
+static void pclr__put_if(pclr__gen *g, int cond, const char *s) {
+    if (cond) pclr__put(g->w, s);
+}
+#define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
+
+/* Uses of the local-memory tree kept as a loop (see below). */
+static int pclr__gen_tree_rolled(const pclr_config *c) {
+    int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
+    return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
+}
+
+static void pclr__gen_prelude(pclr__gen *g) {
+    const pclr_config *c = g->c;
+    if (g->cuda) {
+        pclr__put(g->w, "/* ---- CUDA C (NVRTC) ---- */\n"
+                        "typedef unsigned int uint;\n"
+                        "typedef unsigned long long pclr_u64;\n"
+                        "#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n"
+                        "#define PCLR_GLOBAL\n"
+                        "#define PCLR_LOCAL\n"
+                        "#define PCLR_RESTRICT __restrict__ /* read-only loads */\n"
+                        "#define PCLR_SHARED __shared__\n"
+                        "#define PCLR_FN static __device__ __forceinline__\n"
+                        "#define PCLR_BARRIER() __syncthreads()\n"
+                        "#define PCLR_LID ((uint)threadIdx.x)\n"
+                        "#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)\n"
+                        "#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n");
+        pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS,
+                     "/* Release/acquire between groups: fence.acq_rel is the light fence for that\n"
+                     "   pattern (__threadfence is a sequentially consistent fence.sc). */\n"
+                     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n"
+                     "#define PCLR_DEVICE_FENCE() asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\")\n"
+                     "#else\n"
+                     "#define PCLR_DEVICE_FENCE() __threadfence()\n"
+                     "#endif\n");
+    } else {
+        pclr__put(g->w, "/* ---- OpenCL C ---- */\n");
+        pclr__put_if(g, g->is_double, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+        pclr__put(g->w, "typedef ulong pclr_u64;\n"
+                        "#define PCLR_KERNEL __kernel\n"
+                        "#define PCLR_GLOBAL __global\n"
+                        "#define PCLR_LOCAL __local\n"
+                        "#define PCLR_RESTRICT restrict\n"
+                        "#define PCLR_SHARED __local\n"
+                        "#define PCLR_FN static inline\n"
+                        "#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n"
+                        "#define PCLR_LID ((uint)get_local_id(0))\n"
+                        "#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n"
+                        "#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n");
+        pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS,
+                     "/* Orders a group's partial before its ticket, device-wide. */\n"
+                     "#if __OPENCL_C_VERSION__ >= 200\n"
+                     "#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n"
+                     "#elif defined(cl_nv_pragma_unroll)\n"
+                     "#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n"
+                     "#else\n"
+                     "#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n"
+                     "#endif\n");
+    }
+    /* the knobs the kernel reads */
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) PCLR__GEN_KNOB_##kind(macro, field)
+#define PCLR__GEN_KNOB_INT(macro, field) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);
+#define PCLR__GEN_KNOB_ARG(macro, field)
+#define PCLR__GEN_KNOB_ENUM(macro, field)
+#define PCLR__GEN_KNOB_HOST(macro, field)
+    PCLR__KNOBS(PCLR__GEN_KNOB)
+#undef PCLR__GEN_KNOB
+#undef PCLR__GEN_KNOB_INT
+#undef PCLR__GEN_KNOB_ARG
+#undef PCLR__GEN_KNOB_ENUM
+#undef PCLR__GEN_KNOB_HOST
+    PCLR__GEN_PUTF(g, "typedef %s pclr_t;\n", g->t);
+    if (c->vector_width == 1) pclr__put(g->w, "typedef pclr_t pclr_vec; /* one element per load */\n");
+    else if (g->cuda)
+        PCLR__GEN_PUTF(g, "struct __align__(%d) pclr_vec { pclr_t s[%d]; }; /* %d-byte loads */\n", g->tsize * c->vector_width,
+                       c->vector_width, g->tsize * c->vector_width);
+    else PCLR__GEN_PUTF(g, "typedef %s%d pclr_vec; /* %d-byte loads */\n", g->t, c->vector_width, g->tsize * c->vector_width);
+}
+
+/* merge (two values), and the vector fold built from it */
+static void pclr__gen_ops(pclr__gen *g) {
+    const pclr_config *c = g->c;
+    const pclr__accum *a = g->acc;
+    const char *e0 = g->cuda ? "(v).s[0]" : "(v).s0", *e1 = g->cuda ? "(v).s[1]" : "(v).s1";
+    const char *e2 = g->cuda ? "(v).s[2]" : "(v).s2", *e3 = g->cuda ? "(v).s[3]" : "(v).s3";
+    const char *id = a->identity[c->type];
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n", pclr_op_name(c->op));
+    if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
+        const char *inf = g->cuda ? (g->is_double ? "__longlong_as_double(0x7ff0000000000000ll)" : "__int_as_float(0x7f800000)")
+                                  : (g->is_double ? "((double)INFINITY)" : "INFINITY");
+        PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
+    } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
+    if (g->is_int && a->int_on_bits) {
+        PCLR__GEN_PUTF(g, "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n"
+                          "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return %s; }\n", a->merge);
+        pclr__put(g->w, g->cuda ? "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
+                                : "PCLR_FN int pclr_merge(int a, int b) { return as_int(pclr_merge_bits(as_uint(a), as_uint(b))); }\n");
+    } else if (g->is_float && a->merge_nan) {
+        PCLR__GEN_PUTF(g, "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return %s; } /* NaN propagates */\n", a->merge_nan);
+    } else PCLR__GEN_PUTF(g, "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return %s; }\n", a->merge);
+    if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), (v))\n");
+    else if (c->vector_width == 2)
+        PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                          "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(%s, %s))\n", e0, e1);
+    else
+        PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                          "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(%s, %s), \\\n"
+                          "                                                         pclr_merge(%s, %s)))\n", e0, e1, e2, e3);
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+static void pclr__gen_group(pclr__gen *g) {
+    const pclr_config *c = g->c;
+    const pclr__accum *a = g->acc;
+    pclr__put(g->w, "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n");
+    if (pclr__gen_tree_rolled(c))
+        pclr__put(g->w, "/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n"
+                        "   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n"
+                        "   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n"
+                        "PCLR_FN pclr_t pclr_tree_rolled(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n"
+                        "    const uint lid = PCLR_LID;\n"
+                        "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                        "    lds[lid] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "#pragma unroll 1\n"
+                        "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n"
+                        "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                        "        PCLR_BARRIER();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+        if (g->cuda) pclr__put(g->w, "#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n");
+        else {
+            pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
+                            "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
+                            "    uint r;\n"
+                            "    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+                            "    return r;\n"
+                            "}\n"
+                            "PCLR_FN pclr_t pclr_shfl_down(pclr_t v, uint delta) {\n");
+            if (g->is_double)
+                pclr__put(g->w, "    uint2 b = as_uint2(v);\n"
+                                "    b.x = pclr_shfl_u32(b.x, delta);\n"
+                                "    b.y = pclr_shfl_u32(b.y, delta);\n"
+                                "    return as_double(b);\n");
+            else if (c->type == PCLR_UINT) pclr__put(g->w, "    return pclr_shfl_u32(v, delta);\n");
+            else PCLR__GEN_PUTF(g, "    return as_%s(pclr_shfl_u32(as_uint(v), delta));\n", g->t);
+            pclr__put(g->w, "}\n"
+                            "#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        }
+        pclr__put(g->w, "/* Lane 0 of each wave gets the wave's result. */\n"
+                        "PCLR_FN pclr_t pclr_wave_reduce(pclr_t v, uint width) {\n"
+                        "#pragma unroll\n"
+                        "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n"
+                        "        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n"
+                        "    return v;\n"
+                        "}\n");
+    }
+    pclr__put(g->w, "PCLR_FN pclr_t pclr_group_reduce(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n");
+    switch (c->variant) {
+    case PCLR_VARIANT_COLLECTIVE:
+        pclr__put(g->w, "    (void)lds;\n");
+        if (g->is_int && a->int_on_bits) PCLR__GEN_PUTF(g, "    return as_int(work_group_reduce_%s(as_uint(acc)));\n", a->prim);
+        else if (g->is_float && a->float_keys)
+            PCLR__GEN_PUTF(g, "    const int has_nan = work_group_any(acc != acc); /* the collectives ignore NaN; we propagate it */\n"
+                              "    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n"
+                              "       reduce order-preserving integer keys of the bits instead. */\n"
+                              "    %s k = as_%s(acc);\n"
+                              "    k ^= (k >> %d) & %s;\n"
+                              "    k = work_group_reduce_%s(k);\n"
+                              "    const pclr_t r = as_%s(k ^ ((k >> %d) & %s));\n"
+                              "    return has_nan ? (pclr_t)NAN : r;\n",
+                           g->is_double ? "long" : "int", g->is_double ? "long" : "int", g->is_double ? 63 : 31,
+                           g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff", a->prim, g->t, g->is_double ? 63 : 31,
+                           g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff");
+        else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", a->prim);
+        break;
+    case PCLR_VARIANT_SHUFFLE:
+        if (c->group_size > c->wave_width)
+            pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                            "    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "    if (lid < PCLR_WAVE) {\n"
+                            "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;\n"
+                            "        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);\n"
+                            "    }\n"
+                            "    return acc;\n");
+        else pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
+                             "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
+        break;
+    case PCLR_VARIANT_SEQUENTIAL:
+        pclr__put(g->w, "    return pclr_tree_rolled(acc, lds);\n");
+        break;
+    case PCLR_VARIANT_NAIVE:
+        pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    lds[lid] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
+                        "#pragma unroll 1\n"
+                        "    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n"
+                        "        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        PCLR_BARRIER();\n"
+                        "    }\n"
+                        "    return lds[0];\n");
+        break;
+    default: { /* UNROLLED */
+        int warp_tail = g->cuda && c->wave_width == 32; /* CUDA warps of 32: the smaller steps stay inside warp 0 */
+        pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    lds[lid] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    /* the divergence-free tree, fully unrolled for the compile-time group size */\n"
+                        "#pragma unroll\n");
+        PCLR__GEN_PUTF(g, "    for (uint s = PCLR_GROUP / 2; s >= %d; s >>= 1) {\n", warp_tail ? 32 : 1);
+        pclr__put(g->w, "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                        "        PCLR_BARRIER();\n"
+                        "    }\n");
+        if (!warp_tail) pclr__put(g->w, "    return lds[0];\n");
+        else {
+            pclr__put(g->w, "    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */\n"
+                            "    if (lid < 32) {\n"
+                            "#pragma unroll\n");
+            PCLR__GEN_PUTF(g, "        for (uint s = %d; s > 0; s >>= 1) {\n", (c->group_size < 32 ? c->group_size : 32) / 2);
+            pclr__put(g->w, "            pclr_t o = acc;\n"
+                            "            if (lid < s) o = lds[lid + s];\n"
+                            "            __syncwarp();\n"
+                            "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
+                            "            __syncwarp();\n"
+                            "        }\n"
+                            "    }\n"
+                            "    return acc;\n");
+        }
+    }
+    }
+    pclr__put(g->w, "}\n");
+}
+
+/* Level 1: each work-item folds its share of the input, loads in flight. */
+static void pclr__gen_kernel(pclr__gen *g) {
+    const pclr_config *c = g->c;
+    int v = c->vector_width;
+    pclr__put(g->w, "/* ---- the kernel ---- */\n"
+                    "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                    "                             PCLR_GLOBAL pclr_t *out, PCLR_GLOBAL pclr_t *partials,\n"
+                    "                             PCLR_GLOBAL uint *counter) {\n");
+    PCLR__GEN_PUTF(g, "    PCLR_SHARED pclr_t lds[%s];\n", c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                                            : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                                            : "PCLR_GROUP");
+    pclr__put_if(g, c->finish == PCLR_FINISH_LAST_GROUP, "    PCLR_SHARED uint is_last;\n");
+    pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                    "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
+                    "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
+                    "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
+                    "    pclr_t acc = PCLR_IDENTITY;\n");
+    pclr__put_if(g, c->finish == PCLR_FINISH_PARTIALS, "    (void)partials; (void)counter;\n");
+    if (v > 1) {
+        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n");
+        PCLR__GEN_PUTF(g, "    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / %d) %% PCLR_VECTOR) %% PCLR_VECTOR;\n", g->tsize);
+        pclr__put(g->w, "    if (head > n) head = n;\n"
+                        "    if (thread < head) acc = p[thread];\n"
+                        "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n"
+                        "    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n");
+    } else
+        pclr__put(g->w, "    /* Level 1, in-thread. */\n"
+                        "    const pclr_u64 nvec = n;\n"
+                        "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL)
+        pclr__put(g->w, "    /* grid stride: consecutive work-items read consecutive vectors */\n"
+                        "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n"
+                        "    pclr_u64 i = thread;\n");
+    else
+        pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
+                        "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                        "    pclr_u64 i = thread * block;\n"
+                        "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+                    "        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+                    "#pragma unroll\n"
+                    "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n"
+                    "#pragma unroll\n"
+                    "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n"
+                    "    }\n");
+    pclr__put_if(g, c->unroll > 1,
+                 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n"
+                 "       all in flight, clamped to a valid index and folded under a guard. */\n"
+                 "    if (i < end) {\n"
+                 "        pclr_vec v[PCLR_UNROLL - 1];\n"
+                 "#pragma unroll\n"
+                 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n"
+                 "#pragma unroll\n"
+                 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
+                 "            if (i + k * stride < end) PCLR_FOLD(acc, v[k]);\n"
+                 "    }\n");
+    pclr__put_if(g, v > 1,
+                 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n"
+                 "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_merge(acc, p[head + nvec * PCLR_VECTOR + thread]);\n");
+    pclr__put(g->w, "    /* Level 2, in-group. */\n"
+                    "    acc = pclr_group_reduce(acc, lds);\n");
+}
+
+/* Level 3, between groups, and the kernel's closing brace. */
+static void pclr__gen_finish(pclr__gen *g) {
+    const pclr_config *c = g->c;
+    if (c->finish == PCLR_FINISH_PARTIALS) {
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0) out[group] = acc;\n"
+                        "}\n");
+        return;
+    }
+    pclr__put(g->w, "    /* Level 3, between groups. */\n"
+                    "    if (groups == 1) {\n"
+                    "        if (lid == 0) out[0] = acc;\n"
+                    "        return;\n"
+                    "    }\n");
+    if (c->finish == PCLR_FINISH_ATOMIC) {
+        pclr__put(g->w, "    /* partials[0] holds the running value; it is the identity between calls. */\n"
+                        "    if (lid == 0) {\n");
+        if (g->cuda)
+            PCLR__GEN_PUTF(g, "        atomic%s(partials, acc);\n"
+                              "        PCLR_DEVICE_FENCE();\n"
+                              "        if (atomicAdd(counter, 1u) == groups - 1) {\n"
+                              "            PCLR_DEVICE_FENCE();\n"
+                              "            out[0] = atomicExch(partials, PCLR_IDENTITY);\n", g->acc->prim_cuda);
+        else
+            PCLR__GEN_PUTF(g, "        atomic_%s(partials, acc);\n"
+                              "        PCLR_DEVICE_FENCE();\n"
+                              "        if (atomic_inc(counter) == groups - 1) {\n"
+                              "            PCLR_DEVICE_FENCE();\n"
+                              "            out[0] = atomic_xchg(partials, PCLR_IDENTITY);\n", g->acc->prim);
+        pclr__put(g->w, "            *counter = 0;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+        return;
+    }
+    pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
+                    "    if (lid == 0) {\n"
+                    "        partials[group] = acc;\n"
+                    "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n");
+    pclr__put(g->w, g->cuda ? "        is_last = atomicAdd(counter, 1u) == groups - 1;\n"
+                            : "        is_last = atomic_inc(counter) == groups - 1;\n");
+    pclr__put(g->w, "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n"
+                    "    }\n"
+                    "    PCLR_BARRIER();\n"
+                    "    if (is_last) {\n"
+                    "        PCLR_DEVICE_FENCE();\n"
+                    "        PCLR_GLOBAL volatile const pclr_t *vp = partials;\n"
+                    "        acc = PCLR_IDENTITY;\n"
+                    "        /* four loads in flight: the fold's time is L2 round trips */\n"
+                    "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n"
+                    "            const pclr_t a = vp[j];\n"
+                    "            const pclr_t b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n"
+                    "            const pclr_t c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n"
+                    "            const pclr_t d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n"
+                    "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
+                    "        }\n");
+    pclr__put(g->w, pclr__gen_tree_rolled(c) ? "        acc = pclr_tree_rolled(acc, lds);\n"
+                                             : "        acc = pclr_group_reduce(acc, lds);\n");
+    pclr__put(g->w, "        if (lid == 0) {\n"
+                    "            out[0] = acc;\n"
+                    "            *counter = 0;\n"
+                    "        }\n"
+                    "    }\n"
+                    "}\n");
+}
 
 PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
-    static const char *const body[] = {PCLR__BODY_CONFIG, PCLR__BODY_OPS, PCLR__BODY_GROUP, PCLR__BODY_KERNEL,
-                                       PCLR__BODY_FINISH};
+    static const char *const cl_types[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double"};
     pclr_config c;
     pclr__writer w;
-    size_t i;
+    pclr__gen g;
     pclr_result r;
     if (size_needed) *size_needed = 0;
     if (!cfg) return PCLR_ERR_NULL_POINTER;
     if ((r = pclr_config_resolve(cfg, &c, NULL)) != PCLR_OK) return r;
     w.buf = buf; w.cap = cap; w.len = 0;
+    g.w = &w;
+    g.c = &c;
+    g.acc = &pclr__accums[c.op];
+    g.cuda = c.backend == PCLR_CUDA;
+    g.is_float = c.type == PCLR_FLOAT || c.type == PCLR_DOUBLE;
+    g.is_double = c.type == PCLR_DOUBLE;
+    g.is_int = c.type == PCLR_INT;
+    g.tsize = (int)pclr_type_size(c.type);
+    g.t = cl_types[c.type];
+    /* today's ops keep their state in the element type and return it as is */
+    PCLR_ASSERT(!g.acc->state && !g.acc->fold && !g.acc->finalize);
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
-    pclr__put(&w, c.backend == PCLR_CUDA ? "#define PCLR_DIALECT_CUDA 1\n" : "#define PCLR_DIALECT_OPENCL 1\n");
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_TYPE_%s 1\n", pclr_type_name(c.type));
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_OP_%s 1\n", pclr_op_name(c.op));
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_WAVE %d\n", c.wave_width);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_GROUP %d\n", c.group_size);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_UNROLL %d\n", c.unroll);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_VECTOR %d\n", c.vector_width);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_STRIDE %s\n", pclr__stride_macros[c.stride]);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_VARIANT %s\n", pclr__variant_macros[c.variant]);
-    pclr__appendf(w.buf, w.cap, &w.len, "#define PCLR_FINISH %s\n", pclr__finish_macros[c.finish]);
-    pclr__put(&w, c.backend == PCLR_CUDA ? PCLR__PRELUDE_CUDA : PCLR__PRELUDE_OPENCL);
-    for (i = 0; i < sizeof body / sizeof body[0]; ++i) pclr__put(&w, body[i]);
+    pclr__gen_prelude(&g);
+    pclr__gen_ops(&g);
+    pclr__gen_group(&g);
+    pclr__gen_kernel(&g);
+    pclr__gen_finish(&g);
     return pclr__finish_text(&w, size_needed);
 }
 

@@ -137,9 +137,12 @@ static void test_source_protocol(void) {
     CHECK(strncmp(text, "/* pclreduce ", 13) == 0, "starts with a comment");
     CHECK(strstr(text, "type=uint op=max backend=cuda") != NULL && strstr(text, "unroll=16") != NULL,
           "the comment names the configuration");
-    CHECK(strstr(text, "#define PCLR_UNROLL 16\n") != NULL && strstr(text, "#define PCLR_TYPE_uint 1\n") != NULL,
+    CHECK(strstr(text, "#define PCLR_UNROLL 16\n") != NULL && strstr(text, "typedef uint pclr_t;\n") != NULL,
           "knobs become defines");
     CHECK(strstr(text, "__shfl_down_sync") != NULL && strstr(text, "__kernel") == NULL, "CUDA prelude only");
+    CHECK(strstr(text, "#if PCLR_") == NULL && strstr(text, "asm volatile(\"shfl") == NULL && strstr(text, "work_group") == NULL &&
+              strstr(text, "pclr_tree_rolled") == NULL && strstr(text, "atomicMax") == NULL,
+          "only the chosen variant's and finish's pieces");
     CHECK(strstr(text, "volatile int") == NULL, "no volatile warp-synchronous idiom");
     CHECK(pclr_kernel_source(&c, small, sizeof small, &size2) == PCLR_ERR_BUFFER_TOO_SMALL && size2 == size && small[0] == 0,
           "too small buffer: error, size reported, empty string");
@@ -177,12 +180,69 @@ static void test_source_protocol(void) {
         CHECK(strstr(macro_cl, "#define PCLR_TYPE_uint 1\n#define PCLR_OP_sum 1\n#define PCLR_WAVE 32\n#define PCLR_UNROLL 8\n") != NULL,
               "macro form defines");
         CHECK(strstr(macro_cl, PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG) != NULL, "macro form: OpenCL prelude + body");
+        CHECK(strstr(macro_cl, "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n") != NULL &&
+                  strstr(macro_cl, "#define PCLR_VECTOR (16 / PCLR_TSIZE)\n") != NULL,
+              "macro form: knob defaults from PCLR__KNOBS");
         CHECK(strstr(macro_cuda, PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG) != NULL && strstr(macro_cuda, "backend=cuda"),
               "macro form: CUDA prelude + body");
     }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+}
+
+static int count_lines(const char *s) {
+    int n = 0;
+    for (; *s; ++s) n += *s == '\n';
+    return n;
+}
+
+/* The generator writes one configuration's pieces only: the default kernels
+   read in a minute, and no configuration carries the other dialect or the
+   other variants. */
+static void test_source_pieces(void) {
+    static const pclr_backend backends[] = {PCLR_OPENCL, PCLR_CUDA};
+    size_t b;
+    int v, f, t, o;
+    for (b = 0; b < 2; ++b) {
+        pclr_config c;
+        char *text;
+        memset(&c, 0, sizeof c);
+        c.backend = backends[b];
+        text = source_of(&c);
+        if (!CHECK(text != NULL, "default %s source", pclr_backend_name(c.backend))) continue;
+        CHECK(count_lines(text) <= 150, "default %s float sum kernel: %d lines (at most 150)", pclr_backend_name(c.backend),
+              count_lines(text));
+        CHECK(strncmp(text, "/* pclreduce " PCLREDUCE_VERSION " kernel: type=float op=sum backend=", 31) == 0,
+              "line 1 describes the configuration");
+        free(text);
+        for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t)
+            for (o = PCLR_SUM; o <= PCLR_MAX; ++o)
+                for (v = PCLR_VARIANT_NAIVE; v < PCLR_VARIANT_COUNT_; ++v)
+                    for (f = PCLR_FINISH_LAST_GROUP; f < PCLR_FINISH_COUNT_; ++f) {
+                        pclr_config k;
+                        int cuda = c.backend == PCLR_CUDA, lines;
+                        memset(&k, 0, sizeof k);
+                        k.backend = c.backend;
+                        k.type = (pclr_type)t;
+                        k.op = (pclr_op)o;
+                        k.variant = (pclr_variant)v;
+                        k.finish = (pclr_finish)f;
+                        if (pclr_config_resolve(&k, &k, NULL) != PCLR_OK) continue; /* e.g. atomic float */
+                        text = source_of(&k);
+                        if (!CHECK(text != NULL, "source")) continue;
+                        lines = count_lines(text);
+                        if (lines > 160 || (strstr(text, "__kernel") != NULL) == cuda || (strstr(text, "__global__") != NULL) != cuda ||
+                            (strstr(text, "work_group_reduce") != NULL) != (v == PCLR_VARIANT_COLLECTIVE) ||
+                            (strstr(text, "pclr_wave_reduce") != NULL) != (v == PCLR_VARIANT_SHUFFLE) ||
+                            (strstr(text, "is_last") != NULL) != (f == PCLR_FINISH_LAST_GROUP) ||
+                            (strstr(text, "PCLR_DEVICE_FENCE") != NULL) != (f != PCLR_FINISH_PARTIALS) ||
+                            (strstr(text, "cl_khr_fp64") != NULL) != (t == PCLR_DOUBLE && !cuda) || strstr(text, "#if PCLR") != NULL)
+                            CHECK(0, "pieces of %s %s %s %s %s (%d lines)", pclr_backend_name(k.backend), pclr_type_name(k.type),
+                                  pclr_op_name(k.op), pclr_variant_name(k.variant), pclr_finish_name(k.finish), lines);
+                        free(text);
+                    }
+    }
 }
 
 static void test_plan(void) {
@@ -290,6 +350,7 @@ int main(void) {
     test_resolve();
     test_names();
     test_source_protocol();
+    test_source_pieces();
     test_plan();
     test_cpu_reference(seed);
     return pclr_test_summary("test_core");
