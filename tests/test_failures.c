@@ -821,6 +821,250 @@ static void cuda_bad_inputs(void) {
     CHECK(ctx == NULL && buf[0] != '\0', "cuda_create failure: no context, a sentence (%s)", buf);
     CHECK(strcmp(pclr_cuda_last_error(NULL), "no context (NULL)") == 0, "cuda_last_error(NULL) is the contract's sentence");
 }
+
+/* ---------------------------------------------- CUDA driver and NVRTC call failures
+   Wrapped tables (desc.cuda_api, desc.nvrtc_api) make the k-th call fail, for
+   every k until a scenario no longer reaches k: NVRTC through
+   pclr_cuda_compile_check (runs here, with the real NVRTC), the driver through
+   a whole context scenario (needs a GPU). The step that met the failure returns
+   an error with a sentence, unless the failed call is one the backend may do
+   without (a query with a fallback); every module, allocation and primary
+   context taken is given back; a context still reduces once calls succeed.
+   Release calls are counted but never failed: nothing can be done about them. */
+static pclr_nvrtc_api g_nv;
+static pclr_cuda_api g_cu;
+static long g_calls, g_fail_at, g_live;  /* calls so far, the one to fail, resources held */
+static const char *g_failed;             /* the call that failed, or NULL */
+
+static int cu_inject(const char *name) {
+    if (++g_calls != g_fail_at) return 0;
+    g_failed = name;
+    return 1;
+}
+
+#define NW(name, params, args) \
+    static nvrtcResult nw_##name params { return cu_inject(#name) ? NVRTC_ERROR_OUT_OF_MEMORY : g_nv.name args; }
+NW(Version, (int *a, int *b), (a, b))
+NW(CompileProgram, (nvrtcProgram p, int n, const char *const *o), (p, n, o))
+NW(GetProgramLogSize, (nvrtcProgram p, size_t *s), (p, s))
+NW(GetProgramLog, (nvrtcProgram p, char *s), (p, s))
+NW(GetPTXSize, (nvrtcProgram p, size_t *s), (p, s))
+NW(GetPTX, (nvrtcProgram p, char *s), (p, s))
+NW(GetCUBINSize, (nvrtcProgram p, size_t *s), (p, s))
+NW(GetCUBIN, (nvrtcProgram p, char *s), (p, s))
+NW(GetNumSupportedArchs, (int *n), (n))
+NW(GetSupportedArchs, (int *a), (a))
+static const char *nw_GetErrorString(nvrtcResult r) { return g_nv.GetErrorString(r); }
+static nvrtcResult nw_CreateProgram(nvrtcProgram *p, const char *s, const char *n, int h, const char *const *hs,
+                                    const char *const *hn) {
+    nvrtcResult r = cu_inject("CreateProgram") ? NVRTC_ERROR_OUT_OF_MEMORY : g_nv.CreateProgram(p, s, n, h, hs, hn);
+    g_live += r == NVRTC_SUCCESS;
+    return r;
+}
+static nvrtcResult nw_DestroyProgram(nvrtcProgram *p) {
+    ++g_calls;
+    --g_live;
+    return g_nv.DestroyProgram(p);
+}
+
+/* A failure of one of these may cost a message or a fallback, never the call. */
+static int optional_call(const char *name) {
+    static const char *const names[] = {"GetProgramLogSize", "GetProgramLog", "Version", "GetNumSupportedArchs",
+                                        "GetSupportedArchs", "DriverGetVersion", "DeviceGetAttribute", "CtxGetCurrent",
+                                        "MemGetAddressRange", "MemHostAlloc", "MemHostGetDevicePointer", "FuncGetAttribute",
+                                        "GetErrorName", "GetErrorString"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
+/* One step met (or did not meet) the injected failure: the right outcome. */
+static void injected_step(const char *what, long k, long before, pclr_result r, const char *sentence) {
+    int met = g_failed && g_calls >= g_fail_at && before < g_fail_at;
+    if (met && r == PCLR_OK)
+        CHECK(optional_call(g_failed), "%s k=%ld: %s failed, the call returned ok", what, k, g_failed);
+    else if (met)
+        CHECK(sentence && sentence[0] && (r == PCLR_ERR_OUT_OF_MEMORY || r == PCLR_ERR_BUILD_FAILED || r == PCLR_ERR_BACKEND ||
+                                          r == PCLR_ERR_NO_DEVICE || r == PCLR_ERR_NO_DRIVER || r == PCLR_ERR_UNSUPPORTED_BY_DEVICE),
+              "%s k=%ld: %s failed: %s with sentence \"%s\"", what, k, g_failed, pclr_result_string(r), sentence ? sentence : "");
+    else
+        CHECK(r == PCLR_OK, "%s k=%ld: no failure met, yet %s (%s)", what, k, pclr_result_string(r), sentence ? sentence : "");
+}
+
+static pclr_nvrtc_api wrapped_nvrtc(void) {
+    pclr_nvrtc_api a;
+#define NW_SET(ret, name, params, sym) a.name = nw_##name;
+    PCLR_NVRTC_ENTRY_POINTS(NW_SET)
+    PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(NW_SET)
+#undef NW_SET
+    return a;
+}
+
+static void nvrtc_call_failures(void) {
+    char why[256], log[4096];
+    pclr_nvrtc_api api;
+    pclr_cuda_desc desc;
+    pclr_config c = cfg_f();
+    long k, total = 1;
+    if (pclr_nvrtc_load_api(NULL, &g_nv, why, sizeof why) != PCLR_OK) {
+        SKIP("no NVRTC: %s", why);
+        return;
+    }
+    api = wrapped_nvrtc();
+    memset(&desc, 0, sizeof desc);
+    desc.nvrtc_api = &api;
+    for (k = 1; k <= total; ++k) {
+        pclr_result r;
+        g_calls = g_live = 0;
+        g_fail_at = k;
+        g_failed = NULL;
+        log[0] = '\0';
+        r = pclr_cuda_compile_check(&c, &desc, 90, 1, log, sizeof log);
+        if (!g_failed) break; /* the scenario no longer reaches k */
+        total = g_calls + 1;
+        injected_step("nvrtc compile_check", k, 0, r, log);
+        CHECK(g_live == 0, "nvrtc k=%ld (%s): %ld programs left", k, g_failed, g_live);
+        g_fail_at = 0;
+        CHECK(pclr_cuda_compile_check(&c, &desc, 90, 1, log, sizeof log) == PCLR_OK, "nvrtc k=%ld: compiles again", k);
+    }
+    printf("nvrtc: %ld calls per compile, each failed in turn\n", k - 1);
+}
+
+#define CW(name, params, args) \
+    static CUresult CUDAAPI cw_##name params { return cu_inject(#name) ? CUDA_ERROR_OUT_OF_MEMORY : g_cu.name args; }
+/* taking a resource: counted when it succeeds */
+#define CW_TAKE(name, params, args) \
+    static CUresult CUDAAPI cw_##name params {                                               \
+        CUresult r = cu_inject(#name) ? CUDA_ERROR_OUT_OF_MEMORY : g_cu.name args;               \
+        g_live += r == CUDA_SUCCESS;                                                          \
+        return r;                                                                             \
+    }
+/* giving one back: counted, never failed */
+#define CW_GIVE(name, params, args) \
+    static CUresult CUDAAPI cw_##name params {                                               \
+        ++g_calls;                                                                            \
+        --g_live;                                                                             \
+        return g_cu.name args;                                                                \
+    }
+CW(Init, (unsigned int f), (f))
+CW(DriverGetVersion, (int *v), (v))
+CW(GetErrorName, (CUresult e, const char **s), (e, s))
+CW(GetErrorString, (CUresult e, const char **s), (e, s))
+CW(DeviceGetCount, (int *n), (n))
+CW(DeviceGet, (CUdevice *d, int i), (d, i))
+CW(DeviceGetName, (char *s, int n, CUdevice d), (s, n, d))
+CW(DeviceGetAttribute, (int *v, CUdevice_attribute a, CUdevice d), (v, a, d))
+CW_TAKE(DevicePrimaryCtxRetain, (CUcontext *c, CUdevice d), (c, d))
+CW_GIVE(DevicePrimaryCtxRelease, (CUdevice d), (d))
+CW(CtxGetCurrent, (CUcontext *c), (c))
+CW(CtxPushCurrent, (CUcontext c), (c))
+static CUresult CUDAAPI cw_CtxPopCurrent(CUcontext *c) { ++g_calls; return g_cu.CtxPopCurrent(c); }
+CW(CtxGetDevice, (CUdevice *d), (d))
+CW(CtxSynchronize, (void), ())
+CW_TAKE(ModuleLoadData, (CUmodule *m, const void *p), (m, p))
+CW_GIVE(ModuleUnload, (CUmodule m), (m))
+CW(ModuleGetFunction, (CUfunction *f, CUmodule m, const char *n), (f, m, n))
+CW(FuncGetAttribute, (int *v, CUfunction_attribute a, CUfunction f), (v, a, f))
+CW_TAKE(MemAlloc, (CUdeviceptr *p, size_t n), (p, n))
+CW_GIVE(MemFree, (CUdeviceptr p), (p))
+CW_TAKE(MemHostAlloc, (void **p, size_t n, unsigned int f), (p, n, f))
+CW_GIVE(MemFreeHost, (void *p), (p))
+CW(MemHostGetDevicePointer, (CUdeviceptr *d, void *p, unsigned int f), (d, p, f))
+CW(MemcpyHtoD, (CUdeviceptr d, const void *s, size_t n), (d, s, n))
+CW(MemcpyDtoH, (void *d, CUdeviceptr s, size_t n), (d, s, n))
+CW(MemGetAddressRange, (CUdeviceptr *b, size_t *n, CUdeviceptr p), (b, n, p))
+CW(LaunchKernel, (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
+                  unsigned int bz, unsigned int sh, CUstream s, void **a, void **e), (f, gx, gy, gz, bx, by, bz, sh, s, a, e))
+CW(StreamSynchronize, (CUstream s), (s))
+CW_TAKE(EventCreate, (CUevent *e, unsigned int f), (e, f))
+CW(EventRecord, (CUevent e, CUstream s), (e, s))
+CW(EventSynchronize, (CUevent e), (e))
+CW(EventElapsedTime, (float *ms, CUevent a, CUevent b), (ms, a, b))
+CW_GIVE(EventDestroy, (CUevent e), (e))
+
+/* The driver scenario: create, prepare, blocking and async reduces, memory, destroy. */
+static void driver_scenario(const pclr_cuda_api *api, long k) {
+    pclr_cuda_context *ctx = NULL;
+    pclr_cuda_desc desc;
+    pclr_config f = cfg_f(), u = cfg_u();
+    CUdeviceptr buf = 0, out = 0;
+    char why[512] = "";
+    float fv = 0;
+    uint32_t uv = 0;
+    long before;
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.cuda_api = api;
+    desc.no_disk_cache = 1;
+    desc.no_tune_file = 1;
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    r = pclr_cuda_create(&desc, &ctx);
+    injected_step("driver create", k, 0, r, why);
+    if (r != PCLR_OK) {
+        CHECK(ctx == NULL, "driver k=%ld: a failed create hands back no context", k);
+        return;
+    }
+#define DSTEP(what, call)                                          \
+    do {                                                           \
+        before = g_calls;                                          \
+        r = (call);                                                \
+        injected_step(what, k, before, r, pclr_cuda_last_error(ctx)); \
+    } while (0)
+    DSTEP("driver prepare", pclr_cuda_prepare(ctx, &f));
+    DSTEP("driver alloc", pclr_cuda_alloc(ctx, sizeof g_host_f, &buf));
+    if (r == PCLR_OK) DSTEP("driver copy", pclr_cuda_copy_to_device(ctx, buf, g_host_f, sizeof g_host_f));
+    if (r == PCLR_OK) {
+        DSTEP("driver reduce", pclr_cuda_reduce(ctx, &f, buf, OFFSET, N_ELEMS, NULL, &fv));
+        if (r == PCLR_OK) CHECK(fv == g_want_f, "driver k=%ld: float max %g, want %g", k, (double)fv, (double)g_want_f);
+    }
+    DSTEP("driver alloc out", pclr_cuda_alloc(ctx, 64, &out));
+    if (r == PCLR_OK && buf) {
+        DSTEP("driver copy u", pclr_cuda_copy_to_device(ctx, buf, g_host_u, sizeof g_host_u));
+        if (r == PCLR_OK) DSTEP("driver reduce_async", pclr_cuda_reduce_async(ctx, &u, buf, OFFSET, N_ELEMS, out, NULL));
+        if (r == PCLR_OK) DSTEP("driver read back", pclr_cuda_copy_to_host(ctx, &uv, out, 4));
+        if (r == PCLR_OK) CHECK(uv == g_want_u, "driver k=%ld: uint sum %u, want %u", k, (unsigned)uv, (unsigned)g_want_u);
+    }
+#undef DSTEP
+    /* once calls succeed again, the same context works */
+    g_fail_at = 0;
+    if (buf && pclr_cuda_copy_to_device(ctx, buf, g_host_f, sizeof g_host_f) == PCLR_OK)
+        CHECK(pclr_cuda_reduce(ctx, &f, buf, OFFSET, N_ELEMS, NULL, &fv) == PCLR_OK && fv == g_want_f,
+              "driver k=%ld (%s failed): the context reduces afterwards (%s)", k, g_failed ? g_failed : "nothing",
+              pclr_cuda_last_error(ctx));
+    pclr_cuda_free(ctx, buf);
+    pclr_cuda_free(ctx, out);
+    pclr_cuda_destroy(ctx);
+}
+
+static void driver_call_failures(void) {
+    char why[256];
+    pclr_cuda_api api;
+    pclr_cuda_context *probe = NULL;
+    long k, total = 1;
+    if (pclr_cuda_create(NULL, &probe) != PCLR_OK) {
+        SKIP("no CUDA device: the driver call failures run on a GPU machine");
+        return;
+    }
+    pclr_cuda_destroy(probe);
+    if (!CHECK(pclr_cuda_load_api(NULL, &g_cu, why, sizeof why) == PCLR_OK, "the driver table loads: %s", why)) return;
+    memset(&api, 0, sizeof api);
+#define CW_SET(ret, name, params, sym) api.name = cw_##name;
+    PCLR_CUDA_ENTRY_POINTS(CW_SET)
+#undef CW_SET
+    for (k = 1; k <= total; ++k) {
+        g_calls = g_live = 0;
+        g_fail_at = k;
+        g_failed = NULL;
+        driver_scenario(&api, k);
+        CHECK(g_live == 0, "driver k=%ld (%s failed): %ld modules, allocations or contexts left", k,
+              g_failed ? g_failed : "nothing", g_live);
+        if (!g_failed) break;
+        if (g_calls + 1 > total) total = g_calls + 1;
+    }
+    printf("cuda driver: %ld calls per scenario, each failed in turn\n", k - 1);
+}
 #endif
 
 /* ------------------------------------------------------------- core side */
@@ -976,8 +1220,9 @@ static void cl_doctored_device(void) {
 }
 
 int main(void) {
+    int cl_ok;
     core_bad_inputs();
-    if (cl_setup()) {
+    if ((cl_ok = cl_setup()) != 0) {
         cl_bad_inputs();
         cl_failure_injection();
         cl_call_failures();
@@ -992,6 +1237,8 @@ int main(void) {
 #ifndef PCLR_FAILURES_NO_CUDA
     cuda_bad_inputs();
     cuda_failure_injection();
+    nvrtc_call_failures();
+    if (cl_ok) driver_call_failures(); /* uses the OpenCL part's host data */
 #endif
     return pclr_test_summary("test_failures");
 }
