@@ -30,9 +30,15 @@ cat "$OUT/env.log"
 gcc -std=c99 $WARN -O2 $INC -o build/tests/test_cuda tests/test_cuda.c -ldl -lm &&
 gcc -std=c99 $WARN -O2 -o build/tests/test_opencl tests/test_opencl.c -lOpenCL -lm &&
 gcc -std=c99 $WARN -O2 -o build/tests/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm &&
-gcc -std=c99 $WARN -O2 -pthread $INC -DPCLR_TEST_CUDA -o build/tests/test_threads tests/test_threads.c -lOpenCL -ldl -lm || exit 1
+gcc -std=c99 $WARN -O2 -pthread $INC -DPCLR_TEST_CUDA -o build/tests/test_threads tests/test_threads.c -lOpenCL -ldl -lm &&
+gcc -std=c99 $WARN -O1 $INC -o build/tests/test_failures tests/test_failures.c -ldl -lm &&
+gcc -std=c99 $WARN -O1 $INC -DPCLR_TEST_CUDA -o build/tests/test_generic tests/test_generic.c -ldl -lm || exit 1
 
 run cuda-suite ./build/tests/test_cuda
+run failures-cuda ./build/tests/test_failures   # every CUDA driver call failed in turn
+run generic-cuda ./build/tests/test_generic      # auto picks CUDA; every backend by itself
+run run-auto ./build/pclreduce-run --type float --op sum --n 100000007 -v
+run tune-cuda ./build/pclreduce-tune --backend cuda --types float --ops sum --max-n 16777216 --file "$OUT/tune-cuda.txt"
 run threads-cuda ./build/tests/test_threads --cuda
 nplat=$(./build/pclreduce-run --list | grep -c '^platform')
 for p in $(seq 0 $((nplat - 1))); do
