@@ -449,80 +449,100 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
    type (uint|int|float|double), op (sum|min|max), wave width and unroll
-   depth, every other knob at its default (from PCLR__KNOBS). It is the
-   all-variant text below, chosen by #if when the kernel compiles; it computes
-   exactly what the generator's kernel for the same knobs computes (the tests
-   compare them). Note: the literal is longer than the 4095 characters C99
-   promises; every mainstream compiler accepts it (gcc -Wpedantic in C says
-   -Woverlength-strings). */
-#define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("opencl", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_OPENCL 1\n#define PCLR_IS_CUDA 0\n" \
-    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
-#define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) \
-    PCLR__MACRO_HEAD("cuda", T, OP, WAVE, UNROLL) "#define PCLR_DIALECT_CUDA 1\n#define PCLR_IS_CUDA 1\n" \
-    PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG PCLR__BODY_OPS PCLR__BODY_GROUP PCLR__BODY_KERNEL PCLR__BODY_FINISH
-#define PCLR__MACRO_HEAD(D, T, OP, WAVE, UNROLL) \
-    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" D " wave=" #WAVE " unroll=" #UNROLL \
-    ", other knobs at their defaults */\n"
-#define PCLR__MACRO_DEFINES(T, OP, WAVE, UNROLL) \
-    "#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n"
-/* One knob's default in the macro form's text: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n". */
+   depth, every other knob at its default (from PCLR__KNOBS: group 256,
+   16-byte loads, global stride, last-group finish; the OpenCL kernel's tree
+   unrolled, the CUDA kernel's shuffles, so a CUDA wave must be 32). It is the
+   generator's text below for exactly those knobs, with type and op chosen by
+   #if when the kernel compiles: it computes what the generator's kernel for
+   the same knobs computes (the tests compare them). Note: the literal is
+   longer than the 4095 characters C99 promises; every mainstream compiler
+   accepts it (gcc -Wpedantic in C says -Woverlength-strings). */
+#define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CL, "opencl", T, OP, WAVE, UNROLL)
+#define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CUDA, "cuda", T, OP, WAVE, UNROLL)
+#define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                       \
+    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" NAME " wave=" #WAVE " unroll=" #UNROLL \
+    ", other knobs at their defaults */\n#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n"             \
+    "#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n" PCLR__MF_PRELUDE_##D PCLR__MF_TYPES      \
+    PCLR__KNOBS(PCLR__KNOB_TEXT) PCLR__MF_VECTORS(PCLR__MF_VEC_##D, PCLR__MF_E_##D) PCLR__MF_OPS_##D        \
+    PCLR__TEXT_LEVEL2 PCLR__MF_GROUP_##D PCLR__MF_KERNEL_##D
+/* One size knob's default: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" (the
+   variant, stride and finish are fixed to their defaults by the text itself). */
 #define PCLR__KNOB_TEXT(kind, name, field, macro, dflt) \
     PCLR__KNOB_TEXT_##kind("#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n")
 #define PCLR__KNOB_TEXT_ARG(text)
-#define PCLR__KNOB_TEXT_ENUM(text) text
+#define PCLR__KNOB_TEXT_ENUM(text)
 #define PCLR__KNOB_TEXT_INT(text) text
 #define PCLR__KNOB_TEXT_HOST(text)
 
-/* ------------------------------------------------------------ kernel text of the macro form
-   One body serves both dialects; a prelude of macros maps address spaces,
-   barriers, atomics and shuffles. Every knob is a #define in front of it.
-   Kept in pieces under 4095 characters each. (The generator,
-   pclr_kernel_source, writes only what one configuration needs instead.) */
+/* The macro form's own text: what the generator decides in C, chosen by #if. */
+#define PCLR__MF_PRELUDE_CL \
+    PCLR__TEXT_PRELUDE_OPENCL("#if defined(PCLR_TYPE_double)\n" PCLR__TEXT_FP64 "#endif\n") PCLR__TEXT_FENCE_OPENCL
+#define PCLR__MF_PRELUDE_CUDA \
+    PCLR__TEXT_PRELUDE_CUDA PCLR__TEXT_FENCE_CUDA "#if PCLR_WAVE != 32\n#error \"pclreduce: CUDA shuffles need a wave width of 32\"\n#endif\n"
+#define PCLR__MF_TYPES \
+"#define PCLR_CAT_(a, b) a##b\n#define PCLR_CAT(a, b) PCLR_CAT_(a, b)\n" \
+"#if defined(PCLR_TYPE_uint)\n#define PCLR_T uint\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_int)\n#define PCLR_T int\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_float)\n#define PCLR_T float\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 1\n" \
+"#elif defined(PCLR_TYPE_double)\n#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
+"#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
+"typedef PCLR_T pclr_t;\n"
+/* PCLR_VECTOR may be an expression (16 / PCLR_TSIZE): the vector type takes a number. */
+#define PCLR__MF_VECTORS(VEC, E) \
+    "#if PCLR_VECTOR == 1\n" PCLR__TEXT_VEC1 PCLR__TEXT_FOLD1 "#elif PCLR_VECTOR == 2\n" VEC(2) \
+    PCLR__TEXT_FOLD2(E(0), E(1)) "#else\n" VEC(4) PCLR__TEXT_FOLD4(E(0), E(1), E(2), E(3)) "#endif\n"
+#define PCLR__MF_VEC_CL(V) "typedef PCLR_CAT(PCLR_T, " #V ") pclr_vec;\n"
+#define PCLR__MF_VEC_CUDA(V) "struct __align__(PCLR_TSIZE * " #V ") pclr_vec { pclr_t s[" #V "]; };\n"
+#define PCLR__MF_E_CL(i) "(v).s" #i
+#define PCLR__MF_E_CUDA(i) "(v).s[" #i "]"
+#define PCLR__MF_OPS_CL PCLR__MF_OPS(PCLR__TEXT_INF_CL_F, PCLR__TEXT_INF_CL_D, PCLR__TEXT_MERGE_INT_CL)
+#define PCLR__MF_OPS_CUDA PCLR__MF_OPS(PCLR__TEXT_INF_CUDA_F, PCLR__TEXT_INF_CUDA_D, PCLR__TEXT_MERGE_INT_CUDA)
+#define PCLR__MF_OPS(INF_F, INF_D, MERGE_INT) \
+"/* ---- the operation ---- */\n" \
+"#if defined(PCLR_OP_sum)\n#define PCLR_IDENTITY ((pclr_t)0)\n" \
+"#elif defined(PCLR_OP_min)\n#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
+"#define PCLR_IDENTITY_float " INF_F "\n#define PCLR_IDENTITY_double " INF_D "\n" \
+"#elif defined(PCLR_OP_max)\n#define PCLR_IDENTITY_uint 0u\n#define PCLR_IDENTITY_int (-0x7fffffff - 1)\n" \
+"#define PCLR_IDENTITY_float (-" INF_F ")\n#define PCLR_IDENTITY_double (-" INF_D ")\n" \
+"#else\n#error \"pclreduce: define PCLR_OP_sum, _min or _max\"\n#endif\n" \
+"#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
+"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) MERGE_INT \
+"#elif defined(PCLR_OP_sum)\n" PCLR__TEXT_MERGE(PCLR__MERGE_SUM) \
+"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) \
+"#elif defined(PCLR_OP_min)\n" PCLR__TEXT_MERGE(PCLR__MERGE_MIN) \
+"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN) \
+"#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
+#define PCLR__MF_GROUP_CL \
+    PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS "}\n"
+#define PCLR__MF_GROUP_CUDA \
+    PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES "}\n"
+#define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", PCLR__TEXT_TICKET_CL, "pclr_tree_rolled")
+#define PCLR__MF_KERNEL_CUDA PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_TICKET_CUDA, "pclr_group_reduce")
+#define PCLR__MF_KERNEL(LDS, TICKET, TREE)                                                                 \
+    PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST PCLR__TEXT_IDS PCLR__TEXT_HEAD("PCLR_TSIZE")                  \
+    PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n" \
+    PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP(TICKET, TREE)
 
-#define PCLR__PRELUDE_OPENCL \
-"/* ---- OpenCL C prelude ---- */\n" \
-"#if defined(PCLR_TYPE_double)\n" \
-"#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
-"#endif\n" \
-"typedef ulong pclr_u64;\n" \
-"#define PCLR_KERNEL __kernel\n" \
-"#define PCLR_GLOBAL __global\n" \
-"#define PCLR_LOCAL __local\n" \
-"#define PCLR_RESTRICT restrict\n" \
-"#define PCLR_SHARED __local\n" \
-"#define PCLR_FN static inline\n" \
-"#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n" \
-"#define PCLR_LID ((uint)get_local_id(0))\n" \
-"#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n" \
-"#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n" \
-"#define PCLR_PTR_BITS(p) ((pclr_u64)(p))\n" \
-"#define PCLR_AS_INT(u) as_int(u)\n" \
-"#define PCLR_AS_UINT(i) as_uint(i)\n" \
-"#define PCLR_INF_F INFINITY\n" \
-"#define PCLR_INF_D ((double)INFINITY)\n" \
-"#define PCLR_ATOMIC_INC(p) atomic_inc(p)\n" \
-"#define PCLR_ATOMIC_ADD(p, v) atomic_add(p, v)\n" \
-"#define PCLR_ATOMIC_MIN(p, v) atomic_min(p, v)\n" \
-"#define PCLR_ATOMIC_MAX(p, v) atomic_max(p, v)\n" \
-"#define PCLR_ATOMIC_XCHG(p, v) atomic_xchg(p, v)\n" \
-"/* Orders a group's partial before its ticket, device-wide. */\n" \
-"#if __OPENCL_C_VERSION__ >= 200\n" \
-"#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n" \
-"#elif defined(cl_nv_pragma_unroll)\n" \
-"#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n" \
-"#else\n" \
-"#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n" \
-"#endif\n" \
-"#define PCLR_VEC_TYPE(T, V) PCLR_CAT(T, V)\n" \
-"#define PCLR_VX(v, i) PCLR_CAT((v).s, i)\n" \
-"#if defined(PCLR_TYPE_double)\n" \
-"#define PCLR_SHFL_BITS(v) as_uint2(v)\n" \
-"#define PCLR_SHFL_BACK(b) as_double(b)\n" \
-"#endif\n"
+/* ------------------------------------------------------------ kernel text
+   Written once, for both the generator (pclr_kernel_source, which puts the
+   pieces one configuration needs) and the macro form above (which joins the
+   pieces of the default configurations). A parameter is a string: a literal
+   for the macro form, "%s" where the generator formats it (such a piece holds
+   no other %). Each piece stays under C99's 4095 characters. */
 
-#define PCLR__PRELUDE_CUDA \
-"/* ---- CUDA C prelude (NVRTC) ---- */\n" \
+/* the ops' merges: pclr__accums and the macro form */
+#define PCLR__MERGE_SUM "a + b"
+#define PCLR__MERGE_MIN "a < b ? a : b"
+#define PCLR__MERGE_MIN_NAN "(a != a || a < b) ? a : b"
+#define PCLR__MERGE_MAX "a > b ? a : b"
+#define PCLR__MERGE_MAX_NAN "(a != a || a > b) ? a : b"
+#define PCLR__TEXT_INF_CL_F "INFINITY"
+#define PCLR__TEXT_INF_CL_D "((double)INFINITY)"
+#define PCLR__TEXT_INF_CUDA_F "__int_as_float(0x7f800000)"
+#define PCLR__TEXT_INF_CUDA_D "__longlong_as_double(0x7ff0000000000000ll)"
+
+#define PCLR__TEXT_PRELUDE_CUDA \
+"/* ---- CUDA C (NVRTC) ---- */\n" \
 "typedef unsigned int uint;\n" \
 "typedef unsigned long long pclr_u64;\n" \
 "#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n" \
@@ -534,181 +554,89 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#define PCLR_BARRIER() __syncthreads()\n" \
 "#define PCLR_LID ((uint)threadIdx.x)\n" \
 "#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)\n" \
-"#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n" \
-"#define PCLR_PTR_BITS(p) ((pclr_u64)(p))\n" \
-"#define PCLR_AS_INT(u) ((int)(u))\n" \
-"#define PCLR_AS_UINT(i) ((uint)(i))\n" \
-"#define PCLR_INF_F __int_as_float(0x7f800000)\n" \
-"#define PCLR_INF_D __longlong_as_double(0x7ff0000000000000ll)\n" \
-"#define PCLR_ATOMIC_INC(p) atomicAdd(p, 1u)\n" \
-"#define PCLR_ATOMIC_ADD(p, v) atomicAdd(p, v)\n" \
-"#define PCLR_ATOMIC_MIN(p, v) atomicMin(p, v)\n" \
-"#define PCLR_ATOMIC_MAX(p, v) atomicMax(p, v)\n" \
-"#define PCLR_ATOMIC_XCHG(p, v) atomicExch(p, v)\n" \
+"#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n"
+#define PCLR__TEXT_FENCE_CUDA \
 "/* Release/acquire between groups: fence.acq_rel is the light fence for that\n" \
 "   pattern (__threadfence is a sequentially consistent fence.sc). */\n" \
 "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
 "#define PCLR_DEVICE_FENCE() asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\")\n" \
 "#else\n" \
 "#define PCLR_DEVICE_FENCE() __threadfence()\n" \
-"#endif\n" \
-"/* 16-byte (or 8-byte) loads: an aligned struct of V elements. */\n" \
-"template <typename T, int V> struct __align__(sizeof(T) * V) pclr_vec { T s[V]; };\n" \
-"#define PCLR_VEC_TYPE(T, V) pclr_vec<T, V>\n" \
-"#define PCLR_VX(v, i) ((v).s[i])\n"
-
-#define PCLR__BODY_CONFIG \
-"/* ---- configuration: defaults for knobs not set above ---- */\n" \
-"#define PCLR_CAT_(a, b) a##b\n#define PCLR_CAT(a, b) PCLR_CAT_(a, b)\n" \
-"#define PCLR_STRIDE_GLOBAL 1\n#define PCLR_STRIDE_LOCAL 2\n" \
-"#define PCLR_VARIANT_NAIVE 1\n#define PCLR_VARIANT_SEQUENTIAL 2\n#define PCLR_VARIANT_UNROLLED 3\n" \
-"#define PCLR_VARIANT_SHUFFLE 4\n#define PCLR_VARIANT_COLLECTIVE 5\n" \
-"#define PCLR_FINISH_LAST_GROUP 1\n#define PCLR_FINISH_ATOMIC 2\n#define PCLR_FINISH_PARTIALS 3\n" \
-"#if defined(PCLR_TYPE_uint)\n" \
-"#define PCLR_T uint\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
-"#elif defined(PCLR_TYPE_int)\n" \
-"#define PCLR_T int\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
-"#elif defined(PCLR_TYPE_float)\n" \
-"#define PCLR_T float\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 1\n" \
-"#elif defined(PCLR_TYPE_double)\n" \
-"#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
-"#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
-PCLR__KNOBS(PCLR__KNOB_TEXT) \
-"#if PCLR_VECTOR == 1 /* a default may be an expression: the vector type takes a number */\n" \
-"#define PCLR_VEC PCLR_T\n" \
-"#elif PCLR_VECTOR == 2\n" \
-"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 2)\n" \
+"#endif\n"
+#define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+#define PCLR__TEXT_PRELUDE_OPENCL(FP64) \
+"/* ---- OpenCL C ---- */\n" \
+FP64 \
+"typedef ulong pclr_u64;\n" \
+"#define PCLR_KERNEL __kernel\n" \
+"#define PCLR_GLOBAL __global\n" \
+"#define PCLR_LOCAL __local\n" \
+"#define PCLR_RESTRICT restrict\n" \
+"#define PCLR_SHARED __local\n" \
+"#define PCLR_FN static inline\n" \
+"#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n" \
+"#define PCLR_LID ((uint)get_local_id(0))\n" \
+"#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n" \
+"#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n"
+#define PCLR__TEXT_FENCE_OPENCL \
+"/* Orders a group's partial before its ticket, device-wide. */\n" \
+"#if __OPENCL_C_VERSION__ >= 200\n" \
+"#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n" \
+"#elif defined(cl_nv_pragma_unroll)\n" \
+"#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n" \
 "#else\n" \
-"#define PCLR_VEC PCLR_VEC_TYPE(PCLR_T, 4)\n" \
-"#endif\n" \
-"#if defined(PCLR_OP_sum)\n" \
-"#define PCLR_OPNAME add\n#define PCLR_OPNAME_UC ADD\n#define PCLR_IDENTITY ((PCLR_T)0)\n" \
-"#elif defined(PCLR_OP_min)\n" \
-"#define PCLR_OPNAME min\n#define PCLR_OPNAME_UC MIN\n" \
-"#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
-"#define PCLR_IDENTITY_float PCLR_INF_F\n#define PCLR_IDENTITY_double PCLR_INF_D\n" \
-"#elif defined(PCLR_OP_max)\n" \
-"#define PCLR_OPNAME max\n#define PCLR_OPNAME_UC MAX\n" \
-"#define PCLR_IDENTITY_uint 0u\n#define PCLR_IDENTITY_int (-0x7fffffff - 1)\n" \
-"#define PCLR_IDENTITY_float (-PCLR_INF_F)\n#define PCLR_IDENTITY_double (-PCLR_INF_D)\n" \
-"#else\n#error \"pclreduce: define PCLR_OP_sum, _min or _max\"\n#endif\n" \
-"#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
-"#if PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
-"#define PCLR_LDS_SIZE (PCLR_GROUP / PCLR_WAVE)\n" \
-"#elif PCLR_VARIANT == PCLR_VARIANT_COLLECTIVE\n" \
-"#define PCLR_LDS_SIZE 1\n" \
-"#else\n" \
-"#define PCLR_LDS_SIZE PCLR_GROUP\n" \
+"#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n" \
 "#endif\n"
 
-#define PCLR__BODY_OPS \
-"/* ---- the operation ---- */\n" \
-"PCLR_FN PCLR_T pclr_op(PCLR_T a, PCLR_T b) {\n" \
-"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" \
-"    return PCLR_AS_INT(PCLR_AS_UINT(a) + PCLR_AS_UINT(b)); /* wraps; no signed overflow */\n" \
-"#elif defined(PCLR_OP_sum)\n" \
-"    return a + b;\n" \
-"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" \
-"    return (a != a || a < b) ? a : b; /* NaN propagates */\n" \
-"#elif defined(PCLR_OP_min)\n" \
-"    return a < b ? a : b;\n" \
-"#elif PCLR_IS_FLOAT\n" \
-"    return (a != a || a > b) ? a : b; /* NaN propagates */\n" \
-"#else\n" \
-"    return a > b ? a : b;\n" \
-"#endif\n" \
-"}\n" \
+/* the operation */
+#define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return " E "; }\n"
+#define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return " E "; } /* NaN propagates */\n"
+#define PCLR__TEXT_MERGE_BITS(E) \
+"/* int: computed on the unsigned bits (wraps; no signed overflow) */\n" \
+"PCLR_FN uint pclr_merge_bits(uint a, uint b) { return " E "; }\n"
+#define PCLR__TEXT_MERGE_INT_CL "PCLR_FN int pclr_merge(int a, int b) { return as_int(pclr_merge_bits(as_uint(a), as_uint(b))); }\n"
+#define PCLR__TEXT_MERGE_INT_CUDA "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
+#define PCLR__TEXT_VEC1 "typedef pclr_t pclr_vec; /* one element per load */\n"
+#define PCLR__TEXT_FOLD1 "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), (v))\n"
+#define PCLR__TEXT_FOLD2(E0, E1) \
 "/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
-"#if PCLR_VECTOR == 1\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), (v))\n" \
-"#elif PCLR_VECTOR == 2\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), pclr_op(PCLR_VX(v, 0), PCLR_VX(v, 1)))\n" \
-"#else\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_op((acc), pclr_op(pclr_op(PCLR_VX(v, 0), PCLR_VX(v, 1)), \\\n" \
-"                                                      pclr_op(PCLR_VX(v, 2), PCLR_VX(v, 3))))\n" \
-"#endif\n" \
-"#if PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
-"/* Wave shuffle: value from the lane `delta` above (own value past the end). */\n" \
-"#if defined(PCLR_DIALECT_CUDA)\n" \
-"#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n" \
-"#else /* NVIDIA OpenCL: inline PTX on 32-bit pieces */\n" \
-"PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n" \
-"    uint r;\n" \
-"    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n" \
-"    return r;\n" \
-"}\n" \
-"PCLR_FN PCLR_T pclr_shfl_down(PCLR_T v, uint delta) {\n" \
-"#if defined(PCLR_TYPE_double)\n" \
-"    uint2 b = as_uint2(v);\n" \
-"    b.x = pclr_shfl_u32(b.x, delta);\n" \
-"    b.y = pclr_shfl_u32(b.y, delta);\n" \
-"    return as_double(b);\n" \
-"#elif defined(PCLR_TYPE_uint)\n" \
-"    return pclr_shfl_u32(v, delta);\n" \
-"#else\n" \
-"    return PCLR_CAT(as_, PCLR_T)(pclr_shfl_u32(as_uint(v), delta));\n" \
-"#endif\n" \
-"}\n" \
-"#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n" \
-"#endif\n" \
-"/* Lane 0 of each wave gets the wave's result. */\n" \
-"PCLR_FN PCLR_T pclr_wave_reduce(PCLR_T v, uint width) {\n" \
-"#pragma unroll\n" \
-"    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n" \
-"        if (delta < width) v = pclr_op(v, PCLR_SHFL_DOWN(v, delta));\n" \
-"    return v;\n" \
-"}\n" \
-"#endif\n"
+"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(" E0 ", " E1 "))\n"
+#define PCLR__TEXT_FOLD4(E0, E1, E2, E3) \
+"/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
+"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E0 ", " E1 "), \\\n" \
+"                                                         pclr_merge(" E2 ", " E3 ")))\n"
 
-#define PCLR__BODY_GROUP \
-"/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n" \
-"#if PCLR_LDS_SIZE == PCLR_GROUP\n" \
+/* level 2: in-group */
+#define PCLR__TEXT_LEVEL2 "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n"
+#define PCLR__TEXT_TREE_ROLLED \
 "/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n" \
 "   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n" \
 "   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n" \
-"PCLR_FN PCLR_T pclr_tree_rolled(PCLR_T acc, PCLR_LOCAL PCLR_T *lds) {\n" \
+"PCLR_FN pclr_t pclr_tree_rolled(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n" \
 "    const uint lid = PCLR_LID;\n" \
 "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
 "    lds[lid] = acc;\n" \
 "    PCLR_BARRIER();\n" \
 "#pragma unroll 1\n" \
 "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n" \
-"        if (lid < s) lds[lid] = acc = pclr_op(acc, lds[lid + s]);\n" \
+"        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n" \
 "        PCLR_BARRIER();\n" \
 "    }\n" \
 "    return lds[0];\n" \
-"}\n" \
-"#endif\n" \
-"PCLR_FN PCLR_T pclr_group_reduce(PCLR_T acc, PCLR_LOCAL PCLR_T *lds) {\n" \
+"}\n"
+#define PCLR__TEXT_SHFL_CUDA "#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n"
+#define PCLR__TEXT_WAVE_REDUCE \
+"/* Lane 0 of each wave gets the wave's result. */\n" \
+"PCLR_FN pclr_t pclr_wave_reduce(pclr_t v, uint width) {\n" \
+"#pragma unroll\n" \
+"    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n" \
+"        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n" \
+"    return v;\n" \
+"}\n"
+#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_t pclr_group_reduce(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n"
+#define PCLR__TEXT_SHUFFLE_WAVES \
 "    const uint lid = PCLR_LID;\n" \
-"#if PCLR_VARIANT == PCLR_VARIANT_COLLECTIVE\n" \
-"    (void)lds; (void)lid;\n" \
-"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" \
-"    return as_int(work_group_reduce_add(as_uint(acc)));\n" \
-"#elif defined(PCLR_OP_sum)\n" \
-"    return work_group_reduce_add(acc);\n" \
-"#elif PCLR_IS_FLOAT /* the collectives ignore NaN; we propagate it */\n" \
-"    const int has_nan = work_group_any(acc != acc);\n" \
-"    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n" \
-"       reduce order-preserving integer keys of the bits instead. */\n" \
-"#if defined(PCLR_TYPE_double)\n" \
-"    long k = as_long(acc);\n" \
-"    k ^= (k >> 63) & 0x7fffffffffffffffL;\n" \
-"    k = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(k);\n" \
-"    const PCLR_T r = as_double(k ^ ((k >> 63) & 0x7fffffffffffffffL));\n" \
-"#else\n" \
-"    int k = as_int(acc);\n" \
-"    k ^= (k >> 31) & 0x7fffffff;\n" \
-"    k = PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(k);\n" \
-"    const PCLR_T r = as_float(k ^ ((k >> 31) & 0x7fffffff));\n" \
-"#endif\n" \
-"    return has_nan ? (PCLR_T)NAN : r;\n" \
-"#else\n" \
-"    return PCLR_CAT(work_group_reduce_, PCLR_OPNAME)(acc);\n" \
-"#endif\n" \
-"#elif PCLR_VARIANT == PCLR_VARIANT_SHUFFLE\n" \
 "    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n" \
-"#if PCLR_GROUP > PCLR_WAVE\n" \
 "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
 "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n" \
 "    PCLR_BARRIER();\n" \
@@ -716,153 +644,110 @@ PCLR__KNOBS(PCLR__KNOB_TEXT) \
 "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;\n" \
 "        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);\n" \
 "    }\n" \
-"#endif\n" \
-"    return acc;\n" \
-"#elif PCLR_VARIANT == PCLR_VARIANT_SEQUENTIAL\n" \
-"    (void)lid;\n" \
-"    return pclr_tree_rolled(acc, lds);\n" \
-"#else /* NAIVE and UNROLLED trees in local memory */\n" \
+"    return acc;\n"
+/* LAST: the smallest step with a barrier ("1", or "32" where CUDA warp 0 ends the tree) */
+#define PCLR__TEXT_TREE_UNROLLED(LAST) \
+"    const uint lid = PCLR_LID;\n" \
 "    PCLR_BARRIER();\n" \
 "    lds[lid] = acc;\n" \
 "    PCLR_BARRIER();\n" \
-"#if PCLR_VARIANT == PCLR_VARIANT_NAIVE\n" \
-"#pragma unroll 1\n" \
-"    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n" \
-"        if (lid % (2 * s) == 0) lds[lid] = pclr_op(lds[lid], lds[lid + s]);\n" \
-"        PCLR_BARRIER();\n" \
-"    }\n" \
-"#else /* UNROLLED: the same steps, fully unrolled for the compile-time group size */\n" \
-"#if defined(PCLR_DIALECT_CUDA) && PCLR_WAVE == 32\n" \
-"#define PCLR_LAST_BARRIER_STEP 32 /* smaller steps stay inside warp 0 */\n" \
-"#else\n" \
-"#define PCLR_LAST_BARRIER_STEP 1\n" \
-"#endif\n" \
+"    /* the divergence-free tree, fully unrolled for the compile-time group size */\n" \
 "#pragma unroll\n" \
-"    for (uint s = PCLR_GROUP / 2; s >= PCLR_LAST_BARRIER_STEP; s >>= 1) {\n" \
-"        if (lid < s) lds[lid] = acc = pclr_op(acc, lds[lid + s]);\n" \
+"    for (uint s = PCLR_GROUP / 2; s >= " LAST "; s >>= 1) {\n" \
+"        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n" \
 "        PCLR_BARRIER();\n" \
-"    }\n" \
-"#if PCLR_LAST_BARRIER_STEP > 1\n" \
-"    /* __syncwarp orders the warp's steps (the old volatile idiom is a race). */\n" \
-"    if (lid < 32) {\n" \
-"#pragma unroll\n" \
-"        for (uint s = (PCLR_GROUP < 32 ? PCLR_GROUP : 32) / 2; s > 0; s >>= 1) {\n" \
-"            PCLR_T o = acc;\n" \
-"            if (lid < s) o = lds[lid + s];\n" \
-"            __syncwarp();\n" \
-"            if (lid < s) lds[lid] = acc = pclr_op(acc, o);\n" \
-"            __syncwarp();\n" \
-"        }\n" \
-"    }\n" \
-"    return acc;\n" \
-"#endif\n" \
-"#endif\n" \
-"    return lds[0];\n" \
-"#endif\n" \
-"}\n"
+"    }\n"
+#define PCLR__TEXT_RETURN_LDS "    return lds[0];\n"
 
-#define PCLR__BODY_KERNEL \
+/* the kernel; LDS: the local array's size */
+#define PCLR__TEXT_KERNEL(LDS) \
 "/* ---- the kernel ---- */\n" \
-"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const PCLR_T *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
-"                             PCLR_GLOBAL PCLR_T *out, PCLR_GLOBAL PCLR_T *partials,\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
+"                             PCLR_GLOBAL pclr_t *out, PCLR_GLOBAL pclr_t *partials,\n" \
 "                             PCLR_GLOBAL uint *counter) {\n" \
-"    PCLR_SHARED PCLR_T lds[PCLR_LDS_SIZE];\n" \
-"    PCLR_SHARED uint is_last;\n" \
+"    PCLR_SHARED pclr_t lds[" LDS "];\n"
+#define PCLR__TEXT_IS_LAST "    PCLR_SHARED uint is_last;\n"
+#define PCLR__TEXT_IDS \
 "    const uint lid = PCLR_LID;\n" \
 "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n" \
 "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n" \
-"    PCLR_GLOBAL const PCLR_T *p = in + offset;\n" \
-"    PCLR_T acc = PCLR_IDENTITY;\n" \
-"    (void)partials; (void)counter; (void)is_last;\n" \
-"    /* Level 1, in-thread. Elements before the first V-aligned address form the head. */\n" \
-"    pclr_u64 head = (PCLR_VECTOR - (PCLR_PTR_BITS(p) / PCLR_TSIZE) % PCLR_VECTOR) % PCLR_VECTOR;\n" \
+"    PCLR_GLOBAL const pclr_t *p = in + offset;\n" \
+"    pclr_t acc = PCLR_IDENTITY;\n"
+/* level 1, in-thread; TSIZE: the element size in bytes */
+#define PCLR__TEXT_HEAD(TSIZE) \
+"    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n" \
+"    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / " TSIZE ") % PCLR_VECTOR) % PCLR_VECTOR;\n" \
 "    if (head > n) head = n;\n" \
 "    if (thread < head) acc = p[thread];\n" \
 "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
-"    PCLR_GLOBAL const PCLR_VEC *pv = (PCLR_GLOBAL const PCLR_VEC *)(p + head);\n" \
-"#if PCLR_STRIDE == PCLR_STRIDE_GLOBAL\n" \
+"    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n"
+#define PCLR__TEXT_STRIDE_GLOBAL \
+"    /* grid stride: consecutive work-items read consecutive vectors */\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
-"    pclr_u64 i = thread;\n" \
-"#else /* LOCAL: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n" \
-"    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n" \
-"    pclr_u64 i = thread * block;\n" \
-"    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n" \
-"#endif\n" \
+"    pclr_u64 i = thread;\n"
+#define PCLR__TEXT_LOOP \
 "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
-"        PCLR_VEC v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
+"        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n" \
-"    }\n" \
-"#if PCLR_UNROLL > 1\n" \
+"    }\n"
+#define PCLR__TEXT_PARTIAL_ROUND \
 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
 "       all in flight, clamped to a valid index and folded under a guard. */\n" \
 "    if (i < end) {\n" \
-"        PCLR_VEC v[PCLR_UNROLL - 1];\n" \
+"        pclr_vec v[PCLR_UNROLL - 1];\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
 "            if (i + k * stride < end) PCLR_FOLD(acc, v[k]);\n" \
-"    }\n" \
-"#endif\n" \
-"    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_op(acc, p[head + nvec * PCLR_VECTOR + thread]);\n" \
+"    }\n"
+#define PCLR__TEXT_TAIL \
+"    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
+"    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_merge(acc, p[head + nvec * PCLR_VECTOR + thread]);\n"
+#define PCLR__TEXT_LEVEL2_CALL \
 "    /* Level 2, in-group. */\n" \
 "    acc = pclr_group_reduce(acc, lds);\n"
 
-#define PCLR__BODY_FINISH \
+/* level 3, between groups */
+#define PCLR__TEXT_ONE_GROUP \
 "    /* Level 3, between groups. */\n" \
-"#if PCLR_FINISH == PCLR_FINISH_PARTIALS\n" \
-"    if (lid == 0) out[group] = acc;\n" \
-"#else\n" \
 "    if (groups == 1) {\n" \
 "        if (lid == 0) out[0] = acc;\n" \
 "        return;\n" \
-"    }\n" \
-"#if PCLR_FINISH == PCLR_FINISH_ATOMIC\n" \
-"    /* partials[0] holds the running value; it is the identity between calls. */\n" \
-"    if (lid == 0) {\n" \
-"        PCLR_CAT(PCLR_ATOMIC_, PCLR_OPNAME_UC)(partials, acc);\n" \
-"        PCLR_DEVICE_FENCE();\n" \
-"        if (PCLR_ATOMIC_INC(counter) == groups - 1) {\n" \
-"            PCLR_DEVICE_FENCE();\n" \
-"            out[0] = PCLR_ATOMIC_XCHG(partials, PCLR_IDENTITY);\n" \
-"            *counter = 0;\n" \
-"        }\n" \
-"    }\n" \
-"#else /* LAST_GROUP: the last group to finish folds the partials in a fixed order */\n" \
+"    }\n"
+#define PCLR__TEXT_TICKET_CL "atomic_inc(counter)"
+#define PCLR__TEXT_TICKET_CUDA "atomicAdd(counter, 1u)"
+/* TICKET: the counter's atomic increment; TREE: the group reduction for the fold */
+#define PCLR__TEXT_LAST_GROUP(TICKET, TREE) \
+"    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
 "        partials[group] = acc;\n" \
 "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
-"        is_last = PCLR_ATOMIC_INC(counter) == groups - 1;\n" \
+"        is_last = " TICKET " == groups - 1;\n" \
 "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
 "    }\n" \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_GLOBAL volatile const PCLR_T *vp = partials;\n" \
+"        PCLR_GLOBAL volatile const pclr_t *vp = partials;\n" \
 "        acc = PCLR_IDENTITY;\n" \
 "        /* four loads in flight: the fold's time is L2 round trips */\n" \
 "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" \
-"            const PCLR_T a = vp[j];\n" \
-"            const PCLR_T b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n" \
-"            const PCLR_T c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
-"            const PCLR_T d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
-"            acc = pclr_op(acc, pclr_op(pclr_op(a, b), pclr_op(c, d)));\n" \
+"            const pclr_t a = vp[j];\n" \
+"            const pclr_t b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            const pclr_t c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            const pclr_t d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
 "        }\n" \
-"#if PCLR_LDS_SIZE == PCLR_GROUP\n" \
-"        acc = pclr_tree_rolled(acc, lds);\n" \
-"#else\n" \
-"        acc = pclr_group_reduce(acc, lds);\n" \
-"#endif\n" \
+"        acc = " TREE "(acc, lds);\n" \
 "        if (lid == 0) {\n" \
 "            out[0] = acc;\n" \
 "            *counter = 0;\n" \
 "        }\n" \
 "    }\n" \
-"#endif\n" \
-"#endif\n" \
 "}\n"
 
 PCLR_EXTERN_C_END
@@ -1091,7 +976,8 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
    pclr_kernel_source writes only what one configuration needs: one dialect's
    prelude, then the pieces of its variant, stride and finish, with the op
    spelled from its accumulator (pclr__accums). Choices are made here in C;
-   the kernel holds no #if but the device-dependent fence. */
+   the kernel holds no #if but the device-dependent fence. The text it shares
+   with the macro form is the PCLR__TEXT_ pieces (section "kernel text"). */
 
 /* How an op accumulates: the generator reads an op only from here, so a new
    op (argmin, minmax, statistics, wide sums) is a new row, not a new branch. */
@@ -1110,11 +996,9 @@ typedef struct pclr__accum {
 
 static const pclr__accum pclr__accums[PCLR_OP_COUNT_] = {
     {NULL, {NULL}, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL}, /* PCLR_OP_DEFAULT: resolved to sum */
-    {NULL, {NULL, "0u", "0", "0.0f", "0.0"}, "a + b", NULL, NULL, NULL, 1, 0, "add", "Add"},
-    {NULL, {NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, "a < b ? a : b", "(a != a || a < b) ? a : b", NULL, NULL,
-     0, 1, "min", "Min"},
-    {NULL, {NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, "a > b ? a : b", "(a != a || a > b) ? a : b", NULL, NULL,
-     0, 1, "max", "Max"},
+    {NULL, {NULL, "0u", "0", "0.0f", "0.0"}, PCLR__MERGE_SUM, NULL, NULL, NULL, 1, 0, "add", "Add"},
+    {NULL, {NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, PCLR__MERGE_MIN, PCLR__MERGE_MIN_NAN, NULL, NULL, 0, 1, "min", "Min"},
+    {NULL, {NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, PCLR__MERGE_MAX, PCLR__MERGE_MAX_NAN, NULL, NULL, 0, 1, "max", "Max"},
 };
 
 /* One configuration as the pieces see it. */
@@ -1131,7 +1015,7 @@ static void pclr__put_if(pclr__gen *g, int cond, const char *s) {
 }
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
 
-/* Uses of the local-memory tree kept as a loop (see below). */
+/* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
     int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
@@ -1139,52 +1023,9 @@ static int pclr__gen_tree_rolled(const pclr_config *c) {
 
 static void pclr__gen_prelude(pclr__gen *g) {
     const pclr_config *c = g->c;
-    if (g->cuda) {
-        pclr__put(g->w, "/* ---- CUDA C (NVRTC) ---- */\n"
-                        "typedef unsigned int uint;\n"
-                        "typedef unsigned long long pclr_u64;\n"
-                        "#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n"
-                        "#define PCLR_GLOBAL\n"
-                        "#define PCLR_LOCAL\n"
-                        "#define PCLR_RESTRICT __restrict__ /* read-only loads */\n"
-                        "#define PCLR_SHARED __shared__\n"
-                        "#define PCLR_FN static __device__ __forceinline__\n"
-                        "#define PCLR_BARRIER() __syncthreads()\n"
-                        "#define PCLR_LID ((uint)threadIdx.x)\n"
-                        "#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)\n"
-                        "#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n");
-        pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS,
-                     "/* Release/acquire between groups: fence.acq_rel is the light fence for that\n"
-                     "   pattern (__threadfence is a sequentially consistent fence.sc). */\n"
-                     "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n"
-                     "#define PCLR_DEVICE_FENCE() asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\")\n"
-                     "#else\n"
-                     "#define PCLR_DEVICE_FENCE() __threadfence()\n"
-                     "#endif\n");
-    } else {
-        pclr__put(g->w, "/* ---- OpenCL C ---- */\n");
-        pclr__put_if(g, g->is_double, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
-        pclr__put(g->w, "typedef ulong pclr_u64;\n"
-                        "#define PCLR_KERNEL __kernel\n"
-                        "#define PCLR_GLOBAL __global\n"
-                        "#define PCLR_LOCAL __local\n"
-                        "#define PCLR_RESTRICT restrict\n"
-                        "#define PCLR_SHARED __local\n"
-                        "#define PCLR_FN static inline\n"
-                        "#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n"
-                        "#define PCLR_LID ((uint)get_local_id(0))\n"
-                        "#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n"
-                        "#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n");
-        pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS,
-                     "/* Orders a group's partial before its ticket, device-wide. */\n"
-                     "#if __OPENCL_C_VERSION__ >= 200\n"
-                     "#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n"
-                     "#elif defined(cl_nv_pragma_unroll)\n"
-                     "#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n"
-                     "#else\n"
-                     "#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n"
-                     "#endif\n");
-    }
+    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA);
+    else pclr__put(g->w, g->is_double ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
+    pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) PCLR__GEN_KNOB_##kind(macro, field)
 #define PCLR__GEN_KNOB_INT(macro, field) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);
@@ -1198,7 +1039,7 @@ static void pclr__gen_prelude(pclr__gen *g) {
 #undef PCLR__GEN_KNOB_ENUM
 #undef PCLR__GEN_KNOB_HOST
     PCLR__GEN_PUTF(g, "typedef %s pclr_t;\n", g->t);
-    if (c->vector_width == 1) pclr__put(g->w, "typedef pclr_t pclr_vec; /* one element per load */\n");
+    if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_VEC1);
     else if (g->cuda)
         PCLR__GEN_PUTF(g, "struct __align__(%d) pclr_vec { pclr_t s[%d]; }; /* %d-byte loads */\n", g->tsize * c->vector_width,
                        c->vector_width, g->tsize * c->vector_width);
@@ -1214,51 +1055,28 @@ static void pclr__gen_ops(pclr__gen *g) {
     const char *id = a->identity[c->type];
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n", pclr_op_name(c->op));
     if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
-        const char *inf = g->cuda ? (g->is_double ? "__longlong_as_double(0x7ff0000000000000ll)" : "__int_as_float(0x7f800000)")
-                                  : (g->is_double ? "((double)INFINITY)" : "INFINITY");
+        const char *inf = g->cuda ? (g->is_double ? PCLR__TEXT_INF_CUDA_D : PCLR__TEXT_INF_CUDA_F)
+                                  : (g->is_double ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
         PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
     } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
     if (g->is_int && a->int_on_bits) {
-        PCLR__GEN_PUTF(g, "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n"
-                          "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return %s; }\n", a->merge);
-        pclr__put(g->w, g->cuda ? "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
-                                : "PCLR_FN int pclr_merge(int a, int b) { return as_int(pclr_merge_bits(as_uint(a), as_uint(b))); }\n");
-    } else if (g->is_float && a->merge_nan) {
-        PCLR__GEN_PUTF(g, "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return %s; } /* NaN propagates */\n", a->merge_nan);
-    } else PCLR__GEN_PUTF(g, "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return %s; }\n", a->merge);
-    if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), (v))\n");
-    else if (c->vector_width == 2)
-        PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
-                          "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(%s, %s))\n", e0, e1);
-    else
-        PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
-                          "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(%s, %s), \\\n"
-                          "                                                         pclr_merge(%s, %s)))\n", e0, e1, e2, e3);
+        PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_BITS("%s"), a->merge);
+        pclr__put(g->w, g->cuda ? PCLR__TEXT_MERGE_INT_CUDA : PCLR__TEXT_MERGE_INT_CL);
+    } else if (g->is_float && a->merge_nan) PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_NAN("%s"), a->merge_nan);
+    else PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE("%s"), a->merge);
+    if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
+    else if (c->vector_width == 2) PCLR__GEN_PUTF(g, PCLR__TEXT_FOLD2("%s", "%s"), e0, e1);
+    else PCLR__GEN_PUTF(g, PCLR__TEXT_FOLD4("%s", "%s", "%s", "%s"), e0, e1, e2, e3);
 }
 
 /* Level 2: the group's value, valid in work-item 0. */
 static void pclr__gen_group(pclr__gen *g) {
     const pclr_config *c = g->c;
     const pclr__accum *a = g->acc;
-    pclr__put(g->w, "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n");
-    if (pclr__gen_tree_rolled(c))
-        pclr__put(g->w, "/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n"
-                        "   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n"
-                        "   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n"
-                        "PCLR_FN pclr_t pclr_tree_rolled(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n"
-                        "    const uint lid = PCLR_LID;\n"
-                        "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
-                        "    lds[lid] = acc;\n"
-                        "    PCLR_BARRIER();\n"
-                        "#pragma unroll 1\n"
-                        "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n"
-                        "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
-                        "        PCLR_BARRIER();\n"
-                        "    }\n"
-                        "    return lds[0];\n"
-                        "}\n");
+    pclr__put(g->w, PCLR__TEXT_LEVEL2);
+    pclr__put_if(g, pclr__gen_tree_rolled(c), PCLR__TEXT_TREE_ROLLED);
     if (c->variant == PCLR_VARIANT_SHUFFLE) {
-        if (g->cuda) pclr__put(g->w, "#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n");
+        if (g->cuda) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
         else {
             pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
                             "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
@@ -1277,15 +1095,9 @@ static void pclr__gen_group(pclr__gen *g) {
             pclr__put(g->w, "}\n"
                             "#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
         }
-        pclr__put(g->w, "/* Lane 0 of each wave gets the wave's result. */\n"
-                        "PCLR_FN pclr_t pclr_wave_reduce(pclr_t v, uint width) {\n"
-                        "#pragma unroll\n"
-                        "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n"
-                        "        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n"
-                        "    return v;\n"
-                        "}\n");
+        pclr__put(g->w, PCLR__TEXT_WAVE_REDUCE);
     }
-    pclr__put(g->w, "PCLR_FN pclr_t pclr_group_reduce(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n");
+    pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE);
     switch (c->variant) {
     case PCLR_VARIANT_COLLECTIVE:
         pclr__put(g->w, "    (void)lds;\n");
@@ -1305,17 +1117,7 @@ static void pclr__gen_group(pclr__gen *g) {
         else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", a->prim);
         break;
     case PCLR_VARIANT_SHUFFLE:
-        if (c->group_size > c->wave_width)
-            pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
-                            "    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n"
-                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
-                            "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n"
-                            "    PCLR_BARRIER();\n"
-                            "    if (lid < PCLR_WAVE) {\n"
-                            "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;\n"
-                            "        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);\n"
-                            "    }\n"
-                            "    return acc;\n");
+        if (c->group_size > c->wave_width) pclr__put(g->w, PCLR__TEXT_SHUFFLE_WAVES);
         else pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
                              "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
         break;
@@ -1332,37 +1134,26 @@ static void pclr__gen_group(pclr__gen *g) {
                         "    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n"
                         "        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
                         "        PCLR_BARRIER();\n"
-                        "    }\n"
-                        "    return lds[0];\n");
+                        "    }\n" PCLR__TEXT_RETURN_LDS);
         break;
-    default: { /* UNROLLED */
-        int warp_tail = g->cuda && c->wave_width == 32; /* CUDA warps of 32: the smaller steps stay inside warp 0 */
-        pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
-                        "    PCLR_BARRIER();\n"
-                        "    lds[lid] = acc;\n"
-                        "    PCLR_BARRIER();\n"
-                        "    /* the divergence-free tree, fully unrolled for the compile-time group size */\n"
-                        "#pragma unroll\n");
-        PCLR__GEN_PUTF(g, "    for (uint s = PCLR_GROUP / 2; s >= %d; s >>= 1) {\n", warp_tail ? 32 : 1);
-        pclr__put(g->w, "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
-                        "        PCLR_BARRIER();\n"
-                        "    }\n");
-        if (!warp_tail) pclr__put(g->w, "    return lds[0];\n");
-        else {
-            pclr__put(g->w, "    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */\n"
-                            "    if (lid < 32) {\n"
-                            "#pragma unroll\n");
-            PCLR__GEN_PUTF(g, "        for (uint s = %d; s > 0; s >>= 1) {\n", (c->group_size < 32 ? c->group_size : 32) / 2);
-            pclr__put(g->w, "            pclr_t o = acc;\n"
-                            "            if (lid < s) o = lds[lid + s];\n"
-                            "            __syncwarp();\n"
-                            "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
-                            "            __syncwarp();\n"
-                            "        }\n"
-                            "    }\n"
-                            "    return acc;\n");
+    default: /* UNROLLED; CUDA warps of 32: the smaller steps stay inside warp 0 */
+        if (!g->cuda || c->wave_width != 32) {
+            pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS);
+            break;
         }
-    }
+        pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("32")
+                        "    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */\n"
+                        "    if (lid < 32) {\n"
+                        "#pragma unroll\n");
+        PCLR__GEN_PUTF(g, "        for (uint s = %d; s > 0; s >>= 1) {\n", (c->group_size < 32 ? c->group_size : 32) / 2);
+        pclr__put(g->w, "            pclr_t o = acc;\n"
+                        "            if (lid < s) o = lds[lid + s];\n"
+                        "            __syncwarp();\n"
+                        "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
+                        "            __syncwarp();\n"
+                        "        }\n"
+                        "    }\n"
+                        "    return acc;\n");
     }
     pclr__put(g->w, "}\n");
 }
@@ -1371,63 +1162,27 @@ static void pclr__gen_group(pclr__gen *g) {
 static void pclr__gen_kernel(pclr__gen *g) {
     const pclr_config *c = g->c;
     int v = c->vector_width;
-    pclr__put(g->w, "/* ---- the kernel ---- */\n"
-                    "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
-                    "                             PCLR_GLOBAL pclr_t *out, PCLR_GLOBAL pclr_t *partials,\n"
-                    "                             PCLR_GLOBAL uint *counter) {\n");
-    PCLR__GEN_PUTF(g, "    PCLR_SHARED pclr_t lds[%s];\n", c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
-                                                            : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
-                                                            : "PCLR_GROUP");
-    pclr__put_if(g, c->finish == PCLR_FINISH_LAST_GROUP, "    PCLR_SHARED uint is_last;\n");
-    pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
-                    "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
-                    "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
-                    "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
-                    "    pclr_t acc = PCLR_IDENTITY;\n");
+    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                               : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                               : "PCLR_GROUP");
+    pclr__put_if(g, c->finish == PCLR_FINISH_LAST_GROUP, PCLR__TEXT_IS_LAST);
+    pclr__put(g->w, PCLR__TEXT_IDS);
     pclr__put_if(g, c->finish == PCLR_FINISH_PARTIALS, "    (void)partials; (void)counter;\n");
-    if (v > 1) {
-        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n");
-        PCLR__GEN_PUTF(g, "    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / %d) %% PCLR_VECTOR) %% PCLR_VECTOR;\n", g->tsize);
-        pclr__put(g->w, "    if (head > n) head = n;\n"
-                        "    if (thread < head) acc = p[thread];\n"
-                        "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n"
-                        "    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n");
-    } else
+    if (v > 1) pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : PCLR__TEXT_HEAD("4"));
+    else
         pclr__put(g->w, "    /* Level 1, in-thread. */\n"
                         "    const pclr_u64 nvec = n;\n"
                         "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL)
-        pclr__put(g->w, "    /* grid stride: consecutive work-items read consecutive vectors */\n"
-                        "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n"
-                        "    pclr_u64 i = thread;\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
     else
         pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
                         "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
                         "    pclr_u64 i = thread * block;\n"
                         "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
-                    "        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
-                    "#pragma unroll\n"
-                    "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n"
-                    "#pragma unroll\n"
-                    "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n"
-                    "    }\n");
-    pclr__put_if(g, c->unroll > 1,
-                 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n"
-                 "       all in flight, clamped to a valid index and folded under a guard. */\n"
-                 "    if (i < end) {\n"
-                 "        pclr_vec v[PCLR_UNROLL - 1];\n"
-                 "#pragma unroll\n"
-                 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n"
-                 "#pragma unroll\n"
-                 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
-                 "            if (i + k * stride < end) PCLR_FOLD(acc, v[k]);\n"
-                 "    }\n");
-    pclr__put_if(g, v > 1,
-                 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n"
-                 "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_merge(acc, p[head + nvec * PCLR_VECTOR + thread]);\n");
-    pclr__put(g->w, "    /* Level 2, in-group. */\n"
-                    "    acc = pclr_group_reduce(acc, lds);\n");
+    pclr__put(g->w, PCLR__TEXT_LOOP);
+    pclr__put_if(g, c->unroll > 1, PCLR__TEXT_PARTIAL_ROUND);
+    pclr__put_if(g, v > 1, PCLR__TEXT_TAIL);
+    pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
 }
 
 /* Level 3, between groups, and the kernel's closing brace. */
@@ -1439,61 +1194,25 @@ static void pclr__gen_finish(pclr__gen *g) {
                         "}\n");
         return;
     }
-    pclr__put(g->w, "    /* Level 3, between groups. */\n"
-                    "    if (groups == 1) {\n"
-                    "        if (lid == 0) out[0] = acc;\n"
-                    "        return;\n"
-                    "    }\n");
-    if (c->finish == PCLR_FINISH_ATOMIC) {
-        pclr__put(g->w, "    /* partials[0] holds the running value; it is the identity between calls. */\n"
-                        "    if (lid == 0) {\n");
-        if (g->cuda)
-            PCLR__GEN_PUTF(g, "        atomic%s(partials, acc);\n"
-                              "        PCLR_DEVICE_FENCE();\n"
-                              "        if (atomicAdd(counter, 1u) == groups - 1) {\n"
-                              "            PCLR_DEVICE_FENCE();\n"
-                              "            out[0] = atomicExch(partials, PCLR_IDENTITY);\n", g->acc->prim_cuda);
-        else
-            PCLR__GEN_PUTF(g, "        atomic_%s(partials, acc);\n"
-                              "        PCLR_DEVICE_FENCE();\n"
-                              "        if (atomic_inc(counter) == groups - 1) {\n"
-                              "            PCLR_DEVICE_FENCE();\n"
-                              "            out[0] = atomic_xchg(partials, PCLR_IDENTITY);\n", g->acc->prim);
-        pclr__put(g->w, "            *counter = 0;\n"
-                        "        }\n"
-                        "    }\n"
-                        "}\n");
+    pclr__put(g->w, PCLR__TEXT_ONE_GROUP);
+    if (c->finish == PCLR_FINISH_LAST_GROUP) {
+        PCLR__GEN_PUTF(g, PCLR__TEXT_LAST_GROUP("%s", "%s"), g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL,
+                       pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
         return;
     }
-    pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
-                    "    if (lid == 0) {\n"
-                    "        partials[group] = acc;\n"
-                    "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n");
-    pclr__put(g->w, g->cuda ? "        is_last = atomicAdd(counter, 1u) == groups - 1;\n"
-                            : "        is_last = atomic_inc(counter) == groups - 1;\n");
-    pclr__put(g->w, "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n"
-                    "    }\n"
-                    "    PCLR_BARRIER();\n"
-                    "    if (is_last) {\n"
-                    "        PCLR_DEVICE_FENCE();\n"
-                    "        PCLR_GLOBAL volatile const pclr_t *vp = partials;\n"
-                    "        acc = PCLR_IDENTITY;\n"
-                    "        /* four loads in flight: the fold's time is L2 round trips */\n"
-                    "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n"
-                    "            const pclr_t a = vp[j];\n"
-                    "            const pclr_t b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n"
-                    "            const pclr_t c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n"
-                    "            const pclr_t d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n"
-                    "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
-                    "        }\n");
-    pclr__put(g->w, pclr__gen_tree_rolled(c) ? "        acc = pclr_tree_rolled(acc, lds);\n"
-                                             : "        acc = pclr_group_reduce(acc, lds);\n");
-    pclr__put(g->w, "        if (lid == 0) {\n"
-                    "            out[0] = acc;\n"
-                    "            *counter = 0;\n"
-                    "        }\n"
-                    "    }\n"
-                    "}\n");
+    /* ATOMIC: partials[0] holds the running value */
+    pclr__put(g->w, "    /* partials[0] holds the running value; it is the identity between calls. */\n"
+                    "    if (lid == 0) {\n");
+    if (g->cuda) PCLR__GEN_PUTF(g, "        atomic%s(partials, acc);\n", g->acc->prim_cuda);
+    else PCLR__GEN_PUTF(g, "        atomic_%s(partials, acc);\n", g->acc->prim);
+    PCLR__GEN_PUTF(g, "        PCLR_DEVICE_FENCE();\n"
+                      "        if (%s == groups - 1) {\n"
+                      "            PCLR_DEVICE_FENCE();\n"
+                      "            out[0] = %s(partials, PCLR_IDENTITY);\n"
+                      "            *counter = 0;\n"
+                      "        }\n"
+                      "    }\n"
+                      "}\n", g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL, g->cuda ? "atomicExch" : "atomic_xchg");
 }
 
 PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {

@@ -168,27 +168,79 @@ static void test_source_protocol(void) {
         size_t n = pclr_config_describe(&c, d, sizeof d);
         CHECK(n > 40 && strlen(d) == 7, "describe truncates and reports the full length");
     }
-    /* the macro form holds the same prelude and body as the generator
-       (its literal is longer than C99's 4095-character minimum: see pclreduce.h) */
+}
+
+/* A whole line of text equal to line[0, len). */
+static int has_line(const char *text, const char *line, size_t len) {
+    const char *at;
+    for (at = strstr(text, "\n"); at; at = strstr(at + 1, "\n"))
+        if (strncmp(at + 1, line, len) == 0 && at[1 + len] == '\n') return 1;
+    return 0;
+}
+
+/* The macro form is the generator's text for the default knobs: every line the
+   generator writes for the same type, op, wave and unroll is a line of the
+   macro form, but those where the generator spells out what the macro form
+   leaves to the kernel's preprocessor (knob values, type names, identity).
+   (Its literal is longer than C99's 4095-character minimum: see pclreduce.h.) */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
-    {
-        static const char macro_cl[] = PCLR_SOURCE_CL(uint, sum, 32, 8);
-        static const char macro_cuda[] = PCLR_SOURCE_CUDA(double, min, 32, 2);
-        CHECK(strstr(macro_cl, "#define PCLR_TYPE_uint 1\n#define PCLR_OP_sum 1\n#define PCLR_WAVE 32\n#define PCLR_UNROLL 8\n") != NULL,
-              "macro form defines");
-        CHECK(strstr(macro_cl, PCLR__PRELUDE_OPENCL PCLR__BODY_CONFIG) != NULL, "macro form: OpenCL prelude + body");
-        CHECK(strstr(macro_cl, "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n") != NULL &&
-                  strstr(macro_cl, "#define PCLR_VECTOR (16 / PCLR_TSIZE)\n") != NULL,
-              "macro form: knob defaults from PCLR__KNOBS");
-        CHECK(strstr(macro_cuda, PCLR__PRELUDE_CUDA PCLR__BODY_CONFIG) != NULL && strstr(macro_cuda, "backend=cuda"),
-              "macro form: CUDA prelude + body");
-    }
+static const struct { pclr_backend backend; pclr_type type; pclr_op op; int wave, unroll; const char *src; } g_macros[] = {
+    {PCLR_OPENCL, PCLR_UINT, PCLR_SUM, 32, 8, PCLR_SOURCE_CL(uint, sum, 32, 8)},
+    {PCLR_OPENCL, PCLR_INT, PCLR_SUM, 64, 1, PCLR_SOURCE_CL(int, sum, 64, 1)},
+    {PCLR_OPENCL, PCLR_FLOAT, PCLR_MAX, 32, 4, PCLR_SOURCE_CL(float, max, 32, 4)},
+    {PCLR_OPENCL, PCLR_DOUBLE, PCLR_MIN, 64, 2, PCLR_SOURCE_CL(double, min, 64, 2)},
+    {PCLR_CUDA, PCLR_UINT, PCLR_MAX, 32, 16, PCLR_SOURCE_CUDA(uint, max, 32, 16)},
+    {PCLR_CUDA, PCLR_INT, PCLR_SUM, 32, 1, PCLR_SOURCE_CUDA(int, sum, 32, 1)},
+    {PCLR_CUDA, PCLR_FLOAT, PCLR_MIN, 32, 4, PCLR_SOURCE_CUDA(float, min, 32, 4)},
+    {PCLR_CUDA, PCLR_DOUBLE, PCLR_MIN, 32, 2, PCLR_SOURCE_CUDA(double, min, 32, 2)},
+};
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+
+static void test_macro_form(void) {
+    static const char *const spelled[] = {"#define PCLR_WAVE ", "#define PCLR_GROUP ", "#define PCLR_UNROLL ",
+                                          "#define PCLR_VECTOR ", "typedef ", "struct __align__(", "#define PCLR_IDENTITY ",
+                                          "/* ---- the operation: ", "    pclr_u64 head = "};
+    size_t m, k;
+    CHECK(strstr(g_macros[0].src, "#define PCLR_TYPE_uint 1\n#define PCLR_OP_sum 1\n#define PCLR_WAVE 32\n#define PCLR_UNROLL 8\n") != NULL,
+          "macro form defines");
+    CHECK(strstr(g_macros[0].src, "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n") != NULL &&
+              strstr(g_macros[0].src, "#define PCLR_VECTOR (16 / PCLR_TSIZE)\n") != NULL,
+          "macro form: knob defaults from PCLR__KNOBS");
+    CHECK(strstr(g_macros[4].src, "backend=cuda") != NULL && strstr(g_macros[4].src, PCLR__TEXT_PRELUDE_CUDA) != NULL,
+          "macro form: CUDA prelude");
+    for (m = 0; m < sizeof g_macros / sizeof g_macros[0]; ++m) {
+        pclr_config c;
+        char *gen;
+        const char *line, *end;
+        int missing = 0, lines = 0;
+        memset(&c, 0, sizeof c);
+        c.backend = g_macros[m].backend;
+        c.type = g_macros[m].type;
+        c.op = g_macros[m].op;
+        c.wave_width = g_macros[m].wave;
+        c.unroll = g_macros[m].unroll;
+        gen = source_of(&c);
+        if (!CHECK(gen != NULL, "generator source for macro form %zu", m)) continue;
+        line = strstr(gen, "*/\n") + 3; /* after the description */
+        for (; *line; line = end + 1) {
+            size_t len;
+            end = strchr(line, '\n');
+            len = (size_t)(end - line);
+            for (k = 0; k < sizeof spelled / sizeof spelled[0]; ++k)
+                if (strncmp(line, spelled[k], strlen(spelled[k])) == 0) break;
+            if (k < sizeof spelled / sizeof spelled[0]) continue;
+            ++lines;
+            if (!has_line(g_macros[m].src, line, len) && missing++ == 0)
+                CHECK(0, "macro form %zu lacks the generator's line '%.*s'", m, (int)len, line);
+        }
+        CHECK(missing == 0 && lines > 100, "macro form %zu holds the generator's %d lines (%d missing)", m, lines, missing);
+        free(gen);
+    }
 }
 
 static int count_lines(const char *s) {
@@ -351,6 +403,7 @@ int main(void) {
     test_names();
     test_source_protocol();
     test_source_pieces();
+    test_macro_form();
     test_plan();
     test_cpu_reference(seed);
     return pclr_test_summary("test_core");
