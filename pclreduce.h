@@ -370,25 +370,28 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 #define PCLR_MAX_BACKENDS 4
 
 
-/* What every context takes; the backend descs carry the same fields. */
+/* The fields every context's desc has (pclr_desc, pclr_cl_desc, pclr_cuda_desc). */
+#define PCLR_DESC_COMMON                                                                                \
+    pclr_allocator allocator; /* host memory; zero = malloc/free */                                   \
+    const char *cache_dir;    /* compiled kernels on disk; NULL = pclr_cache_default_dir() */         \
+    int no_disk_cache;        /* 1: no files read or written */                                       \
+    const char *tune_file;    /* NULL = pclr_tune_default_path(); its entries for the device apply */ \
+    int no_tune_file;         /* 1: built-in defaults only */                                         \
+    char *error;              /* a failed create writes why here (error_cap bytes) */                 \
+    size_t error_cap;
+
 typedef struct pclr_desc {
+    PCLR_DESC_COMMON
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
                                                  all 0 = auto: CUDA, OpenCL (GPU first), CPU */
     int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
     int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
-    pclr_allocator allocator;           /* host memory; zero = malloc/free */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
     const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
     const char *nvrtc_library;          /* NULL = $PCLR_NVRTC_LIBRARY, else the usual names */
     const struct pclr_cl_api *opencl_api;  /* a caller's table of entry points instead of loading (copied; */
     const struct pclr_cuda_api *cuda_api;  /* see pclreduce_cl.h, pclreduce_cuda.h) */
     const struct pclr_nvrtc_api *nvrtc_api;
-    const char *cache_dir;              /* compiled kernels on disk; NULL = pclr_cache_default_dir() */
-    int no_disk_cache;                  /* 1: no files read or written */
-    const char *tune_file;              /* NULL = pclr_tune_default_path(); its entries for the device apply */
-    int no_tune_file;                   /* 1: built-in defaults only */
-    char *error;                        /* a failed create writes why here (error_cap bytes) */
-    size_t error_cap;
 } pclr_desc;
 
 typedef struct pclr_context pclr_context;
@@ -2029,6 +2032,17 @@ PCLR__FN pclr_result pclr__say(char *buf, size_t cap, pclr_result r, const char 
     return r;
 }
 
+/* What every create checks first (the contract): the error text cleared, an
+   out pointer, an allocator with both functions or neither (*a: the one to use). */
+PCLR__FN pclr_result pclr__create_check(const char *fn, char *error, size_t cap, int have_out, const pclr_allocator *in,
+                                        pclr_allocator *a) {
+    if (error && cap) error[0] = '\0';
+    if (!have_out) return pclr__say(error, cap, PCLR_ERR_NULL_POINTER, "%s: out is NULL", fn);
+    if (!pclr__allocator_of(in, a))
+        return pclr__say(error, cap, PCLR_ERR_NULL_POINTER, "%s: desc.allocator needs both alloc and free, or neither", fn);
+    return PCLR_OK;
+}
+
 PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) PCLR__PRINTF(3, 4);
 PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) {
     va_list ap;
@@ -2600,16 +2614,14 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     pclr_context *ctx;
     const pclr_backend *order = autos;
     size_t count = 3, i, len = 0;
+    pclr_result r;
     if (out) *out = NULL;
     if (!desc) {
         memset(&zero, 0, sizeof zero);
         desc = &zero;
     }
-    if (desc->error && desc->error_cap) desc->error[0] = '\0';
-    if (!out) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_create: out is NULL");
-    if (!pclr__allocator_of(&desc->allocator, &a))
-        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER,
-                         "pclr_create: desc.allocator needs both alloc and free, or neither");
+    if ((r = pclr__create_check("pclr_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
+        return r;
     if (desc->backends[0] != PCLR_BACKEND_AUTO) {
         order = desc->backends;
         for (count = 0; count < PCLR_MAX_BACKENDS && desc->backends[count]; ++count)
@@ -2625,7 +2637,6 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     for (i = 0; i < count; ++i) {
         const pclr__backend_ops *ops = pclr__ops_of(order[i]);
         char why[512];
-        pclr_result r;
         if (order[i] == PCLR_CPU) {
             ctx->backend = PCLR_CPU;
             *out = ctx;

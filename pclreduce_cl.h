@@ -131,15 +131,9 @@ typedef struct pclr_cl_desc {
     cl_device_id device;         /* may be NULL: the queue's device */
     cl_command_queue queue;      /* required by pclr_cl_create; NULL for pclr_cl_create_default_desc */
     /* the three are the caller's; retained by the context, released at destroy */
-    pclr_allocator allocator;    /* the fields below mean what they mean in pclr_desc */
+    PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *opencl_library;
     const pclr_cl_api *opencl_api;
-    const char *cache_dir;
-    int no_disk_cache;
-    const char *tune_file;
-    int no_tune_file;
-    char *error;
-    size_t error_cap;
 } pclr_cl_desc;
 typedef struct pclr_cl_features {
     char platform_name[128], device_name[256], vendor[128], driver_version[128];
@@ -265,60 +259,28 @@ typedef struct pclr__cl_program {
 #define pclr__cl_fail(ctx, ...) pclr__fail(&(ctx)->e, __VA_ARGS__)
 
 static const char *pclr__cl_error_name(cl_int e) {
-    switch (e) {
-    case 0: return "CL_SUCCESS";
-    case -1: return "CL_DEVICE_NOT_FOUND";
-    case -2: return "CL_DEVICE_NOT_AVAILABLE";
-    case -3: return "CL_COMPILER_NOT_AVAILABLE";
-    case -4: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case -5: return "CL_OUT_OF_RESOURCES";
-    case -6: return "CL_OUT_OF_HOST_MEMORY";
-    case -7: return "CL_PROFILING_INFO_NOT_AVAILABLE";
-    case -8: return "CL_MEM_COPY_OVERLAP";
-    case -9: return "CL_IMAGE_FORMAT_MISMATCH";
-    case -10: return "CL_IMAGE_FORMAT_NOT_SUPPORTED";
-    case -11: return "CL_BUILD_PROGRAM_FAILURE";
-    case -12: return "CL_MAP_FAILURE";
-    case -13: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case -14: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-    case -15: return "CL_COMPILE_PROGRAM_FAILURE";
-    case -16: return "CL_LINKER_NOT_AVAILABLE";
-    case -17: return "CL_LINK_PROGRAM_FAILURE";
-    case -30: return "CL_INVALID_VALUE";
-    case -31: return "CL_INVALID_DEVICE_TYPE";
-    case -32: return "CL_INVALID_PLATFORM";
-    case -33: return "CL_INVALID_DEVICE";
-    case -34: return "CL_INVALID_CONTEXT";
-    case -35: return "CL_INVALID_QUEUE_PROPERTIES";
-    case -36: return "CL_INVALID_COMMAND_QUEUE";
-    case -37: return "CL_INVALID_HOST_PTR";
-    case -38: return "CL_INVALID_MEM_OBJECT";
-    case -42: return "CL_INVALID_BINARY";
-    case -43: return "CL_INVALID_BUILD_OPTIONS";
-    case -44: return "CL_INVALID_PROGRAM";
-    case -45: return "CL_INVALID_PROGRAM_EXECUTABLE";
-    case -46: return "CL_INVALID_KERNEL_NAME";
-    case -47: return "CL_INVALID_KERNEL_DEFINITION";
-    case -48: return "CL_INVALID_KERNEL";
-    case -49: return "CL_INVALID_ARG_INDEX";
-    case -50: return "CL_INVALID_ARG_VALUE";
-    case -51: return "CL_INVALID_ARG_SIZE";
-    case -52: return "CL_INVALID_KERNEL_ARGS";
-    case -53: return "CL_INVALID_WORK_DIMENSION";
-    case -54: return "CL_INVALID_WORK_GROUP_SIZE";
-    case -55: return "CL_INVALID_WORK_ITEM_SIZE";
-    case -56: return "CL_INVALID_GLOBAL_OFFSET";
-    case -57: return "CL_INVALID_EVENT_WAIT_LIST";
-    case -58: return "CL_INVALID_EVENT";
-    case -59: return "CL_INVALID_OPERATION";
-    case -61: return "CL_INVALID_BUFFER_SIZE";
-    case -63: return "CL_INVALID_GLOBAL_WORK_SIZE";
-    case -64: return "CL_INVALID_PROPERTY";
-    case -66: return "CL_INVALID_COMPILER_OPTIONS";
-    case -68: return "CL_INVALID_DEVICE_PARTITION_COUNT";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "an unknown OpenCL error";
-    }
+    static const struct { int code; const char *name; } names[] = {
+        {0, "CL_SUCCESS"}, {-1, "CL_DEVICE_NOT_FOUND"}, {-2, "CL_DEVICE_NOT_AVAILABLE"}, {-3, "CL_COMPILER_NOT_AVAILABLE"},
+        {-4, "CL_MEM_OBJECT_ALLOCATION_FAILURE"}, {-5, "CL_OUT_OF_RESOURCES"}, {-6, "CL_OUT_OF_HOST_MEMORY"},
+        {-7, "CL_PROFILING_INFO_NOT_AVAILABLE"}, {-8, "CL_MEM_COPY_OVERLAP"}, {-9, "CL_IMAGE_FORMAT_MISMATCH"},
+        {-10, "CL_IMAGE_FORMAT_NOT_SUPPORTED"}, {-11, "CL_BUILD_PROGRAM_FAILURE"}, {-12, "CL_MAP_FAILURE"},
+        {-13, "CL_MISALIGNED_SUB_BUFFER_OFFSET"}, {-14, "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST"},
+        {-15, "CL_COMPILE_PROGRAM_FAILURE"}, {-16, "CL_LINKER_NOT_AVAILABLE"}, {-17, "CL_LINK_PROGRAM_FAILURE"},
+        {-30, "CL_INVALID_VALUE"}, {-31, "CL_INVALID_DEVICE_TYPE"}, {-32, "CL_INVALID_PLATFORM"}, {-33, "CL_INVALID_DEVICE"},
+        {-34, "CL_INVALID_CONTEXT"}, {-35, "CL_INVALID_QUEUE_PROPERTIES"}, {-36, "CL_INVALID_COMMAND_QUEUE"},
+        {-37, "CL_INVALID_HOST_PTR"}, {-38, "CL_INVALID_MEM_OBJECT"}, {-42, "CL_INVALID_BINARY"},
+        {-43, "CL_INVALID_BUILD_OPTIONS"}, {-44, "CL_INVALID_PROGRAM"}, {-45, "CL_INVALID_PROGRAM_EXECUTABLE"},
+        {-46, "CL_INVALID_KERNEL_NAME"}, {-47, "CL_INVALID_KERNEL_DEFINITION"}, {-48, "CL_INVALID_KERNEL"},
+        {-49, "CL_INVALID_ARG_INDEX"}, {-50, "CL_INVALID_ARG_VALUE"}, {-51, "CL_INVALID_ARG_SIZE"},
+        {-52, "CL_INVALID_KERNEL_ARGS"}, {-53, "CL_INVALID_WORK_DIMENSION"}, {-54, "CL_INVALID_WORK_GROUP_SIZE"},
+        {-55, "CL_INVALID_WORK_ITEM_SIZE"}, {-56, "CL_INVALID_GLOBAL_OFFSET"}, {-57, "CL_INVALID_EVENT_WAIT_LIST"},
+        {-58, "CL_INVALID_EVENT"}, {-59, "CL_INVALID_OPERATION"}, {-61, "CL_INVALID_BUFFER_SIZE"},
+        {-63, "CL_INVALID_GLOBAL_WORK_SIZE"}, {-64, "CL_INVALID_PROPERTY"}, {-66, "CL_INVALID_COMPILER_OPTIONS"},
+        {-68, "CL_INVALID_DEVICE_PARTITION_COUNT"}, {-1001, "CL_PLATFORM_NOT_FOUND_KHR"}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (names[i].code == e) return names[i].name;
+    return "an unknown OpenCL error";
 }
 
 /* Out of host memory or device resources: a passing condition, never taken
@@ -676,24 +638,16 @@ fail:
 }
 
 
-/* The checks every create makes on desc and out. */
-static pclr_result pclr__cl_check_desc(const pclr_cl_desc *desc, pclr_cl_context **out, const char *fn) {
-    if (!out) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "%s: out is NULL", fn);
-    pclr_allocator a;
-    if (!pclr__allocator_of(&desc->allocator, &a))
-        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER,
-                            "%s: desc.allocator needs both alloc and free, or neither", fn);
-    return PCLR_OK;
-}
 
 PCLR_API pclr_result pclr_cl_create(const pclr_cl_desc *desc, pclr_cl_context **out) {
+    pclr_allocator a;
     pclr_cl_api api;
     char library[256];
     pclr_result r;
     if (out) *out = NULL;
     if (!desc) return PCLR_ERR_NULL_POINTER;
-    if (desc->error && desc->error_cap) desc->error[0] = '\0';
-    if ((r = pclr__cl_check_desc(desc, out, "pclr_cl_create")) != PCLR_OK) return r;
+    if ((r = pclr__create_check("pclr_cl_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
+        return r;
     if (!desc->context || !desc->queue)
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER,
                             "pclr_cl_create: desc.context and desc.queue are required (pclr_cl_create_default_desc "
@@ -816,6 +770,7 @@ static pclr_result pclr__cl_create_default_on(const pclr_cl_desc *desc, const pc
 PCLR_API pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int platform_index, int device_index,
                                                  pclr_cl_context **out) {
     pclr_cl_desc zero;
+    pclr_allocator a;
     pclr_cl_api api;
     char library[256];
     pclr_result r;
@@ -824,8 +779,9 @@ PCLR_API pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int p
         memset(&zero, 0, sizeof zero);
         desc = &zero;
     }
-    if (desc->error && desc->error_cap) desc->error[0] = '\0';
-    if ((r = pclr__cl_check_desc(desc, out, "pclr_cl_create_default_desc")) != PCLR_OK) return r;
+    if ((r = pclr__create_check("pclr_cl_create_default_desc", desc->error, desc->error_cap, out != NULL, &desc->allocator,
+                                &a)) != PCLR_OK)
+        return r;
     if (desc->context || desc->queue || desc->device)
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_CONTEXT,
                             "pclr_cl_create_default_desc makes its own context and queue: leave desc.context, "
@@ -1349,14 +1305,15 @@ PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t c
 }
 
 static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **out) {
-    pclr_cl_desc c;
+    const int platform = d->platform > 0 ? d->platform - 1 : -1, device = d->device > 0 ? d->device - 1 : -1; /* -1: any, best */
     pclr_cl_context *ctx = NULL;
+    pclr_cl_desc c;
     pclr_result r;
     memset(&c, 0, sizeof c);
     PCLR__DESC_FROM(c, d);
     c.opencl_library = d->opencl_library;
     c.opencl_api = d->opencl_api;
-    r = pclr_cl_create_default_desc(&c, d->platform > 0 ? d->platform - 1 : -1, d->device > 0 ? d->device - 1 : -1, &ctx);
+    r = pclr_cl_create_default_desc(&c, platform, device, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
 }

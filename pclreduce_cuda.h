@@ -132,16 +132,10 @@ typedef struct pclr_nvrtc_api {
 typedef struct pclr_cuda_desc {
     int device_ordinal;          /* used when context is NULL: that device's primary context */
     CUcontext context;           /* the caller's context, or NULL (it must outlive the pclr context) */
-    pclr_allocator allocator;    /* the fields below mean what they mean in pclr_desc */
+    PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *cuda_library, *nvrtc_library;
     const pclr_cuda_api *cuda_api;
     const pclr_nvrtc_api *nvrtc_api;
-    const char *cache_dir;
-    int no_disk_cache;
-    const char *tune_file;
-    int no_tune_file;
-    char *error;
-    size_t error_cap;
 } pclr_cuda_desc;
 
 typedef struct pclr_cuda_features {
@@ -613,11 +607,8 @@ PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_cont
         memset(&zero, 0, sizeof zero);
         desc = &zero;
     }
-    if (desc->error && desc->error_cap) desc->error[0] = '\0';
-    if (!out) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_cuda_create: out is NULL");
-    if (!pclr__allocator_of(&desc->allocator, &a))
-        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER,
-                         "pclr_cuda_create: desc.allocator needs both alloc and free, or neither");
+    if ((r = pclr__create_check("pclr_cuda_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
+        return r;
     if (!(ctx = (pclr_cuda_context *)a.alloc(sizeof *ctx, a.user)))
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
     memset(ctx, 0, sizeof *ctx);
