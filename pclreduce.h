@@ -418,7 +418,11 @@ PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uin
 /* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result);
-/* The backend's tuner (see pclr_cl_tune, pclr_cuda_tune); PCLR_ERR_UNSUPPORTED_BY_DEVICE on the CPU. */
+/* The tuner: sweeps the knobs for type and op per size class on this device
+   (pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
+   over 4x the device's cache, pipelined. The winners apply to this context at
+   once (knobs a config leaves 0 come from them) and go to out[] (device and
+   driver filled in) for pclr_tune_save. PCLR_ERR_UNSUPPORTED_BY_DEVICE on the CPU. */
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                pclr_tune_entry *out, size_t cap, size_t *count);
 PCLR_API const char *pclr_last_error(const pclr_context *ctx);
@@ -1999,9 +2003,7 @@ struct pclr__engine {
     pclr__program *programs;
     size_t program_count, program_cap;
     pclr__entry *entries;
-    size_t entry_count, entry_cap;
-    uint32_t *table;              /* open addressing over entries: index + 1, 0 = empty */
-    size_t table_cap, last;       /* last: index + 1 of the last hit */
+    size_t entry_count, entry_cap, last; /* last: the index of the last hit */
     char cache_dir[512];          /* "" = no disk cache */
     size_t disk_hits, disk_stores;
     pclr_tune_entry *tuned;       /* this device's tuned entries */
@@ -2064,6 +2066,18 @@ PCLR__FN void pclr__copy(char *dst, size_t cap, const char *src) {
 
 PCLR__FN void *pclr__alloc(pclr__engine *e, size_t size) { return e->alloc.alloc(size, e->alloc.user); }
 PCLR__FN void pclr__free(pclr__engine *e, void *p) { if (p) e->alloc.free(p, e->alloc.user); }
+/* array with room for one more element (count used of *cap, doubling); NULL
+   when out of memory (array is then left as it was). */
+PCLR__FN void *pclr__grow(pclr__engine *e, void *array, size_t *cap, size_t count, size_t elem) {
+    size_t n = *cap ? 2 * *cap : 16;
+    void *p;
+    if (count < *cap) return array;
+    if (!(p = pclr__alloc(e, n * elem))) return NULL;
+    if (count) memcpy(p, array, count * elem);
+    pclr__free(e, array);
+    *cap = n;
+    return p;
+}
 
 /* Keeps text as the build log (NULL or empty: none). */
 PCLR__FN void pclr__set_log(pclr__engine *e, const char *text, size_t len) {
@@ -2111,11 +2125,10 @@ PCLR__FN void pclr__engine_free(pclr__engine *e) {
     for (i = 0; i < e->program_count; ++i) e->ops->release(e, e->programs[i].handle);
     pclr__free(e, e->programs);
     pclr__free(e, e->entries);
-    pclr__free(e, e->table);
     pclr__free(e, e->tuned);
     pclr__free(e, e->build_log);
-    e->programs = NULL; e->entries = NULL; e->table = NULL; e->tuned = NULL; e->build_log = NULL;
-    e->program_count = e->entry_count = e->table_cap = e->tuned_count = e->last = 0;
+    e->programs = NULL; e->entries = NULL; e->tuned = NULL; e->build_log = NULL;
+    e->program_count = e->program_cap = e->entry_count = e->entry_cap = e->tuned_count = e->last = 0;
 }
 
 /* Backend defaults, the core's resolution, then what this device can run. */
@@ -2154,7 +2167,7 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     pclr_config c = *resolved;
     size_t src_size = 0, opt_size = 0, opt_len, ident_len = 0, bin_size = 0, i;
     char *src, *opts, *ident = NULL;
-    void *bin = NULL, *handle = NULL;
+    void *bin = NULL, *handle = NULL, *grown;
     uint64_t key;
     pclr_result r;
     c.groups_per_unit = 2048 / c.group_size; /* grid only: one program serves every value */
@@ -2179,18 +2192,11 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
             *program = e->programs[i].handle;
             return PCLR_OK;
         }
-    if (e->program_count == e->program_cap) {
-        size_t cap = e->program_cap ? 2 * e->program_cap : 16;
-        pclr__program *p = (pclr__program *)pclr__alloc(e, cap * sizeof *p);
-        if (!p) {
-            pclr__free(e, src);
-            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the program cache");
-        }
-        if (e->program_count) memcpy(p, e->programs, e->program_count * sizeof *p);
-        pclr__free(e, e->programs);
-        e->programs = p;
-        e->program_cap = cap;
+    if (!(grown = pclr__grow(e, e->programs, &e->program_cap, e->program_count, sizeof *e->programs))) {
+        pclr__free(e, src);
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the program cache");
     }
+    e->programs = (pclr__program *)grown;
     /* The disk cache: a valid file for this identity skips the compiler; one
        the driver refuses is rebuilt and overwritten. */
     if (e->cache_dir[0] && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
@@ -2224,70 +2230,38 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     return PCLR_OK;
 }
 
-PCLR__FN size_t pclr__entry_slot(const pclr_config *raw, size_t cap) {
-    return (size_t)pclr_hash64(raw, sizeof *raw, PCLR_HASH_SEED) & (cap - 1);
-}
-
 /* Slow path of pclr__engine_lookup: resolves, builds and adds an entry. */
 PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, const pclr__entry **out) {
     pclr__entry en;
     pclr_result r;
-    size_t i, j;
+    void *grown;
     memset(&en, 0, sizeof en);
     if ((r = pclr__engine_resolve(e, cfg, &en.cfg)) != PCLR_OK) return r;
     if ((r = pclr__engine_program(e, &en.cfg, &en.program)) != PCLR_OK) return r;
+    if (!(grown = pclr__grow(e, e->entries, &e->entry_cap, e->entry_count, sizeof *e->entries)))
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
+    e->entries = (pclr__entry *)grown;
     en.raw = *cfg;
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
-    if (e->entry_count == e->entry_cap || (e->entry_count + 1) * 2 > e->table_cap) {
-        size_t cap = e->entry_cap ? 2 * e->entry_cap : 16, tcap = 2 * cap;
-        pclr__entry *p = (pclr__entry *)pclr__alloc(e, cap * sizeof *p);
-        uint32_t *t = (uint32_t *)pclr__alloc(e, tcap * sizeof *t);
-        if (!p || !t) {
-            pclr__free(e, p);
-            pclr__free(e, t);
-            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
-        }
-        memset(t, 0, tcap * sizeof *t);
-        for (i = 0; i < e->entry_count; ++i) {
-            for (j = pclr__entry_slot(&e->entries[i].raw, tcap); t[j]; j = (j + 1) & (tcap - 1)) {}
-            t[j] = (uint32_t)(i + 1);
-        }
-        if (e->entry_count) memcpy(p, e->entries, e->entry_count * sizeof *p);
-        pclr__free(e, e->entries);
-        pclr__free(e, e->table);
-        e->entries = p;
-        e->entry_cap = cap;
-        e->table = t;
-        e->table_cap = tcap;
-    }
-    i = e->entry_count++;
-    e->entries[i] = en;
-    for (j = pclr__entry_slot(&en.raw, e->table_cap); e->table[j]; j = (j + 1) & (e->table_cap - 1)) {}
-    e->table[j] = (uint32_t)(i + 1);
-    e->last = i + 1;
-    *out = &e->entries[i];
+    e->entries[e->entry_count] = en;
+    *out = &e->entries[e->last = e->entry_count++];
     return PCLR_OK;
 }
 
 /* The entry for the caller's config on n elements: the tuned knobs for n's
-   size class fill what cfg leaves 0, then the last hit, the hash table, or
-   the slow path. The pointer is valid until the next lookup. */
+   size class fill what cfg leaves 0; then the entry with the same bytes,
+   starting at the last hit (a program uses a few configurations, most often
+   the same one again), else the slow path. Valid until the next lookup. */
 PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg, uint64_t n, const pclr__entry **out) {
     pclr_config tuned;
-    size_t j;
+    size_t i, j;
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
     if (e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
-    if (e->last && memcmp(&e->entries[e->last - 1].raw, cfg, sizeof *cfg) == 0) {
-        *out = &e->entries[e->last - 1];
-        return PCLR_OK;
-    }
-    if (e->table_cap)
-        for (j = pclr__entry_slot(cfg, e->table_cap); e->table[j]; j = (j + 1) & (e->table_cap - 1))
-            if (memcmp(&e->entries[e->table[j] - 1].raw, cfg, sizeof *cfg) == 0) {
-                e->last = e->table[j];
-                *out = &e->entries[e->last - 1];
-                return PCLR_OK;
-            }
+    for (i = 0, j = e->last; i < e->entry_count; ++i, j = j + 1 < e->entry_count ? j + 1 : 0)
+        if (memcmp(&e->entries[j].raw, cfg, sizeof *cfg) == 0) {
+            *out = &e->entries[e->last = j];
+            return PCLR_OK;
+        }
     return pclr__engine_add(e, cfg, out);
 }
 

@@ -1,42 +1,23 @@
 /* pclreduce_cl.h - OpenCL backend of pclreduce: reductions over cl_mem on any
-   OpenCL 1.2+ device (NVIDIA, AMD, Intel, PoCL on the CPU).
+   OpenCL 1.2+ device (NVIDIA, AMD, Intel, PoCL on the CPU). Use: define
+   PCLREDUCE_IMPLEMENTATION and PCLREDUCE_OPENCL in one file, include pclreduce.h.
 
-   Use (stb style), in exactly one C or C++ file:
-       #define PCLREDUCE_IMPLEMENTATION
-       #define PCLREDUCE_OPENCL
-       #include "pclreduce.h"          (or include "pclreduce_cl.h" directly)
    The OpenCL library is loaded at run time (dlopen; LoadLibrary on Windows)
-   into a table of entry points per context (pclr_cl_api), so programs link
-   -ldl and report PCLR_ERR_NO_DRIVER on a machine without OpenCL; they make
-   their own buffers through pclr_cl_get_api(ctx) or pclr_cl_load_api.
-   PCLREDUCE_NO_RUNTIME_LINKING fills the table with the linked functions
-   instead (link -lOpenCL; macOS -framework OpenCL).
-
-   Library, first found wins: desc.opencl_api (the caller's table, used as
-   is), desc.opencl_library, $PCLR_OPENCL_LIBRARY, libOpenCL.so.1,
-   libOpenCL.so (OpenCL.dll; macOS the OpenCL framework). An explicit path
-   that fails to load is an error. A loaded OpenCL library is never unloaded,
-   as if linked: the ICD loader keeps the drivers it opened, and unloading it
-   would leak its list of them at every create/destroy cycle.
+   into a table per context (pclr_cl_api; programs call it for their own
+   buffers: pclr_cl_get_api, pclr_cl_load_api), so programs link -ldl only;
+   PCLREDUCE_NO_RUNTIME_LINKING takes the linked functions (-lOpenCL). First
+   found wins: desc.opencl_api (used as is), desc.opencl_library,
+   $PCLR_OPENCL_LIBRARY, libOpenCL.so.1, libOpenCL.so (OpenCL.dll; macOS the
+   framework); an explicit path that fails is an error. A loaded library is
+   never unloaded: the ICD loader would leak its driver list at every cycle.
 
    A context holds the caller's (or its own) cl_context, device and queue
-   (retained), the device's features, its programs (pclreduce.h's engine)
-   and scratch buffers (a counter, the partials, the atomic finish's running
-   values, a result cell).
-
-   Errors, allocator, NULL contexts: the contract of pclreduce.h ("the
-   generic context"). Resource errors of OpenCL (out of host memory or
-   resources) are never taken for a missing feature: they fail the call that
-   met them, and the context stays usable.
-
-   Thread safety: a context is not thread-safe (one queue, its scratch, its
-   stateful cl_kernel objects): one thread at a time. Contexts are
-   independent and may share a cl_context and even a queue; out-of-order
-   queues work (a context chains its own commands with events).
-
-   Options: CL_TARGET_OPENCL_VERSION (default 120), PCLREDUCE_NO_RUNTIME_LINKING.
-
-   License: MIT (see README.md). */
+   (retained), the device's features, the engine's programs and its scratch
+   buffers. Errors, allocator, NULL contexts: the contract in pclreduce.h.
+   Resource errors (out of host memory or resources) are never taken for a
+   missing feature. Not thread-safe: one thread at a time per context;
+   contexts may share a cl_context and a queue, in-order or out-of-order.
+   Options: CL_TARGET_OPENCL_VERSION (default 120). License: MIT. */
 #ifndef PCLREDUCE_CL_H
 #define PCLREDUCE_CL_H
 
@@ -63,64 +44,61 @@ PCLR_EXTERN_C_BEGIN
    make and fill buffers and wait on events: X(return type, field, parameters,
    symbol); api->CreateBuffer is clCreateBuffer. A caller's table must set
    every one. */
-#define PCLR_OPENCL_ENTRY_POINTS(X)                                                                                  \
-    X(cl_int, GetPlatformIDs, (cl_uint, cl_platform_id *, cl_uint *), "clGetPlatformIDs")                          \
-    X(cl_int, GetPlatformInfo, (cl_platform_id, cl_platform_info, size_t, void *, size_t *), "clGetPlatformInfo")  \
-    X(cl_int, GetDeviceIDs, (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *), "clGetDeviceIDs") \
-    X(cl_int, GetDeviceInfo, (cl_device_id, cl_device_info, size_t, void *, size_t *), "clGetDeviceInfo")          \
-    X(cl_int, RetainDevice, (cl_device_id), "clRetainDevice")                                                      \
-    X(cl_int, ReleaseDevice, (cl_device_id), "clReleaseDevice")                                                    \
-    X(cl_context, CreateContext, (const cl_context_properties *, cl_uint, const cl_device_id *,                    \
-                                  void(CL_CALLBACK *)(const char *, const void *, size_t, void *), void *,         \
-                                  cl_int *), "clCreateContext")                                                    \
-    X(cl_int, GetContextInfo, (cl_context, cl_context_info, size_t, void *, size_t *), "clGetContextInfo")         \
-    X(cl_int, RetainContext, (cl_context), "clRetainContext")                                                      \
-    X(cl_int, ReleaseContext, (cl_context), "clReleaseContext")                                                    \
-    X(cl_command_queue, CreateCommandQueue, (cl_context, cl_device_id, cl_command_queue_properties, cl_int *),     \
-      "clCreateCommandQueue")                                                                                      \
-    X(cl_int, GetCommandQueueInfo, (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *),            \
-      "clGetCommandQueueInfo")                                                                                     \
-    X(cl_int, RetainCommandQueue, (cl_command_queue), "clRetainCommandQueue")                                      \
-    X(cl_int, ReleaseCommandQueue, (cl_command_queue), "clReleaseCommandQueue")                                    \
-    X(cl_int, Flush, (cl_command_queue), "clFlush")                                                                \
-    X(cl_int, Finish, (cl_command_queue), "clFinish")                                                              \
-    X(cl_mem, CreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *), "clCreateBuffer")                \
-    X(cl_int, GetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *), "clGetMemObjectInfo")             \
-    X(cl_int, RetainMemObject, (cl_mem), "clRetainMemObject")                                                      \
-    X(cl_int, ReleaseMemObject, (cl_mem), "clReleaseMemObject")                                                    \
-    X(cl_int, EnqueueReadBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint,              \
-                                  const cl_event *, cl_event *), "clEnqueueReadBuffer")                            \
-    X(cl_int, EnqueueWriteBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint,       \
-                                   const cl_event *, cl_event *), "clEnqueueWriteBuffer")                          \
-    X(cl_int, EnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,               \
-                                  const cl_event *, cl_event *), "clEnqueueCopyBuffer")                            \
-    X(cl_int, EnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint,         \
-                                  const cl_event *, cl_event *), "clEnqueueFillBuffer")                            \
-    X(cl_program, CreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *),         \
-      "clCreateProgramWithSource")                                                                                 \
-    X(cl_program, CreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *,             \
-                                            const unsigned char **, cl_int *, cl_int *), "clCreateProgramWithBinary") \
-    X(cl_int, BuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *,                              \
-                             void(CL_CALLBACK *)(cl_program, void *), void *), "clBuildProgram")                   \
-    X(cl_int, GetProgramInfo, (cl_program, cl_program_info, size_t, void *, size_t *), "clGetProgramInfo")         \
-    X(cl_int, GetProgramBuildInfo, (cl_program, cl_device_id, cl_program_build_info, size_t, void *, size_t *),    \
-      "clGetProgramBuildInfo")                                                                                     \
-    X(cl_int, RetainProgram, (cl_program), "clRetainProgram")                                                      \
-    X(cl_int, ReleaseProgram, (cl_program), "clReleaseProgram")                                                    \
-    X(cl_kernel, CreateKernel, (cl_program, const char *, cl_int *), "clCreateKernel")                             \
-    X(cl_int, GetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *,         \
-                                       size_t *), "clGetKernelWorkGroupInfo")                                      \
-    X(cl_int, SetKernelArg, (cl_kernel, cl_uint, size_t, const void *), "clSetKernelArg")                          \
-    X(cl_int, RetainKernel, (cl_kernel), "clRetainKernel")                                                         \
-    X(cl_int, ReleaseKernel, (cl_kernel), "clReleaseKernel")                                                       \
-    X(cl_int, EnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,         \
-                                     const size_t *, cl_uint, const cl_event *, cl_event *), "clEnqueueNDRangeKernel") \
-    X(cl_int, WaitForEvents, (cl_uint, const cl_event *), "clWaitForEvents")                                       \
-    X(cl_int, GetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *), "clGetEventInfo")                 \
-    X(cl_int, GetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *),                      \
-      "clGetEventProfilingInfo")                                                                                   \
-    X(cl_int, RetainEvent, (cl_event), "clRetainEvent")                                                            \
-    X(cl_int, ReleaseEvent, (cl_event), "clReleaseEvent")
+#define PCLR_OPENCL_ENTRY_POINTS(X)                                                                                    \
+    X(cl_int, GetPlatformIDs, (cl_uint, cl_platform_id *, cl_uint *), "clGetPlatformIDs")                              \
+    X(cl_int, GetPlatformInfo, (cl_platform_id, cl_platform_info, size_t, void *, size_t *), "clGetPlatformInfo")      \
+    X(cl_int, GetDeviceIDs, (cl_platform_id, cl_device_type, cl_uint, cl_device_id *, cl_uint *), "clGetDeviceIDs")    \
+    X(cl_int, GetDeviceInfo, (cl_device_id, cl_device_info, size_t, void *, size_t *), "clGetDeviceInfo")              \
+    X(cl_int, RetainDevice, (cl_device_id), "clRetainDevice")                                                          \
+    X(cl_int, ReleaseDevice, (cl_device_id), "clReleaseDevice")                                                        \
+    X(cl_context, CreateContext, (const cl_context_properties *, cl_uint, const cl_device_id *,                        \
+      void(CL_CALLBACK *)(const char *, const void *, size_t, void *), void *,                                         \
+      cl_int *), "clCreateContext")                                                                                    \
+    X(cl_int, GetContextInfo, (cl_context, cl_context_info, size_t, void *, size_t *), "clGetContextInfo")             \
+    X(cl_int, RetainContext, (cl_context), "clRetainContext")                                                          \
+    X(cl_int, ReleaseContext, (cl_context), "clReleaseContext")                                                        \
+    X(cl_command_queue, CreateCommandQueue, (cl_context, cl_device_id, cl_command_queue_properties, cl_int *),         \
+      "clCreateCommandQueue")                                                                                          \
+    X(cl_int, GetCommandQueueInfo, (cl_command_queue, cl_command_queue_info, size_t, void *, size_t *),                \
+      "clGetCommandQueueInfo")                                                                                         \
+    X(cl_int, RetainCommandQueue, (cl_command_queue), "clRetainCommandQueue")                                          \
+    X(cl_int, ReleaseCommandQueue, (cl_command_queue), "clReleaseCommandQueue")                                        \
+    X(cl_int, Flush, (cl_command_queue), "clFlush") X(cl_int, Finish, (cl_command_queue), "clFinish")                  \
+    X(cl_mem, CreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *), "clCreateBuffer")                    \
+    X(cl_int, GetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *), "clGetMemObjectInfo")                 \
+    X(cl_int, RetainMemObject, (cl_mem), "clRetainMemObject")                                                          \
+    X(cl_int, ReleaseMemObject, (cl_mem), "clReleaseMemObject")                                                        \
+    X(cl_int, EnqueueReadBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, void *, cl_uint,                  \
+      const cl_event *, cl_event *), "clEnqueueReadBuffer")                                                            \
+    X(cl_int, EnqueueWriteBuffer, (cl_command_queue, cl_mem, cl_bool, size_t, size_t, const void *, cl_uint,           \
+      const cl_event *, cl_event *), "clEnqueueWriteBuffer")                                                           \
+    X(cl_int, EnqueueCopyBuffer, (cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,                   \
+      const cl_event *, cl_event *), "clEnqueueCopyBuffer")                                                            \
+    X(cl_int, EnqueueFillBuffer, (cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint,             \
+      const cl_event *, cl_event *), "clEnqueueFillBuffer")                                                            \
+    X(cl_program, CreateProgramWithSource, (cl_context, cl_uint, const char **, const size_t *, cl_int *),             \
+      "clCreateProgramWithSource")                                                                                     \
+    X(cl_program, CreateProgramWithBinary, (cl_context, cl_uint, const cl_device_id *, const size_t *,                 \
+      const unsigned char **, cl_int *, cl_int *), "clCreateProgramWithBinary")                                        \
+    X(cl_int, BuildProgram, (cl_program, cl_uint, const cl_device_id *, const char *,                                  \
+      void(CL_CALLBACK *)(cl_program, void *), void *), "clBuildProgram")                                              \
+    X(cl_int, GetProgramInfo, (cl_program, cl_program_info, size_t, void *, size_t *), "clGetProgramInfo")             \
+    X(cl_int, GetProgramBuildInfo, (cl_program, cl_device_id, cl_program_build_info, size_t, void *, size_t *),        \
+      "clGetProgramBuildInfo")                                                                                         \
+    X(cl_int, RetainProgram, (cl_program), "clRetainProgram")                                                          \
+    X(cl_int, ReleaseProgram, (cl_program), "clReleaseProgram")                                                        \
+    X(cl_kernel, CreateKernel, (cl_program, const char *, cl_int *), "clCreateKernel")                                 \
+    X(cl_int, GetKernelWorkGroupInfo, (cl_kernel, cl_device_id, cl_kernel_work_group_info, size_t, void *,             \
+      size_t *), "clGetKernelWorkGroupInfo")                                                                           \
+    X(cl_int, SetKernelArg, (cl_kernel, cl_uint, size_t, const void *), "clSetKernelArg")                              \
+    X(cl_int, RetainKernel, (cl_kernel), "clRetainKernel") X(cl_int, ReleaseKernel, (cl_kernel), "clReleaseKernel")    \
+    X(cl_int, EnqueueNDRangeKernel, (cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,             \
+      const size_t *, cl_uint, const cl_event *, cl_event *), "clEnqueueNDRangeKernel")                                \
+    X(cl_int, WaitForEvents, (cl_uint, const cl_event *), "clWaitForEvents")                                           \
+    X(cl_int, GetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *), "clGetEventInfo")                     \
+    X(cl_int, GetEventProfilingInfo, (cl_event, cl_profiling_info, size_t, void *, size_t *),                          \
+      "clGetEventProfilingInfo")                                                                                       \
+    X(cl_int, RetainEvent, (cl_event), "clRetainEvent") X(cl_int, ReleaseEvent, (cl_event), "clReleaseEvent")
 
 #define PCLR__CL_FIELD(ret, name, params, sym) ret(CL_API_CALL *name) params;
 typedef struct pclr_cl_api { PCLR_OPENCL_ENTRY_POINTS(PCLR__CL_FIELD) } pclr_cl_api;
@@ -165,11 +143,9 @@ PCLR_API void pclr_cl_destroy(pclr_cl_context *ctx); /* NULL is fine */
 /* The context's OpenCL entry points, for the program's own buffers and events
    (a copy may outlive the context; NULL for a NULL context). */
 PCLR_API const pclr_cl_api *pclr_cl_get_api(const pclr_cl_context *ctx);
-/* A table without a context (e.g. to list platforms): loads the library as
-   pclr_cl_create does (path NULL = $PCLR_OPENCL_LIBRARY, else the usual
-   names) into *api. PCLR_ERR_NO_DRIVER (library or an entry point missing)
-   with a sentence in why (why_cap bytes; why may be NULL) and *api zeroed.
-   With PCLREDUCE_NO_RUNTIME_LINKING: the linked functions. */
+/* A table without a context (e.g. to list platforms), loaded as create does
+   (path NULL: $PCLR_OPENCL_LIBRARY, else the usual names); PCLR_ERR_NO_DRIVER
+   with a sentence in why (may be NULL) and *api zeroed. */
 PCLR_API pclr_result pclr_cl_load_api(const char *path, pclr_cl_api *api, char *why, size_t why_cap);
 PCLR_API const pclr_cl_features *pclr_cl_get_features(const pclr_cl_context *ctx);
 PCLR_API cl_context pclr_cl_get_cl_context(const pclr_cl_context *ctx);
@@ -197,13 +173,7 @@ PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg
 PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                           uint64_t n, cl_mem out, uint64_t out_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done);
-/* Sweeps the knobs for type and op per size class on this device (see
-   pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
-   over a buffer larger than the device's cache, timed by profiling events on
-   a queue of the same context (pipelined: many calls back to back). The
-   winners apply to this context at once (knobs a config leaves 0 come from
-   them) and are written to out[] (device and driver filled in) for
-   pclr_tune_save. Blocks until done. */
+/* The tuner (see pclr_tune), timed by profiling events on a queue of the same context. */
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
 /* The generic context's OpenCL context and a buffer's cl_mem (NULL on another backend). */

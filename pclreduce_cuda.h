@@ -1,47 +1,29 @@
 /* pclreduce_cuda.h - CUDA backend of pclreduce: NVRTC compiles the generated
-   kernels, the driver API runs them on CUdeviceptr.
+   kernels, the driver API runs them on CUdeviceptr. Use: define
+   PCLREDUCE_IMPLEMENTATION and PCLREDUCE_CUDA in one file, include pclreduce.h.
+   cuda.h and nvrtc.h are needed for their types only: the driver and NVRTC are
+   loaded at run time into per-context tables (programs link -ldl only;
+   PCLREDUCE_NO_RUNTIME_LINKING takes the linked functions: -lcuda -lnvrtc).
 
-   Use (stb style), in exactly one C or C++ file:
-       #define PCLREDUCE_IMPLEMENTATION
-       #define PCLREDUCE_CUDA
-       #include "pclreduce.h"          (or #include "pclreduce_cuda.h")
-   Needs the CUDA headers (cuda.h, nvrtc.h) for their types only: the driver
-   (libcuda) and NVRTC are loaded at run time (dlopen; LoadLibrary on
-   Windows) into per-context tables, so programs link -ldl and report
-   PCLR_ERR_NO_DRIVER on a machine without CUDA. PCLREDUCE_NO_RUNTIME_LINKING
-   fills the tables with the linked functions instead (link -lcuda -lnvrtc).
+   First found wins. Driver: desc.cuda_api, desc.cuda_library,
+   $PCLR_CUDA_LIBRARY, libcuda.so.1, libcuda.so (nvcuda.dll). NVRTC:
+   desc.nvrtc_api, desc.nvrtc_library, $PCLR_NVRTC_LIBRARY, libnvrtc.so.13,
+   .12, .11.2, libnvrtc.so, versions not newer than the driver first. An
+   explicit path that fails is an error. The driver is never unloaded (it
+   starts threads at cuInit); NVRTC is, by pclr_cuda_destroy.
 
-   Libraries, first found wins:
-       driver: desc.cuda_api (the caller's table), desc.cuda_library,
-               $PCLR_CUDA_LIBRARY, libcuda.so.1, libcuda.so (nvcuda.dll);
-       NVRTC:  desc.nvrtc_api, desc.nvrtc_library, $PCLR_NVRTC_LIBRARY,
-               libnvrtc.so.13, .so.12, .so.11.2, libnvrtc.so (nvrtc64_*.dll),
-               versions not newer than the driver first (a newer NVRTC's code
-               may not load on an older driver).
-   An explicit path that fails to load is an error (no fall-back). The driver
-   is never unloaded (it starts threads at cuInit); NVRTC is unloaded by
-   pclr_cuda_destroy.
+   Errors, allocator, NULL contexts: the contract in pclreduce.h. Not
+   thread-safe, and one context's launches share its scratch (the ticket
+   counter, the atomic running values, the partials): async calls of one
+   context on several streams must be ordered. Contexts may share a
+   CUcontext; calls make theirs current for their duration.
 
-   Errors, allocator, NULL contexts: the contract of pclreduce.h ("the
-   generic context"). Thread safety: a context is not thread-safe, and its
-   launches share scratch memory (the last-group counter, the atomic running
-   values, the partials): two launches of one context must not overlap on
-   the device (async calls on different streams must be ordered, or use one
-   context per stream). Several contexts may share one CUcontext. Calls make
-   the context's CUcontext current for their duration (push/pop, skipped
-   when it already is).
-
-   Per call: a configuration is generated, compiled and loaded once (at
-   pclr_cuda_prepare or the first reduce), then found by the bytes of the
-   caller's config; a reduce is one launch (two for PCLR_FINISH_PARTIALS)
-   with no allocation. The blocking reduce has the kernel write the result
-   into mapped pinned host memory, then synchronizes the stream.
-
-   Bounds: `in` must be aligned to the element size (PCLR_ERR_MISALIGNED) and
-   the n elements from `offset` must lie inside the allocation holding `in`,
-   as cuMemGetAddressRange reports it (PCLR_ERR_SIZE_OVERFLOW).
-
-   License: MIT (see README.md). */
+   Per call: a configuration is compiled and loaded once, then found by the
+   bytes of the caller's config; a reduce is one launch (two for
+   PCLR_FINISH_PARTIALS), no allocation; the blocking reduce writes the result
+   into mapped pinned host memory. `in` must be aligned to the element
+   (PCLR_ERR_MISALIGNED) and the elements inside its allocation
+   (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT. */
 #ifndef PCLREDUCE_CUDA_H
 #define PCLREDUCE_CUDA_H
 
@@ -64,59 +46,58 @@ PCLR_EXTERN_C_BEGIN
 
 /* The driver entry points the backend calls: X(return type, field, parameters,
    symbol). api->MemAlloc is cuMemAlloc_v2. */
-#define PCLR_CUDA_ENTRY_POINTS(X)                                                                                    \
-    X(CUresult, Init, (unsigned int), "cuInit")                                                                     \
-    X(CUresult, DriverGetVersion, (int *), "cuDriverGetVersion")                                                    \
-    X(CUresult, GetErrorName, (CUresult, const char **), "cuGetErrorName")                                          \
-    X(CUresult, GetErrorString, (CUresult, const char **), "cuGetErrorString")                                      \
-    X(CUresult, DeviceGetCount, (int *), "cuDeviceGetCount")                                                        \
-    X(CUresult, DeviceGet, (CUdevice *, int), "cuDeviceGet")                                                        \
-    X(CUresult, DeviceGetName, (char *, int, CUdevice), "cuDeviceGetName")                                          \
-    X(CUresult, DeviceGetAttribute, (int *, CUdevice_attribute, CUdevice), "cuDeviceGetAttribute")                  \
-    X(CUresult, DevicePrimaryCtxRetain, (CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain")                        \
-    X(CUresult, DevicePrimaryCtxRelease, (CUdevice), "cuDevicePrimaryCtxRelease_v2")                                \
-    X(CUresult, CtxGetCurrent, (CUcontext *), "cuCtxGetCurrent")                                                    \
-    X(CUresult, CtxPushCurrent, (CUcontext), "cuCtxPushCurrent_v2")                                                 \
-    X(CUresult, CtxPopCurrent, (CUcontext *), "cuCtxPopCurrent_v2")                                                 \
-    X(CUresult, CtxGetDevice, (CUdevice *), "cuCtxGetDevice")                                                       \
-    X(CUresult, CtxSynchronize, (void), "cuCtxSynchronize")                                                         \
-    X(CUresult, ModuleLoadData, (CUmodule *, const void *), "cuModuleLoadData")                                     \
-    X(CUresult, ModuleUnload, (CUmodule), "cuModuleUnload")                                                         \
-    X(CUresult, ModuleGetFunction, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction")                   \
-    X(CUresult, FuncGetAttribute, (int *, CUfunction_attribute, CUfunction), "cuFuncGetAttribute")                  \
-    X(CUresult, MemAlloc, (CUdeviceptr *, size_t), "cuMemAlloc_v2")                                                 \
-    X(CUresult, MemFree, (CUdeviceptr), "cuMemFree_v2")                                                             \
-    X(CUresult, MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")                                    \
-    X(CUresult, MemFreeHost, (void *), "cuMemFreeHost")                                                             \
-    X(CUresult, MemHostGetDevicePointer, (CUdeviceptr *, void *, unsigned int), "cuMemHostGetDevicePointer_v2")     \
-    X(CUresult, MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2")                                 \
-    X(CUresult, MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2")                                       \
-    X(CUresult, MemGetAddressRange, (CUdeviceptr *, size_t *, CUdeviceptr), "cuMemGetAddressRange_v2")              \
-    X(CUresult, LaunchKernel, (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,     \
-                               unsigned int, unsigned int, CUstream, void **, void **), "cuLaunchKernel")           \
-    X(CUresult, StreamSynchronize, (CUstream), "cuStreamSynchronize")                                               \
-    X(CUresult, EventCreate, (CUevent *, unsigned int), "cuEventCreate")                                            \
-    X(CUresult, EventRecord, (CUevent, CUstream), "cuEventRecord")                                                  \
-    X(CUresult, EventSynchronize, (CUevent), "cuEventSynchronize")                                                  \
-    X(CUresult, EventElapsedTime, (float *, CUevent, CUevent), "cuEventElapsedTime")                                \
+#define PCLR_CUDA_ENTRY_POINTS(X)                                                                                      \
+    X(CUresult, Init, (unsigned int), "cuInit") X(CUresult, DriverGetVersion, (int *), "cuDriverGetVersion")           \
+    X(CUresult, GetErrorName, (CUresult, const char **), "cuGetErrorName")                                             \
+    X(CUresult, GetErrorString, (CUresult, const char **), "cuGetErrorString")                                         \
+    X(CUresult, DeviceGetCount, (int *), "cuDeviceGetCount")                                                           \
+    X(CUresult, DeviceGet, (CUdevice *, int), "cuDeviceGet")                                                           \
+    X(CUresult, DeviceGetName, (char *, int, CUdevice), "cuDeviceGetName")                                             \
+    X(CUresult, DeviceGetAttribute, (int *, CUdevice_attribute, CUdevice), "cuDeviceGetAttribute")                     \
+    X(CUresult, DevicePrimaryCtxRetain, (CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain")                           \
+    X(CUresult, DevicePrimaryCtxRelease, (CUdevice), "cuDevicePrimaryCtxRelease_v2")                                   \
+    X(CUresult, CtxGetCurrent, (CUcontext *), "cuCtxGetCurrent")                                                       \
+    X(CUresult, CtxPushCurrent, (CUcontext), "cuCtxPushCurrent_v2")                                                    \
+    X(CUresult, CtxPopCurrent, (CUcontext *), "cuCtxPopCurrent_v2")                                                    \
+    X(CUresult, CtxGetDevice, (CUdevice *), "cuCtxGetDevice")                                                          \
+    X(CUresult, CtxSynchronize, (void), "cuCtxSynchronize")                                                            \
+    X(CUresult, ModuleLoadData, (CUmodule *, const void *), "cuModuleLoadData")                                        \
+    X(CUresult, ModuleUnload, (CUmodule), "cuModuleUnload")                                                            \
+    X(CUresult, ModuleGetFunction, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction")                      \
+    X(CUresult, FuncGetAttribute, (int *, CUfunction_attribute, CUfunction), "cuFuncGetAttribute")                     \
+    X(CUresult, MemAlloc, (CUdeviceptr *, size_t), "cuMemAlloc_v2")                                                    \
+    X(CUresult, MemFree, (CUdeviceptr), "cuMemFree_v2")                                                                \
+    X(CUresult, MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")                                       \
+    X(CUresult, MemFreeHost, (void *), "cuMemFreeHost")                                                                \
+    X(CUresult, MemHostGetDevicePointer, (CUdeviceptr *, void *, unsigned int), "cuMemHostGetDevicePointer_v2")        \
+    X(CUresult, MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2")                                    \
+    X(CUresult, MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2")                                          \
+    X(CUresult, MemGetAddressRange, (CUdeviceptr *, size_t *, CUdeviceptr), "cuMemGetAddressRange_v2")                 \
+    X(CUresult, LaunchKernel, (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,       \
+      unsigned int, unsigned int, CUstream, void **, void **), "cuLaunchKernel")                                       \
+    X(CUresult, StreamSynchronize, (CUstream), "cuStreamSynchronize")                                                  \
+    X(CUresult, EventCreate, (CUevent *, unsigned int), "cuEventCreate")                                               \
+    X(CUresult, EventRecord, (CUevent, CUstream), "cuEventRecord")                                                     \
+    X(CUresult, EventSynchronize, (CUevent), "cuEventSynchronize")                                                     \
+    X(CUresult, EventElapsedTime, (float *, CUevent, CUevent), "cuEventElapsedTime")                                   \
     X(CUresult, EventDestroy, (CUevent), "cuEventDestroy_v2")
 
 /* NVRTC's, the same way; then those an older NVRTC may lack (NULL there). */
-#define PCLR_NVRTC_ENTRY_POINTS(X)                                                                                   \
-    X(nvrtcResult, Version, (int *, int *), "nvrtcVersion")                                                         \
-    X(const char *, GetErrorString, (nvrtcResult), "nvrtcGetErrorString")                                           \
-    X(nvrtcResult, CreateProgram, (nvrtcProgram *, const char *, const char *, int, const char *const *,            \
-                                   const char *const *), "nvrtcCreateProgram")                                      \
-    X(nvrtcResult, DestroyProgram, (nvrtcProgram *), "nvrtcDestroyProgram")                                         \
-    X(nvrtcResult, CompileProgram, (nvrtcProgram, int, const char *const *), "nvrtcCompileProgram")                 \
-    X(nvrtcResult, GetProgramLogSize, (nvrtcProgram, size_t *), "nvrtcGetProgramLogSize")                           \
-    X(nvrtcResult, GetProgramLog, (nvrtcProgram, char *), "nvrtcGetProgramLog")                                     \
-    X(nvrtcResult, GetPTXSize, (nvrtcProgram, size_t *), "nvrtcGetPTXSize")                                         \
+#define PCLR_NVRTC_ENTRY_POINTS(X)                                                                                     \
+    X(nvrtcResult, Version, (int *, int *), "nvrtcVersion")                                                            \
+    X(const char *, GetErrorString, (nvrtcResult), "nvrtcGetErrorString")                                              \
+    X(nvrtcResult, CreateProgram, (nvrtcProgram *, const char *, const char *, int, const char *const *,               \
+      const char *const *), "nvrtcCreateProgram")                                                                      \
+    X(nvrtcResult, DestroyProgram, (nvrtcProgram *), "nvrtcDestroyProgram")                                            \
+    X(nvrtcResult, CompileProgram, (nvrtcProgram, int, const char *const *), "nvrtcCompileProgram")                    \
+    X(nvrtcResult, GetProgramLogSize, (nvrtcProgram, size_t *), "nvrtcGetProgramLogSize")                              \
+    X(nvrtcResult, GetProgramLog, (nvrtcProgram, char *), "nvrtcGetProgramLog")                                        \
+    X(nvrtcResult, GetPTXSize, (nvrtcProgram, size_t *), "nvrtcGetPTXSize")                                            \
     X(nvrtcResult, GetPTX, (nvrtcProgram, char *), "nvrtcGetPTX")
-#define PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(X)                                                                          \
-    X(nvrtcResult, GetCUBINSize, (nvrtcProgram, size_t *), "nvrtcGetCUBINSize")                                     \
-    X(nvrtcResult, GetCUBIN, (nvrtcProgram, char *), "nvrtcGetCUBIN")                                               \
-    X(nvrtcResult, GetNumSupportedArchs, (int *), "nvrtcGetNumSupportedArchs")                                      \
+#define PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(X)                                                                            \
+    X(nvrtcResult, GetCUBINSize, (nvrtcProgram, size_t *), "nvrtcGetCUBINSize")                                        \
+    X(nvrtcResult, GetCUBIN, (nvrtcProgram, char *), "nvrtcGetCUBIN")                                                  \
+    X(nvrtcResult, GetNumSupportedArchs, (int *), "nvrtcGetNumSupportedArchs")                                         \
     X(nvrtcResult, GetSupportedArchs, (int *), "nvrtcGetSupportedArchs")
 
 #define PCLR__CUDA_FIELD(ret, name, params, sym) ret(CUDAAPI *name) params;
@@ -179,9 +160,7 @@ PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdev
 PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
 PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
 PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
-/* The tuner (pclr_tune_sweep) on inputs rotated over 4x L2, timed with
-   events, pipelined. Winners apply to this context at once and go to out[]
-   for pclr_tune_save. About 5-11 s per type/op on an H100. */
+/* The tuner (see pclr_tune), timed with events; 5-11 s per type/op on an H100. */
 PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                     pclr_tune_entry *out, size_t cap, size_t *count);
 PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
