@@ -451,6 +451,11 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     X(ENUM, variant, variant, PCLR_VARIANT, (PCLR_IS_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED)) \
     X(ENUM, finish, finish, PCLR_FINISH, PCLR_FINISH_LAST_GROUP)                                           \
     X(HOST, groups_per_unit, groups_per_unit, PCLR_GROUPS_PER_UNIT, (2048 / PCLR_GROUP))
+/* A use of PCLR__KNOBS picks by kind: for names (ARG, ENUM), a kernel's number (INT) or the host's. */
+#define PCLR__KNOB_KIND_ARG(named, number, host) named
+#define PCLR__KNOB_KIND_ENUM(named, number, host) named
+#define PCLR__KNOB_KIND_INT(named, number, host) number
+#define PCLR__KNOB_KIND_HOST(named, number, host) host
 
 /* ------------------------------------------------------------ macro form
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
@@ -460,26 +465,21 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    16-byte loads, global stride, last-group finish; the OpenCL kernel's tree
    unrolled, the CUDA kernel's shuffles, so a CUDA wave must be 32). It is the
    generator's text below for exactly those knobs, with type and op chosen by
-   #if when the kernel compiles: it computes what the generator's kernel for
-   the same knobs computes (the tests compare them). Note: the literal is
-   longer than the 4095 characters C99 promises; every mainstream compiler
-   accepts it (gcc -Wpedantic in C says -Woverlength-strings). */
+   #if when the kernel compiles (the tests compare the two kernels' results).
+   Note: the literal is longer than the 4095 characters C99 promises; every
+   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings). */
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CL, "opencl", T, OP, WAVE, UNROLL)
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CUDA, "cuda", T, OP, WAVE, UNROLL)
-#define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                       \
+#define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                         \
     "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" NAME " wave=" #WAVE " unroll=" #UNROLL \
-    ", other knobs at their defaults */\n#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n"             \
-    "#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n" PCLR__MF_PRELUDE_##D PCLR__MF_TYPES      \
-    PCLR__KNOBS(PCLR__KNOB_TEXT) PCLR__MF_VECTORS(PCLR__MF_VEC_##D, PCLR__MF_E_##D) PCLR__MF_OPS_##D        \
-    PCLR__TEXT_LEVEL2 PCLR__MF_GROUP_##D PCLR__MF_KERNEL_##D
+    ", other knobs at their defaults */\n#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n"              \
+    "#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n" PCLR__MF_PRELUDE_##D PCLR__MF_TYPES       \
+    PCLR__KNOBS(PCLR__KNOB_TEXT) PCLR__MF_VECTORS(PCLR__MF_VEC_##D, PCLR__TEXT_ELEMENT_##D) PCLR__MF_OPS(D)    \
+    PCLR__TEXT_LEVEL2 PCLR__MF_GROUP_##D "}\n" PCLR__MF_KERNEL_##D
 /* One size knob's default: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" (the
    variant, stride and finish are fixed to their defaults by the text itself). */
 #define PCLR__KNOB_TEXT(kind, name, field, macro, dflt) \
-    PCLR__KNOB_TEXT_##kind("#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n")
-#define PCLR__KNOB_TEXT_ARG(text)
-#define PCLR__KNOB_TEXT_ENUM(text)
-#define PCLR__KNOB_TEXT_INT(text) text
-#define PCLR__KNOB_TEXT_HOST(text)
+    PCLR__KNOB_KIND_##kind(, "#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n", )
 
 /* The macro form's own text: what the generator decides in C, chosen by #if. */
 #define PCLR__MF_PRELUDE_CL \
@@ -497,32 +497,26 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* PCLR_VECTOR may be an expression (16 / PCLR_TSIZE): the vector type takes a number. */
 #define PCLR__MF_VECTORS(VEC, E) \
     "#if PCLR_VECTOR == 1\n" PCLR__TEXT_VEC1 PCLR__TEXT_FOLD1 "#elif PCLR_VECTOR == 2\n" VEC(2) \
-    PCLR__TEXT_FOLD2(E(0), E(1)) "#else\n" VEC(4) PCLR__TEXT_FOLD4(E(0), E(1), E(2), E(3)) "#endif\n"
+    PCLR__TEXT_FOLD2(E) "#else\n" VEC(4) PCLR__TEXT_FOLD4(E) "#endif\n"
 #define PCLR__MF_VEC_CL(V) "typedef PCLR_CAT(PCLR_T, " #V ") pclr_vec;\n"
 #define PCLR__MF_VEC_CUDA(V) "struct __align__(PCLR_TSIZE * " #V ") pclr_vec { pclr_t s[" #V "]; };\n"
-#define PCLR__MF_E_CL(i) "(v).s" #i
-#define PCLR__MF_E_CUDA(i) "(v).s[" #i "]"
-#define PCLR__MF_OPS_CL PCLR__MF_OPS(PCLR__TEXT_INF_CL_F, PCLR__TEXT_INF_CL_D, PCLR__TEXT_MERGE_INT_CL)
-#define PCLR__MF_OPS_CUDA PCLR__MF_OPS(PCLR__TEXT_INF_CUDA_F, PCLR__TEXT_INF_CUDA_D, PCLR__TEXT_MERGE_INT_CUDA)
-#define PCLR__MF_OPS(INF_F, INF_D, MERGE_INT) \
+#define PCLR__MF_OPS(D) \
 "/* ---- the operation ---- */\n" \
 "#if defined(PCLR_OP_sum)\n#define PCLR_IDENTITY ((pclr_t)0)\n" \
 "#elif defined(PCLR_OP_min)\n#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
-"#define PCLR_IDENTITY_float " INF_F "\n#define PCLR_IDENTITY_double " INF_D "\n" \
+"#define PCLR_IDENTITY_float " PCLR__TEXT_INF_##D##_F "\n#define PCLR_IDENTITY_double " PCLR__TEXT_INF_##D##_D "\n" \
 "#elif defined(PCLR_OP_max)\n#define PCLR_IDENTITY_uint 0u\n#define PCLR_IDENTITY_int (-0x7fffffff - 1)\n" \
-"#define PCLR_IDENTITY_float (-" INF_F ")\n#define PCLR_IDENTITY_double (-" INF_D ")\n" \
+"#define PCLR_IDENTITY_float (-" PCLR__TEXT_INF_##D##_F ")\n#define PCLR_IDENTITY_double (-" PCLR__TEXT_INF_##D##_D ")\n" \
 "#else\n#error \"pclreduce: define PCLR_OP_sum, _min or _max\"\n#endif\n" \
 "#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
-"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) MERGE_INT \
+"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) PCLR__TEXT_MERGE_INT_##D \
 "#elif defined(PCLR_OP_sum)\n" PCLR__TEXT_MERGE(PCLR__MERGE_SUM) \
 "#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) \
 "#elif defined(PCLR_OP_min)\n" PCLR__TEXT_MERGE(PCLR__MERGE_MIN) \
 "#elif PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN) \
 "#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
-#define PCLR__MF_GROUP_CL \
-    PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS "}\n"
-#define PCLR__MF_GROUP_CUDA \
-    PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES "}\n"
+#define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
+#define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
 #define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", PCLR__TEXT_TICKET_CL, "pclr_tree_rolled")
 #define PCLR__MF_KERNEL_CUDA PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_TICKET_CUDA, "pclr_group_reduce")
 #define PCLR__MF_KERNEL(LDS, TICKET, TREE)                                                                 \
@@ -548,20 +542,26 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__TEXT_INF_CUDA_F "__int_as_float(0x7f800000)"
 #define PCLR__TEXT_INF_CUDA_D "__longlong_as_double(0x7ff0000000000000ll)"
 
-#define PCLR__TEXT_PRELUDE_CUDA \
-"/* ---- CUDA C (NVRTC) ---- */\n" \
-"typedef unsigned int uint;\n" \
-"typedef unsigned long long pclr_u64;\n" \
-"#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)\n" \
-"#define PCLR_GLOBAL\n" \
-"#define PCLR_LOCAL\n" \
-"#define PCLR_RESTRICT __restrict__ /* read-only loads */\n" \
-"#define PCLR_SHARED __shared__\n" \
-"#define PCLR_FN static __device__ __forceinline__\n" \
-"#define PCLR_BARRIER() __syncthreads()\n" \
-"#define PCLR_LID ((uint)threadIdx.x)\n" \
-"#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)\n" \
-"#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)\n"
+/* The preludes' words: X(PCLR_<name>, OpenCL C, CUDA C); a value begins with its space. */
+#define PCLR__TEXT_WORDS(X)                                                          \
+    X(KERNEL, " __kernel", " extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)") \
+    X(GLOBAL, " __global", "")                                                       \
+    X(LOCAL, " __local", "")                                                         \
+    X(RESTRICT, " restrict", " __restrict__ /* read-only loads */")                  \
+    X(SHARED, " __local", " __shared__")                                             \
+    X(FN, " static inline", " static __device__ __forceinline__")                    \
+    X(BARRIER(), " barrier(CLK_LOCAL_MEM_FENCE)", " __syncthreads()")                \
+    X(LID, " ((uint)get_local_id(0))", " ((uint)threadIdx.x)")                       \
+    X(GROUP_ID, " ((pclr_u64)get_group_id(0))", " ((pclr_u64)blockIdx.x)")           \
+    X(NUM_GROUPS, " ((pclr_u64)get_num_groups(0))", " ((pclr_u64)gridDim.x)")
+#define PCLR__TEXT_WORD_OPENCL(macro, opencl, cuda) "#define PCLR_" #macro opencl "\n"
+#define PCLR__TEXT_WORD_CUDA(macro, opencl, cuda) "#define PCLR_" #macro cuda "\n"
+#define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+#define PCLR__TEXT_PRELUDE_OPENCL(FP64) \
+    "/* ---- OpenCL C ---- */\n" FP64 "typedef ulong pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_OPENCL)
+#define PCLR__TEXT_PRELUDE_CUDA                                    \
+    "/* ---- CUDA C (NVRTC) ---- */\ntypedef unsigned int uint;\n" \
+    "typedef unsigned long long pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_CUDA)
 #define PCLR__TEXT_FENCE_CUDA \
 "/* Release/acquire between groups: fence.acq_rel is the light fence for that\n" \
 "   pattern (__threadfence is a sequentially consistent fence.sc). */\n" \
@@ -570,21 +570,6 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#else\n" \
 "#define PCLR_DEVICE_FENCE() __threadfence()\n" \
 "#endif\n"
-#define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-#define PCLR__TEXT_PRELUDE_OPENCL(FP64) \
-"/* ---- OpenCL C ---- */\n" \
-FP64 \
-"typedef ulong pclr_u64;\n" \
-"#define PCLR_KERNEL __kernel\n" \
-"#define PCLR_GLOBAL __global\n" \
-"#define PCLR_LOCAL __local\n" \
-"#define PCLR_RESTRICT restrict\n" \
-"#define PCLR_SHARED __local\n" \
-"#define PCLR_FN static inline\n" \
-"#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)\n" \
-"#define PCLR_LID ((uint)get_local_id(0))\n" \
-"#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))\n" \
-"#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))\n"
 #define PCLR__TEXT_FENCE_OPENCL \
 "/* Orders a group's partial before its ticket, device-wide. */\n" \
 "#if __OPENCL_C_VERSION__ >= 200\n" \
@@ -605,13 +590,16 @@ FP64 \
 #define PCLR__TEXT_MERGE_INT_CUDA "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
 #define PCLR__TEXT_VEC1 "typedef pclr_t pclr_vec; /* one element per load */\n"
 #define PCLR__TEXT_FOLD1 "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), (v))\n"
-#define PCLR__TEXT_FOLD2(E0, E1) \
+/* E(i): element i of a vector v */
+#define PCLR__TEXT_ELEMENT_CL(i) "(v).s" #i
+#define PCLR__TEXT_ELEMENT_CUDA(i) "(v).s[" #i "]"
+#define PCLR__TEXT_FOLD2(E) \
 "/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(" E0 ", " E1 "))\n"
-#define PCLR__TEXT_FOLD4(E0, E1, E2, E3) \
+"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(" E(0) ", " E(1) "))\n"
+#define PCLR__TEXT_FOLD4(E) \
 "/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E0 ", " E1 "), \\\n" \
-"                                                         pclr_merge(" E2 ", " E3 ")))\n"
+"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E(0) ", " E(1) "), \\\n" \
+"                                                         pclr_merge(" E(2) ", " E(3) ")))\n"
 
 /* level 2: in-group */
 #define PCLR__TEXT_LEVEL2 "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n"
@@ -941,21 +929,14 @@ static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w-
 /* "type=float op=sum backend=opencl wave=32 ...": every knob in PCLR__KNOBS order. */
 static void pclr__describe(pclr__writer *w, const pclr_config *c) {
     const char *sep = "";
-#define PCLR__DESCRIBE(kind, name, field, macro, dflt) PCLR__DESCRIBE_##kind(name, field) sep = " ";
 #define PCLR__DESCRIBE_NAME(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%s", sep, pclr_##name##_name(c->field));
 #define PCLR__DESCRIBE_NUMBER(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%d", sep, c->field);
-#define PCLR__DESCRIBE_ARG PCLR__DESCRIBE_NAME
-#define PCLR__DESCRIBE_ENUM PCLR__DESCRIBE_NAME
-#define PCLR__DESCRIBE_INT PCLR__DESCRIBE_NUMBER
-#define PCLR__DESCRIBE_HOST PCLR__DESCRIBE_NUMBER
+#define PCLR__DESCRIBE(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(PCLR__DESCRIBE_NAME, PCLR__DESCRIBE_NUMBER, PCLR__DESCRIBE_NUMBER)(name, field) sep = " ";
     PCLR__KNOBS(PCLR__DESCRIBE)
 #undef PCLR__DESCRIBE
 #undef PCLR__DESCRIBE_NAME
 #undef PCLR__DESCRIBE_NUMBER
-#undef PCLR__DESCRIBE_ARG
-#undef PCLR__DESCRIBE_ENUM
-#undef PCLR__DESCRIBE_INT
-#undef PCLR__DESCRIBE_HOST
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
@@ -987,39 +968,32 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
    with the macro form is the PCLR__TEXT_ pieces (section "kernel text"). */
 
 /* How an op accumulates: the generator reads an op only from here, so a new
-   op (argmin, minmax, statistics, wide sums) is a new row, not a new branch. */
+   op is a new row, not a new branch. */
 typedef struct pclr__accum {
-    const char *state;    /* the accumulator's type; NULL: the element type (an element is a state) */
     const char *identity[PCLR_TYPE_COUNT_]; /* per element type; "INF" is the dialect's infinity */
-    const char *merge;    /* two states a, b into one; for uint, int and for floats without NaN */
+    const char *merge;    /* two values a, b into one; for uint, int and for floats without NaN */
     const char *merge_nan; /* floats: the same, with NaN propagating; NULL: merge */
-    const char *fold;     /* one element x into state s; NULL: merge (an element is a state) */
-    const char *finalize; /* state s to the result; NULL: the state is the result */
     int int_on_bits;      /* signed ints merged on their unsigned bits (a sum wraps, no signed overflow) */
     int float_keys;       /* floats reduced by the OpenCL collective as order-preserving integer keys */
-    const char *prim;     /* the OpenCL 2.0 collective work_group_reduce_<prim> and atomic_<prim> */
-    const char *prim_cuda; /* CUDA's atomic<Prim> */
+    const char *prim;     /* the OpenCL 2.0 collective work_group_reduce_<prim> */
+    const char *atomic[2]; /* the atomic read-modify-write in OpenCL C and in CUDA C */
 } pclr__accum;
 
 static const pclr__accum pclr__accums[PCLR_OP_COUNT_] = {
-    {NULL, {NULL}, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL}, /* PCLR_OP_DEFAULT: resolved to sum */
-    {NULL, {NULL, "0u", "0", "0.0f", "0.0"}, PCLR__MERGE_SUM, NULL, NULL, NULL, 1, 0, "add", "Add"},
-    {NULL, {NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, PCLR__MERGE_MIN, PCLR__MERGE_MIN_NAN, NULL, NULL, 0, 1, "min", "Min"},
-    {NULL, {NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, PCLR__MERGE_MAX, PCLR__MERGE_MAX_NAN, NULL, NULL, 0, 1, "max", "Max"},
+    {{NULL}, NULL, NULL, 0, 0, NULL, {NULL, NULL}}, /* PCLR_OP_DEFAULT: resolved to sum */
+    {{NULL, "0u", "0", "0.0f", "0.0"}, PCLR__MERGE_SUM, NULL, 1, 0, "add", {"atomic_add", "atomicAdd"}},
+    {{NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, PCLR__MERGE_MIN, PCLR__MERGE_MIN_NAN, 0, 1, "min", {"atomic_min", "atomicMin"}},
+    {{NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, PCLR__MERGE_MAX, PCLR__MERGE_MAX_NAN, 0, 1, "max", {"atomic_max", "atomicMax"}},
 };
 
-/* One configuration as the pieces see it. */
+/* Where the pieces write, and what they derive from the configuration (given beside g). */
 typedef struct pclr__gen {
     pclr__writer *w;
-    const pclr_config *c;
     const pclr__accum *acc;
-    int cuda, is_float, is_double, is_int /* signed int */, tsize;
+    int cuda, is_float, is_double, tsize;
     const char *t; /* element type name in the kernel's dialect */
 } pclr__gen;
 
-static void pclr__put_if(pclr__gen *g, int cond, const char *s) {
-    if (cond) pclr__put(g->w, s);
-}
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
 
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
@@ -1028,23 +1002,15 @@ static int pclr__gen_tree_rolled(const pclr_config *c) {
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
 
-static void pclr__gen_prelude(pclr__gen *g) {
-    const pclr_config *c = g->c;
+static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA);
     else pclr__put(g->w, g->is_double ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
-    pclr__put_if(g, c->finish != PCLR_FINISH_PARTIALS, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (c->finish != PCLR_FINISH_PARTIALS) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     /* the knobs the kernel reads */
-#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) PCLR__GEN_KNOB_##kind(macro, field)
-#define PCLR__GEN_KNOB_INT(macro, field) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);
-#define PCLR__GEN_KNOB_ARG(macro, field)
-#define PCLR__GEN_KNOB_ENUM(macro, field)
-#define PCLR__GEN_KNOB_HOST(macro, field)
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
 #undef PCLR__GEN_KNOB
-#undef PCLR__GEN_KNOB_INT
-#undef PCLR__GEN_KNOB_ARG
-#undef PCLR__GEN_KNOB_ENUM
-#undef PCLR__GEN_KNOB_HOST
     PCLR__GEN_PUTF(g, "typedef %s pclr_t;\n", g->t);
     if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_VEC1);
     else if (g->cuda)
@@ -1054,11 +1020,8 @@ static void pclr__gen_prelude(pclr__gen *g) {
 }
 
 /* merge (two values), and the vector fold built from it */
-static void pclr__gen_ops(pclr__gen *g) {
-    const pclr_config *c = g->c;
+static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__accum *a = g->acc;
-    const char *e0 = g->cuda ? "(v).s[0]" : "(v).s0", *e1 = g->cuda ? "(v).s[1]" : "(v).s1";
-    const char *e2 = g->cuda ? "(v).s[2]" : "(v).s2", *e3 = g->cuda ? "(v).s[3]" : "(v).s3";
     const char *id = a->identity[c->type];
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n", pclr_op_name(c->op));
     if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
@@ -1066,22 +1029,22 @@ static void pclr__gen_ops(pclr__gen *g) {
                                   : (g->is_double ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
         PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
     } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
-    if (g->is_int && a->int_on_bits) {
+    if (c->type == PCLR_INT && a->int_on_bits) {
         PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_BITS("%s"), a->merge);
         pclr__put(g->w, g->cuda ? PCLR__TEXT_MERGE_INT_CUDA : PCLR__TEXT_MERGE_INT_CL);
     } else if (g->is_float && a->merge_nan) PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_NAN("%s"), a->merge_nan);
     else PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE("%s"), a->merge);
     if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
-    else if (c->vector_width == 2) PCLR__GEN_PUTF(g, PCLR__TEXT_FOLD2("%s", "%s"), e0, e1);
-    else PCLR__GEN_PUTF(g, PCLR__TEXT_FOLD4("%s", "%s", "%s", "%s"), e0, e1, e2, e3);
+    else if (c->vector_width == 2)
+        pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
+    else pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
 }
 
 /* Level 2: the group's value, valid in work-item 0. */
-static void pclr__gen_group(pclr__gen *g) {
-    const pclr_config *c = g->c;
+static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     const pclr__accum *a = g->acc;
     pclr__put(g->w, PCLR__TEXT_LEVEL2);
-    pclr__put_if(g, pclr__gen_tree_rolled(c), PCLR__TEXT_TREE_ROLLED);
+    if (pclr__gen_tree_rolled(c)) pclr__put(g->w, PCLR__TEXT_TREE_ROLLED);
     if (c->variant == PCLR_VARIANT_SHUFFLE) {
         if (g->cuda) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
         else {
@@ -1105,10 +1068,10 @@ static void pclr__gen_group(pclr__gen *g) {
         pclr__put(g->w, PCLR__TEXT_WAVE_REDUCE);
     }
     pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE);
-    switch (c->variant) {
-    case PCLR_VARIANT_COLLECTIVE:
+    if (c->variant == PCLR_VARIANT_COLLECTIVE) {
+        const char *key = g->is_double ? "long" : "int", *mask = g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff";
         pclr__put(g->w, "    (void)lds;\n");
-        if (g->is_int && a->int_on_bits) PCLR__GEN_PUTF(g, "    return as_int(work_group_reduce_%s(as_uint(acc)));\n", a->prim);
+        if (c->type == PCLR_INT && a->int_on_bits) PCLR__GEN_PUTF(g, "    return as_int(work_group_reduce_%s(as_uint(acc)));\n", a->prim);
         else if (g->is_float && a->float_keys)
             PCLR__GEN_PUTF(g, "    const int has_nan = work_group_any(acc != acc); /* the collectives ignore NaN; we propagate it */\n"
                               "    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n"
@@ -1118,20 +1081,16 @@ static void pclr__gen_group(pclr__gen *g) {
                               "    k = work_group_reduce_%s(k);\n"
                               "    const pclr_t r = as_%s(k ^ ((k >> %d) & %s));\n"
                               "    return has_nan ? (pclr_t)NAN : r;\n",
-                           g->is_double ? "long" : "int", g->is_double ? "long" : "int", g->is_double ? 63 : 31,
-                           g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff", a->prim, g->t, g->is_double ? 63 : 31,
-                           g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff");
+                           key, key, 8 * g->tsize - 1, mask, a->prim, g->t, 8 * g->tsize - 1, mask);
         else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", a->prim);
-        break;
-    case PCLR_VARIANT_SHUFFLE:
-        if (c->group_size > c->wave_width) pclr__put(g->w, PCLR__TEXT_SHUFFLE_WAVES);
-        else pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
-                             "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
-        break;
-    case PCLR_VARIANT_SEQUENTIAL:
+    } else if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
+        pclr__put(g->w, PCLR__TEXT_SHUFFLE_WAVES);
+    else if (c->variant == PCLR_VARIANT_SHUFFLE)
+        pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
+                        "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
+    else if (c->variant == PCLR_VARIANT_SEQUENTIAL)
         pclr__put(g->w, "    return pclr_tree_rolled(acc, lds);\n");
-        break;
-    case PCLR_VARIANT_NAIVE:
+    else if (c->variant == PCLR_VARIANT_NAIVE)
         pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                         "    PCLR_BARRIER();\n"
                         "    lds[lid] = acc;\n"
@@ -1142,18 +1101,15 @@ static void pclr__gen_group(pclr__gen *g) {
                         "        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
                         "        PCLR_BARRIER();\n"
                         "    }\n" PCLR__TEXT_RETURN_LDS);
-        break;
-    default: /* UNROLLED; CUDA warps of 32: the smaller steps stay inside warp 0 */
-        if (!g->cuda || c->wave_width != 32) {
-            pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS);
-            break;
-        }
+    else if (!g->cuda || c->wave_width != 32) /* UNROLLED */
+        pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS);
+    else /* UNROLLED, CUDA warps of 32: the smaller steps stay inside warp 0 (a group has one or more) */
         pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("32")
                         "    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */\n"
                         "    if (lid < 32) {\n"
-                        "#pragma unroll\n");
-        PCLR__GEN_PUTF(g, "        for (uint s = %d; s > 0; s >>= 1) {\n", (c->group_size < 32 ? c->group_size : 32) / 2);
-        pclr__put(g->w, "            pclr_t o = acc;\n"
+                        "#pragma unroll\n"
+                        "        for (uint s = 16; s > 0; s >>= 1) {\n"
+                        "            pclr_t o = acc;\n"
                         "            if (lid < s) o = lds[lid + s];\n"
                         "            __syncwarp();\n"
                         "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
@@ -1161,107 +1117,94 @@ static void pclr__gen_group(pclr__gen *g) {
                         "        }\n"
                         "    }\n"
                         "    return acc;\n");
-    }
     pclr__put(g->w, "}\n");
 }
 
 /* Level 1: each work-item folds its share of the input, loads in flight. */
-static void pclr__gen_kernel(pclr__gen *g) {
-    const pclr_config *c = g->c;
-    int v = c->vector_width;
+static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
                                                : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
                                                : "PCLR_GROUP");
-    pclr__put_if(g, c->finish == PCLR_FINISH_LAST_GROUP, PCLR__TEXT_IS_LAST);
+    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
     pclr__put(g->w, PCLR__TEXT_IDS);
-    pclr__put_if(g, c->finish == PCLR_FINISH_PARTIALS, "    (void)partials; (void)counter;\n");
-    if (v > 1) pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : PCLR__TEXT_HEAD("4"));
-    else
-        pclr__put(g->w, "    /* Level 1, in-thread. */\n"
-                        "    const pclr_u64 nvec = n;\n"
-                        "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
+    if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
+    if (c->vector_width > 1) pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : PCLR__TEXT_HEAD("4"));
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
+                         "    const pclr_u64 nvec = n;\n"
+                         "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
     if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
-    else
-        pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
-                        "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
-                        "    pclr_u64 i = thread * block;\n"
-                        "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
+                         "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    pclr_u64 i = thread * block;\n"
+                         "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
     pclr__put(g->w, PCLR__TEXT_LOOP);
-    pclr__put_if(g, c->unroll > 1, PCLR__TEXT_PARTIAL_ROUND);
-    pclr__put_if(g, v > 1, PCLR__TEXT_TAIL);
+    if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
     pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
 }
 
 /* Level 3, between groups, and the kernel's closing brace. */
-static void pclr__gen_finish(pclr__gen *g) {
-    const pclr_config *c = g->c;
-    if (c->finish == PCLR_FINISH_PARTIALS) {
+static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL;
+    if (c->finish == PCLR_FINISH_PARTIALS)
         pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
                         "    if (lid == 0) out[group] = acc;\n"
                         "}\n");
-        return;
-    }
-    pclr__put(g->w, PCLR__TEXT_ONE_GROUP);
-    if (c->finish == PCLR_FINISH_LAST_GROUP) {
-        PCLR__GEN_PUTF(g, PCLR__TEXT_LAST_GROUP("%s", "%s"), g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL,
+    else if (c->finish == PCLR_FINISH_LAST_GROUP)
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket,
                        pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
-        return;
-    }
-    /* ATOMIC: partials[0] holds the running value */
-    pclr__put(g->w, "    /* partials[0] holds the running value; it is the identity between calls. */\n"
-                    "    if (lid == 0) {\n");
-    if (g->cuda) PCLR__GEN_PUTF(g, "        atomic%s(partials, acc);\n", g->acc->prim_cuda);
-    else PCLR__GEN_PUTF(g, "        atomic_%s(partials, acc);\n", g->acc->prim);
-    PCLR__GEN_PUTF(g, "        PCLR_DEVICE_FENCE();\n"
-                      "        if (%s == groups - 1) {\n"
-                      "            PCLR_DEVICE_FENCE();\n"
-                      "            out[0] = %s(partials, PCLR_IDENTITY);\n"
-                      "            *counter = 0;\n"
-                      "        }\n"
-                      "    }\n"
-                      "}\n", g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL, g->cuda ? "atomicExch" : "atomic_xchg");
+    else
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP
+                          "    /* partials[0] holds the running value; it is the identity between calls. */\n"
+                          "    if (lid == 0) {\n"
+                          "        %s(partials, acc);\n"
+                          "        PCLR_DEVICE_FENCE();\n"
+                          "        if (%s == groups - 1) {\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "            out[0] = %s(partials, PCLR_IDENTITY);\n"
+                          "            *counter = 0;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", g->acc->atomic[g->cuda], ticket, g->cuda ? "atomicExch" : "atomic_xchg");
+}
+
+/* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
+static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
+                                   size_t *size_needed) {
+    if (size_needed) *size_needed = 0;
+    w->buf = buf; w->cap = cap; w->len = 0;
+    return cfg ? pclr_config_resolve(cfg, c, NULL) : PCLR_ERR_NULL_POINTER;
 }
 
 PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
-    static const char *const cl_types[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double"};
     pclr_config c;
     pclr__writer w;
     pclr__gen g;
-    pclr_result r;
-    if (size_needed) *size_needed = 0;
-    if (!cfg) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr_config_resolve(cfg, &c, NULL)) != PCLR_OK) return r;
-    w.buf = buf; w.cap = cap; w.len = 0;
+    pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
+    if (r != PCLR_OK) return r;
     g.w = &w;
-    g.c = &c;
     g.acc = &pclr__accums[c.op];
     g.cuda = c.backend == PCLR_CUDA;
     g.is_float = c.type == PCLR_FLOAT || c.type == PCLR_DOUBLE;
     g.is_double = c.type == PCLR_DOUBLE;
-    g.is_int = c.type == PCLR_INT;
     g.tsize = (int)pclr_type_size(c.type);
-    g.t = cl_types[c.type];
-    /* today's ops keep their state in the element type and return it as is */
-    PCLR_ASSERT(!g.acc->state && !g.acc->fold && !g.acc->finalize);
+    g.t = pclr_type_name(c.type);
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
-    pclr__gen_prelude(&g);
-    pclr__gen_ops(&g);
-    pclr__gen_group(&g);
-    pclr__gen_kernel(&g);
-    pclr__gen_finish(&g);
+    pclr__gen_prelude(&g, &c);
+    pclr__gen_ops(&g, &c);
+    pclr__gen_group(&g, &c);
+    pclr__gen_kernel(&g, &c);
+    pclr__gen_finish(&g, &c);
     return pclr__finish_text(&w, size_needed);
 }
 
 PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
     pclr_config c;
     pclr__writer w;
-    pclr_result r;
-    if (size_needed) *size_needed = 0;
-    if (!cfg) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr_config_resolve(cfg, &c, NULL)) != PCLR_OK) return r;
-    w.buf = buf; w.cap = cap; w.len = 0;
+    pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
+    if (r != PCLR_OK) return r;
     if (c.variant == PCLR_VARIANT_COLLECTIVE) pclr__put(&w, "-cl-std=CL2.0");
     return pclr__finish_text(&w, size_needed);
 }
