@@ -835,9 +835,14 @@ static pclr_nvrtc_api g_nv;
 static pclr_cuda_api g_cu;
 static long g_calls, g_fail_at, g_live;  /* calls so far, the one to fail, resources held */
 static const char *g_failed;             /* the call that failed, or NULL */
+static int g_reached;                    /* the k-th call happened (a release, which never fails, counts) */
+
+/* A release reached as the k-th call: counted, never failed. */
+static void cu_count(void) { g_reached |= ++g_calls == g_fail_at; }
 
 static int cu_inject(const char *name) {
     if (++g_calls != g_fail_at) return 0;
+    g_reached = 1;
     g_failed = name;
     return 1;
 }
@@ -862,7 +867,7 @@ static nvrtcResult nw_CreateProgram(nvrtcProgram *p, const char *s, const char *
     return r;
 }
 static nvrtcResult nw_DestroyProgram(nvrtcProgram *p) {
-    ++g_calls;
+    cu_count();
     --g_live;
     return g_nv.DestroyProgram(p);
 }
@@ -916,13 +921,13 @@ static void nvrtc_call_failures(void) {
     desc.nvrtc_api = &api;
     for (k = 1; k <= total; ++k) {
         pclr_result r;
-        g_calls = g_live = 0;
+        g_calls = g_live = g_reached = 0;
         g_fail_at = k;
         g_failed = NULL;
         log[0] = '\0';
         r = pclr_cuda_compile_check(&c, &desc, 90, 1, log, sizeof log);
-        if (!g_failed) break; /* the scenario no longer reaches k */
-        total = g_calls + 1;
+        if (!g_reached) break; /* the scenario no longer reaches k */
+        if (g_calls + 1 > total) total = g_calls + 1;
         injected_step("nvrtc compile_check", k, 0, r, log);
         CHECK(g_live == 0, "nvrtc k=%ld (%s): %ld programs left", k, g_failed, g_live);
         g_fail_at = 0;
@@ -943,7 +948,7 @@ static void nvrtc_call_failures(void) {
 /* giving one back: counted, never failed */
 #define CW_GIVE(name, params, args) \
     static CUresult CUDAAPI cw_##name params {                                               \
-        ++g_calls;                                                                            \
+        cu_count();                                                                           \
         --g_live;                                                                             \
         return g_cu.name args;                                                                \
     }
@@ -959,7 +964,7 @@ CW_TAKE(DevicePrimaryCtxRetain, (CUcontext *c, CUdevice d), (c, d))
 CW_GIVE(DevicePrimaryCtxRelease, (CUdevice d), (d))
 CW(CtxGetCurrent, (CUcontext *c), (c))
 CW(CtxPushCurrent, (CUcontext c), (c))
-static CUresult CUDAAPI cw_CtxPopCurrent(CUcontext *c) { ++g_calls; return g_cu.CtxPopCurrent(c); }
+static CUresult CUDAAPI cw_CtxPopCurrent(CUcontext *c) { cu_count(); return g_cu.CtxPopCurrent(c); }
 CW(CtxGetDevice, (CUdevice *d), (d))
 CW(CtxSynchronize, (void), ())
 CW_TAKE(ModuleLoadData, (CUmodule *m, const void *p), (m, p))
@@ -1054,13 +1059,13 @@ static void driver_call_failures(void) {
     PCLR_CUDA_ENTRY_POINTS(CW_SET)
 #undef CW_SET
     for (k = 1; k <= total; ++k) {
-        g_calls = g_live = 0;
+        g_calls = g_live = g_reached = 0;
         g_fail_at = k;
         g_failed = NULL;
         driver_scenario(&api, k);
         CHECK(g_live == 0, "driver k=%ld (%s failed): %ld modules, allocations or contexts left", k,
               g_failed ? g_failed : "nothing", g_live);
-        if (!g_failed) break;
+        if (!g_reached) break; /* the scenario no longer reaches k */
         if (g_calls + 1 > total) total = g_calls + 1;
     }
     printf("cuda driver: %ld calls per scenario, each failed in turn\n", k - 1);
