@@ -527,15 +527,20 @@ static void run_cuda(int threads, uint64_t seed, int quick) {
 #ifdef PCLR_TEST_CUDA
     shared_env e;
     pclr_cuda_context *probe = NULL;
-    pclr_result r = pclr_cuda_create(NULL, &probe);
+    pclr_cuda_desc desc;
+    char why[512] = "";
+    pclr_result r;
     const pclr_cuda_features *feat;
     int s;
+    memset(&desc, 0, sizeof desc);
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    r = pclr_cuda_create(&desc, &probe);
     if (r == PCLR_ERR_NO_DRIVER || r == PCLR_ERR_NO_DEVICE) {
-        SKIP("CUDA part: %s (%s)", pclr_result_string(r), pclr_cuda_last_error(probe));
-        pclr_cuda_destroy(probe);
+        SKIP("CUDA part: %s (%s)", pclr_result_string(r), why);
         return;
     }
-    if (!CHECK(r == PCLR_OK, "CUDA create: %s: %s", pclr_result_string(r), pclr_cuda_last_error(probe))) {
+    if (!CHECK(r == PCLR_OK, "CUDA create: %s: %s", pclr_result_string(r), why)) {
         pclr_cuda_destroy(probe);
         return;
     }
