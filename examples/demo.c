@@ -31,22 +31,6 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Exact for integers and min/max; float sums within a bound against a double-precision sum. */
-static int matches(pclr_type t, pclr_op op, const void *got, const void *data, uint64_t n) {
-    unsigned char ref[8];
-    double sum = 0, abs_sum = 0, g;
-    uint64_t i;
-    pclr_cpu_reduce(t, op, data, n, ref);
-    if (op != PCLR_SUM || t == PCLR_UINT || t == PCLR_INT) return memcmp(got, ref, pclr_type_size(t)) == 0;
-    for (i = 0; i < n; ++i) {
-        double x = t == PCLR_FLOAT ? (double)((const float *)data)[i] : ((const double *)data)[i];
-        sum += x;
-        abs_sum += fabs(x);
-    }
-    g = t == PCLR_FLOAT ? (double)*(const float *)got : *(const double *)got;
-    return fabs(g - sum) <= (t == PCLR_FLOAT ? 1e-6 : 1e-14) * abs_sum;
-}
-
 int main(void) {
     const char *mb_env = getenv("PCLR_DEMO_MB");
     size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
@@ -108,7 +92,7 @@ int main(void) {
                 continue;
             }
             qsort(times, REPS, sizeof times[0], cmp_double);
-            ok = matches(cfg.type, cfg.op, result, data, n);
+            ok = pclr_args_matches(cfg.type, cfg.op, result, data, n);
             failures += !ok;
             printf("%-7s %-4s %12llu  ", pclr_type_name(cfg.type), pclr_op_name(cfg.op), (unsigned long long)n);
             {

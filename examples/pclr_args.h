@@ -72,6 +72,25 @@ static inline void pclr_args_fill_random(pclr_type type, void *data, uint64_t n,
     }
 }
 
+/* 1 when got is the reduction of data: integers and min/max bit for bit against
+   the CPU reference; float sums within the error bound of a tree sum,
+   2 eps log2(n + 2) sum |x|, of a sum in double precision. */
+static inline int pclr_args_matches(pclr_type t, pclr_op op, const void *got, const void *data, uint64_t n) {
+    unsigned char ref[8];
+    double sum = 0, abs_sum = 0, g, levels = 1;
+    uint64_t i;
+    pclr_cpu_reduce(t, op, data, n, ref);
+    if (op != PCLR_SUM || t == PCLR_UINT || t == PCLR_INT) return memcmp(got, ref, pclr_type_size(t)) == 0;
+    for (i = 0; i < n; ++i) {
+        double x = t == PCLR_FLOAT ? (double)((const float *)data)[i] : ((const double *)data)[i];
+        sum += x;
+        abs_sum += x < 0 ? -x : x;
+    }
+    for (i = n + 2; i > 1; i /= 2) ++levels;
+    g = t == PCLR_FLOAT ? (double)*(const float *)got : *(const double *)got;
+    return (g > sum ? g - sum : sum - g) <= 2 * (t == PCLR_FLOAT ? 1.2e-7 : 2.3e-16) * levels * (abs_sum + 1);
+}
+
 /* Formats one element as the tools print it: integers in decimal, float
    %.9g, double %.17g (enough digits to read the exact value back). */
 static inline void pclr_args_format_value(pclr_type type, const void *v, char *buf, size_t cap) {

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int pclr_test_passed = 0, pclr_test_failed = 0;
 
@@ -42,6 +43,20 @@ static uint64_t pclr_test_rand(uint64_t *state) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
+}
+
+/* A counting allocator (pclr_allocator with user = &counting): a context
+   allocates only through it and gives everything back. */
+typedef struct pclr_test_counting { long live, calls; } pclr_test_counting;
+static inline void *pclr_test_count_alloc(size_t size, void *user) {
+    pclr_test_counting *c = (pclr_test_counting *)user;
+    ++c->live;
+    ++c->calls;
+    return malloc(size);
+}
+static inline void pclr_test_count_free(void *p, void *user) {
+    if (p) --((pclr_test_counting *)user)->live;
+    free(p);
 }
 
 #endif

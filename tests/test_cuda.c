@@ -1011,22 +1011,8 @@ static void test_errors(gpu_env *g) {
     CHECK(r == PCLR_ERR_NO_DEVICE && !x && strlen(g_err) > 0, "device 999: %s: %s", pclr_result_string(r), g_err);
 }
 
-/* A counting allocator: the context allocates only through it and frees all. */
-typedef struct counting { long live, calls; } counting;
-static void *count_alloc(size_t size, void *user) {
-    counting *c = (counting *)user;
-    ++c->live;
-    ++c->calls;
-    return malloc(size);
-}
-static void count_free(void *p, void *user) {
-    counting *c = (counting *)user;
-    if (p) --c->live;
-    free(p);
-}
-
 static void test_allocator(gpu_env *g) {
-    counting cnt = {0, 0};
+    pclr_test_counting cnt = {0, 0};
     pclr_cuda_desc d;
     pclr_cuda_context *x = NULL;
     pclr_config c;
@@ -1035,8 +1021,8 @@ static void test_allocator(gpu_env *g) {
     float f = 0;
     int i;
     memset(&d, 0, sizeof d);
-    d.allocator.alloc = count_alloc;
-    d.allocator.free = count_free;
+    d.allocator.alloc = pclr_test_count_alloc;
+    d.allocator.free = pclr_test_count_free;
     d.allocator.user = &cnt;
     r = pclr_cuda_create(&d, &x);
     CHECK(r == PCLR_OK && cnt.calls > 0, "custom allocator used (%s)", pclr_result_string(r));

@@ -13,38 +13,9 @@
 #include "../examples/pclr_args.h"
 #include "pclr_test.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-typedef struct counting { long live, calls; } counting;
-static void *count_alloc(size_t size, void *user) {
-    counting *c = (counting *)user;
-    ++c->live;
-    ++c->calls;
-    return malloc(size);
-}
-static void count_free(void *p, void *user) {
-    if (p) --((counting *)user)->live;
-    free(p);
-}
-
-/* Integers and min/max bit-exact; float sums within a bound of a double sum. */
-static int same(pclr_type t, pclr_op op, const void *got, const void *data, uint64_t n) {
-    unsigned char ref[8];
-    double sum = 0, abs_sum = 0, g;
-    uint64_t i;
-    pclr_cpu_reduce(t, op, data, n, ref);
-    if (op != PCLR_SUM || t == PCLR_UINT || t == PCLR_INT) return memcmp(got, ref, pclr_type_size(t)) == 0;
-    for (i = 0; i < n; ++i) {
-        double x = t == PCLR_FLOAT ? (double)((const float *)data)[i] : ((const double *)data)[i];
-        sum += x;
-        abs_sum += fabs(x);
-    }
-    g = t == PCLR_FLOAT ? (double)*(const float *)got : *(const double *)got;
-    return fabs(g - sum) <= (t == PCLR_FLOAT ? 1e-5 : 1e-13) * (abs_sum + 1);
-}
 
 /* Every type/op on sizes around the kernels' boundaries, at odd offsets. */
 static void reduce_all(pclr_context *ctx, uint64_t seed) {
@@ -74,7 +45,7 @@ static void reduce_all(pclr_context *ctx, uint64_t seed) {
                 c.op = (pclr_op)o;
                 r = pclr_reduce(ctx, &c, buf, off, n, got);
                 if (r == PCLR_ERR_NO_FP64) continue; /* a device without doubles says so */
-                CHECK(r == PCLR_OK && same(c.type, c.op, got, host + off * ts, n), "%s %s %s n=%llu offset %llu: %s (%s)",
+                CHECK(r == PCLR_OK && pclr_args_matches(c.type, c.op, got, host + off * ts, n), "%s %s %s n=%llu offset %llu: %s (%s)",
                       pclr_backend_name(b), pclr_type_name(c.type), pclr_op_name(c.op), (unsigned long long)n,
                       (unsigned long long)off, pclr_result_string(r), pclr_last_error(ctx));
             }
@@ -124,7 +95,7 @@ static void bad_inputs(pclr_context *ctx) {
 static void contract(void) {
     pclr_desc d;
     pclr_context *ctx = (pclr_context *)&d; /* not NULL: a failed create must set it to NULL */
-    counting cnt;
+    pclr_test_counting cnt;
     char why[512], text[256];
     pclr_config c;
     unsigned char v[8];
@@ -133,7 +104,7 @@ static void contract(void) {
     CHECK(pclr_create(&d, NULL) == PCLR_ERR_NULL_POINTER, "create(NULL out)");
     d.error = why;
     d.error_cap = sizeof why;
-    d.allocator.alloc = count_alloc;
+    d.allocator.alloc = pclr_test_count_alloc;
     CHECK(pclr_create(&d, &ctx) == PCLR_ERR_NULL_POINTER && ctx == NULL && strstr(why, "allocator"),
           "half an allocator refused: %s", why);
     memset(&d, 0, sizeof d);
@@ -164,8 +135,8 @@ static void contract(void) {
     /* everything through the caller's allocator, all of it given back */
     memset(&cnt, 0, sizeof cnt);
     memset(&d, 0, sizeof d);
-    d.allocator.alloc = count_alloc;
-    d.allocator.free = count_free;
+    d.allocator.alloc = pclr_test_count_alloc;
+    d.allocator.free = pclr_test_count_free;
     d.allocator.user = &cnt;
     d.no_disk_cache = 1;
     if (CHECK(pclr_create(&d, &ctx) == PCLR_OK, "auto create with an allocator")) {
