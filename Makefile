@@ -55,7 +55,7 @@ clean:
 
 .PHONY: all deps demo test bench clean
 
-# ---- embedding (issue #8): make install, the auto-exposure example ----------
+# ---- embedding: make install, the auto-exposure example ---------------------
 #   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools -> $(PREFIX)/bin,
 #                                        pclreduce.pc and the CMake package -> $(PREFIX)/lib
 #   build/auto_exposure [in.ppm|in.pfm] [out.ppm]   game-engine example (examples/auto_exposure.c)
@@ -91,7 +91,7 @@ test-install:
 
 .PHONY: install uninstall test-install
 
-# --- robustness (issue #7): failure injection test and libFuzzer harnesses ---
+# --- robustness: failure injection test and libFuzzer harnesses --------------
 #   make test-failures       tests/test_failures.c, plain and under ASan/UBSan
 #   make fuzz                builds build/fuzz_generator + build/fuzz_cli (clang libFuzzer) and runs
 #                            each for FUZZ_SECONDS (default 60) on tests/fuzz/corpus/*
@@ -127,7 +127,7 @@ test-failures: build/tests/test_failures
 
 .PHONY: fuzz fuzz-compile-corpus test-failures
 
-# --- several machines (issue #8): MPI example, built where mpicc exists ------
+# --- several machines: MPI example, built where mpicc exists -----------------
 #   build/mpi_reduce   mpirun -np R build/mpi_reduce --type T --op O --n N [--seed S] [--check]
 #   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, every type/op pair
 MPICC         ?= mpicc

@@ -1,4 +1,4 @@
-/* Runtime linking (issue #8): a program that links neither libOpenCL nor
+/* Runtime linking: a program that links neither libOpenCL nor
    libcuda/libnvrtc (gcc ... -ldl -lm) reduces on OpenCL through the table
    the context loaded, makes and fills its buffers through pclr_cl_get_api,
    and gets a clean answer from pclr_cuda_create (PCLR_ERR_NO_DRIVER with a

@@ -1,4 +1,4 @@
-/* Failure injection and bad input (issue #7, robustness).
+/* Failure injection and bad input.
 
    1. A counting allocator (pclr_allocator) fails the k-th host allocation of a
       whole OpenCL scenario (create on the test's own cl_context/queue,
@@ -12,7 +12,7 @@
       no leak, for every k), with the usual library names and a bogus path.
    3. A table of bad inputs: NULL pointers to every public entry point, NULL
       contexts, n + offset overflow, offsets past the buffer, buffers too small.
-   4. OpenCL call failures: a wrapped pclr_cl_api (desc.api) makes the k-th
+   4. OpenCL call failures: a wrapped pclr_cl_api (desc.opencl_api) makes the k-th
       OpenCL call fail with a resource error, for every k until a scenario
       (create, prepare, blocking reduce, async reduce, destroy) no longer
       reaches k, for a few configurations and both create paths. The step
@@ -20,6 +20,9 @@
       every other step succeeds, the context still reduces correctly once
       calls succeed again, and every OpenCL object the backend created or
       retained is released by destroy (reference counts kept per handle).
+   5. The same for every NVRTC call (pclr_cuda_compile_check, here) and every
+      CUDA driver call of a whole context's life (on a GPU: tests/gpu.sh),
+      through wrapped pclr_nvrtc_api / pclr_cuda_api tables.
 
    Build: gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -I/usr/local/cuda/include
           tests/test_failures.c -ldl -lm

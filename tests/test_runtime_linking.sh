@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runtime linking (issue #8): tests/runtime_linking.c built with only -ldl -lm
+# Runtime linking: tests/runtime_linking.c built with only -ldl -lm
 # has no NEEDED entry for libOpenCL, libcuda or libnvrtc, reduces on OpenCL
 # (PoCL here) through the loaded table, and reports a missing CUDA driver or
 # OpenCL library cleanly; the same program also builds and runs with

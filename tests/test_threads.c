@@ -1,4 +1,4 @@
-/* Concurrency (GitHub issue #7 item 4): several threads, each with its own
+/* Concurrency: several threads, each with its own
    backend context, reducing at once; every result against pclr_cpu_reduce.
    A barrier releases all threads together, so contexts are created, programs
    built and kernels run concurrently, and contexts are destroyed concurrently.
