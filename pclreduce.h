@@ -1950,7 +1950,7 @@ struct pclr__engine {
     char cache_dir[512];          /* "" = no disk cache */
     size_t disk_hits, disk_stores;
     pclr_tune_entry *tuned;       /* this device's tuned entries */
-    size_t tuned_count;
+    size_t tuned_count, tuned_skipped; /* skipped: entries the device cannot run */
     char *build_log;
     char last_error[1024];
 };
@@ -2040,10 +2040,13 @@ PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, c
 /* Once the device, driver and facts are known: the disk cache directory and
    this device's tuning entries. Neither can fail the context: without them
    kernels are built from source and the built-in defaults apply. */
+PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why);
 PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
                                  int no_tune_file) {
     char path[1024];
-    size_t need;
+    const char *why;
+    pclr_config c;
+    size_t need, i, kept;
     if (!no_disk_cache) { /* a directory name that does not fit turns the disk cache off */
         need = cache_dir && *cache_dir ? strlen(cache_dir) : pclr_cache_default_dir(NULL, 0);
         if (need && need < sizeof e->cache_dir) {
@@ -2061,6 +2064,11 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
         e->tuned = NULL;
         e->tuned_count = 0;
     }
+    /* an entry this device cannot run is dropped: a tuning file never makes a default reduce fail */
+    for (i = kept = 0; i < e->tuned_count; ++i)
+        if (pclr__engine_check(e, &e->tuned[i].cfg, &c, &why) == PCLR_OK) e->tuned[kept++] = e->tuned[i];
+    e->tuned_skipped = e->tuned_count - kept;
+    e->tuned_count = kept;
 }
 
 PCLR__FN void pclr__engine_free(pclr__engine *e) {
@@ -2317,7 +2325,8 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
                       (unsigned long)e->program_count);
         pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
                       (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
-        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device\n", (unsigned long)e->tuned_count);
+        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
+                      (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
     }
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
     return len;

@@ -278,6 +278,39 @@ static void test_tune(void) {
     }
 }
 
+/* A tuning line for this device that names a variant it cannot run (or a
+   group above its limit) is skipped when loaded: default reduces still work. */
+static void test_unrunnable_entry(void) {
+    pclr_cl_context *ctx = open_ctx();
+    pclr_tune_entry e;
+    char text[4096];
+    unsigned long loaded, stored, tuned;
+    if (!ctx) return;
+    memset(&e, 0, sizeof e);
+    strcpy(e.device, pclr_cl_get_features(ctx)->device_name);
+    strcpy(e.driver, pclr_cl_get_features(ctx)->driver_version);
+    e.backend = PCLR_OPENCL;
+    e.type = PCLR_FLOAT;
+    e.op = PCLR_SUM;
+    e.size_class = 16;
+    e.cfg.variant = PCLR_VARIANT_SHUFFLE; /* inline PTX: NVIDIA's OpenCL only */
+    if (pclr_cl_get_features(ctx)->nvidia) {
+        SKIP("NVIDIA's OpenCL runs every variant: no unrunnable tuning entry to write");
+        pclr_cl_destroy(ctx);
+        return;
+    }
+    pclr_cl_destroy(ctx);
+    CHECK(pclr_tune_save(g_tune, &e, 1) == PCLR_OK, "save an entry the device cannot run");
+    if (!(ctx = open_ctx())) return;
+    counts(ctx, &loaded, &stored, &tuned);
+    pclr_cl_describe(ctx, text, sizeof text);
+    CHECK(strstr(text, "(1 skipped") != NULL, "describe counts the skipped entry: %.300s", strstr(text, "tuned:"));
+    CHECK(reduce_ok(ctx, PCLR_FLOAT, PCLR_SUM, 30000, g_seed + 60), "a default float sum in the skipped class still works: %s",
+          pclr_cl_last_error(ctx));
+    pclr_cl_destroy(ctx);
+    remove(g_tune);
+}
+
 int main(int argc, char **argv) {
     char cmd[700];
     const char *env = getenv("PCLR_TEST_SEED");
@@ -300,6 +333,7 @@ int main(int argc, char **argv) {
     for_each_file("clear", remove_file);
     test_cold_warm_corrupt();
     test_tune();
+    test_unrunnable_entry();
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     CHECK(system(cmd) == 0, "remove %s", g_dir);
     return pclr_test_summary("test_cl_cache");
