@@ -241,7 +241,7 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
                              void **data, size_t *size, const char **why);
 
 /* Writes the file atomically, creating dir and its parents. PCLR_ERR_IO when
-   the directory or file cannot be written (a failed write leaves no temporary
+   dir is "" or the directory or file cannot be written (a failed write leaves no temporary
    file); PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between
    threads and processes: the last complete writer wins. */
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
@@ -1458,6 +1458,7 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
     if (data) *data = NULL;
     if (size) *size = 0;
     if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
+    if (!*dir) { *why = "the cache directory is empty"; return 0; }
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
     if (!(f = fopen(path, "rb"))) { *why = "no cache file"; return 0; }
     *why = NULL; /* every size below is checked against the file before it is used */
@@ -1484,6 +1485,7 @@ PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, siz
     char path[PCLR__PATH_CAP];
     unsigned char head[PCLR__CACHE_HEADER];
     if (!dir || !identity || (!data && size > 0)) return PCLR_ERR_NULL_POINTER;
+    if (!*dir) return PCLR_ERR_IO; /* "" would put the file at the root, "/<hash>.bin" */
     if (size > PCLR_CACHE_MAX_BYTES) return PCLR_ERR_SIZE_OVERFLOW;
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) return PCLR_ERR_IO;
     pclr__cache_header(head, identity, identity_len, size, pclr_hash64(data, size, PCLR_HASH_SEED));

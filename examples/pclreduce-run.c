@@ -64,8 +64,9 @@ static int parse(int argc, char **argv, run_args *a) {
             continue;
         }
         if (strcmp(f, "--platform") == 0 || strcmp(f, "--device") == 0 || strcmp(f, "--n") == 0 || strcmp(f, "--seed") == 0) {
-            if (pclr_args_int(v, 0, (long long)1 << 62, &x) != 0) {
-                fprintf(stderr, "pclreduce-run: %s needs a non-negative integer\n", f);
+            const long long most = f[2] == 'p' || f[2] == 'd' ? 1 << 16 : (long long)1 << 62; /* indices fit an int */
+            if (pclr_args_int(v, 0, most, &x) != 0) {
+                fprintf(stderr, "pclreduce-run: %s needs an integer from 0 to %lld\n", f, most);
                 return 2;
             }
             if (f[2] == 'p') a->platform = (int)x;

@@ -242,6 +242,9 @@ static void test_store_errors(void) {
           "rename over a directory fails: PCLR_ERR_IO");
     CHECK(count_files(deep, ".tmp") == 0, "and the failed write removed its temporary file");
     CHECK(pclr_cache_store(NULL, "id", 2, &x, 1) == PCLR_ERR_NULL_POINTER, "NULL dir");
+    CHECK(pclr_cache_store("", "id", 2, &x, 1) == PCLR_ERR_IO, "empty dir refused (the file would go to the root)");
+    CHECK(pclr_cache_load("", "id", 2, NULL, &data, &size, &why) == 0 && why && strstr(why, "empty"), "empty dir: a miss (%s)",
+          why ? why : "");
     CHECK(pclr_cache_store(deep, NULL, 2, &x, 1) == PCLR_ERR_NULL_POINTER, "NULL identity");
     CHECK(pclr_cache_store(deep, "id", 2, NULL, 1) == PCLR_ERR_NULL_POINTER, "NULL data with size > 0");
     CHECK(pclr_cache_store(deep, "id", 2, &x, (size_t)PCLR_CACHE_MAX_BYTES + 1) == PCLR_ERR_SIZE_OVERFLOW, "size over the cap");

@@ -39,7 +39,8 @@ check "run same seed, same data" [ "$($RUN --backend cpu --type int --op sum --n
 check "run other seed, other data" [ "$($RUN --backend cpu --type int --op sum --n 9999 --seed 5 | tail -1)" != "$($RUN --backend cpu --type int --op sum --n 9999 --seed 6 | tail -1)" ]
 for args in "--backend gpu --type uint --op sum --n 5" "--backend cpu --type uint --op sum" "--backend cpu --op sum --n 5" \
             "--backend cpu --type uint --op sum --n 5 --input $T/u32.bin" "--backend cpu --type uint --op sum --n -3" \
-            "--backend cpu --type uint --op sum --n 5 --unroll 3"; do
+            "--backend cpu --type uint --op sum --n 5 --unroll 3" "--backend cpu --type uint --op sum --n 5 --device 4294967296" \
+            "--backend cpu --type uint --op sum --n 5 --platform 4294967295"; do
   $RUN $args >"$T/out" 2>"$T/err"; rc=$?
   check "run '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "run '$args' says why" test -s "$T/err"
