@@ -1373,6 +1373,19 @@ PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
     return len;
 }
 
+/* fopen for reading, of regular files only: a FIFO would block the caller
+   forever, and a directory or device is no cache or tuning file (errno EINVAL). */
+static FILE *pclr__open_file(const char *path) {
+#ifndef _WIN32
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return NULL;
+    }
+#endif
+    return fopen(path, "rb");
+}
+
 /* mkdir -p of the directories above the file at path; a failure shows when the file is opened. */
 static void pclr__make_parents(char *path) {
     size_t i;
@@ -1460,7 +1473,8 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
     if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
     if (!*dir) { *why = "the cache directory is empty"; return 0; }
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
-    if (!(f = fopen(path, "rb"))) { *why = "no cache file"; return 0; }
+    errno = 0;
+    if (!(f = pclr__open_file(path))) { *why = errno == EINVAL ? "not a regular file" : "no cache file"; return 0; }
     *why = NULL; /* every size below is checked against the file before it is used */
     if (fread(head, 1, sizeof head, f) != sizeof head) *why = "the file is shorter than its header (truncated)";
     else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
@@ -1627,7 +1641,7 @@ static int pclr__read_text(const char *path, char **text) {
     int ok;
     *text = NULL;
     errno = 0;
-    if (!(f = fopen(path, "rb"))) return errno == ENOENT ? 0 : -1;
+    if (!(f = pclr__open_file(path))) return errno == ENOENT ? 0 : -1;
     ok = fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len <= PCLR__TEXT_MAX && fseek(f, 0, SEEK_SET) == 0 &&
          (*text = (char *)malloc((size_t)len + 1)) != NULL && fread(*text, 1, (size_t)len, f) == (size_t)len &&
          fgetc(f) == EOF && !ferror(f); /* a directory reads as an error here, not as an empty file */

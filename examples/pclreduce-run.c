@@ -25,6 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <sys/stat.h>
+#endif
 
 typedef struct run_args {
     const char *backend, *input;
@@ -102,9 +105,16 @@ static void *load_data(const run_args *a, uint64_t *n) {
     size_t ts = pclr_type_size(a->cfg.type);
     void *data;
     if (a->input) {
-        FILE *f = fopen(a->input, "rb");
+        FILE *f;
         long size;
-        if (!f) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", a->input); return NULL; }
+#ifndef _WIN32
+        struct stat st; /* a FIFO would block forever; a directory or device has no size to read */
+        if (stat(a->input, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory)\n", a->input);
+            return NULL;
+        }
+#endif
+        if (!(f = fopen(a->input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", a->input); return NULL; }
         if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
             fprintf(stderr, "pclreduce-run: cannot size '%s'\n", a->input);
             fclose(f);

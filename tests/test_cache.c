@@ -222,6 +222,30 @@ static void test_bad_files(const char *dir) {
     free(good);
 }
 
+/* A FIFO, a directory or a device where a tuning or cache file is expected is
+   refused at once (a FIFO used to block the caller forever). */
+static void test_not_regular(void) {
+    char fifo[512], file[512];
+    pclr_tune_entry *e = NULL;
+    size_t count = 9, size = 0;
+    void *data = NULL;
+    const char *why = NULL;
+    path_in(fifo, sizeof fifo, g_root, "tune_fifo");
+    if (!CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo)) return;
+    alarm(20); /* a hang fails the test instead of CI */
+    CHECK(pclr_tune_load(fifo, PCLR_OPENCL, "dev", "drv", NULL, &e, &count) == PCLR_ERR_IO && count == 0,
+          "a FIFO as the tuning file: PCLR_ERR_IO, no hang");
+    CHECK(pclr_tune_load("/dev/null", PCLR_OPENCL, "dev", "drv", NULL, &e, &count) == PCLR_ERR_IO, "a device as the tuning file");
+    CHECK(pclr_tune_save(fifo, NULL, 0) == PCLR_ERR_IO, "tune_save over a FIFO refuses (it reads the file first)");
+    cache_file(file, sizeof file, g_root, "fifo-id");
+    CHECK(mkfifo(file, 0600) == 0, "mkfifo under a cache file's name");
+    CHECK(pclr_cache_load(g_root, "fifo-id", 7, NULL, &data, &size, &why) == 0 && why && strstr(why, "regular"),
+          "a FIFO as a cache file: a miss, no hang (%s)", why ? why : "");
+    alarm(0);
+    remove(fifo);
+    remove(file);
+}
+
 static void test_store_errors(void) {
     char file[512], dir[600], deep[600];
     void *data = NULL;
@@ -665,6 +689,7 @@ int main(void) {
     test_round_trip(path_in(dir, sizeof dir, g_root, "cache"));
     test_bad_files(path_in(dir, sizeof dir, g_root, "cache"));
     test_store_errors();
+    test_not_regular();
     test_two_processes(path_in(dir, sizeof dir, g_root, "shared"));
     test_size_class();
     test_tune_format_parse();

@@ -45,6 +45,12 @@ for args in "--backend gpu --type uint --op sum --n 5" "--backend cpu --type uin
   check "run '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "run '$args' says why" test -s "$T/err"
 done
+rm -f "$T/fifo"; mkfifo "$T/fifo"
+for input in "$T/fifo" /dev/zero "$T"; do # a FIFO blocked forever; /dev/zero and a directory "reduced" 0 elements
+  timeout 20 $RUN --backend cpu --type uint --op sum --input "$input" >"$T/out" 2>"$T/err"; rc=$?
+  check "run --input $input is refused (rc $rc)" [ $rc = 1 ]
+  check "run --input $input says it is not a regular file" grep -q "not a regular file" "$T/err"
+done
 $RUN --backend cpu --type uint --op sum --input "$T/missing.bin" >"$T/out" 2>"$T/err"; rc=$?
 check "run missing input fails" [ $rc != 0 ]
 check "run missing input says why" grep -q "cannot open" "$T/err"
