@@ -76,8 +76,31 @@ typedef enum pclr_result {
 /* ------------------------------------------------------------ configuration
    Zero means "default" everywhere (sokol style): a zero-initialised config is
    a float sum with every knob at its default. */
-typedef enum pclr_type { PCLR_TYPE_DEFAULT = 0, PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE, PCLR_TYPE_COUNT_ } pclr_type;
-typedef enum pclr_op { PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_OP_COUNT_ } pclr_op;
+/* Element types: uint/int are 32-bit, half is IEEE binary16 storage (a
+   uint16_t of bits on the host). 64-bit types and double need a device that
+   has them (PCLR_ERR_NO_FP64 otherwise). New types were added after the first
+   four so that the old values keep their numbers. */
+typedef enum pclr_type {
+    PCLR_TYPE_DEFAULT = 0, PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE,
+    PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT64, PCLR_INT64, PCLR_HALF,
+    PCLR_TYPE_COUNT_
+} pclr_type;
+/* What a reduction computes (README "Semantics" has each one's result):
+   sum, min, max: one value; argmin/argmax: value and index (ties: the
+   smallest index; floats: the first NaN); minmax: both in one pass; stats:
+   count, sum, min, max, mean, variance in one pass; count: nonzero elements. */
+typedef enum pclr_op {
+    PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_ARGMIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT,
+    PCLR_OP_COUNT_
+} pclr_op;
+/* How a sum (also the sum inside stats) accumulates:
+   NATIVE: in the element's own width: 32-bit ints wrap mod 2^32, 64-bit mod
+     2^64, 8/16-bit ints accumulate in 32 bits, half in float;
+   WIDE: integers in 64 bits, half and float in double (needs fp64);
+   COMPENSATED: Kahan-Babuska-Neumaier in the element's float type (half: float). */
+typedef enum pclr_accumulate {
+    PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_ACCUMULATE_COUNT_
+} pclr_accumulate;
 /* Where a reduction runs, and the kernel language it is written in: one word in
    the API, on the command lines (--backend) and in the tuning file. 0 is
    "auto": a backend's own calls fill in their own, the generic context picks
@@ -132,7 +155,35 @@ typedef struct pclr_config {
     pclr_variant variant;     /* default per dialect, see above */
     pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
     int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
+    pclr_accumulate accumulate; /* sums: default PCLR_NATIVE */
 } pclr_config;
+
+/* ------------------------------------------------------------ results
+   What pclr_reduce writes (pclr_result_size bytes):
+   - sum, min, max: one value (sum: of type pclr_sum_type; min/max: of type
+     pclr_value_type), count: a uint64_t: the scalar itself, so that a float
+     sum writes one float as it always did;
+   - argmin, argmax: a pclr_arg_result; minmax: a pclr_minmax_result;
+     stats: a pclr_stats_result.
+   A pclr_scalar holds a value in the member of its type (u8 for uint8, f32
+   for float and for half, ...). */
+typedef union pclr_scalar {
+    uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32; uint64_t u64; int64_t i64;
+    float f32; double f64;
+} pclr_scalar;
+typedef struct pclr_arg_result {
+    pclr_scalar value; /* of type pclr_value_type */
+    uint64_t index;    /* from the first element reduced; UINT64_MAX for n = 0 */
+} pclr_arg_result;
+typedef struct pclr_minmax_result { pclr_scalar min, max; } pclr_minmax_result;
+typedef struct pclr_stats_result {
+    uint64_t count;
+    pclr_scalar sum;       /* of type pclr_sum_type */
+    pclr_scalar min, max;  /* of type pclr_value_type */
+    double mean;           /* NaN for n = 0 */
+    double var;            /* population variance, M2 / n; NaN for n = 0 */
+    double sample_var;     /* M2 / (n - 1); NaN for n < 2 */
+} pclr_stats_result;
 
 /* Host memory for a backend context (in its desc). Set both functions or
    neither: zero means malloc/free. */
@@ -165,6 +216,7 @@ PCLR_API const char *pclr_backend_name(pclr_backend d);
 PCLR_API const char *pclr_stride_name(pclr_stride s);
 PCLR_API const char *pclr_variant_name(pclr_variant v);
 PCLR_API const char *pclr_finish_name(pclr_finish f);
+PCLR_API const char *pclr_accumulate_name(pclr_accumulate a);
 /* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
 PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
 PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
@@ -172,6 +224,7 @@ PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out);
 PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
 PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
 PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
+PCLR_API pclr_result pclr_parse_accumulate(const char *s, pclr_accumulate *out);
 
 /* Size in bytes of one element (0 for an invalid type; PCLR_TYPE_DEFAULT is float). */
 PCLR_API size_t pclr_type_size(pclr_type t);
@@ -202,14 +255,35 @@ PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device
    the identity). `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
-/* The identity of op for type (0 for sum, the largest value for min, ...),
-   written as one element of that type to `out`. */
+/* The types in a result (see "results"): min, max, argmin, argmax, minmax
+   and stats' min/max values are of the element type, except half, whose
+   values come back as float (which holds every half exactly). */
+PCLR_API pclr_type pclr_value_type(pclr_type t);
+/* The type of a sum (and of stats' sum) for the element type and
+   accumulator; PCLR_TYPE_DEFAULT for a pair that does not go together
+   (compensated integers). */
+PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a);
+/* Bytes pclr_reduce writes for cfg (0 when cfg is invalid). */
+PCLR_API size_t pclr_result_size(const pclr_config *cfg);
+/* Bytes of the op's state: what the kernel writes, and what the
+   asynchronous reduces leave in device memory (8-byte aligned). For sum,
+   min, max of uint, int, uint64, int64, float and double with the native
+   accumulator the state is the result itself; otherwise pclr_finalize turns
+   a state copied to the host into the result. */
+PCLR_API size_t pclr_state_size(const pclr_config *cfg);
+PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result);
+
+/* The result of reducing no elements with (type, op) and the native
+   accumulator (0 for sum, the largest value for min, ...), written as
+   pclr_result_size bytes to `out`. */
 PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
 
-/* CPU reference: reduces n elements at data into *result (one element).
-   Same semantics as the kernels: integer sums wrap, NaN propagates through
-   float min/max, float sums are pairwise (tree order). */
+/* CPU reference: reduces n elements at data into *result, with the same
+   semantics as the kernels (integer sums wrap in their accumulator, NaN
+   propagates through float min/max, float sums are pairwise, in tree order).
+   The second form takes the accumulator from cfg (its knobs are ignored). */
 PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
+PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -813,8 +887,10 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
     return pclr__result_strings[r];
 }
 
-static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double"};
-static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max"};
+static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
+                                                                "uint16", "int16", "uint64", "int64", "half"};
+static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
+static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
@@ -837,6 +913,7 @@ PCLR_API const char *pclr_backend_name(pclr_backend d) { return pclr__name(pclr_
 PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__stride_names, PCLR_STRIDE_COUNT_, (int)s); }
 PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
 PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
+PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name(pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_, (int)a); }
 
 #define PCLR__PARSE_FN(fn, T, names, count)                  \
     PCLR_API pclr_result fn(const char *s, T *out) {         \
@@ -846,7 +923,7 @@ PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__f
         if (r == PCLR_OK) *out = (T)v;                       \
         return r;                                            \
     }
-PCLR__PARSE_FN(pclr_parse_type, pclr_type, pclr__type_names, PCLR_TYPE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_accumulate, pclr_accumulate, pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
 PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
@@ -861,12 +938,54 @@ PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out) {
     return r;
 }
 
+PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out) {
+    /* the names, and the spellings NumPy users reach for */
+    static const char *const alias[][2] = {{"uint32", "uint"}, {"int32", "int"}, {"float32", "float"},
+                                           {"float64", "double"}, {"float16", "half"}};
+    size_t i;
+    int v = 0;
+    pclr_result r;
+    for (i = 0; s && i < sizeof alias / sizeof alias[0]; ++i)
+        if (strcmp(s, alias[i][0]) == 0) s = alias[i][1];
+    r = pclr__parse(pclr__type_names, PCLR_TYPE_COUNT_, s, &v);
+    if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER;
+    if (r == PCLR_OK) *out = (pclr_type)v;
+    return r;
+}
+
 PCLR_API size_t pclr_type_size(pclr_type t) {
     switch (t) {
+    case PCLR_UINT8: case PCLR_INT8: return 1;
+    case PCLR_UINT16: case PCLR_INT16: case PCLR_HALF: return 2;
     case PCLR_TYPE_DEFAULT: case PCLR_UINT: case PCLR_INT: case PCLR_FLOAT: return 4;
-    case PCLR_DOUBLE: return 8;
+    case PCLR_DOUBLE: case PCLR_UINT64: case PCLR_INT64: return 8;
     default: return 0;
     }
+}
+
+static int pclr__is_float(pclr_type t) { return t == PCLR_HALF || t == PCLR_FLOAT || t == PCLR_DOUBLE; }
+static int pclr__is_signed(pclr_type t) { return t == PCLR_INT8 || t == PCLR_INT16 || t == PCLR_INT || t == PCLR_INT64; }
+
+PCLR_API pclr_type pclr_value_type(pclr_type t) {
+    if (t == PCLR_TYPE_DEFAULT || t == PCLR_HALF) return PCLR_FLOAT;
+    return (int)t > 0 && t < PCLR_TYPE_COUNT_ ? t : PCLR_TYPE_DEFAULT;
+}
+
+/* The type a kernel computes values in: 8/16-bit integers widen to 32 bits, half to float. */
+static pclr_type pclr__compute_type(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT8: case PCLR_UINT16: return PCLR_UINT;
+    case PCLR_INT8: case PCLR_INT16: return PCLR_INT;
+    default: return pclr_value_type(t);
+    }
+}
+
+PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
+    pclr_type v = pclr__compute_type(t);
+    if (v == PCLR_TYPE_DEFAULT || (int)a < 0 || a >= PCLR_ACCUMULATE_COUNT_) return PCLR_TYPE_DEFAULT;
+    if (a == PCLR_WIDE) return v == PCLR_FLOAT ? PCLR_DOUBLE : pclr__is_float(v) ? v : pclr__is_signed(v) ? PCLR_INT64 : PCLR_UINT64;
+    if (a == PCLR_COMPENSATED && !pclr__is_float(v)) return PCLR_TYPE_DEFAULT;
+    return v;
 }
 
 static int pclr__is_pow2_in(int v, int lo, int hi) {
