@@ -5,7 +5,8 @@
           cc -O2 -fopenmp -I. bench/bench_cl.c build/omp_anchor.o -o build/bench_cl -lOpenCL -lm
    Run:   build/bench_cl --list                        (platforms, devices and their result folders)
           build/bench_cl --platform 0 --device 0 [--quick] [--study] [--types ...] ...
-   Writes bench_opencl.csv (or study_opencl.csv) and device_opencl.txt to --out DIR
+          build/bench_cl --platform 0 --device 0 --vocab [--types uint8,half] [--ops stats] [--accumulate native]
+   Writes bench_opencl.csv (or study_opencl.csv, vocab_opencl.csv) and device_opencl.txt to --out DIR
    (default bench/results/<slug>, e.g. h100-nvidia-opencl, pocl-amd-epyc-7b13-16c).
 
    Kernel times come from profiling events, so the bench makes its own
@@ -19,7 +20,10 @@
 #include "bench_common.h"
 #include "omp_anchor.h"
 
-enum impl_kind { IMPL_OMP, IMPL_PCLR };
+/* IMPL_READ: the streaming-read limit (GPUs: an OpenCL kernel of 16-byte
+   loads; CPU devices: omp_anchor_read on the host); IMPL_OMP_STATS: the
+   OpenMP stats loop (float). */
+enum impl_kind { IMPL_OMP, IMPL_PCLR, IMPL_READ, IMPL_OMP_STATS };
 
 typedef struct impl {
     enum impl_kind kind;
@@ -35,6 +39,9 @@ typedef struct bench {
     cl_context context;
     cl_command_queue queue;
     pclr_cl_context *pc;
+    cl_program read_prog; /* the read kernel (GPU devices, vocabulary run) */
+    cl_kernel read_kernel;
+    size_t read_global;
     cl_mem pool, out;
     void *pool_host;
     size_t pool_bytes, cache_bytes;
@@ -71,8 +78,56 @@ static int cl_fail(point *p, cl_int e, const char *what) {
     return -1;
 }
 
+/* Host-run implementations: the OpenMP loops. */
+static int host_impl(const point *p) {
+    return p->im->kind == IMPL_OMP || p->im->kind == IMPL_OMP_STATS || (p->im->kind == IMPL_READ && !p->b->read_kernel);
+}
+
+static const void *host_slice(point *p, int s);
+
+/* Runs a host implementation on slice s; result (if not NULL): omp's element,
+   the stats as a pclr_stats_result, the read limit's fold. */
+static void host_run(point *p, int s, void *result) {
+    const void *x = host_slice(p, s);
+    if (p->im->kind == IMPL_OMP) {
+        double r[1];
+        omp_anchor_reduce(p->type, p->op, x, p->n, result ? result : r);
+    } else if (p->im->kind == IMPL_OMP_STATS) {
+        omp_anchor_stats st;
+        omp_anchor_stats_f32((const float *)x, p->n, &st);
+        if (result) {
+            pclr_stats_result r;
+            memset(&r, 0, sizeof r);
+            r.count = st.count;
+            r.sum.f32 = (float)st.sum;
+            r.min.f32 = st.min;
+            r.max.f32 = st.max;
+            r.mean = st.mean;
+            r.var = st.var;
+            r.sample_var = st.sample_var;
+            memcpy(result, &r, sizeof r);
+        }
+    } else {
+        volatile uint64_t v = omp_anchor_read(x, p->bytes);
+        if (result) memcpy(result, (const void *)&v, 8);
+    }
+}
+
 /* Enqueues one reduction of slice s into element 0 of b->out; *ev (if not NULL) gets its event. */
 static int launch(point *p, int s, cl_event *ev) {
+    if (p->im->kind == IMPL_READ) {
+        bench *b = p->b;
+        cl_ulong off = (cl_ulong)s * p->bytes / 16, nvec = p->bytes / 16;
+        size_t global = b->read_global, local = 256;
+        if (global > (nvec + 255) / 256 * 256) global = (nvec + 255) / 256 * 256;
+        if (cl_fail(p, clSetKernelArg(b->read_kernel, 0, sizeof(cl_mem), &b->pool), "clSetKernelArg") ||
+            cl_fail(p, clSetKernelArg(b->read_kernel, 1, sizeof off, &off), "clSetKernelArg") ||
+            cl_fail(p, clSetKernelArg(b->read_kernel, 2, sizeof nvec, &nvec), "clSetKernelArg") ||
+            cl_fail(p, clSetKernelArg(b->read_kernel, 3, sizeof(cl_mem), &b->out), "clSetKernelArg") ||
+            cl_fail(p, clEnqueueNDRangeKernel(b->queue, b->read_kernel, 1, NULL, &global, &local, 0, NULL, ev), "read kernel"))
+            return -1;
+        return 0;
+    }
     return pclr_fail(p, pclr_cl_reduce_async(p->b->pc, &p->cfg, p->b->pool, (uint64_t)s * p->n, p->n, p->b->out, 0, 0, NULL, ev),
                      "pclr_cl_reduce_async");
 }
@@ -96,9 +151,8 @@ static double sample_kernel(void *u) {
     point *p = (point *)u;
     cl_event ev = NULL;
     double t0 = bench_now(), us;
-    if (p->im->kind == IMPL_OMP) {
-        double r[1];
-        omp_anchor_reduce(p->type, p->op, host_slice(p, next_slice(p)), p->n, r);
+    if (host_impl(p)) {
+        host_run(p, next_slice(p), NULL);
         return 1e6 * (bench_now() - t0);
     }
     if (launch(p, next_slice(p), &ev) || cl_fail(p, clWaitForEvents(1, &ev), "clWaitForEvents")) {
@@ -116,9 +170,8 @@ static double sample_pipelined(void *u) {
     cl_event first = NULL, last = NULL;
     double t0 = bench_now(), us = -1;
     int i;
-    if (p->im->kind == IMPL_OMP) {
-        double r[1];
-        for (i = 0; i < p->batch; ++i) omp_anchor_reduce(p->type, p->op, host_slice(p, next_slice(p)), p->n, r);
+    if (host_impl(p)) {
+        for (i = 0; i < p->batch; ++i) host_run(p, next_slice(p), NULL);
         return 1e6 * (bench_now() - t0) / p->batch;
     }
     for (i = 0; i < p->batch && !p->err[0]; ++i)
@@ -135,8 +188,13 @@ static double sample_pipelined(void *u) {
 
 /* Result in host memory: pclreduce's blocking call; the anchor is blocking by nature. */
 static int blocking(point *p, int s, void *result) {
-    if (p->im->kind == IMPL_OMP) {
-        omp_anchor_reduce(p->type, p->op, host_slice(p, s), p->n, result);
+    if (host_impl(p)) {
+        host_run(p, s, result);
+        return 0;
+    }
+    if (p->im->kind == IMPL_READ) { /* the GPU read kernel: launch, wait */
+        if (launch(p, s, NULL) || cl_fail(p, clFinish(p->b->queue), "clFinish")) return -1;
+        memset(result, 0, 8);
         return 0;
     }
     return pclr_fail(p, pclr_cl_reduce(p->b->pc, &p->cfg, p->b->pool, (uint64_t)s * p->n, p->n, result), "pclr_cl_reduce");
@@ -144,7 +202,7 @@ static int blocking(point *p, int s, void *result) {
 
 static double sample_blocking(void *u) {
     point *p = (point *)u;
-    double t0 = bench_now(), r[1];
+    double t0 = bench_now(), r[16];
     if (blocking(p, next_slice(p), r)) return -1;
     return 1e6 * (bench_now() - t0);
 }
@@ -192,7 +250,7 @@ static void measure(point *p, bench_row *row) {
         row->pipelined_us = bench_measure(sample_pipelined, p, o->target_s, o->min_reps > 5 ? 5 : o->min_reps, &row->pipelined_reps);
     }
     if (!p->err[0] && o->do_blocking) {
-        if (p->im->kind == IMPL_OMP && o->do_kernel) { /* the same thing as its kernel time */
+        if (host_impl(p) && o->do_kernel) { /* the same thing as its kernel time */
             row->blocking_us = row->kernel_us;
             row->blocking_reps = row->kernel_reps;
         } else {
@@ -465,6 +523,202 @@ static void run_study(bench *b) {
     fclose(csv);
 }
 
+/* ------------------------------------------------------------ the vocabulary run
+   Every selected type x op x accumulator (sums and stats once per
+   accumulator) at 2^20, 2^24 and the largest size, against the read limit
+   over the same bytes; on CPU devices float stats also against the OpenMP
+   stats loop. */
+static const char *read_kernel_src =
+    "__kernel void read_limit(__global const uint4 *in, ulong off, ulong nvec, __global uint *out) {\n"
+    "    const ulong stride = get_global_size(0);\n"
+    "    ulong i = get_global_id(0);\n"
+    "    uint acc = 0;\n"
+    "    in += off;\n"
+    "    for (; i + 3 * stride < nvec; i += 4 * stride) {\n"
+    "        const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];\n"
+    "        acc += (a.x ^ a.y ^ a.z ^ a.w) + (b.x ^ b.y ^ b.z ^ b.w) + (c.x ^ c.y ^ c.z ^ c.w) + (d.x ^ d.y ^ d.z ^ d.w);\n"
+    "    }\n"
+    "    for (; i < nvec; i += stride) { const uint4 a = in[i]; acc += a.x ^ a.y ^ a.z ^ a.w; }\n"
+    "    if (acc == 0x9e3779b9u) *out = acc;\n"
+    "}\n";
+
+/* Builds the read kernel (GPU devices); 0 on success. */
+static int build_read_kernel(bench *b) {
+    cl_int e;
+    cl_uint units = 1;
+    b->read_prog = clCreateProgramWithSource(b->context, 1, &read_kernel_src, NULL, &e);
+    if (e != CL_SUCCESS) return -1;
+    if (clBuildProgram(b->read_prog, 1, &b->dev, "", NULL, NULL) != CL_SUCCESS) return -1;
+    b->read_kernel = clCreateKernel(b->read_prog, "read_limit", &e);
+    if (e != CL_SUCCESS) { b->read_kernel = NULL; return -1; }
+    clGetDeviceInfo(b->dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    b->read_global = (size_t)units * 2048; /* 8 groups of 256 per unit, as bench_cuda's read kernel */
+    return 0;
+}
+
+/* Blocking and (for pclreduce) async paths on slices 0 and K-1 against
+   refs[k] (pclr_cpu_reduce_config's results of p->cfg); the async path
+   leaves the op's state in b->out: read back and finalized. */
+static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, size_t cap) {
+    int k, slices[2];
+    size_t rsize = pclr_result_size(&p->cfg), ssize = pclr_state_size(&p->cfg);
+    slices[0] = 0;
+    slices[1] = p->buffers - 1;
+    if (!rsize || rsize > 128 || ssize > 256) { snprintf(why, cap, "result %zu / state %zu bytes", rsize, ssize); return 0; }
+    for (k = 0; k < (p->buffers > 1 ? 2 : 1); ++k) {
+        unsigned char got[256], state[256], junk[256];
+        memset(got, 0xa5, sizeof got);
+        if (blocking(p, slices[k], got)) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) return 0;
+        if (p->im->kind != IMPL_PCLR) continue;
+        memset(junk, 0xa5, sizeof junk);
+        memset(got, 0xa5, sizeof got);
+        memset(state, 0xa5, sizeof state);
+        if (cl_fail(p, clEnqueueWriteBuffer(p->b->queue, p->b->out, CL_TRUE, 0, sizeof junk, junk, 0, NULL, NULL), "clEnqueueWriteBuffer") ||
+            launch(p, slices[k], NULL) ||
+            cl_fail(p, clEnqueueReadBuffer(p->b->queue, p->b->out, CL_TRUE, 0, ssize, state, 0, NULL, NULL), "clEnqueueReadBuffer") ||
+            pclr_fail(p, pclr_finalize(&p->cfg, state, got), "pclr_finalize")) {
+            snprintf(why, cap, "%.150s", p->err);
+            return 0;
+        }
+        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) {
+            size_t l = strlen(why);
+            snprintf(why + l, cap - l, " (async path)");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct vocab_cfg {
+    pclr_config cfg;
+    int usable;
+    unsigned char ref[2][128]; /* CPU reference on slices 0 and K-1 */
+} vocab_cfg;
+
+#define VOCAB_MAX_CFGS 32
+
+static void run_vocab(bench *b, int cpu) {
+    impl pclr_im, read_im, stats_im;
+    bench_row read_cache[64];
+    int have_read[64], ti, oi, ai, i;
+    FILE *csv = bench_open_out(b->out_dir, "vocab_opencl.csv");
+    if (!csv) exit(1);
+    bench_vocab_csv_header(csv);
+    memset(have_read, 0, sizeof have_read);
+    memset(&pclr_im, 0, sizeof pclr_im);
+    read_im = stats_im = pclr_im;
+    pclr_im.kind = IMPL_PCLR; snprintf(pclr_im.name, sizeof pclr_im.name, "pclreduce");
+    read_im.kind = IMPL_READ; snprintf(read_im.name, sizeof read_im.name, "read-limit");
+    stats_im.kind = IMPL_OMP_STATS; snprintf(stats_im.name, sizeof stats_im.name, "omp-stats");
+    if (!cpu && build_read_kernel(b) != 0) printf("# the read kernel did not build: no read limit\n");
+    printf("# vocabulary on %s (%s). Times in us per call (median); GB/s from the kernel time;\n"
+           "# %%read = read-limit time / this time (same bytes; %s);\n"
+           "# anchor_time/time above 1: faster than the anchor.\n",
+           b->device, b->platform, cpu ? "on a CPU device an OpenMP read loop on the host" : "an OpenCL kernel of 16-byte loads");
+    bench_vocab_table_header();
+    for (ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
+        pclr_type t = (pclr_type)ti;
+        uint64_t sizes[40];
+        int nsizes, si, ncfg = 0;
+        static vocab_cfg cfgs[VOCAB_MAX_CFGS];
+        if (!b->o.types[t]) continue;
+        nsizes = bench_vocab_sizes(&b->o, t, sizes, 40);
+        for (oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+            if (!b->o.ops[oi]) continue;
+            for (ai = 1; ai < PCLR_ACCUMULATE_COUNT_ && ncfg < VOCAB_MAX_CFGS; ++ai) {
+                pclr_op op = (pclr_op)oi;
+                pclr_accumulate a = (pclr_accumulate)ai;
+                vocab_cfg *c = &cfgs[ncfg];
+                int sums = op == PCLR_SUM || op == PCLR_STATS;
+                pclr_result r;
+                if (sums ? !b->o.accs[a] : a != PCLR_NATIVE) continue;
+                if (!bench_acc_valid(t, op, a)) continue;
+                memset(c, 0, sizeof *c);
+                c->cfg.type = t; c->cfg.op = op; c->cfg.backend = PCLR_OPENCL; c->cfg.accumulate = a;
+                r = prepare(b, &c->cfg, sums ? pclr_accumulate_name(a) : "pclreduce");
+                if (r == PCLR_ERR_NO_FP64) { printf("# skip %s %s %s: the device has no fp64\n", pclr_type_name(t), pclr_op_name(op), pclr_accumulate_name(a)); continue; }
+                c->usable = r == PCLR_OK;
+                if (!c->usable) ++b->failures;
+                ++ncfg;
+            }
+        }
+        if (!ncfg) continue;
+        fill_pool(b, t);
+        for (si = 0; si < nsizes; ++si) {
+            uint64_t n = sizes[si];
+            size_t bytes = n * pclr_type_size(t);
+            int buffers = buffers_for(b, bytes), lg = bench_log2(bytes), j;
+            bench_row stats_row;
+            int have_stats = 0;
+            point p;
+            memset(&p, 0, sizeof p);
+            p.b = b; p.type = t; p.n = n; p.bytes = bytes; p.buffers = buffers;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+            for (j = 0; j < 2 * ncfg; ++j) { /* references, in parallel (each one single-threaded) */
+                vocab_cfg *c = &cfgs[j / 2];
+                int slice = j % 2 ? buffers - 1 : 0;
+                memset(c->ref[j % 2], 0, 128);
+                if (pclr_cpu_reduce_config(&c->cfg, host_slice(&p, slice), n, c->ref[j % 2]) != PCLR_OK) c->usable = 0;
+            }
+            if (!have_read[lg] && (cpu || b->read_kernel)) {
+                bench_row row;
+                p.im = &read_im; p.op = PCLR_SUM; p.err[0] = '\0'; p.next = 0;
+                bench_row_init(&row, "opencl", b->device, t, PCLR_SUM, n, read_im.name);
+                measure(&p, &row);
+                if (strcmp(row.status, "ok") == 0) { read_cache[lg] = row; have_read[lg] = 1; }
+                else ++b->failures;
+            }
+            if (have_read[lg]) {
+                bench_row row = read_cache[lg];
+                row.type = t; row.op = PCLR_SUM; row.n = n; row.read_kernel_us = row.kernel_us;
+                bench_vocab_csv_row(csv, &row);
+                bench_vocab_table_row(&row);
+            }
+            for (i = 0; i < ncfg; ++i) {
+                vocab_cfg *c = &cfgs[i];
+                pclr_accumulate acc = bench_acc_of(&c->cfg);
+                int sums = c->cfg.op == PCLR_SUM || c->cfg.op == PCLR_STATS;
+                bench_row row;
+                char why[300] = "";
+                p.cfg = c->cfg; p.op = c->cfg.op;
+                if (cpu && t == PCLR_FLOAT && c->cfg.op == PCLR_STATS && !b->o.no_anchor && !have_stats) {
+                    bench_row_init(&stats_row, "opencl", b->device, t, PCLR_STATS, n, stats_im.name);
+                    stats_row.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
+                    p.im = &stats_im; p.err[0] = '\0'; p.next = 0;
+                    if (!c->usable) snprintf(stats_row.status, sizeof stats_row.status, "FAIL: no CPU reference");
+                    else if (!b->o.no_check && !vocab_check_point(&p, c->ref, why, sizeof why))
+                        snprintf(stats_row.status, sizeof stats_row.status, "FAIL: %.150s", why);
+                    else measure(&p, &stats_row);
+                    if (strncmp(stats_row.status, "ok", 2) != 0) ++b->failures;
+                    bench_vocab_csv_row(csv, &stats_row);
+                    bench_vocab_table_row(&stats_row);
+                    have_stats = 1;
+                }
+                bench_row_init(&row, "opencl", b->device, t, c->cfg.op, n, pclr_im.name);
+                row.acc = sums ? acc : PCLR_ACCUMULATE_DEFAULT;
+                row.sum_type = sums ? pclr_sum_type(t, acc) : PCLR_TYPE_DEFAULT;
+                row.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
+                if (have_stats && c->cfg.op == PCLR_STATS && strncmp(stats_row.status, "ok", 2) == 0) {
+                    snprintf(row.anchor, sizeof row.anchor, "%.47s", stats_im.name);
+                    row.anchor_kernel_us = stats_row.kernel_us;
+                    row.anchor_pipelined_us = stats_row.pipelined_us;
+                }
+                p.im = &pclr_im; p.err[0] = '\0'; p.next = 0;
+                if (!c->usable) snprintf(row.status, sizeof row.status, "FAIL: prepare or CPU reference failed");
+                else if (!b->o.no_check && !vocab_check_point(&p, c->ref, why, sizeof why)) snprintf(row.status, sizeof row.status, "FAIL: %.150s", why);
+                else measure(&p, &row);
+                if (strncmp(row.status, "ok", 2) != 0) ++b->failures;
+                bench_vocab_csv_row(csv, &row);
+                bench_vocab_table_row(&row);
+            }
+        }
+    }
+    fclose(csv);
+}
+
 int main(int argc, char **argv) {
     static bench b;
     static dev_entry all[64];
@@ -528,7 +782,7 @@ int main(int argc, char **argv) {
         size_t largest = 0, span = rotation_span(&b);
         for (i = 1; i < PCLR_TYPE_COUNT_; ++i) {
             uint64_t sizes[40];
-            int k = bench_sizes(&b.o, (pclr_type)i, sizes, 40);
+            int k = b.o.vocab ? bench_vocab_sizes(&b.o, (pclr_type)i, sizes, 40) : bench_sizes(&b.o, (pclr_type)i, sizes, 40);
             if (b.o.types[i] && k > 0 && sizes[k - 1] * pclr_type_size((pclr_type)i) > largest)
                 largest = sizes[k - 1] * pclr_type_size((pclr_type)i);
         }
@@ -541,7 +795,7 @@ int main(int argc, char **argv) {
     }
     b.pool = clCreateBuffer(b.context, CL_MEM_READ_ONLY, b.pool_bytes, NULL, &err);
     if (err != CL_SUCCESS) { fprintf(stderr, "bench_cl: cannot allocate %zu bytes on the device (%d)\n", b.pool_bytes, (int)err); return 1; }
-    b.out = clCreateBuffer(b.context, CL_MEM_READ_WRITE, 64, NULL, &err);
+    b.out = clCreateBuffer(b.context, CL_MEM_READ_WRITE, 256, NULL, &err);
     if (err != CL_SUCCESS) { fprintf(stderr, "bench_cl: clCreateBuffer failed (%d)\n", (int)err); return 1; }
     b.pool_host = malloc(b.pool_bytes);
     if (!b.pool_host) { fprintf(stderr, "bench_cl: out of host memory\n"); return 1; }
@@ -555,9 +809,12 @@ int main(int argc, char **argv) {
     }
 
     if (b.o.study) run_study(&b);
+    else if (b.o.vocab) run_vocab(&b, (b.dev_type & CL_DEVICE_TYPE_CPU) != 0);
     else run_sweep(&b, anchor);
 
     pclr_cl_destroy(b.pc);
+    if (b.read_kernel) clReleaseKernel(b.read_kernel);
+    if (b.read_prog) clReleaseProgram(b.read_prog);
     clReleaseMemObject(b.pool);
     clReleaseMemObject(b.out);
     clReleaseCommandQueue(b.queue);

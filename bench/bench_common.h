@@ -45,13 +45,22 @@ typedef struct bench_opts {
     int list, print_out, no_check, no_anchor;
     pclr_config tuned[BENCH_MAX_TUNED];
     int ntuned;
+    /* --vocab: every type / op / accumulator against its anchor (see run_vocab) */
+    int vocab;
+    int accs[PCLR_ACCUMULATE_COUNT_]; /* 1 = selected (sums and stats) */
+    int types_set, ops_set, min_set, step_set, timings_set, target_set;
 } bench_opts;
 
 BENCH_FN void bench_usage(FILE *f, const char *prog, const char *extra) {
     fprintf(f,
             "usage: %s [options]\n"
-            "  --types LIST        uint,int,float,double (default all)\n"
-            "  --ops LIST          sum,min,max (default all)\n"
+            "  --types LIST        uint,int,float,double (default); with --vocab also\n"
+            "                      uint8,int8,uint16,int16,uint64,int64,half (default there: all 11)\n"
+            "  --ops LIST          sum,min,max (default); with --vocab also argmin,argmax,minmax,stats,count\n"
+            "  --vocab             the vocabulary run: every type/op/accumulator vs the read kernel and its\n"
+            "                      anchor, n = 2^20, 2^24, 2^28 (8-byte types 2^27) unless --step-log is given;\n"
+            "                      kernel + pipelined timings, 20 ms each, unless --timings/--target-ms say otherwise\n"
+            "  --accumulate LIST   native,wide,compensated (default all): sums and stats once per accumulator\n"
             "  --min-log N         smallest n = 2^N (default 10)\n"
             "  --max-log N         largest n = 2^N (default 28; double stops at 1 GiB = 2^27)\n"
             "  --step-log N        n grows by 2^N (default 2)\n"
@@ -86,6 +95,11 @@ BENCH_FN int bench_parse_list(const char *s, int *flags, int count, pclr_result 
 }
 static pclr_result bench__parse_type(const char *s, int *v) { pclr_type t = PCLR_TYPE_DEFAULT; pclr_result r = pclr_parse_type(s, &t); *v = (int)t; return r; }
 static pclr_result bench__parse_op(const char *s, int *v) { pclr_op o = PCLR_OP_DEFAULT; pclr_result r = pclr_parse_op(s, &o); *v = (int)o; return r; }
+static pclr_result bench__parse_acc(const char *s, int *v) { pclr_accumulate a = PCLR_ACCUMULATE_DEFAULT; pclr_result r = pclr_parse_accumulate(s, &a); *v = (int)a; return r; }
+
+/* The types and ops the plain sweep (CUB Sum/Min/Max, the OpenMP loops) knows. */
+BENCH_FN int bench_legacy_type(int t) { return t == PCLR_UINT || t == PCLR_INT || t == PCLR_FLOAT || t == PCLR_DOUBLE; }
+BENCH_FN int bench_legacy_op(int op) { return op == PCLR_SUM || op == PCLR_MIN || op == PCLR_MAX; }
 
 /* "unroll=8,group=512,stride=local" -> knobs of cfg (through the shared knob parser). */
 BENCH_FN int bench_parse_tuned(const char *spec, pclr_config *cfg, const char *prog) {
@@ -120,6 +134,7 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
     memset(&knobs, 0, sizeof knobs);
     for (i = 1; i < PCLR_TYPE_COUNT_; ++i) o->types[i] = 1;
     for (i = 1; i < PCLR_OP_COUNT_; ++i) o->ops[i] = 1;
+    for (i = 1; i < PCLR_ACCUMULATE_COUNT_; ++i) o->accs[i] = 1;
     o->min_log = 10; o->max_log = 28; o->step_log = 2; o->max_bytes_log = 30;
     o->do_kernel = o->do_pipelined = o->do_blocking = 1;
     o->target_s = 0.050; o->min_reps = 10; o->batch = 100;
@@ -130,13 +145,15 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
 #define BENCH_NEED_VAL() do { if (!val) { fprintf(stderr, "%s: %s needs a value\n", prog, a); return 2; } ++i; } while (0)
 #define BENCH_INT(lo, hi, dst) do { BENCH_NEED_VAL(); if (pclr_args_int(val, lo, hi, &v)) { fprintf(stderr, "%s: %s needs an integer in %d..%d\n", prog, a, lo, hi); return 2; } (dst) = (int)v; } while (0)
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { bench_usage(stdout, prog, extra_usage); exit(0); }
-        else if (strcmp(a, "--types") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->types, PCLR_TYPE_COUNT_, bench__parse_type)) { fprintf(stderr, "%s: bad --types '%s'\n", prog, val); return 2; } }
-        else if (strcmp(a, "--ops") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->ops, PCLR_OP_COUNT_, bench__parse_op)) { fprintf(stderr, "%s: bad --ops '%s'\n", prog, val); return 2; } }
-        else if (strcmp(a, "--min-log") == 0) BENCH_INT(0, 34, o->min_log);
+        else if (strcmp(a, "--types") == 0) { BENCH_NEED_VAL(); o->types_set = 1; if (bench_parse_list(val, o->types, PCLR_TYPE_COUNT_, bench__parse_type)) { fprintf(stderr, "%s: bad --types '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--ops") == 0) { BENCH_NEED_VAL(); o->ops_set = 1; if (bench_parse_list(val, o->ops, PCLR_OP_COUNT_, bench__parse_op)) { fprintf(stderr, "%s: bad --ops '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--accumulate") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->accs, PCLR_ACCUMULATE_COUNT_, bench__parse_acc)) { fprintf(stderr, "%s: bad --accumulate '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--vocab") == 0) o->vocab = 1;
+        else if (strcmp(a, "--min-log") == 0) { BENCH_INT(0, 34, o->min_log); o->min_set = 1; }
         else if (strcmp(a, "--max-log") == 0) BENCH_INT(0, 34, o->max_log);
-        else if (strcmp(a, "--step-log") == 0) BENCH_INT(1, 10, o->step_log);
+        else if (strcmp(a, "--step-log") == 0) { BENCH_INT(1, 10, o->step_log); o->step_set = 1; }
         else if (strcmp(a, "--max-bytes-log") == 0) BENCH_INT(12, 36, o->max_bytes_log);
-        else if (strcmp(a, "--target-ms") == 0) { int ms = 0; BENCH_INT(1, 100000, ms); o->target_s = ms / 1000.0; }
+        else if (strcmp(a, "--target-ms") == 0) { int ms = 0; BENCH_INT(1, 100000, ms); o->target_s = ms / 1000.0; o->target_set = 1; }
         else if (strcmp(a, "--min-reps") == 0) BENCH_INT(1, 1000, o->min_reps);
         else if (strcmp(a, "--batch") == 0) BENCH_INT(2, 1000, o->batch);
         else if (strcmp(a, "--study-log") == 0) BENCH_INT(10, 32, o->study_log);
@@ -154,6 +171,7 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
             BENCH_NEED_VAL();
             if (strlen(val) >= sizeof buf) return 2;
             strcpy(buf, val);
+            o->timings_set = 1;
             o->do_kernel = o->do_pipelined = o->do_blocking = 0;
             for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
                 if (strcmp(tok, "kernel") == 0) o->do_kernel = 1;
@@ -194,8 +212,29 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
             return 2;
         }
     }
+    if (!o->vocab) { /* the plain sweep: uint,int,float,double x sum,min,max */
+        for (i = 1; i < PCLR_TYPE_COUNT_; ++i) {
+            if (!o->types_set) o->types[i] = bench_legacy_type(i);
+            else if (o->types[i] && !bench_legacy_type(i) && !o->study) {
+                fprintf(stderr, "%s: --types %s is measured by --vocab (the sweep has uint, int, float, double)\n", prog, pclr_type_name((pclr_type)i));
+                return 2;
+            }
+        }
+        for (i = 1; i < PCLR_OP_COUNT_; ++i) {
+            if (!o->ops_set) o->ops[i] = bench_legacy_op(i);
+            else if (o->ops[i] && !bench_legacy_op(i) && !o->study) {
+                fprintf(stderr, "%s: --ops %s is measured by --vocab (the sweep has sum, min, max)\n", prog, pclr_op_name((pclr_op)i));
+                return 2;
+            }
+        }
+    } else {
+        if (!o->min_set) o->min_log = 20;
+        if (!o->step_set) o->step_log = 4;
+        if (!o->timings_set) o->do_blocking = 0;
+        if (!o->target_set) o->target_s = 0.020;
+    }
     if (o->quick) {
-        o->step_log = 4;
+        o->step_log = o->vocab && o->step_set ? o->step_log : 4;
         if (o->max_log > 26) o->max_log = 26;
         o->target_s = 0.010;
         o->min_reps = 5;
@@ -273,7 +312,8 @@ BENCH_FN int bench_batch_for(const bench_opts *o, double call_us) {
    Deterministic in (seed, chunk), so a serial fill and an OpenMP fill (one
    chunk per iteration; threads first-touch their own pages) agree.
    Floats are in [0, 1) so float sums have no cancellation and a relative
-   tolerance is meaningful; integers use all 32 bits (sums wrap). */
+   tolerance is meaningful; integers use all their bits (sums wrap); halves
+   are random floats in [0, 1) rounded to half. */
 #define BENCH_FILL_CHUNK (1u << 20)
 
 static uint64_t bench__splitmix(uint64_t *s) {
@@ -283,9 +323,69 @@ static uint64_t bench__splitmix(uint64_t *s) {
     return z ^ (z >> 31);
 }
 
+/* IEEE binary16 bits <-> float, round to nearest even (the host has no half type in C99). */
+BENCH_FN uint16_t bench_float_to_half(float f) {
+    uint32_t x, sign, mant;
+    int exp;
+    memcpy(&x, &f, 4);
+    sign = (x >> 16) & 0x8000u;
+    exp = (int)((x >> 23) & 0xff) - 127 + 15;
+    mant = x & 0x7fffffu;
+    if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0u)); /* inf, NaN */
+    if (exp >= 31) return (uint16_t)(sign | 0x7c00u);                                          /* overflow */
+    if (exp <= 0) {                                                                             /* subnormal or 0 */
+        uint32_t m, shift, half_bit, rest, r;
+        if (exp < -10) return (uint16_t)sign;
+        m = mant | 0x800000u;
+        shift = (uint32_t)(14 - exp);
+        r = m >> shift;
+        half_bit = 1u << (shift - 1);
+        rest = m & ((half_bit << 1) - 1);
+        if (rest > half_bit || (rest == half_bit && (r & 1u))) ++r;
+        return (uint16_t)(sign | r);
+    }
+    {
+        uint32_t r = ((uint32_t)exp << 10) | (mant >> 13), rest = mant & 0x1fffu;
+        if (rest > 0x1000u || (rest == 0x1000u && (r & 1u))) ++r; /* may carry into the exponent: correct */
+        return (uint16_t)(sign | r);
+    }
+}
+
+BENCH_FN float bench_half_to_float(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu, x;
+    float f;
+    if (exp == 0x1f) x = sign | 0x7f800000u | (mant << 13);
+    else if (exp == 0) {
+        f = (float)mant * (1.0f / 16777216.0f); /* mant x 2^-24 */
+        return sign ? -f : f;
+    } else x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+    memcpy(&f, &x, 4);
+    return f;
+}
+
 static void bench__fill_chunk(pclr_type t, void *data, uint64_t begin, uint64_t end, uint64_t seed) {
     uint64_t s = seed ^ (begin * 0x2545f4914f6cdd1dull), i;
     switch (t) {
+    case PCLR_UINT8: case PCLR_INT8: {
+        uint8_t *x = (uint8_t *)data;
+        for (i = begin; i < end; ++i) x[i] = (uint8_t)(bench__splitmix(&s) >> 56);
+        break;
+    }
+    case PCLR_UINT16: case PCLR_INT16: {
+        uint16_t *x = (uint16_t *)data;
+        for (i = begin; i < end; ++i) x[i] = (uint16_t)(bench__splitmix(&s) >> 48);
+        break;
+    }
+    case PCLR_UINT64: case PCLR_INT64: {
+        uint64_t *x = (uint64_t *)data;
+        for (i = begin; i < end; ++i) x[i] = bench__splitmix(&s);
+        break;
+    }
+    case PCLR_HALF: { /* random floats in [0, 1) rounded to half: finite, with some subnormals */
+        uint16_t *x = (uint16_t *)data;
+        for (i = begin; i < end; ++i) x[i] = bench_float_to_half((float)(bench__splitmix(&s) >> 40) * (1.0f / 16777216.0f));
+        break;
+    }
     case PCLR_UINT: case PCLR_INT: {
         uint32_t *x = (uint32_t *)data;
         for (i = begin; i < end; ++i) x[i] = (uint32_t)(bench__splitmix(&s) >> 32);
@@ -345,6 +445,145 @@ BENCH_FN int bench_check(pclr_type t, pclr_op op, const void *got, const void *r
         snprintf(why, cap, "got %s, CPU reference %s", g, r);
     }
     return ok;
+}
+
+/* ------------------------------------------------------------ vocabulary checks
+   Results of any (type, op, accumulate) as pclr_reduce writes them (see
+   pclreduce.h "results"), compared with pclr_cpu_reduce_config's: exact for
+   integers, min/max, arg*, minmax and count; relative for float sums (1e-4
+   in float, 1e-10 in double) and for stats' mean and variances (1e-3 when
+   the moments are kept in float, 1e-8 in double; the mean relative to
+   |mean| + standard deviation, as integer data can have a mean near 0). */
+BENCH_FN int bench_is_float_type(pclr_type t) { return t == PCLR_HALF || t == PCLR_FLOAT || t == PCLR_DOUBLE; }
+
+/* The accumulator a config really uses (only sums and stats accumulate). */
+BENCH_FN pclr_accumulate bench_acc_of(const pclr_config *c) {
+    if (c->op != PCLR_SUM && c->op != PCLR_STATS) return PCLR_NATIVE;
+    return c->accumulate ? c->accumulate : PCLR_NATIVE;
+}
+
+/* Whether (type, op, accumulate) is a pair the library has (compensated: floats only). */
+BENCH_FN int bench_acc_valid(pclr_type t, pclr_op op, pclr_accumulate a) {
+    if (op != PCLR_SUM && op != PCLR_STATS) return a == PCLR_NATIVE;
+    return pclr_sum_type(t, a) != PCLR_TYPE_DEFAULT;
+}
+
+BENCH_FN void bench_format_scalar(pclr_type t, const void *v, char *buf, size_t cap) {
+    pclr_scalar x;
+    memset(&x, 0, sizeof x);
+    memcpy(&x, v, pclr_type_size(t) ? pclr_type_size(t) : 4);
+    switch (t) {
+    case PCLR_UINT8: snprintf(buf, cap, "%u", (unsigned)x.u8); break;
+    case PCLR_INT8: snprintf(buf, cap, "%d", (int)x.i8); break;
+    case PCLR_UINT16: snprintf(buf, cap, "%u", (unsigned)x.u16); break;
+    case PCLR_INT16: snprintf(buf, cap, "%d", (int)x.i16); break;
+    case PCLR_UINT: snprintf(buf, cap, "%u", x.u32); break;
+    case PCLR_INT: snprintf(buf, cap, "%d", x.i32); break;
+    case PCLR_UINT64: snprintf(buf, cap, "%llu", (unsigned long long)x.u64); break;
+    case PCLR_INT64: snprintf(buf, cap, "%lld", (long long)x.i64); break;
+    case PCLR_HALF: snprintf(buf, cap, "%.6g", (double)bench_half_to_float(x.u16)); break;
+    case PCLR_FLOAT: snprintf(buf, cap, "%.9g", (double)x.f32); break;
+    default: snprintf(buf, cap, "%.17g", x.f64); break;
+    }
+}
+
+static double bench__scalar_double(pclr_type t, const void *v) {
+    if (t == PCLR_FLOAT) { float f; memcpy(&f, v, 4); return f; }
+    { double d; memcpy(&d, v, 8); return d; }
+}
+
+/* One scalar of type t: exact, or within tol relative for float/double (tol > 0).
+   On a mismatch appends "<what> got X, CPU reference Y" to why. */
+BENCH_FN int bench_check_scalar(pclr_type t, const void *got, const void *ref, double tol, const char *what, char *why, size_t cap) {
+    char g[48], r[48];
+    int ok;
+    if (tol > 0 && (t == PCLR_FLOAT || t == PCLR_DOUBLE)) {
+        double x = bench__scalar_double(t, got), y = bench__scalar_double(t, ref);
+        ok = fabs(x - y) <= tol * fabs(y) + 1e-30;
+    } else {
+        ok = memcmp(got, ref, pclr_type_size(t)) == 0;
+    }
+    if (!ok && why) {
+        size_t l = strlen(why);
+        bench_format_scalar(t, got, g, sizeof g);
+        bench_format_scalar(t, ref, r, sizeof r);
+        snprintf(why + l, cap - l, "%s%s got %s, CPU reference %s", l ? "; " : "", what, g, r);
+    }
+    return ok;
+}
+
+BENCH_FN double bench_sum_tol(pclr_type sum_type) { return sum_type == PCLR_FLOAT ? 1e-4 : sum_type == PCLR_DOUBLE ? 1e-10 : 0; }
+
+/* Stats' moments are in float for half and float unless the accumulator is wide. */
+BENCH_FN double bench_moment_tol(const pclr_config *c) {
+    return (c->type == PCLR_HALF || c->type == PCLR_FLOAT) && bench_acc_of(c) != PCLR_WIDE ? 1e-3 : 1e-8;
+}
+
+static int bench__check_double(double got, double ref, double tol, double scale, const char *what, char *why, size_t cap) {
+    int ok = (isnan(got) && isnan(ref)) || fabs(got - ref) <= tol * scale + 1e-300;
+    if (!ok && why) {
+        size_t l = strlen(why);
+        snprintf(why + l, cap - l, "%s%s got %.17g, CPU reference %.17g", l ? "; " : "", what, got, ref);
+    }
+    return ok;
+}
+
+/* A whole result of cfg (pclr_result_size bytes at got and ref). Returns 1 when acceptable. */
+BENCH_FN int bench_check_result(const pclr_config *cfg, const void *got, const void *ref, char *why, size_t cap) {
+    pclr_type vt = pclr_value_type(cfg->type), st = pclr_sum_type(cfg->type, bench_acc_of(cfg));
+    int ok = 1;
+    if (why && cap) why[0] = '\0';
+    switch (cfg->op) {
+    case PCLR_SUM: return bench_check_scalar(st, got, ref, bench_sum_tol(st), "sum", why, cap);
+    case PCLR_MIN: case PCLR_MAX: return bench_check_scalar(vt, got, ref, 0, pclr_op_name(cfg->op), why, cap);
+    case PCLR_COUNT: return bench_check_scalar(PCLR_UINT64, got, ref, 0, "count", why, cap);
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result a, b;
+        memcpy(&a, got, sizeof a);
+        memcpy(&b, ref, sizeof b);
+        ok &= bench_check_scalar(vt, &a.value, &b.value, 0, "value", why, cap);
+        ok &= bench_check_scalar(PCLR_UINT64, &a.index, &b.index, 0, "index", why, cap);
+        return ok;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result a, b;
+        memcpy(&a, got, sizeof a);
+        memcpy(&b, ref, sizeof b);
+        ok &= bench_check_scalar(vt, &a.min, &b.min, 0, "min", why, cap);
+        ok &= bench_check_scalar(vt, &a.max, &b.max, 0, "max", why, cap);
+        return ok;
+    }
+    case PCLR_STATS: {
+        pclr_stats_result a, b;
+        double tol = bench_moment_tol(cfg), sd;
+        memcpy(&a, got, sizeof a);
+        memcpy(&b, ref, sizeof b);
+        sd = b.var > 0 ? sqrt(b.var) : 0;
+        ok &= bench_check_scalar(PCLR_UINT64, &a.count, &b.count, 0, "count", why, cap);
+        ok &= bench_check_scalar(st, &a.sum, &b.sum, bench_sum_tol(st), "sum", why, cap);
+        ok &= bench_check_scalar(vt, &a.min, &b.min, 0, "min", why, cap);
+        ok &= bench_check_scalar(vt, &a.max, &b.max, 0, "max", why, cap);
+        ok &= bench__check_double(a.mean, b.mean, tol, fabs(b.mean) + sd, "mean", why, cap);
+        ok &= bench__check_double(a.var, b.var, tol, fabs(b.var), "var", why, cap);
+        ok &= bench__check_double(a.sample_var, b.sample_var, tol, fabs(b.sample_var), "sample_var", why, cap);
+        return ok;
+    }
+    default:
+        if (why) snprintf(why, cap, "unknown op %d", (int)cfg->op);
+        return 0;
+    }
+}
+
+/* Sizes of the vocabulary run for one type: 2^min..2^max by step, and the
+   largest size (capped at 2^max_bytes_log bytes) as the last point even when
+   the step skips it (--max-log 26 with step 4: 2^20, 2^24, 2^26). */
+BENCH_FN int bench_vocab_sizes(const bench_opts *o, pclr_type t, uint64_t *out, int cap) {
+    int k = bench_sizes(o, t, out, cap), lg = o->max_log, cap_log = o->max_bytes_log;
+    size_t sz = pclr_type_size(t);
+    while (sz > 1) { --cap_log; sz >>= 1; }
+    if (lg > cap_log) lg = cap_log;
+    if (k < cap && lg >= o->min_log && (k == 0 || out[k - 1] < (1ull << lg))) out[k++] = 1ull << lg;
+    return k;
 }
 
 /* ------------------------------------------------------------ names */
@@ -463,6 +702,12 @@ typedef struct bench_row {
     double kernel_us, pipelined_us, blocking_us;  /* NAN: not measured */
     int kernel_reps, pipelined_reps, blocking_reps, batch, buffers;
     char status[160];                             /* "ok" or "FAIL: ..." */
+    /* the vocabulary run's columns */
+    pclr_accumulate acc;                          /* PCLR_ACCUMULATE_DEFAULT: the op has no accumulator */
+    pclr_type sum_type;                           /* sums, stats and CUB's sums: the sum's type; else 0 */
+    char anchor[48];                              /* what vs_anchor is against ("" = none) */
+    double anchor_kernel_us, anchor_pipelined_us; /* that anchor's times at the same point */
+    double read_kernel_us;                        /* the read kernel's time for the same bytes */
 } bench_row;
 
 BENCH_FN void bench_row_init(bench_row *r, const char *backend, const char *device, pclr_type t, pclr_op op, uint64_t n, const char *impl) {
@@ -470,6 +715,7 @@ BENCH_FN void bench_row_init(bench_row *r, const char *backend, const char *devi
     r->backend = backend; r->device = device; r->type = t; r->op = op; r->n = n;
     snprintf(r->impl, sizeof r->impl, "%s", impl);
     r->kernel_us = r->pipelined_us = r->blocking_us = NAN;
+    r->anchor_kernel_us = r->anchor_pipelined_us = r->read_kernel_us = NAN;
     snprintf(r->status, sizeof r->status, "ok");
 }
 
@@ -493,6 +739,56 @@ BENCH_FN void bench_csv_row(FILE *f, const bench_row *r) {
             bench__gbps(bytes, r->kernel_us), bench__gbps(bytes, r->pipelined_us), r->kernel_reps, r->pipelined_reps,
             r->batch, r->blocking_reps, r->buffers, status);
     fflush(f);
+}
+
+/* vocab_<backend>.csv: the sweep's columns, then accumulate (native/wide/compensated, "-" for ops
+   without one), sum_type, anchor (what vs_anchor is against), its kernel and pipelined times,
+   vs_anchor = anchor kernel time / kernel time, read_kernel_us and of_read = read kernel time /
+   kernel time (the fraction of the streaming-read bandwidth reached). */
+BENCH_FN void bench_vocab_csv_header(FILE *f) {
+    fprintf(f, "backend,device,type,op,n,log2n,bytes,impl,kernel_us,pipelined_us,blocking_us,gbps_kernel,gbps_pipelined,"
+               "kernel_reps,pipelined_reps,pipelined_batch,blocking_reps,buffers,status,accumulate,sum_type,anchor,"
+               "anchor_kernel_us,anchor_pipelined_us,vs_anchor,read_kernel_us,of_read\n");
+    fflush(f);
+}
+
+BENCH_FN void bench_vocab_csv_row(FILE *f, const bench_row *r) {
+    uint64_t bytes = r->n * pclr_type_size(r->type);
+    char status[160], *c;
+    if (!f) return;
+    snprintf(status, sizeof status, "%s", r->status);
+    for (c = status; *c; ++c) if (*c == ',' || *c == '\n' || *c == '"') *c = ';';
+    fprintf(f, "%s,%s,%s,%s,%llu,%d,%llu,%s,%.3f,%.3f,%.3f,%.2f,%.2f,%d,%d,%d,%d,%d,%s,%s,%s,%s,%.3f,%.3f,%.4f,%.3f,%.4f\n",
+            r->backend, r->device, pclr_type_name(r->type), pclr_op_name(r->op), (unsigned long long)r->n, bench_log2(r->n),
+            (unsigned long long)bytes, r->impl, r->kernel_us, r->pipelined_us, r->blocking_us, bench__gbps(bytes, r->kernel_us),
+            bench__gbps(bytes, r->pipelined_us), r->kernel_reps, r->pipelined_reps, r->batch, r->blocking_reps, r->buffers, status,
+            r->acc ? pclr_accumulate_name(r->acc) : "-", r->sum_type ? pclr_type_name(r->sum_type) : "-",
+            r->anchor[0] ? r->anchor : "-", r->anchor_kernel_us, r->anchor_pipelined_us, r->anchor_kernel_us / r->kernel_us,
+            r->read_kernel_us, r->read_kernel_us / r->kernel_us);
+    fflush(f);
+}
+
+BENCH_FN void bench_vocab_table_header(void) {
+    printf("%-6s %-6s %-6s %-5s %-22s %10s %10s %8s %6s   %s\n", "type", "op", "acc", "n", "impl", "kernel_us", "pipe_us", "GB/s",
+           "%read", "anchor: anchor_time/time kernel pipe");
+    fflush(stdout);
+}
+
+BENCH_FN void bench_vocab_table_row(const bench_row *r) {
+    uint64_t bytes = r->n * pclr_type_size(r->type);
+    const char *acc = r->acc ? pclr_accumulate_name(r->acc) : "-";
+    if (strncmp(r->status, "ok", 2) != 0) {
+        printf("FAIL %-6s %-6s %-6.6s 2^%-3d %-22s %s\n", pclr_type_name(r->type), pclr_op_name(r->op), acc, bench_log2(r->n), r->impl,
+               r->status);
+        fflush(stdout);
+        return;
+    }
+    printf("%-6s %-6s %-6.6s 2^%-3d %-22s %10.2f %10.2f %8.1f %6.1f", pclr_type_name(r->type), pclr_op_name(r->op), acc,
+           bench_log2(r->n), r->impl, r->kernel_us, r->pipelined_us, bench__gbps(bytes, r->kernel_us),
+           100.0 * r->read_kernel_us / r->kernel_us);
+    if (r->anchor[0]) printf("   %s: %.2f %.2f", r->anchor, r->anchor_kernel_us / r->kernel_us, r->anchor_pipelined_us / r->pipelined_us);
+    printf("\n");
+    fflush(stdout);
 }
 
 BENCH_FN void bench_table_header(const char *ref_name) {

@@ -3,7 +3,8 @@
 
    Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/bench_cuda.cu -o build/bench_cuda -ldl
    Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
-   Writes bench_cuda.csv (or study_cuda.csv) and device_cuda.txt to --out DIR
+          build/bench_cuda --vocab [--types uint8,half] [--ops argmin,stats] [--accumulate native,wide]
+   Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
 
    The runtime (for CUB) and pclreduce (driver API) share device 0's primary
@@ -17,11 +18,16 @@
 #define PCLREDUCE_CUDA
 #include "pclreduce.h"
 
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
+#include <cuda/std/functional>
 
 #include <algorithm>
+#include <atomic>
+#include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "bench_common.h"
@@ -77,8 +83,98 @@ static cudaError_t cub_reduce(pclr_type t, pclr_op op, void *temp, size_t &temp_
     }
 }
 
+/* ------------------------------------------------------------ CUB for the vocabulary run
+   argmin/argmax: the DeviceReduce::ArgMin/ArgMax overload with separate value
+   and int64 index outputs (value at out, index at out + 16);
+   sum into a wider type S: DeviceReduce::TransformReduce with a cast to S
+   (signed integers are summed in the unsigned type of S's width: the same
+   bits as pclreduce's wrapping sums, without signed-overflow UB);
+   sum+min+max: that sum (out), DeviceReduce::Min (out + 16) and Max
+   (out + 32), one after the other on the stream: three passes. */
+enum impl_kind { IMPL_CUB, IMPL_PCLR, IMPL_READ, IMPL_CUB_ARGMIN, IMPL_CUB_ARGMAX, IMPL_CUB_SUM, IMPL_CUB_SMM };
+
+template <typename S> struct cast_to {
+    template <typename T> __device__ S operator()(const T &x) const { return (S)x; }
+    __device__ S operator()(const __half &x) const { return (S)__half2float(x); }
+};
+
+template <typename T, typename S>
+static cudaError_t cub_sum_into(void *temp, size_t &bytes, const void *in, void *out, int n, cudaStream_t s) {
+    return cub::DeviceReduce::TransformReduce(temp, bytes, (const T *)in, (S *)out, n, cuda::std::plus<S>(), cast_to<S>(), S(0), s);
+}
+
+/* The sum type S for pclreduce's sum type st (only the pairs pclreduce has are instantiated:
+   integers sum into 32 or 64 bits, half and float into float or double, double into double). */
+template <typename T> struct is_fp { static const bool value = false; };
+template <> struct is_fp<__half> { static const bool value = true; };
+template <> struct is_fp<float> { static const bool value = true; };
+template <> struct is_fp<double> { static const bool value = true; };
+
+template <typename T>
+static cudaError_t cub_sum_as(pclr_type st, void *temp, size_t &bytes, const void *in, void *out, int n, cudaStream_t s) {
+    if constexpr (std::is_same<T, double>::value) {
+        if (st == PCLR_DOUBLE) return cub_sum_into<T, double>(temp, bytes, in, out, n, s);
+    } else if constexpr (is_fp<T>::value) {
+        if (st == PCLR_FLOAT) return cub_sum_into<T, float>(temp, bytes, in, out, n, s);
+        if (st == PCLR_DOUBLE) return cub_sum_into<T, double>(temp, bytes, in, out, n, s);
+    } else {
+        if (st == PCLR_UINT || st == PCLR_INT) return cub_sum_into<T, uint32_t>(temp, bytes, in, out, n, s);
+        if (st == PCLR_UINT64 || st == PCLR_INT64) return cub_sum_into<T, unsigned long long>(temp, bytes, in, out, n, s);
+    }
+    return cudaErrorInvalidValue;
+}
+
+/* temp == NULL: only the temp bytes (for sum+min+max the largest of the three). */
+template <typename T>
+static cudaError_t cub_vocab_t(impl_kind k, pclr_type st, void *temp, size_t &bytes, const void *in, char *out, uint64_t n,
+                               cudaStream_t s) {
+    const T *x = (const T *)in;
+    switch (k) {
+    case IMPL_CUB_ARGMIN: return cub::DeviceReduce::ArgMin(temp, bytes, x, (T *)out, (int64_t *)(out + 16), (int64_t)n, s);
+    case IMPL_CUB_ARGMAX: return cub::DeviceReduce::ArgMax(temp, bytes, x, (T *)out, (int64_t *)(out + 16), (int64_t)n, s);
+    case IMPL_CUB_SUM: return cub_sum_as<T>(st, temp, bytes, in, out, (int)n, s);
+    case IMPL_CUB_SMM: {
+        cudaError_t e;
+        if (!temp) {
+            size_t a = 0, b = 0, c = 0;
+            if ((e = cub_sum_as<T>(st, NULL, a, in, out, (int)n, s)) != cudaSuccess ||
+                (e = cub::DeviceReduce::Min(NULL, b, x, (T *)(out + 16), (int)n, s)) != cudaSuccess ||
+                (e = cub::DeviceReduce::Max(NULL, c, x, (T *)(out + 32), (int)n, s)) != cudaSuccess)
+                return e;
+            bytes = std::max(a, std::max(b, c));
+            return cudaSuccess;
+        }
+        if ((e = cub_sum_as<T>(st, temp, bytes, in, out, (int)n, s)) != cudaSuccess) return e;
+        if ((e = cub::DeviceReduce::Min(temp, bytes, x, (T *)(out + 16), (int)n, s)) != cudaSuccess) return e;
+        return cub::DeviceReduce::Max(temp, bytes, x, (T *)(out + 32), (int)n, s);
+    }
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+static cudaError_t cub_vocab(impl_kind k, pclr_type t, pclr_type st, void *temp, size_t bytes, const void *in, void *out, uint64_t n,
+                             cudaStream_t s, size_t *need) {
+    size_t &b = need ? *need : bytes;
+    char *o = (char *)out;
+    switch (t) {
+    case PCLR_UINT8: return cub_vocab_t<uint8_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_INT8: return cub_vocab_t<int8_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_UINT16: return cub_vocab_t<uint16_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_INT16: return cub_vocab_t<int16_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_UINT: return cub_vocab_t<uint32_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_INT: return cub_vocab_t<int32_t>(k, st, temp, b, in, o, n, s);
+    case PCLR_UINT64: return cub_vocab_t<unsigned long long>(k, st, temp, b, in, o, n, s);
+    case PCLR_INT64: return cub_vocab_t<long long>(k, st, temp, b, in, o, n, s);
+    case PCLR_HALF: return cub_vocab_t<__half>(k, st, temp, b, in, o, n, s);
+    case PCLR_FLOAT: return cub_vocab_t<float>(k, st, temp, b, in, o, n, s);
+    case PCLR_DOUBLE: return cub_vocab_t<double>(k, st, temp, b, in, o, n, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+static int is_cub_vocab(impl_kind k) { return k == IMPL_CUB_ARGMIN || k == IMPL_CUB_ARGMAX || k == IMPL_CUB_SUM || k == IMPL_CUB_SMM; }
+
 /* ------------------------------------------------------------ state */
-enum impl_kind { IMPL_CUB, IMPL_PCLR, IMPL_READ };
 
 struct impl {
     impl_kind kind;
@@ -113,6 +209,7 @@ struct point {
     uint64_t n;
     size_t bytes;
     int buffers, next, batch;
+    pclr_type sum_type; /* CUB's sums: their output type */
     char err[256];
 };
 
@@ -141,6 +238,9 @@ static int launch(point *p, int s) {
     switch (p->im->kind) {
     case IMPL_CUB:
         return cuda_fail(p, cub_reduce(p->type, p->op, b->cub_temp, b->cub_temp_bytes, in, b->out_dev, (int)p->n, b->stream), "cub");
+    case IMPL_CUB_ARGMIN: case IMPL_CUB_ARGMAX: case IMPL_CUB_SUM: case IMPL_CUB_SMM:
+        return cuda_fail(p, cub_vocab(p->im->kind, p->type, p->sum_type, b->cub_temp, b->cub_temp_bytes, in, b->out_dev, p->n, b->stream, NULL),
+                         "cub");
     case IMPL_PCLR:
         return pclr_fail(p, pclr_cuda_reduce_async(b->pc, &p->cfg, (CUdeviceptr)(uintptr_t)in, 0, p->n,
                                                    (CUdeviceptr)(uintptr_t)b->out_dev, (CUstream)b->stream),
@@ -157,7 +257,7 @@ static int launch(point *p, int s) {
    pclreduce's blocking call; CUB + async copy of the element to pinned memory + sync. */
 static int blocking(point *p, int s, void *result) {
     bench *b = p->b;
-    size_t esize = p->im->kind == IMPL_READ ? 4 : pclr_type_size(p->type);
+    size_t esize = p->im->kind == IMPL_READ ? 4 : is_cub_vocab(p->im->kind) ? 64 : pclr_type_size(p->type);
     if (p->im->kind == IMPL_PCLR)
         return pclr_fail(p, pclr_cuda_reduce(b->pc, &p->cfg, (CUdeviceptr)(uintptr_t)point_in(p, s), 0, p->n, (CUstream)b->stream, result),
                          "pclr_cuda_reduce");
@@ -195,7 +295,7 @@ static double sample_pipelined(void *u) {
 
 static double sample_blocking(void *u) {
     point *p = (point *)u;
-    double t0 = bench_now(), result[2];
+    double t0 = bench_now(), result[16];
     if (blocking(p, next_slice(p), result)) return -1;
     return 1e6 * (bench_now() - t0);
 }
@@ -483,6 +583,262 @@ static void run_study(bench *b) {
     fclose(csv);
 }
 
+/* ------------------------------------------------------------ the vocabulary run
+   Every selected type x op x accumulator (sums and stats once per
+   accumulator) at 2^20, 2^24, 2^28 (8-byte types 2^27) against the read
+   kernel over the same bytes, and where there is one against CUB:
+   argmin/argmax vs DeviceReduce::ArgMin/ArgMax, stats vs Sum + Min + Max
+   (three passes), uint8 sums vs CUB summing into uint32 / uint64. */
+
+/* CUB's raw output (64 bytes at out_dev) as the pclreduce result of p->cfg. */
+static void cub_as_result(const point *p, const unsigned char *raw, const void *ref, void *got) {
+    pclr_type vt = pclr_value_type(p->type);
+    size_t ts = pclr_type_size(p->type), ss = pclr_type_size(p->sum_type);
+    auto value = [&](const unsigned char *src, void *dst) {
+        if (p->type == PCLR_HALF) {
+            uint16_t h;
+            float f;
+            memcpy(&h, src, 2);
+            f = bench_half_to_float(h);
+            memcpy(dst, &f, 4);
+        } else {
+            memcpy(dst, src, ts);
+        }
+    };
+    (void)vt;
+    switch (p->im->kind) {
+    case IMPL_CUB_ARGMIN: case IMPL_CUB_ARGMAX: {
+        pclr_arg_result a;
+        int64_t idx;
+        memset(&a, 0, sizeof a);
+        value(raw, &a.value);
+        memcpy(&idx, raw + 16, 8);
+        a.index = (uint64_t)idx;
+        memcpy(got, &a, sizeof a);
+        break;
+    }
+    case IMPL_CUB_SMM: { /* only sum, min, max are CUB's; the rest is the reference's */
+        pclr_stats_result st;
+        memcpy(&st, ref, sizeof st);
+        memset(&st.sum, 0, sizeof st.sum);
+        memset(&st.min, 0, sizeof st.min);
+        memset(&st.max, 0, sizeof st.max);
+        memcpy(&st.sum, raw, ss);
+        value(raw + 16, &st.min);
+        value(raw + 32, &st.max);
+        memcpy(got, &st, sizeof st);
+        break;
+    }
+    default: /* IMPL_CUB_SUM */
+        memcpy(got, raw, ss);
+        break;
+    }
+}
+
+/* Blocking and (for pclreduce) async path on slices 0 and K-1 against refs[k]
+   (pclr_cpu_reduce_config's results of p->cfg). The async path leaves the
+   op's state in device memory: it is copied back and finalized. */
+static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, size_t cap) {
+    bench *b = p->b;
+    int k, slices[2] = {0, p->buffers - 1};
+    size_t rsize = pclr_result_size(&p->cfg), ssize = pclr_state_size(&p->cfg);
+    if (!rsize || rsize > 128 || ssize > 256) { snprintf(why, cap, "result %zu / state %zu bytes", rsize, ssize); return 0; }
+    for (k = 0; k < (p->buffers > 1 ? 2 : 1); ++k) {
+        unsigned char got[256], raw[256], state[256];
+        memset(got, 0xa5, sizeof got);
+        memset(raw, 0xa5, sizeof raw);
+        if (blocking(p, slices[k], raw)) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (is_cub_vocab(p->im->kind)) cub_as_result(p, raw, refs[k], got);
+        else memcpy(got, raw, rsize);
+        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) return 0;
+        if (p->im->kind != IMPL_PCLR) continue;
+        memset(got, 0xa5, sizeof got);
+        memset(state, 0xa5, sizeof state);
+        if (cuda_fail(p, cudaMemsetAsync(b->out_dev, 0xa5, 256, b->stream), "memset") || launch(p, slices[k]) ||
+            cuda_fail(p, cudaMemcpyAsync(b->res_pinned, b->out_dev, ssize, cudaMemcpyDeviceToHost, b->stream), "copy") ||
+            cuda_fail(p, cudaStreamSynchronize(b->stream), "sync")) {
+            snprintf(why, cap, "%.150s", p->err);
+            return 0;
+        }
+        memcpy(state, b->res_pinned, ssize);
+        if (pclr_fail(p, pclr_finalize(&p->cfg, state, got), "pclr_finalize")) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) {
+            size_t l = strlen(why);
+            snprintf(why + l, cap - l, " (async path)");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+struct vocab_cfg {
+    pclr_config cfg;
+    int usable;
+    unsigned char ref[2][128]; /* CPU reference on slices 0 and K-1 */
+};
+
+/* The references of every configuration on both slices, in parallel (each one single-threaded). */
+static void vocab_refs(bench *b, std::vector<vocab_cfg> &cfgs, uint64_t n, size_t bytes, int buffers) {
+    std::vector<std::pair<size_t, int>> jobs;
+    std::vector<std::thread> threads;
+    unsigned nt = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    std::atomic<size_t> next(0);
+    for (size_t i = 0; i < cfgs.size(); ++i)
+        for (int k = 0; k < 2; ++k) jobs.push_back(std::make_pair(i, k));
+    for (unsigned w = 0; w < nt; ++w)
+        threads.emplace_back([&] {
+            for (size_t j; (j = next++) < jobs.size();) {
+                vocab_cfg &c = cfgs[jobs[j].first];
+                int slice = jobs[j].second ? buffers - 1 : 0;
+                memset(c.ref[jobs[j].second], 0, 128);
+                if (pclr_cpu_reduce_config(&c.cfg, (const char *)b->pool_host + (size_t)slice * bytes, n, c.ref[jobs[j].second]) != PCLR_OK)
+                    c.usable = 0;
+            }
+        });
+    for (auto &th : threads) th.join();
+}
+
+static void grow_cub_temp_vocab(bench *b, impl_kind k, pclr_type t, pclr_type st, uint64_t n) {
+    size_t need = 0;
+    CK(cub_vocab(k, t, st, NULL, 0, b->pool_dev, b->out_dev, n, b->stream, &need));
+    if (need > b->cub_temp_bytes) {
+        if (b->cub_temp) CK(cudaFree(b->cub_temp));
+        CK(cudaMalloc(&b->cub_temp, need));
+        b->cub_temp_bytes = need;
+    }
+}
+
+static void run_vocab(bench *b) {
+    impl pclr_im, read_im, argmin_im, argmax_im, sum_im, smm_im;
+    bench_row read_cache[64];
+    int have_read[64] = {0};
+    FILE *csv = bench_open_out(b->out_dir, "vocab_cuda.csv");
+    if (!csv) exit(1);
+    bench_vocab_csv_header(csv);
+    memset(&pclr_im, 0, sizeof pclr_im);
+    read_im = argmin_im = argmax_im = sum_im = smm_im = pclr_im;
+    pclr_im.kind = IMPL_PCLR; snprintf(pclr_im.name, sizeof pclr_im.name, "pclreduce");
+    read_im.kind = IMPL_READ; snprintf(read_im.name, sizeof read_im.name, "read-limit");
+    argmin_im.kind = IMPL_CUB_ARGMIN; snprintf(argmin_im.name, sizeof argmin_im.name, "cub-argmin");
+    argmax_im.kind = IMPL_CUB_ARGMAX; snprintf(argmax_im.name, sizeof argmax_im.name, "cub-argmax");
+    sum_im.kind = IMPL_CUB_SUM; snprintf(sum_im.name, sizeof sum_im.name, "cub-sum");
+    smm_im.kind = IMPL_CUB_SMM; snprintf(smm_im.name, sizeof smm_im.name, "cub-sum+min+max");
+    if (!b->pc) { fprintf(stderr, "bench_cuda: the vocabulary run needs the pclreduce CUDA backend\n"); ++b->failures; fclose(csv); return; }
+    printf("# vocabulary on %s, %d SMs, L2 %zu MB. Times in us per call (median); GB/s from the kernel time;\n"
+           "# %%read = read-kernel time / this time (same bytes); anchor_time/time above 1: faster than the anchor.\n",
+           b->device, b->sms, b->l2_bytes >> 20);
+    bench_vocab_table_header();
+    for (int ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
+        pclr_type t = (pclr_type)ti;
+        uint64_t sizes[40];
+        int nsizes;
+        std::vector<vocab_cfg> cfgs;
+        if (!b->o.types[t]) continue;
+        nsizes = bench_vocab_sizes(&b->o, t, sizes, 40);
+        for (int oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+            if (!b->o.ops[oi]) continue;
+            for (int ai = 1; ai < PCLR_ACCUMULATE_COUNT_; ++ai) {
+                pclr_op op = (pclr_op)oi;
+                pclr_accumulate a = (pclr_accumulate)ai;
+                vocab_cfg c;
+                int sums = op == PCLR_SUM || op == PCLR_STATS;
+                if (sums ? !b->o.accs[a] : a != PCLR_NATIVE) continue;
+                if (!bench_acc_valid(t, op, a)) continue;
+                memset(&c, 0, sizeof c);
+                c.cfg.type = t; c.cfg.op = op; c.cfg.backend = PCLR_CUDA; c.cfg.accumulate = a;
+                c.usable = prepare(b, &c.cfg, sums ? pclr_accumulate_name(a) : "pclreduce") == PCLR_OK;
+                if (!c.usable) ++b->failures;
+                cfgs.push_back(c);
+            }
+        }
+        if (cfgs.empty()) continue;
+        fill_pool(b, t);
+        for (int si = 0; si < nsizes; ++si) {
+            uint64_t n = sizes[si];
+            size_t bytes = n * pclr_type_size(t);
+            int buffers = buffers_for(b, bytes), lg = bench_log2(bytes);
+            std::vector<std::pair<std::string, bench_row>> anchors; /* this (type, n)'s CUB rows */
+            point p;
+            vocab_refs(b, cfgs, n, bytes, buffers);
+            memset(&p, 0, sizeof p);
+            p.b = b; p.type = t; p.n = n; p.bytes = bytes; p.buffers = buffers;
+            if (!have_read[lg]) { /* the limit depends only on the bytes read */
+                bench_row row;
+                p.im = &read_im; p.op = PCLR_SUM; p.err[0] = '\0'; p.next = 0;
+                bench_row_init(&row, "cuda", b->device, t, PCLR_SUM, n, read_im.name);
+                measure(&p, &row);
+                if (strcmp(row.status, "ok") == 0) { read_cache[lg] = row; have_read[lg] = 1; }
+                else ++b->failures;
+            }
+            if (have_read[lg]) {
+                bench_row row = read_cache[lg];
+                row.type = t; row.op = PCLR_SUM; row.n = n; row.read_kernel_us = row.kernel_us;
+                bench_vocab_csv_row(csv, &row);
+                bench_vocab_table_row(&row);
+            }
+            for (size_t ci = 0; ci < cfgs.size(); ++ci) {
+                vocab_cfg &c = cfgs[ci];
+                pclr_accumulate acc = bench_acc_of(&c.cfg);
+                int sums = c.cfg.op == PCLR_SUM || c.cfg.op == PCLR_STATS;
+                const impl *anchor = NULL;
+                pclr_type anchor_st = PCLR_TYPE_DEFAULT;
+                bench_row row, arow;
+                char why[300] = "";
+                if (c.cfg.op == PCLR_ARGMIN) anchor = &argmin_im;
+                else if (c.cfg.op == PCLR_ARGMAX) anchor = &argmax_im;
+                else if (c.cfg.op == PCLR_STATS) anchor = &smm_im;
+                else if (c.cfg.op == PCLR_SUM && t == PCLR_UINT8) anchor = &sum_im;
+                if (anchor) anchor_st = pclr_sum_type(t, acc == PCLR_COMPENSATED ? PCLR_NATIVE : acc);
+                p.cfg = c.cfg; p.op = c.cfg.op; p.sum_type = anchor_st;
+                if (anchor) { /* measured once per (type, n, anchor, sum type) */
+                    char key[96];
+                    size_t ai;
+                    snprintf(key, sizeof key, "%s/%s", anchor->name, is_cub_vocab(anchor->kind) && anchor->kind != IMPL_CUB_ARGMIN &&
+                             anchor->kind != IMPL_CUB_ARGMAX ? pclr_type_name(anchor_st) : "-");
+                    for (ai = 0; ai < anchors.size() && anchors[ai].first != key; ++ai) {}
+                    if (ai == anchors.size()) {
+                        bench_row_init(&arow, "cuda", b->device, t, c.cfg.op, n, anchor->name);
+                        if (anchor->kind == IMPL_CUB_SUM || anchor->kind == IMPL_CUB_SMM) {
+                            snprintf(arow.impl, sizeof arow.impl, "%.40s-%.20s", anchor->name, pclr_type_name(anchor_st));
+                            arow.sum_type = anchor_st;
+                            arow.acc = acc;
+                        }
+                        arow.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
+                        p.im = anchor; p.err[0] = '\0'; p.next = 0;
+                        grow_cub_temp_vocab(b, anchor->kind, t, anchor_st, n);
+                        if (!c.usable) snprintf(arow.status, sizeof arow.status, "FAIL: no CPU reference");
+                        else if (!b->o.no_check && !vocab_check_point(&p, c.ref, why, sizeof why))
+                            snprintf(arow.status, sizeof arow.status, "FAIL: %.150s", why);
+                        else measure(&p, &arow);
+                        if (strncmp(arow.status, "ok", 2) != 0) ++b->failures;
+                        bench_vocab_csv_row(csv, &arow);
+                        bench_vocab_table_row(&arow);
+                        anchors.push_back(std::make_pair(std::string(key), arow));
+                    }
+                    arow = anchors[ai].second;
+                }
+                bench_row_init(&row, "cuda", b->device, t, c.cfg.op, n, pclr_im.name);
+                row.acc = sums ? acc : PCLR_ACCUMULATE_DEFAULT;
+                row.sum_type = sums ? pclr_sum_type(t, acc) : PCLR_TYPE_DEFAULT;
+                row.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
+                if (anchor && strncmp(arow.status, "ok", 2) == 0) {
+                    snprintf(row.anchor, sizeof row.anchor, "%.47s", arow.impl);
+                    row.anchor_kernel_us = arow.kernel_us;
+                    row.anchor_pipelined_us = arow.pipelined_us;
+                }
+                p.im = &pclr_im; p.err[0] = '\0'; p.next = 0;
+                if (!c.usable) snprintf(row.status, sizeof row.status, "FAIL: prepare or CPU reference failed");
+                else if (!b->o.no_check && !vocab_check_point(&p, c.ref, why, sizeof why)) snprintf(row.status, sizeof row.status, "FAIL: %.150s", why);
+                else measure(&p, &row);
+                if (strncmp(row.status, "ok", 2) != 0) ++b->failures;
+                bench_vocab_csv_row(csv, &row);
+                bench_vocab_table_row(&row);
+            }
+        }
+    }
+    fclose(csv);
+}
+
 int main(int argc, char **argv) {
     static bench b;
     cudaDeviceProp prop;
@@ -526,7 +882,7 @@ int main(int argc, char **argv) {
         size_t largest = 0;
         for (int ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
             uint64_t sizes[40];
-            int k = bench_sizes(&b.o, (pclr_type)ti, sizes, 40);
+            int k = b.o.vocab ? bench_vocab_sizes(&b.o, (pclr_type)ti, sizes, 40) : bench_sizes(&b.o, (pclr_type)ti, sizes, 40);
             if (b.o.types[ti] && k > 0) largest = std::max<size_t>(largest, sizes[k - 1] * pclr_type_size((pclr_type)ti));
         }
         if (b.o.study) largest = (size_t)8 << b.o.study_log;
@@ -535,13 +891,14 @@ int main(int argc, char **argv) {
     CK(cudaMalloc(&b.pool_dev, b.pool_bytes));
     CK(cudaMalloc(&b.out_dev, 256));
     CK(cudaMalloc(&b.read_out, 16));
-    CK(cudaHostAlloc(&b.res_pinned, 64, cudaHostAllocDefault));
+    CK(cudaHostAlloc(&b.res_pinned, 256, cudaHostAllocDefault));
     b.pool_host = malloc(b.pool_bytes);
     if (!b.pool_host) { fprintf(stderr, "bench_cuda: out of host memory\n"); return 1; }
     if (bench_mkdirs(b.out_dir) != 0) { fprintf(stderr, "bench_cuda: cannot create %s\n", b.out_dir); return 1; }
     write_device_file(&b);
 
     if (b.o.study) run_study(&b);
+    else if (b.o.vocab) run_vocab(&b);
     else run_sweep(&b);
 
     if (b.pc) pclr_cuda_destroy(b.pc);

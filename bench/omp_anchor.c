@@ -4,6 +4,7 @@
 #include "omp_anchor.h"
 
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pclreduce.h"
@@ -64,3 +65,64 @@ void omp_anchor_reduce(int type, int op, const void *data, uint64_t n, void *res
 }
 
 int omp_anchor_threads(void) { return omp_get_max_threads(); }
+
+void omp_anchor_stats_f32(const float *x, uint64_t n, omp_anchor_stats *out) {
+    int nt = omp_get_max_threads(), t;
+    omp_anchor_stats *part = (omp_anchor_stats *)calloc((size_t)nt, sizeof *part);
+    double m2 = 0;
+    memset(out, 0, sizeof *out);
+    out->min = __builtin_inff();
+    out->max = -__builtin_inff();
+    if (!part) return;
+#pragma omp parallel num_threads(nt)
+    {
+        const int id = omp_get_thread_num(), cnt = omp_get_num_threads();
+        const int64_t b = (int64_t)(n * (uint64_t)id / (uint64_t)cnt), e = (int64_t)(n * (uint64_t)(id + 1) / (uint64_t)cnt);
+        const double shift = b < e ? (double)x[b] : 0.0;
+        double s1 = 0, s2 = 0;
+        float lo = __builtin_inff(), hi = -__builtin_inff();
+        int64_t i;
+#pragma omp simd reduction(+:s1, s2) reduction(min:lo) reduction(max:hi)
+        for (i = b; i < e; ++i) {
+            const double d = (double)x[i] - shift;
+            s1 += d;
+            s2 += d * d;
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+        part[id].count = (uint64_t)(e - b);
+        part[id].sum = (double)(e - b) * shift + s1;
+        part[id].mean = e > b ? shift + s1 / (double)(e - b) : 0.0;
+        part[id].var = e > b ? s2 - s1 * s1 / (double)(e - b) : 0.0; /* M2 of the block */
+        part[id].min = lo;
+        part[id].max = hi;
+    }
+    for (t = 0; t < nt; ++t) { /* Chan et al.: merge (count, mean, M2) */
+        const omp_anchor_stats *q = &part[t];
+        uint64_t c;
+        double delta;
+        if (!q->count) continue;
+        c = out->count + q->count;
+        delta = q->mean - out->mean;
+        out->mean += delta * (double)q->count / (double)c;
+        m2 += q->var + delta * delta * (double)out->count * (double)q->count / (double)c;
+        out->count = c;
+        out->sum += q->sum;
+        if (q->min < out->min) out->min = q->min;
+        if (q->max > out->max) out->max = q->max;
+    }
+    out->var = out->count ? m2 / (double)out->count : __builtin_nan("");
+    out->sample_var = out->count > 1 ? m2 / (double)(out->count - 1) : __builtin_nan("");
+    if (!out->count) out->mean = __builtin_nan("");
+    free(part);
+}
+
+uint64_t omp_anchor_read(const void *data, uint64_t bytes) {
+    const uint64_t *x = (const uint64_t *)data;
+    const int64_t m = (int64_t)(bytes / 8);
+    uint64_t acc = 0;
+    int64_t i;
+#pragma omp parallel for simd schedule(static) reduction(^:acc)
+    for (i = 0; i < m; ++i) acc ^= x[i];
+    return acc;
+}

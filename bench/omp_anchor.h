@@ -16,6 +16,20 @@ void omp_anchor_reduce(int type, int op, const void *data, uint64_t n, void *res
 /* Threads the anchor uses (all cores unless OMP_NUM_THREADS says otherwise). */
 int omp_anchor_threads(void);
 
+/* Stats of n floats in one pass: each thread sums (x - shift), (x - shift)^2
+   in double about its first element (plus min and max) over its static
+   block; the blocks are merged with Chan et al.'s formula. */
+typedef struct omp_anchor_stats {
+    uint64_t count;
+    double sum, mean, var, sample_var; /* population variance M2 / n; sample M2 / (n - 1) */
+    float min, max;
+} omp_anchor_stats;
+void omp_anchor_stats_f32(const float *data, uint64_t n, omp_anchor_stats *out);
+
+/* The streaming-read limit on the host: an XOR fold of `bytes` bytes (a
+   multiple of 8) as 64-bit words, so every byte is loaded. */
+uint64_t omp_anchor_read(const void *data, uint64_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,9 @@ device_*.txt). Writes into the same DIR:
   bench_<backend>_blocking.png   blocking latency (us) vs n
   bench_<backend>_ratio.png      baseline time / pclreduce time for the three timings
   study_<backend>.png            the PCL-Reduction study (granularity, in-group, global-stride-only)
-  README.md                      device, tables with the three timings, ratios vs the baseline
+  vocab_<backend>.png            % of the read kernel per type and op at the largest n (vocabulary run)
+  README.md                      device, tables with the three timings, ratios vs the baseline, and
+                                 for the vocabulary run (vocab_*.csv) one table per target, met/missed
 
 The baseline is CUB (bench_cuda), the OpenMP loop (bench_cl on a CPU), or,
 with --ref DIR, the CUB rows of another folder (e.g. the CUDA results of the
@@ -280,6 +282,143 @@ def study_markdown(rows, out):
     out.append("")
 
 
+# ------------------------------------------------------------ the vocabulary run (vocab_*.csv)
+VTYPES = ["uint8", "int8", "uint16", "int16", "uint", "int", "uint64", "int64", "half", "float", "double"]
+VOPS = ["sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"]
+VACCS = ["native", "wide", "compensated", "-"]
+READ_TARGET, STATS_READ_TARGET = 0.97, 0.95
+ARG_TARGET, STATS_CUB_TARGET, U8_CUB_TARGET, OMP_TARGET = 0.90, 0.40, 1.00, 0.80
+
+
+def verdict(ok_):
+    return "–" if ok_ is None else ("met" if ok_ else "**missed**")
+
+
+def vkey(r):
+    return (VTYPES.index(r["type"]) if r["type"] in VTYPES else 99, VOPS.index(r["op"]) if r["op"] in VOPS else 99,
+            VACCS.index(r["accumulate"]) if r["accumulate"] in VACCS else 99, int(r["log2n"]))
+
+
+def opname(r):
+    return r["op"] if r["accumulate"] in ("-", "") else f"{r['op']} ({r['accumulate']})"
+
+
+def vocab_plot(rows, title, path):
+    """% of the read kernel at each type's largest n: a type x op(accumulate) grid."""
+    mine = [r for r in rows if r["impl"] == "pclreduce" and ok(r) and num(r["of_read"]) > 0]
+    if not mine:
+        return False
+    top = {}
+    for r in mine:
+        top[r["type"]] = max(top.get(r["type"], 0), int(r["log2n"]))
+    sel = [r for r in mine if int(r["log2n"]) == top[r["type"]]]
+    types = [t for t in VTYPES if any(r["type"] == t for r in sel)]
+    cols = sorted({(r["op"], r["accumulate"]) for r in sel}, key=lambda c: (VOPS.index(c[0]) if c[0] in VOPS else 99,
+                                                                             VACCS.index(c[1]) if c[1] in VACCS else 99))
+    grid = [[math.nan] * len(cols) for _ in types]
+    for r in sel:
+        grid[types.index(r["type"])][cols.index((r["op"], r["accumulate"]))] = 100 * num(r["of_read"])
+    fig, ax = plt.subplots(figsize=(1.0 + 0.75 * len(cols), 1.0 + 0.42 * len(types)))
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=50, vmax=100, aspect="auto")
+    for i in range(len(types)):
+        for j in range(len(cols)):
+            if not math.isnan(grid[i][j]):
+                ax.text(j, i, f"{grid[i][j]:.0f}", ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels([o if a == "-" else f"{o}\n{a[:4]}" for o, a in cols], fontsize=7)
+    ax.set_yticks(range(len(types)))
+    ax.set_yticklabels([f"{t} 2^{top[t]}" for t in types], fontsize=7)
+    fig.colorbar(im, ax=ax, label="% of read kernel")
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def vocab_markdown(rows, backend, out):
+    mine = sorted([r for r in rows if r["impl"] == "pclreduce"], key=vkey)
+    fails = [r for r in rows if not ok(r)]
+    if fails:
+        out.append(f"**{len(fails)} failed point(s):**\n")
+        for r in sorted(fails, key=vkey):
+            out.append(f"- {r['type']} {opname(r)} 2^{r['log2n']} {r['impl']}: {r['status']}")
+        out.append("")
+    good = [r for r in mine if ok(r)]
+
+    # 1. every type/op at the largest n vs the read kernel
+    top = {}
+    for r in good:
+        top[r["type"]] = max(top.get(r["type"], 0), int(r["log2n"]))
+    sel = [r for r in good if int(r["log2n"]) == top[r["type"]]]
+    if sel:
+        met = sum(1 for r in sel if num(r["of_read"]) >= (STATS_READ_TARGET if r["op"] == "stats" else READ_TARGET))
+        out.append("### type/op at 2^28 (2^27 for 8-byte types): GB/s, % of read kernel\n")
+        out.append(f"Target: pclreduce's kernel time reaches >= {READ_TARGET:.0%} of the read kernel's bandwidth over the same "
+                   f"bytes (stats >= {STATS_READ_TARGET:.0%}) at each type's largest n. **{met} of {len(sel)} met.**"
+                   + (" (This device's largest n is below 2^28: indicative only.)" if any(int(r["log2n"]) < 27 for r in sel) else "")
+                   + "\n")
+        out.append("| type | op | accumulate | n | kernel us | GB/s | read GB/s | % of read | target | |")
+        out.append("|" + " --- |" * 10)
+        for r in sel:
+            tgt = STATS_READ_TARGET if r["op"] == "stats" else READ_TARGET
+            frac = num(r["of_read"])
+            rg = num(r["bytes"]) / num(r["read_kernel_us"]) / 1e3 if num(r["read_kernel_us"]) > 0 else math.nan
+            out.append(f"| {r['type']} | {r['op']} | {r['accumulate']} | 2^{r['log2n']} | {fmt(num(r['kernel_us']))} | "
+                       f"{fmt(gbps(r, 'kernel_us'), 0)} | {fmt(rg, 0)} | {fmt(100 * frac, 1)} | >= {tgt:.0%} | "
+                       f"{verdict(None if math.isnan(frac) else frac >= tgt)} |")
+        out.append("")
+
+    def anchored(pred, title, target_text, short, test, note=""):
+        sel = [r for r in good if pred(r) and num(r["anchor_kernel_us"]) > 0]
+        if not sel:
+            return
+        judged = [r for r in sel if test(r) is not None]
+        met = sum(1 for r in judged if test(r))
+        out.append(f"### {title}\n")
+        out.append(f"Target: {target_text}. **{met} of {len(judged)} met.**{note}\n")
+        out.append("| type | op | accumulate | n | pclreduce us | anchor | anchor us | time / anchor time (kernel) | (pipelined) | target | |")
+        out.append("|" + " --- |" * 11)
+        for r in sel:
+            k = num(r["kernel_us"]) / num(r["anchor_kernel_us"])
+            pp = num(r["pipelined_us"]) / num(r["anchor_pipelined_us"]) if num(r["anchor_pipelined_us"]) > 0 else math.nan
+            out.append(f"| {r['type']} | {r['op']} | {r['accumulate']} | 2^{r['log2n']} | {fmt(num(r['kernel_us']))} | {r['anchor']} | "
+                       f"{fmt(num(r['anchor_kernel_us']))} | {fmt(k, 3)} | {fmt(pp, 3)} | {short} | {verdict(test(r))} |")
+        out.append("")
+
+    def tratio(r):
+        return num(r["kernel_us"]) / num(r["anchor_kernel_us"])
+
+    anchored(lambda r: r["op"] in ("argmin", "argmax") and r["anchor"].startswith("cub-arg"), "argmin/argmax vs CUB",
+             f"time <= {ARG_TARGET:.2f} x CUB ArgMin/ArgMax's (kernel time) at 2^20..2^28", f"<= {ARG_TARGET:.2f}",
+             lambda r: tratio(r) <= ARG_TARGET if 20 <= int(r["log2n"]) <= 28 else None)
+    anchored(lambda r: r["op"] == "stats" and r["anchor"].startswith("cub-sum+min+max"), "stats vs CUB Sum+Min+Max",
+             f"time <= {STATS_CUB_TARGET:.2f} x CUB Sum + Min + Max one after another (three passes, kernel time)",
+             f"<= {STATS_CUB_TARGET:.2f}",
+             lambda r: tratio(r) <= STATS_CUB_TARGET,
+             " CUB's sum is in the accumulator's sum type (compensated: the native one; CUB has no compensated sum).")
+    anchored(lambda r: r["type"] == "uint8" and r["op"] == "sum" and r["anchor"].startswith("cub-sum-"),
+             "uint8 sum vs CUB into uint32/uint64",
+             f"time <= {U8_CUB_TARGET:.2f} x CUB TransformReduce casting to the same sum type (native: uint32, wide: uint64; "
+             "the issue names no number here: at least CUB's speed)", f"<= {U8_CUB_TARGET:.2f}",
+             lambda r: tratio(r) <= U8_CUB_TARGET)
+    anchored(lambda r: r["op"] == "stats" and r["anchor"] == "omp-stats", f"{'PoCL' if backend == 'opencl' else backend} stats vs OpenMP",
+             f"speed >= {OMP_TARGET:.2f} x the OpenMP stats loop's at 2^26, i.e. time <= {1 / OMP_TARGET:.2f} x its time",
+             f"<= {1 / OMP_TARGET:.2f} at 2^26",
+             lambda r: tratio(r) <= 1 / OMP_TARGET if int(r["log2n"]) == 26 else None,
+             " The loop: one pass, per-thread shifted sums in double merged with Chan's formula (bench/omp_anchor.c).")
+
+    out.append("### All points\n")
+    out.append("Kernel / pipelined microseconds per call (median), GB/s from the kernel time, % of the read kernel.\n")
+    out.append("| type | op | accumulate | n | impl | kernel us | pipelined us | GB/s | % of read | status |")
+    out.append("|" + " --- |" * 10)
+    for r in sorted(rows, key=lambda r: vkey(r) + (r["impl"],)):
+        out.append(f"| {r['type']} | {r['op']} | {r['accumulate']} | 2^{r['log2n']} | {r['impl']} | {fmt(num(r['kernel_us']))} | "
+                   f"{fmt(num(r['pipelined_us']))} | {fmt(gbps(r, 'kernel_us'), 0) if ok(r) else ''} | "
+                   f"{fmt(100 * num(r['of_read']), 1) if ok(r) else ''} | {r['status'] if not ok(r) else 'ok'} |")
+    out.append("")
+
+
 def load_ref(folder):
     """CUB and pclreduce rows of another folder, renamed 'cub (cuda)' etc."""
     rows = []
@@ -331,6 +470,21 @@ def process(folder, ref_rows):
         if baseline:
             md.append(f"Baseline: **{baseline}**.\n")
         sweep_markdown(rows, baseline, md)
+    for path in sorted(glob.glob(os.path.join(folder, "vocab_*.csv"))):
+        backend = os.path.basename(path)[len("vocab_"):-4]
+        rows = read_csv(path)
+        if not rows:
+            continue
+        md.append(f"## Vocabulary ({backend}): every type, op and accumulator vs its anchors\n")
+        md.append("pclreduce against the read kernel over the same bytes (the streaming-read limit; on CPU devices an "
+                  "OpenMP read loop), and where there is one against CUB (argmin/argmax: DeviceReduce::ArgMin/ArgMax; "
+                  "stats: Sum + Min + Max, three passes; uint8 sums: TransformReduce into uint32 / uint64) or the OpenMP "
+                  "stats loop (CPU devices). Ratios from the kernel time.\n")
+        png = f"vocab_{backend}.png"
+        if vocab_plot(rows, f"{name} ({backend}): % of the read kernel at the largest n", os.path.join(folder, png)):
+            md.append(f"![{png}]({png})\n")
+            made.append(png)
+        vocab_markdown(rows, backend, md)
     for path in sorted(glob.glob(os.path.join(folder, "study_*.csv"))):
         backend = os.path.basename(path)[len("study_"):-4]
         rows = read_csv(path)

@@ -3,22 +3,28 @@
 # CSV + plots + README.md per device into bench/results/<device-slug>/.
 #   CUDA    nvcc and a GPU that nvidia-smi sees  -> build/bench_cuda (vs CUB and the read limit)
 #   OpenCL  every device of every platform        -> build/bench_cl   (PoCL: vs an OpenMP loop)
-# Each device also gets the PCL-Reduction study (--no-study skips it).
+# Each device also gets the PCL-Reduction study (--no-study skips it) and the vocabulary run
+# (--vocab: every type x op x accumulator vs the read limit, CUB's ArgMin/ArgMax, CUB Sum+Min+Max,
+# CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it).
 #
-# usage: bash bench/run.sh [--quick] [--no-study] [--only PATTERN] [-- args for the bench programs]
+# usage: bash bench/run.sh [--quick] [--no-study] [--no-vocab] [--vocab-only] [--only PATTERN] [-- args for the bench programs]
 #   --only PATTERN   run only devices whose result folder name contains PATTERN (e.g. cuda, pocl, nvidia-opencl)
-# Full run on an H100 host (CUDA + NVIDIA OpenCL + PoCL on 16 cores): about 5-6 minutes; --quick: about 1-2.
+#   --vocab-only     only the vocabulary run (no sweep, no study) on each device, then the plots
+# Each program run has a time limit (sweep 420 s, study 240 s, vocabulary 240 s, on CPU devices 150 s;
+# a killed run keeps the rows it wrote; PoCL compiles each new kernel, which can take seconds). Arguments after -- go to every program run (e.g. --types uint8 only suits --vocab-only).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
-quick=() study=1 only="" extra=()
+quick=() study=1 sweep=1 vocab=1 only="" extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=(--quick) ;;
     --no-study) study=0 ;;
+    --no-vocab) vocab=0 ;;
+    --vocab-only) vocab=1 sweep=0 study=0 ;;
     --only) only="${2:-}"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
     shift
@@ -39,15 +45,22 @@ limited() {
 
 wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 
-# One device: sweep, study, plots. $1 = result folder, $2 = plot.py --ref folder or "", rest = command;
-# SWEEP_ARGS / STUDY_ARGS add per-device options (arguments after -- still win).
+# One device: sweep, study, vocabulary, plots. $1 = result folder, $2 = plot.py --ref folder or "",
+# rest = command; SWEEP_ARGS / STUDY_ARGS / VOCAB_ARGS add per-device options (arguments after -- still win).
 run_device() {
     local dir=$1 ref=$2; shift 2
     local name; name=$(basename "$dir")
     mkdir -p "$dir"
-    log "$name: sweep"
-    limited 420 "$@" ${quick[@]+"${quick[@]}"} --out "$dir" ${SWEEP_ARGS:-} ${extra[@]+"${extra[@]}"} 2>&1 | tee "$dir/sweep.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "$name: sweep reported failures (see $dir/sweep.log)"; }
+    if [ "$sweep" = 1 ]; then
+        log "$name: sweep"
+        limited 420 "$@" ${quick[@]+"${quick[@]}"} --out "$dir" ${SWEEP_ARGS:-} ${extra[@]+"${extra[@]}"} 2>&1 | tee "$dir/sweep.log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "$name: sweep reported failures (see $dir/sweep.log)"; }
+    fi
+    if [ "$vocab" = 1 ]; then
+        log "$name: vocabulary"
+        limited "${VOCAB_LIMIT:-240}" "$@" --vocab ${quick[@]+"${quick[@]}"} --out "$dir" ${VOCAB_ARGS:-} ${extra[@]+"${extra[@]}"} 2>&1 | tee "$dir/vocab.log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "$name: vocabulary run reported failures or was cut off (see $dir/vocab.log)"; }
+    fi
     if [ "$study" = 1 ]; then
         log "$name: study"
         limited 240 "$@" --study ${quick[@]+"${quick[@]}"} --out "$dir" ${STUDY_ARGS:-} 2>&1 | tee "$dir/study.log"
@@ -71,7 +84,7 @@ if command -v nvcc >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     if nvcc -O3 -std=c++17 -arch="$arch" -I. bench/bench_cuda.cu -o build/bench_cuda -ldl; then
         cuda_dir=$(build/bench_cuda --print-out) || cuda_dir=""
         if [ -n "$cuda_dir" ] && wanted "$(basename "$cuda_dir")"; then
-            SWEEP_ARGS="" STUDY_ARGS="" run_device "$cuda_dir" "" build/bench_cuda
+            SWEEP_ARGS="" STUDY_ARGS="" VOCAB_ARGS="" run_device "$cuda_dir" "" build/bench_cuda
         fi
     else
         status=1
@@ -95,9 +108,11 @@ if cc -O3 -march=native -ffast-math -fopenmp -I. -c bench/omp_anchor.c -o build/
         [[ "$slug" == *nvidia-opencl* ]] && [ -n "$cuda_dir" ] && ref="$cuda_dir"
         # CPU devices: inputs up to 2^26 and the study at 2^24 (a 1 GiB call takes tens of ms on a
         # CPU; this keeps the whole run within ~8 minutes on the H100 host)
-        sweep_args="" study_args=""
-        [ "$kind" = cpu ] && sweep_args="--max-log 26" && study_args="--study-log 24"
-        SWEEP_ARGS="$sweep_args" STUDY_ARGS="$study_args" run_device "bench/results/$slug" "$ref" build/bench_cl --platform "$plat" --device "$dev"
+        # vocabulary on CPUs: 2^20, 2^24 and 2^26
+        sweep_args="" study_args="" vocab_args=""
+        vocab_limit=240
+        [ "$kind" = cpu ] && sweep_args="--max-log 26" && study_args="--study-log 24" && vocab_args="--max-log 26" && vocab_limit=150
+        SWEEP_ARGS="$sweep_args" STUDY_ARGS="$study_args" VOCAB_ARGS="$vocab_args" VOCAB_LIMIT="$vocab_limit" run_device "bench/results/$slug" "$ref" build/bench_cl --platform "$plat" --device "$dev"
     done
 else
     status=1
