@@ -517,6 +517,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     X(ARG, type, type, PCLR_TYPE, PCLR_FLOAT)                                                              \
     X(ARG, op, op, PCLR_OP, PCLR_SUM)                                                                      \
     X(ARG, backend, backend, PCLR_BACKEND, PCLR_OPENCL)                                                    \
+    X(ARG, accumulate, accumulate, PCLR_ACCUMULATE, PCLR_NATIVE)                                           \
     X(INT, wave, wave_width, PCLR_WAVE, 32)                                                                \
     X(INT, group, group_size, PCLR_GROUP, 256)                                                             \
     X(INT, unroll, unroll, PCLR_UNROLL, 4)                                                                 \
@@ -567,7 +568,8 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#elif defined(PCLR_TYPE_float)\n#define PCLR_T float\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 1\n" \
 "#elif defined(PCLR_TYPE_double)\n#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
 "#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
-"typedef PCLR_T pclr_t;\n"
+"typedef PCLR_T pclr_t;\ntypedef pclr_t pclr_s; /* the state: the element itself */\n" \
+"#define PCLR_PARTIAL(vp, j) (vp)[j]\n#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n"
 /* PCLR_VECTOR may be an expression (16 / PCLR_TSIZE): the vector type takes a number. */
 #define PCLR__MF_VECTORS(VEC, E) \
     "#if PCLR_VECTOR == 1\n" PCLR__TEXT_VEC1 PCLR__TEXT_FOLD1 "#elif PCLR_VECTOR == 2\n" VEC(2) \
@@ -576,6 +578,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__MF_VEC_CUDA(V) "struct __align__(PCLR_TSIZE * " #V ") pclr_vec { pclr_t s[" #V "]; };\n"
 #define PCLR__MF_OPS(D) \
 "/* ---- the operation ---- */\n" \
+"#if defined(PCLR_TYPE_double)\n#define PCLR_NEG(x) " PCLR__TEXT_NEG_##D##_D "\n#else\n#define PCLR_NEG(x) " PCLR__TEXT_NEG_##D##_F "\n#endif\n" \
 "#if defined(PCLR_OP_sum)\n#define PCLR_IDENTITY ((pclr_t)0)\n" \
 "#elif defined(PCLR_OP_min)\n#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
 "#define PCLR_IDENTITY_float " PCLR__TEXT_INF_##D##_F "\n#define PCLR_IDENTITY_double " PCLR__TEXT_INF_##D##_D "\n" \
@@ -608,9 +611,14 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* the ops' merges: pclr__accums and the macro form */
 #define PCLR__MERGE_SUM "a + b"
 #define PCLR__MERGE_MIN "a < b ? a : b"
-#define PCLR__MERGE_MIN_NAN "(a != a || a < b) ? a : b"
+#define PCLR__MERGE_MIN_NAN "(a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b"
 #define PCLR__MERGE_MAX "a > b ? a : b"
-#define PCLR__MERGE_MAX_NAN "(a != a || a > b) ? a : b"
+#define PCLR__MERGE_MAX_NAN "(a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b"
+/* the sign bit of a float or double x (min/max order -0 before +0) */
+#define PCLR__TEXT_NEG_CL_F "(as_int(x) < 0)"
+#define PCLR__TEXT_NEG_CL_D "(as_long(x) < 0)"
+#define PCLR__TEXT_NEG_CUDA_F "(__float_as_int(x) < 0)"
+#define PCLR__TEXT_NEG_CUDA_D "(__double_as_longlong(x) < 0)"
 #define PCLR__TEXT_INF_CL_F "INFINITY"
 #define PCLR__TEXT_INF_CL_D "((double)INFINITY)"
 #define PCLR__TEXT_INF_CUDA_F "__int_as_float(0x7f800000)"
@@ -655,25 +663,25 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#endif\n"
 
 /* the operation */
-#define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return " E "; }\n"
-#define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_t pclr_merge(pclr_t a, pclr_t b) { return " E "; } /* NaN propagates */\n"
+#define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; }\n"
+#define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; } /* NaN propagates; -0 < +0 */\n"
 #define PCLR__TEXT_MERGE_BITS(E) \
 "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n" \
 "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return " E "; }\n"
 #define PCLR__TEXT_MERGE_INT_CL "PCLR_FN int pclr_merge(int a, int b) { return as_int(pclr_merge_bits(as_uint(a), as_uint(b))); }\n"
 #define PCLR__TEXT_MERGE_INT_CUDA "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
 #define PCLR__TEXT_VEC1 "typedef pclr_t pclr_vec; /* one element per load */\n"
-#define PCLR__TEXT_FOLD1 "#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), (v))\n"
+#define PCLR__TEXT_FOLD1 "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))\n"
 /* E(i): element i of a vector v */
 #define PCLR__TEXT_ELEMENT_CL(i) "(v).s" #i
 #define PCLR__TEXT_ELEMENT_CUDA(i) "(v).s[" #i "]"
 #define PCLR__TEXT_FOLD2(E) \
 "/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(" E(0) ", " E(1) "))\n"
+"#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(" E(0) ", " E(1) "))\n"
 #define PCLR__TEXT_FOLD4(E) \
 "/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
-"#define PCLR_FOLD(acc, v) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E(0) ", " E(1) "), \\\n" \
-"                                                         pclr_merge(" E(2) ", " E(3) ")))\n"
+"#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E(0) ", " E(1) "), \\\n" \
+"                                                            pclr_merge(" E(2) ", " E(3) ")))\n"
 
 /* level 2: in-group */
 #define PCLR__TEXT_LEVEL2 "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n"
@@ -681,7 +689,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n" \
 "   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n" \
 "   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n" \
-"PCLR_FN pclr_t pclr_tree_rolled(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n" \
+"PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n" \
 "    const uint lid = PCLR_LID;\n" \
 "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
 "    lds[lid] = acc;\n" \
@@ -696,13 +704,13 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__TEXT_SHFL_CUDA "#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n"
 #define PCLR__TEXT_WAVE_REDUCE \
 "/* Lane 0 of each wave gets the wave's result. */\n" \
-"PCLR_FN pclr_t pclr_wave_reduce(pclr_t v, uint width) {\n" \
+"PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {\n" \
 "#pragma unroll\n" \
 "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n" \
 "        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n" \
 "    return v;\n" \
 "}\n"
-#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_t pclr_group_reduce(pclr_t acc, PCLR_LOCAL pclr_t *lds) {\n"
+#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
 #define PCLR__TEXT_SHUFFLE_WAVES \
 "    const uint lid = PCLR_LID;\n" \
 "    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n" \
@@ -732,22 +740,22 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__TEXT_KERNEL(LDS) \
 "/* ---- the kernel ---- */\n" \
 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
-"                             PCLR_GLOBAL pclr_t *out, PCLR_GLOBAL pclr_t *partials,\n" \
+"                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
 "                             PCLR_GLOBAL uint *counter) {\n" \
-"    PCLR_SHARED pclr_t lds[" LDS "];\n"
+"    PCLR_SHARED pclr_s lds[" LDS "];\n"
 #define PCLR__TEXT_IS_LAST "    PCLR_SHARED uint is_last;\n"
 #define PCLR__TEXT_IDS \
 "    const uint lid = PCLR_LID;\n" \
 "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n" \
 "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n" \
 "    PCLR_GLOBAL const pclr_t *p = in + offset;\n" \
-"    pclr_t acc = PCLR_IDENTITY;\n"
+"    pclr_s acc = PCLR_IDENTITY;\n"
 /* level 1, in-thread; TSIZE: the element size in bytes */
 #define PCLR__TEXT_HEAD(TSIZE) \
 "    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n" \
 "    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / " TSIZE ") % PCLR_VECTOR) % PCLR_VECTOR;\n" \
 "    if (head > n) head = n;\n" \
-"    if (thread < head) acc = p[thread];\n" \
+"    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);\n" \
 "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
 "    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n"
 #define PCLR__TEXT_STRIDE_GLOBAL \
@@ -760,7 +768,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n" \
 "#pragma unroll\n" \
-"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k]);\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
 #define PCLR__TEXT_PARTIAL_ROUND \
 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
@@ -771,11 +779,11 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
-"            if (i + k * stride < end) PCLR_FOLD(acc, v[k]);\n" \
+"            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
 #define PCLR__TEXT_TAIL \
 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
-"    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_merge(acc, p[head + nvec * PCLR_VECTOR + thread]);\n"
+"    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);\n"
 #define PCLR__TEXT_LEVEL2_CALL \
 "    /* Level 2, in-group. */\n" \
 "    acc = pclr_group_reduce(acc, lds);\n"
@@ -801,14 +809,14 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_GLOBAL volatile const pclr_t *vp = partials;\n" \
+"        PCLR_GLOBAL volatile const pclr_s *vp = partials;\n" \
 "        acc = PCLR_IDENTITY;\n" \
 "        /* four loads in flight: the fold's time is L2 round trips */\n" \
 "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" \
-"            const pclr_t a = vp[j];\n" \
-"            const pclr_t b = j + PCLR_GROUP < groups ? vp[j + PCLR_GROUP] : PCLR_IDENTITY;\n" \
-"            const pclr_t c = j + 2 * PCLR_GROUP < groups ? vp[j + 2 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
-"            const pclr_t d = j + 3 * PCLR_GROUP < groups ? vp[j + 3 * PCLR_GROUP] : PCLR_IDENTITY;\n" \
+"            const pclr_s a = PCLR_PARTIAL(vp, j);\n" \
+"            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
 "        }\n" \
 "        acc = " TREE "(acc, lds);\n" \
@@ -988,6 +996,78 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
     return v;
 }
 
+/* ------------------------------------------------------------ the op's state
+   What a work-item carries while it reduces, field by field (each field one
+   of the 32/64-bit compute types, named by its pclr_type). The kernel
+   declares it as a typedef (one field) or a struct (several); the host reads
+   it back with the same offsets (natural alignment, as C, OpenCL C and CUDA
+   lay out a struct) and finalizes it into the result. */
+typedef struct pclr__field { const char *name; pclr_type type; } pclr__field;
+typedef struct pclr__layout {
+    pclr_type value, sum, moment; /* the compute types: values, sums, stats' moments */
+    int count;                    /* fields */
+    pclr__field field[8];
+    size_t offset[8], size;       /* byte offsets, and the size with padding */
+} pclr__layout;
+
+static void pclr__layout_add(pclr__layout *l, const char *name, pclr_type t) {
+    l->field[l->count].name = name;
+    l->field[l->count++].type = t;
+}
+
+/* The state of a resolved config. */
+static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
+    int i;
+    size_t align = 1;
+    memset(l, 0, sizeof *l);
+    l->value = pclr__compute_type(c->type);
+    l->sum = pclr_sum_type(c->type, c->accumulate);
+    l->moment = (c->type == PCLR_DOUBLE || !pclr__is_float(c->type) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
+    switch (c->op) {
+    case PCLR_ARGMIN: case PCLR_ARGMAX: pclr__layout_add(l, "i", PCLR_UINT64); pclr__layout_add(l, "v", l->value); break;
+    case PCLR_MINMAX: pclr__layout_add(l, "lo", l->value); pclr__layout_add(l, "hi", l->value); break;
+    case PCLR_COUNT: pclr__layout_add(l, "n", PCLR_UINT64); break;
+    case PCLR_STATS:
+        pclr__layout_add(l, "n", PCLR_UINT64);
+        pclr__layout_add(l, "s", l->sum);
+        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
+        pclr__layout_add(l, "lo", l->value);
+        pclr__layout_add(l, "hi", l->value);
+        pclr__layout_add(l, "shift", l->moment); /* the first value: moments are summed about it */
+        pclr__layout_add(l, "d1", l->moment);    /* sum of (x - shift) */
+        pclr__layout_add(l, "m2", l->moment);    /* sum of (x - shift)^2 */
+        break;
+    case PCLR_MIN: case PCLR_MAX: pclr__layout_add(l, "v", l->value); break;
+    default:
+        pclr__layout_add(l, "s", l->sum);
+        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
+        break;
+    }
+    for (i = 0; i < l->count; ++i) {
+        size_t sz = pclr_type_size(l->field[i].type);
+        l->size = (l->size + sz - 1) / sz * sz;
+        l->offset[i] = l->size;
+        l->size += sz;
+        if (sz > align) align = sz;
+    }
+    l->size = (l->size + align - 1) / align * align;
+}
+
+/* The state is the element itself: what the partials finish's second pass reads as input. */
+static int pclr__state_is_element(const pclr_config *c) {
+    pclr__layout l;
+    pclr__layout_of(c, &l);
+    return l.count == 1 && (c->op == PCLR_SUM || c->op == PCLR_MIN || c->op == PCLR_MAX) && l.field[0].type == c->type;
+}
+
+static int pclr__needs_fp64(const pclr_config *c) {
+    pclr__layout l;
+    int i;
+    pclr__layout_of(c, &l);
+    for (i = 0; i < l.count; ++i) if (l.field[i].type == PCLR_DOUBLE) return 1;
+    return c->type == PCLR_DOUBLE;
+}
+
 static int pclr__is_pow2_in(int v, int lo, int hi) {
     return v >= lo && v <= hi && (v & (v - 1)) == 0;
 }
@@ -999,8 +1079,9 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     *why = NULL;
     if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *in;
-    if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint, int, float or double"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min or max"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide or compensated"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl and cuda kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
@@ -1018,15 +1099,25 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_IS_CUDA
 #undef PCLR_GROUP
 #undef PCLR_TSIZE
+    if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
+    if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(c.type)) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
-    if (c.vector_width != 1 && c.vector_width != 2 && c.vector_width != 4) { *why = "vector width must be 1, 2 or 4"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.vector_width, 1, 16)) { *why = "vector width must be 1, 2, 4, 8 or 16"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.vector_width * (int)pclr_type_size(c.type) > 16) { *why = "a load is at most 16 bytes: vector width x element size <= 16"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_COLLECTIVE && c.backend != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-    if (c.finish == PCLR_FINISH_ATOMIC && c.type != PCLR_UINT && c.type != PCLR_INT) { *why = "atomic finish is exact only for uint and int"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    {
+        pclr__layout l;
+        int simple = c.op == PCLR_SUM || c.op == PCLR_MIN || c.op == PCLR_MAX;
+        pclr__layout_of(&c, &l);
+        if (c.variant == PCLR_VARIANT_COLLECTIVE && (!simple || l.count != 1)) { *why = "the collective variant reduces one value: sum, min or max, not compensated"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish == PCLR_FINISH_ATOMIC && (!simple || l.count != 1 || (l.field[0].type != PCLR_UINT && l.field[0].type != PCLR_INT))) { *why = "atomic finish is exact only for sum, min and max in 32-bit integers"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish == PCLR_FINISH_PARTIALS && !pclr__state_is_element(&c)) { *why = "the partials finish re-reads its partials as elements: sum, min or max whose state is the element type"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
     *out = c;
     return PCLR_OK;
 }
@@ -1081,39 +1172,55 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 
 /* ------------------------------------------------------------ the generator
    pclr_kernel_source writes only what one configuration needs: one dialect's
-   prelude, then the pieces of its variant, stride and finish, with the op
-   spelled from its accumulator (pclr__accums). Choices are made here in C;
-   the kernel holds no #if but the device-dependent fence. The text it shares
-   with the macro form is the PCLR__TEXT_ pieces (section "kernel text"). */
+   prelude, the op's state and its functions (from its layout, pclr__layout),
+   then the pieces of its variant, stride and finish. Choices are made here in
+   C; the kernel holds no #if but the device-dependent fence. The text it
+   shares with the macro form is the PCLR__TEXT_ pieces (section "kernel text").
 
-/* How an op accumulates: the generator reads an op only from here, so a new
-   op is a new row, not a new branch. */
-typedef struct pclr__accum {
-    const char *identity[PCLR_TYPE_COUNT_]; /* per element type; "INF" is the dialect's infinity */
-    const char *merge;    /* two values a, b into one; for uint, int and for floats without NaN */
-    const char *merge_nan; /* floats: the same, with NaN propagating; NULL: merge */
-    int int_on_bits;      /* signed ints merged on their unsigned bits (a sum wraps, no signed overflow) */
-    int float_keys;       /* floats reduced by the OpenCL collective as order-preserving integer keys */
-    const char *prim;     /* the OpenCL 2.0 collective work_group_reduce_<prim> */
-    const char *atomic[2]; /* the atomic read-modify-write in OpenCL C and in CUDA C */
-} pclr__accum;
+   An op is a state with an identity, a merge of two states, and either a
+   lift of one element into a state (the vector's elements are merged as a
+   small tree) or a sequential fold of one value into a state (compensated
+   sums and stats, whose per-element step is cheaper than their merge). */
 
-static const pclr__accum pclr__accums[PCLR_OP_COUNT_] = {
-    {{NULL}, NULL, NULL, 0, 0, NULL, {NULL, NULL}}, /* PCLR_OP_DEFAULT: resolved to sum */
-    {{NULL, "0u", "0", "0.0f", "0.0"}, PCLR__MERGE_SUM, NULL, 1, 0, "add", {"atomic_add", "atomicAdd"}},
-    {{NULL, "0xffffffffu", "0x7fffffff", "INF", "INF"}, PCLR__MERGE_MIN, PCLR__MERGE_MIN_NAN, 0, 1, "min", {"atomic_min", "atomicMin"}},
-    {{NULL, "0u", "(-0x7fffffff - 1)", "-INF", "-INF"}, PCLR__MERGE_MAX, PCLR__MERGE_MAX_NAN, 0, 1, "max", {"atomic_max", "atomicMax"}},
-};
+/* The OpenCL 2.0 collective and the atomic read-modify-write of sum, min, max. */
+static const char *const pclr__prims[4] = {NULL, "add", "min", "max"};
 
 /* Where the pieces write, and what they derive from the configuration (given beside g). */
 typedef struct pclr__gen {
     pclr__writer *w;
-    const pclr__accum *acc;
-    int cuda, is_float, is_double, tsize;
+    pclr__layout l;
+    int cuda, is_float, tsize;
     const char *t; /* element type name in the kernel's dialect */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
+
+/* A compute or element type's name in the kernel (half is stored as its 16 bits). */
+static const char *pclr__ktype(pclr_type t, int cuda) {
+    static const char *const cl[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double", "uchar", "char",
+                                                     "ushort", "short", "ulong", "long", "ushort"};
+    static const char *const cu[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double", "unsigned char", "signed char",
+                                                     "unsigned short", "short", "pclr_u64", "pclr_i64", "unsigned short"};
+    return (cuda ? cu : cl)[t];
+}
+
+/* The largest (big) or smallest value of compute type t, as a kernel literal: the
+   identities of min and max (the host saturates them into a narrower element type). */
+static const char *pclr__kextreme(const pclr__gen *g, pclr_type t, int big) {
+    static const char *const hi[PCLR_TYPE_COUNT_] = {"", "0xffffffffu", "0x7fffffff", "INF", "INF", "255u", "127", "65535u",
+                                                     "32767", "0xffffffffffffffff", "0x7fffffffffffffff", "INF"};
+    static const char *const lo[PCLR_TYPE_COUNT_] = {"", "0u", "(-0x7fffffff - 1)", "-INF", "-INF", "0u", "(-128)", "0u",
+                                                     "(-32768)", "0", "(-0x7fffffffffffffff - 1)", "-INF"};
+    const char *v = (big ? hi : lo)[t];
+    int dbl = g->l.value == PCLR_DOUBLE;
+    if (!strcmp(v, "INF")) return g->cuda ? (dbl ? PCLR__TEXT_INF_CUDA_D : PCLR__TEXT_INF_CUDA_F) : (dbl ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
+    if (!strcmp(v, "-INF")) return g->cuda ? (dbl ? "(-" PCLR__TEXT_INF_CUDA_D ")" : "(-" PCLR__TEXT_INF_CUDA_F ")")
+                                           : (dbl ? "(-" PCLR__TEXT_INF_CL_D ")" : "(-" PCLR__TEXT_INF_CL_F ")");
+    if (t == PCLR_UINT64) return big ? (g->cuda ? "0xffffffffffffffffull" : "0xffffffffffffffffUL") : "0";
+    if (t == PCLR_INT64) return big ? (g->cuda ? "0x7fffffffffffffffll" : "0x7fffffffffffffffL")
+                                    : (g->cuda ? "(-0x7fffffffffffffffll - 1)" : "(-0x7fffffffffffffffL - 1)");
+    return v;
+}
 
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
@@ -1122,15 +1229,15 @@ static int pclr__gen_tree_rolled(const pclr_config *c) {
 }
 
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
-    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA);
-    else pclr__put(g->w, g->is_double ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
+    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
+    else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
     if (c->finish != PCLR_FINISH_PARTIALS) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
     PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
 #undef PCLR__GEN_KNOB
-    PCLR__GEN_PUTF(g, "typedef %s pclr_t;\n", g->t);
+    PCLR__GEN_PUTF(g, "typedef %s pclr_t;%s\n", g->t, c->type == PCLR_HALF ? " /* half: its 16 bits */" : "");
     if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_VEC1);
     else if (g->cuda)
         PCLR__GEN_PUTF(g, "struct __align__(%d) pclr_vec { pclr_t s[%d]; }; /* %d-byte loads */\n", g->tsize * c->vector_width,
@@ -1138,60 +1245,295 @@ static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     else PCLR__GEN_PUTF(g, "typedef %s%d pclr_vec; /* %d-byte loads */\n", g->t, c->vector_width, g->tsize * c->vector_width);
 }
 
-/* merge (two values), and the vector fold built from it */
-static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
-    const pclr__accum *a = g->acc;
-    const char *id = a->identity[c->type];
-    PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n", pclr_op_name(c->op));
-    if (strcmp(id, "INF") == 0 || strcmp(id, "-INF") == 0) {
-        const char *inf = g->cuda ? (g->is_double ? PCLR__TEXT_INF_CUDA_D : PCLR__TEXT_INF_CUDA_F)
-                                  : (g->is_double ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
-        PCLR__GEN_PUTF(g, id[0] == '-' ? "#define PCLR_IDENTITY (-%s)\n" : "#define PCLR_IDENTITY %s\n", inf);
-    } else PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", id);
-    if (c->type == PCLR_INT && a->int_on_bits) {
-        PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_BITS("%s"), a->merge);
+/* The value of element x in the compute type. */
+static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
+    PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
+    if (c->type != PCLR_HALF) {
+        pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
+    } else if (g->cuda) {
+        pclr__put(g->w, "PCLR_FN float pclr_half_to_float(unsigned short h) {\n"
+                        "    float f;\n"
+                        "    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));\n"
+                        "    return f;\n"
+                        "}\n"
+                        "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+    } else {
+        pclr__put(g->w, "/* binary16 bits to float, exactly (no fp16 extension needed) */\n"
+                        "PCLR_FN float pclr_half_to_float(ushort h) {\n"
+                        "    const uint a = h & 0x7fffu;\n"
+                        "    const float f = a < 0x400u ? (float)a * 5.9604644775390625e-8f /* subnormal: a * 2^-24 */\n"
+                        "                  : as_float(a >= 0x7c00u ? (a << 13) | 0x7f800000u   /* inf, NaN */\n"
+                        "                                          : (a << 13) + 0x38000000u); /* rebias 15 -> 127 */\n"
+                        "    return as_float(as_uint(f) | ((uint)(h & 0x8000u) << 16));\n"
+                        "}\n"
+                        "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+    }
+}
+
+/* Two values' min and max (floats: NaN propagates, -0 orders before +0). */
+static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
+    const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
+    if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s /* the sign bit */\n",
+                          g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
+    if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MIN_NAN : PCLR__MERGE_MIN);
+    if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MAX_NAN : PCLR__MERGE_MAX);
+}
+
+/* pclr_add: the sum's addition; signed integers add on their unsigned bits (they wrap; no signed overflow). */
+static void pclr__gen_add(pclr__gen *g) {
+    const pclr_type a = g->l.sum;
+    PCLR__GEN_PUTF(g, "typedef %s pclr_a; /* sums accumulate in this type */\n", pclr__ktype(a, g->cuda));
+    if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_add(int a, int b) { return %s; } /* wraps */\n",
+                                      g->cuda ? "(int)((uint)a + (uint)b)" : "as_int(as_uint(a) + as_uint(b))");
+    else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
+                                             g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
+    else pclr__put(g->w, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
+    if (g->l.count > 1 && g->l.field[g->l.count > 2 ? 2 : 1].name[0] == 'c')
+        pclr__put(g->w, "/* Neumaier's step: t = s + x, and the rounding error of that addition into c */\n"
+                        "#define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))\n"
+                        "#define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \\\n"
+                        "    (c) += PCLR_ABS(s) >= PCLR_ABS(x) ? ((s) - t_) + (x) : ((x) - t_) + (s); (s) = t_; } while (0)\n");
+}
+
+/* The state: a typedef (one field) or a struct, and its identity. */
+static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    int i;
+    if (l->count == 1) {
+        PCLR__GEN_PUTF(g, "typedef %s pclr_s;\n", pclr__ktype(l->field[0].type, g->cuda));
+        pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
+    } else {
+        pclr__put(g->w, "typedef struct pclr_s {");
+        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__ktype(l->field[i].type, g->cuda), l->field[i].name);
+        pclr__put(g->w, " } pclr_s;\n/* a partial written by another group, read field by field through a volatile pointer */\n"
+                        "PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {\n    pclr_s s;\n");
+        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, "    s.%s = vp[j].%s;\n", l->field[i].name, l->field[i].name);
+        pclr__put(g->w, "    return s;\n}\n#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))\n");
+    }
+    /* identity */
+    if (l->count == 1) {
+        const char *id = c->op == PCLR_MIN ? pclr__kextreme(g, l->value, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, l->value, 0)
+                       : pclr__is_float(l->field[0].type) ? (l->field[0].type == PCLR_DOUBLE ? "0.0" : "0.0f") : "0";
+        PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY ((pclr_s)%s)\n", id);
+        return;
+    }
+    pclr__put(g->w, "PCLR_FN pclr_s pclr_identity(void) {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const char *v = !strcmp(n, "lo") ? pclr__kextreme(g, l->value, 1) : !strcmp(n, "hi") ? pclr__kextreme(g, l->value, 0)
+                      : !strcmp(n, "i") ? (g->cuda ? "~0ull /* no index */" : "~0UL /* no index */")
+                      : !strcmp(n, "v") ? pclr__kextreme(g, l->value, c->op == PCLR_ARGMIN) : "0";
+        PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
+    }
+    pclr__put(g->w, "    return s;\n}\n#define PCLR_IDENTITY pclr_identity()\n");
+}
+
+/* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)). */
+static void pclr__gen_tree(pclr__gen *g, int lo, int hi) {
+    if (hi - lo == 1) {
+        PCLR__GEN_PUTF(g, g->cuda ? "PCLR_LIFT((v).s[%d], (i) + %d)" : "PCLR_LIFT((v).s%x, (i) + %d)", lo, lo);
+        return;
+    }
+    pclr__put(g->w, "pclr_merge(");
+    pclr__gen_tree(g, lo, (lo + hi) / 2);
+    pclr__put(g->w, hi - lo > 4 ? ", \\\n    " : ", ");
+    pclr__gen_tree(g, (lo + hi) / 2, hi);
+    pclr__put(g->w, ")");
+}
+
+/* Sum, min or max whose state is the element itself: the short text the macro form shares. */
+static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = c->type;
+    const int d = t == PCLR_DOUBLE;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n"
+                      "typedef pclr_t pclr_s; /* the state: the element itself */\n"
+                      "#define PCLR_PARTIAL(vp, j) (vp)[j]\n#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n",
+                   pclr_op_name(c->op));
+    PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", c->op == PCLR_MIN ? pclr__kextreme(g, t, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, t, 0)
+                                                    : pclr__is_float(t) ? (d ? "0.0" : "0.0f") : t == PCLR_UINT ? "0u" : "0");
+    if (c->op == PCLR_SUM && t == PCLR_INT) {
+        pclr__put(g->w, PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM));
         pclr__put(g->w, g->cuda ? PCLR__TEXT_MERGE_INT_CUDA : PCLR__TEXT_MERGE_INT_CL);
-    } else if (g->is_float && a->merge_nan) PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE_NAN("%s"), a->merge_nan);
-    else PCLR__GEN_PUTF(g, PCLR__TEXT_MERGE("%s"), a->merge);
+    } else if (c->op == PCLR_SUM && t == PCLR_INT64) {
+        PCLR__GEN_PUTF(g, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return %s; } /* on the unsigned bits: wraps */\n",
+                       g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
+    } else if (c->op != PCLR_SUM && pclr__is_float(t)) {
+        PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n", g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
+        pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) : PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN));
+    } else {
+        pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
+                                                                                      : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
+    }
     if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
-    else if (c->vector_width == 2)
-        pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
+    else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
     else pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
+}
+
+/* The op: merge, and lift or fold; then PCLR_FOLD1 (one element x at index i)
+   and PCLR_FOLD (the loaded vector v, its first element at index i). */
+static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
+    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(g->l.value);
+    const int sequential = c->op == PCLR_STATS || (c->op == PCLR_SUM && comp);
+    int k;
+    if (pclr__state_is_element(c)) {
+        pclr__gen_plain_ops(g, c);
+        return;
+    }
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    pclr__gen_value(g, c);
+    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS)
+        pclr__gen_minmax_fns(g, c->op != PCLR_MAX, c->op != PCLR_MIN);
+    if (c->op == PCLR_SUM || c->op == PCLR_STATS) pclr__gen_add(g);
+    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
+                                            pclr__ktype(g->l.moment, g->cuda));
+    pclr__gen_state(g, c);
+    switch (c->op) {
+    case PCLR_SUM:
+        if (!comp) {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }\n"
+                            "#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))\n");
+        } else {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_a x) { PCLR_KBN(a.s, a.c, x); return a; }\n"
+                            "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a = pclr_fold(a, b.s); a.c += b.c; return a; }\n");
+        }
+        break;
+    case PCLR_MIN: case PCLR_MAX:
+        PCLR__GEN_PUTF(g, "#define pclr_merge pclr_%s\n#define PCLR_LIFT(x, i) PCLR_VALUE(x)\n", c->op == PCLR_MIN ? "min" : "max");
+        break;
+    case PCLR_COUNT:
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }\n"
+                        "#define PCLR_LIFT(x, i) ((pclr_s)(PCLR_VALUE(x) != 0)) /* NaN counts, -0 does not */\n");
+        break;
+    case PCLR_MINMAX:
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
+                        "PCLR_FN pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = s.hi = x; return s; }\n"
+                        "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
+        break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
+        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
+        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
+                                   "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                                   "    const int b_wins = b.v != b.v ? (a.v == a.v || b.i < a.i)\n"
+                                   "                                  : (a.v == a.v && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
+        else PCLR__GEN_PUTF(g, " */\nPCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                               "    const int b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n"
+                        "PCLR_FN pclr_s pclr_lift(pclr_v x, pclr_u64 i) { pclr_s s; s.i = i; s.v = x; return s; }\n"
+                        "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x), (i))\n");
+        break;
+    }
+    default: /* PCLR_STATS */
+        PCLR__GEN_PUTF(g, "/* one value: count, sum, min, max, and the moments about the first value seen */\n"
+                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
+                          "    a.n += 1;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, x);\n"
+                          "    a.hi = pclr_max(a.hi, x);\n"
+                          "    if (a.n == 1) a.shift = (pclr_m)x;\n"
+                          "    const pclr_m d = (pclr_m)x - a.shift;\n"
+                          "    a.d1 += d;\n"
+                          "    a.m2 += d * d;\n"
+                          "    return a;\n"
+                          "}\n", comp ? "PCLR_KBN(a.s, a.c, (pclr_a)x);" : "a.s = pclr_add(a.s, (pclr_a)x);");
+        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
+                          "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                          "    if (b.n == 0) return a;\n"
+                          "    if (a.n == 0) return b;\n"
+                          "    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;\n"
+                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
+                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
+                          "    a.shift = ma + delta * (nb / n);\n"
+                          "    a.d1 = 0;\n"
+                          "    a.n += b.n;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, b.lo);\n"
+                          "    a.hi = pclr_max(a.hi, b.hi);\n"
+                          "    return a;\n"
+                          "}\n", comp ? "PCLR_KBN(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s = pclr_add(a.s, b.s);");
+        break;
+    }
+    /* the folds */
+    if (sequential) {
+        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))\n");
+        if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        else {
+            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
+            for (k = 0; k < c->vector_width; ++k)
+                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s[%d]));" : "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s%x));",
+                               k % 2 ? " " : " \\\n    ", k);
+            pclr__put(g->w, " \\\n} while (0)\n");
+        }
+    } else {
+        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))\n");
+        if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        else {
+            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                            "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
+            pclr__gen_tree(g, 0, c->vector_width);
+            pclr__put(g->w, ")\n");
+        }
+    }
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+/* One field's shuffle on NVIDIA OpenCL (32-bit pieces through inline PTX). */
+static void pclr__gen_shfl_field(pclr__gen *g, const char *lv, pclr_type t) {
+    const char *n = pclr__ktype(t, 0);
+    if (pclr_type_size(t) == 8)
+        PCLR__GEN_PUTF(g, "    { uint2 b = as_uint2(%s); b.x = pclr_shfl_u32(b.x, delta); b.y = pclr_shfl_u32(b.y, delta); %s = as_%s(b); }\n",
+                       lv, lv, n);
+    else if (t == PCLR_UINT) PCLR__GEN_PUTF(g, "    %s = pclr_shfl_u32(%s, delta);\n", lv, lv);
+    else PCLR__GEN_PUTF(g, "    %s = as_%s(pclr_shfl_u32(as_uint(%s), delta));\n", lv, n, lv);
 }
 
 /* Level 2: the group's value, valid in work-item 0. */
 static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
-    const pclr__accum *a = g->acc;
+    const pclr__layout *l = &g->l;
+    const pclr_type st = l->field[0].type; /* a one-field state's type */
+    int i;
     pclr__put(g->w, PCLR__TEXT_LEVEL2);
     if (pclr__gen_tree_rolled(c)) pclr__put(g->w, PCLR__TEXT_TREE_ROLLED);
     if (c->variant == PCLR_VARIANT_SHUFFLE) {
-        if (g->cuda) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
-        else {
+        if (g->cuda && l->count == 1) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
+        else if (g->cuda) {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */\n");
+            for (i = 0; i < l->count; ++i)
+                PCLR__GEN_PUTF(g, "    v.%s = __shfl_down_sync(0xffffffffu, v.%s, delta);\n", l->field[i].name, l->field[i].name);
+            pclr__put(g->w, "    return v;\n}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        } else {
             pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
                             "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
                             "    uint r;\n"
                             "    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
                             "    return r;\n"
                             "}\n"
-                            "PCLR_FN pclr_t pclr_shfl_down(pclr_t v, uint delta) {\n");
-            if (g->is_double)
-                pclr__put(g->w, "    uint2 b = as_uint2(v);\n"
-                                "    b.x = pclr_shfl_u32(b.x, delta);\n"
-                                "    b.y = pclr_shfl_u32(b.y, delta);\n"
-                                "    return as_double(b);\n");
-            else if (c->type == PCLR_UINT) pclr__put(g->w, "    return pclr_shfl_u32(v, delta);\n");
-            else PCLR__GEN_PUTF(g, "    return as_%s(pclr_shfl_u32(as_uint(v), delta));\n", g->t);
-            pclr__put(g->w, "}\n"
+                            "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) {\n");
+            if (l->count == 1) pclr__gen_shfl_field(g, "v", st);
+            for (i = 0; l->count > 1 && i < l->count; ++i) {
+                char lv[32];
+                snprintf(lv, sizeof lv, "v.%s", l->field[i].name);
+                pclr__gen_shfl_field(g, lv, l->field[i].type);
+            }
+            pclr__put(g->w, "    return v;\n}\n"
                             "#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
         }
         pclr__put(g->w, PCLR__TEXT_WAVE_REDUCE);
     }
+    if (c->variant == PCLR_VARIANT_SEQUENTIAL) { /* one function, not a call of it (PoCL 3 crashes on a struct state there) */
+        pclr__put(g->w, "#define pclr_group_reduce pclr_tree_rolled\n");
+        return;
+    }
     pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE);
     if (c->variant == PCLR_VARIANT_COLLECTIVE) {
-        const char *key = g->is_double ? "long" : "int", *mask = g->is_double ? "0x7fffffffffffffffL" : "0x7fffffff";
+        const int dbl = st == PCLR_DOUBLE;
+        const char *key = dbl ? "long" : "int", *mask = dbl ? "0x7fffffffffffffffL" : "0x7fffffff", *prim = pclr__prims[c->op];
         pclr__put(g->w, "    (void)lds;\n");
-        if (c->type == PCLR_INT && a->int_on_bits) PCLR__GEN_PUTF(g, "    return as_int(work_group_reduce_%s(as_uint(acc)));\n", a->prim);
-        else if (g->is_float && a->float_keys)
+        if (c->op == PCLR_SUM && (st == PCLR_INT || st == PCLR_INT64)) /* on the unsigned bits: wraps */
+            PCLR__GEN_PUTF(g, "    return as_%s(work_group_reduce_add(as_u%s(acc)));\n", pclr__ktype(st, 0), pclr__ktype(st, 0));
+        else if (pclr__is_float(st) && c->op != PCLR_SUM)
             PCLR__GEN_PUTF(g, "    const int has_nan = work_group_any(acc != acc); /* the collectives ignore NaN; we propagate it */\n"
                               "    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n"
                               "       reduce order-preserving integer keys of the bits instead. */\n"
@@ -1199,16 +1541,14 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
                               "    k ^= (k >> %d) & %s;\n"
                               "    k = work_group_reduce_%s(k);\n"
                               "    const pclr_t r = as_%s(k ^ ((k >> %d) & %s));\n"
-                              "    return has_nan ? (pclr_t)NAN : r;\n",
-                           key, key, 8 * g->tsize - 1, mask, a->prim, g->t, 8 * g->tsize - 1, mask);
-        else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", a->prim);
+                              "    return has_nan ? (pclr_s)NAN : r;\n",
+                           key, key, dbl ? 63 : 31, mask, prim, pclr__ktype(st, 0), dbl ? 63 : 31, mask);
+        else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", prim);
     } else if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
         pclr__put(g->w, PCLR__TEXT_SHUFFLE_WAVES);
     else if (c->variant == PCLR_VARIANT_SHUFFLE)
         pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
                         "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
-    else if (c->variant == PCLR_VARIANT_SEQUENTIAL)
-        pclr__put(g->w, "    return pclr_tree_rolled(acc, lds);\n");
     else if (c->variant == PCLR_VARIANT_NAIVE)
         pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                         "    PCLR_BARRIER();\n"
@@ -1228,7 +1568,7 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
                         "    if (lid < 32) {\n"
                         "#pragma unroll\n"
                         "        for (uint s = 16; s > 0; s >>= 1) {\n"
-                        "            pclr_t o = acc;\n"
+                        "            pclr_s o = acc;\n"
                         "            if (lid < s) o = lds[lid + s];\n"
                         "            __syncwarp();\n"
                         "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
@@ -1247,9 +1587,11 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
     pclr__put(g->w, PCLR__TEXT_IDS);
     if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
-    if (c->vector_width > 1) pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : PCLR__TEXT_HEAD("4"));
+    if (c->vector_width > 1) /* (the piece holds %: not a format) */
+        pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
+                      : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
     else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
-                         "    const pclr_u64 nvec = n;\n"
+                         "    const pclr_u64 head = 0, nvec = n;\n"
                          "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
     if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
     else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
@@ -1284,7 +1626,9 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                           "            *counter = 0;\n"
                           "        }\n"
                           "    }\n"
-                          "}\n", g->acc->atomic[g->cuda], ticket, g->cuda ? "atomicExch" : "atomic_xchg");
+                          "}\n", g->cuda ? (c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax")
+                                            : (c->op == PCLR_SUM ? "atomic_add" : c->op == PCLR_MIN ? "atomic_min" : "atomic_max"),
+                       ticket, g->cuda ? "atomicExch" : "atomic_xchg");
 }
 
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
@@ -1302,12 +1646,11 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
     if (r != PCLR_OK) return r;
     g.w = &w;
-    g.acc = &pclr__accums[c.op];
+    pclr__layout_of(&c, &g.l);
     g.cuda = c.backend == PCLR_CUDA;
-    g.is_float = c.type == PCLR_FLOAT || c.type == PCLR_DOUBLE;
-    g.is_double = c.type == PCLR_DOUBLE;
+    g.is_float = pclr__is_float(c.type);
     g.tsize = (int)pclr_type_size(c.type);
-    g.t = pclr_type_name(c.type);
+    g.t = pclr__ktype(c.type, g.cuda);
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
@@ -1350,89 +1693,612 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     return PCLR_OK;
 }
 
-PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
-    if (!out) return PCLR_ERR_NULL_POINTER;
-    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
-    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
-    if ((int)type < 0 || type >= PCLR_TYPE_COUNT_ || (int)op < 0 || op >= PCLR_OP_COUNT_) return PCLR_ERR_INVALID_ENUM;
-    switch (type) {
-    case PCLR_UINT: { uint32_t v = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0xffffffffu : 0u; memcpy(out, &v, 4); break; }
-    case PCLR_INT: { int32_t v = op == PCLR_SUM ? 0 : op == PCLR_MIN ? INT32_MAX : INT32_MIN; memcpy(out, &v, 4); break; }
-    case PCLR_FLOAT: { uint32_t bits = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0x7f800000u : 0xff800000u; memcpy(out, &bits, 4); break; }
-    default: { uint64_t bits = op == PCLR_SUM ? 0u : op == PCLR_MIN ? 0x7ff0000000000000ull : 0xfff0000000000000ull; memcpy(out, &bits, 8); break; }
+/* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
+static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
+    if (!cfg) return PCLR_ERR_NULL_POINTER;
+    memset(c, 0, sizeof *c);
+    c->type = cfg->type;
+    c->op = cfg->op;
+    c->accumulate = cfg->accumulate;
+    return pclr_config_resolve(c, c, NULL);
+}
+
+PCLR_API size_t pclr_state_size(const pclr_config *cfg) {
+    pclr_config c;
+    pclr__layout l;
+    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    pclr__layout_of(&c, &l);
+    return l.size;
+}
+
+PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
+    pclr_config c;
+    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    switch (c.op) {
+    case PCLR_SUM: return pclr_type_size(pclr_sum_type(c.type, c.accumulate));
+    case PCLR_MIN: case PCLR_MAX: return pclr_type_size(pclr_value_type(c.type));
+    case PCLR_COUNT: return sizeof(uint64_t);
+    case PCLR_ARGMIN: case PCLR_ARGMAX: return sizeof(pclr_arg_result);
+    case PCLR_MINMAX: return sizeof(pclr_minmax_result);
+    default: return sizeof(pclr_stats_result);
+    }
+}
+
+/* A compute-type field (u32, i32, u64, i64, f32, f64) as a double, or its integer bits. */
+static double pclr__field_f(const unsigned char *p, pclr_type t) {
+    float f;
+    double d;
+    if (t == PCLR_FLOAT) { memcpy(&f, p, 4); return f; }
+    memcpy(&d, p, 8);
+    return d;
+}
+static int64_t pclr__field_i(const unsigned char *p, pclr_type t) {
+    uint32_t u;
+    int32_t i;
+    int64_t v;
+    if (t == PCLR_UINT) { memcpy(&u, p, 4); return (int64_t)u; }
+    if (t == PCLR_INT) { memcpy(&i, p, 4); return i; }
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A value of compute type t into the member of element type e's value type;
+   the min/max identities of a wider compute type saturate into e's range. */
+static pclr_scalar pclr__narrow(const unsigned char *p, pclr_type t, pclr_type e) {
+    pclr_scalar r;
+    int64_t v = 0;
+    memset(&r, 0, sizeof r);
+    if (pclr__is_float(t)) {
+        if (t == PCLR_FLOAT) memcpy(&r.f32, p, 4);
+        else memcpy(&r.f64, p, 8);
+        return r;
+    }
+    if (pclr_type_size(t) == 8) { memcpy(&r.u64, p, 8); return r; }
+    v = pclr__field_i(p, t);
+    switch (e) {
+    case PCLR_UINT8: r.u8 = (uint8_t)(v > 255 ? 255 : v); break;
+    case PCLR_INT8: r.i8 = (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v); break;
+    case PCLR_UINT16: r.u16 = (uint16_t)(v > 65535 ? 65535 : v); break;
+    case PCLR_INT16: r.i16 = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); break;
+    default: memcpy(&r.u32, p, 4); break;
+    }
+    return r;
+}
+
+/* The kernel's identity state (the same values as pclr__gen_state writes). */
+static void pclr__identity_state(const pclr__layout *l, pclr_op op, unsigned char *state) {
+    int i;
+    memset(state, 0, l->size);
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const pclr_type t = l->field[i].type;
+        unsigned char *p = state + l->offset[i];
+        const int big = !strcmp(n, "lo") || (!strcmp(n, "v") && (op == PCLR_MIN || op == PCLR_ARGMIN));
+        const int small = !strcmp(n, "hi") || (!strcmp(n, "v") && (op == PCLR_MAX || op == PCLR_ARGMAX));
+        if (!strcmp(n, "i") || (big && (t == PCLR_UINT || t == PCLR_UINT64))) memset(p, 0xff, pclr_type_size(t));
+        else if ((big || small) && pclr__is_float(t)) {
+            float f = big ? 1e30f * 1e30f : -1e30f * 1e30f; /* +-inf */
+            double d = f;
+            if (t == PCLR_FLOAT) memcpy(p, &f, 4);
+            else memcpy(p, &d, 8);
+        } else if (big || small) {
+            const int64_t v64 = big ? INT64_MAX : INT64_MIN;
+            const int32_t v32 = big ? INT32_MAX : INT32_MIN;
+            if (t == PCLR_INT64) memcpy(p, &v64, 8);
+            else if (t == PCLR_INT) memcpy(p, &v32, 4);
+        } /* else 0: sums, counts, moments, and the unsigned minimum */
+    }
+}
+
+static int pclr__field_index(const pclr__layout *l, const char *name) {
+    int i;
+    for (i = 0; i < l->count; ++i) if (!strcmp(l->field[i].name, name)) return i;
+    return -1;
+}
+
+PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
+    pclr_config c;
+    pclr__layout l;
+    pclr_result r;
+    const unsigned char *st = (const unsigned char *)state;
+    pclr_scalar sum, lo, hi;
+    int is, ic, ilo, ihi;
+    if (!state || !result) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    pclr__layout_of(&c, &l);
+    is = pclr__field_index(&l, "s");
+    ic = pclr__field_index(&l, "c");
+    ilo = pclr__field_index(&l, c.op == PCLR_MIN || c.op == PCLR_MAX || c.op == PCLR_ARGMIN || c.op == PCLR_ARGMAX ? "v" : "lo");
+    ihi = pclr__field_index(&l, "hi");
+    memset(&sum, 0, sizeof sum);
+    if (is >= 0) {
+        memcpy(&sum, st + l.offset[is], pclr_type_size(l.sum));
+        if (ic >= 0 && l.sum == PCLR_FLOAT) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
+        else if (ic >= 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
+    }
+    if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, c.type);
+    if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, c.type);
+    switch (c.op) {
+    case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l.sum)); break;
+    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(c.type))); break;
+    case PCLR_COUNT: memcpy(result, st, 8); break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result a;
+        a.value = lo;
+        memcpy(&a.index, st + l.offset[pclr__field_index(&l, "i")], 8);
+        memcpy(result, &a, sizeof a);
+        break;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result m;
+        m.min = lo;
+        m.max = hi;
+        memcpy(result, &m, sizeof m);
+        break;
+    }
+    default: {
+        pclr_stats_result s;
+        const double nan = -(1e308 * 10.0 - 1e308 * 10.0); /* inf - inf, sign cleared */
+        double n, d1, m2;
+        memset(&s, 0, sizeof s);
+        memcpy(&s.count, st, 8);
+        s.sum = sum;
+        s.min = lo;
+        s.max = hi;
+        n = (double)s.count;
+        d1 = pclr__field_f(st + l.offset[pclr__field_index(&l, "d1")], l.moment);
+        m2 = pclr__field_f(st + l.offset[pclr__field_index(&l, "m2")], l.moment);
+        m2 -= s.count ? d1 * (d1 / n) : 0.0;
+        s.mean = s.count ? pclr__field_f(st + l.offset[pclr__field_index(&l, "shift")], l.moment) + d1 / n : nan;
+        s.var = s.count ? m2 / n : nan;
+        s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
+        memcpy(result, &s, sizeof s);
+        break;
+    }
     }
     return PCLR_OK;
 }
 
-/* CPU reference: blocks of PCLR__CPU_BLOCK summed sequentially, blocks
-   combined pairwise (error grows with log n, like the kernels' trees). */
-#define PCLR__CPU_BLOCK 256u
-#define PCLR__CPU_REDUCE_FN(name, T, OP)                                          \
-    static T name(const T *x, uint64_t n, T id) {                                 \
-        if (n <= PCLR__CPU_BLOCK) {                                               \
-            T a = id;                                                             \
-            uint64_t i;                                                           \
-            for (i = 0; i < n; ++i) a = OP(a, x[i]);                              \
-            return a;                                                             \
-        } else {                                                                  \
-            uint64_t half = (n / 2 + PCLR__CPU_BLOCK - 1) / PCLR__CPU_BLOCK * PCLR__CPU_BLOCK; \
-            T l = name(x, half, id), r = name(x + half, n - half, id);            \
-            return OP(l, r);                                                      \
-        }                                                                         \
-    }
-#define PCLR__ADD(a, b) ((a) + (b))
-#define PCLR__MIN(a, b) ((b) < (a) ? (b) : (a))
-#define PCLR__MAX(a, b) ((b) > (a) ? (b) : (a))
-#define PCLR__FMIN(a, b) (((a) != (a) || (a) < (b)) ? (a) : (b))
-#define PCLR__FMAX(a, b) (((a) != (a) || (a) > (b)) ? (a) : (b))
-PCLR__CPU_REDUCE_FN(pclr__cpu_sum_u32, uint32_t, PCLR__ADD)
-PCLR__CPU_REDUCE_FN(pclr__cpu_min_u32, uint32_t, PCLR__MIN)
-PCLR__CPU_REDUCE_FN(pclr__cpu_max_u32, uint32_t, PCLR__MAX)
-PCLR__CPU_REDUCE_FN(pclr__cpu_min_i32, int32_t, PCLR__MIN)
-PCLR__CPU_REDUCE_FN(pclr__cpu_max_i32, int32_t, PCLR__MAX)
-PCLR__CPU_REDUCE_FN(pclr__cpu_sum_f32, float, PCLR__ADD)
-PCLR__CPU_REDUCE_FN(pclr__cpu_min_f32, float, PCLR__FMIN)
-PCLR__CPU_REDUCE_FN(pclr__cpu_max_f32, float, PCLR__FMAX)
-PCLR__CPU_REDUCE_FN(pclr__cpu_sum_f64, double, PCLR__ADD)
-PCLR__CPU_REDUCE_FN(pclr__cpu_min_f64, double, PCLR__FMIN)
-PCLR__CPU_REDUCE_FN(pclr__cpu_max_f64, double, PCLR__FMAX)
+/* The atomic finish's running value lives in one of six slots, 32-bit unsigned
+   or signed (by the state's type) x sum, min, max; between calls it holds the
+   identity of the uint or int op (pclr_identity), which every element type
+   sharing the slot uses too. */
+PCLR__FN int pclr__atomic_slot(const pclr_config *c) {
+    pclr__layout l;
+    pclr__layout_of(c, &l);
+    return (l.field[0].type == PCLR_INT ? 3 : 0) + ((int)c->op - (int)PCLR_SUM);
+}
 
-PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result) {
+/* The result of n = 0 for cfg's type, op and accumulator. */
+PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
+    pclr_config c;
+    pclr__layout l;
+    unsigned char state[64];
     pclr_result r;
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    pclr__layout_of(&c, &l);
+    pclr__identity_state(&l, c.op, state);
+    return pclr_finalize(&c, state, out);
+}
+
+PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.op = op;
+    return pclr__identity_result(&c, out);
+}
+
+/* ------------------------------------------------ CPU reference (every type, op, accumulator)
+   pclr__cpu_reference(type, op, acc, data, n, result): type, op and acc are
+   resolved (never DEFAULT). Writes pclr_result_size bytes (see "results").
+   Order: float sums and the moments of stats are computed in blocks of
+   PCLR__REF_BLOCK elements, each block sequential, blocks combined pairwise
+   by a recursive split whose left part is a multiple of the block (the shape
+   of the kernels' trees, and of the first CPU reference). Integer sums wrap
+   (computed on unsigned bits), min/max/arg/count do not depend on order. */
+#define PCLR__REF_BLOCK 256u
+#define PCLR__REF_SPLIT(n) (((n) / 2 + PCLR__REF_BLOCK - 1) / PCLR__REF_BLOCK * PCLR__REF_BLOCK)
+
+static float pclr__ref_f32_bits(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static double pclr__ref_f64_bits(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static int pclr__ref_neg_f32(float v) { uint32_t b; memcpy(&b, &v, 4); return (int)(b >> 31); }
+static int pclr__ref_neg_f64(double v) { uint64_t b; memcpy(&b, &v, 8); return (int)(b >> 63); }
+
+/* IEEE binary16 bits to float, exactly: subnormals are m * 2^-24 (exact in
+   float arithmetic), inf and NaN keep their payload bits. */
+static float pclr__ref_half(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (uint32_t)(h >> 10) & 0x1fu, m = (uint32_t)h & 0x3ffu;
+    if (e == 0) {
+        float f = (float)m * 5.9604644775390625e-8f; /* 2^-24 */
+        return sign ? -f : f;
+    }
+    if (e == 31) return pclr__ref_f32_bits(sign | 0x7f800000u | (m << 13));
+    return pclr__ref_f32_bits(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+/* Kahan-Babuska-Neumaier state in float or double. */
+typedef struct pclr__ref_kbn_f32 { float s, c; } pclr__ref_kbn_f32;
+typedef struct pclr__ref_kbn_f64 { double s, c; } pclr__ref_kbn_f64;
+static void pclr__ref_kbn_fold_f32(pclr__ref_kbn_f32 *a, float x) {
+    float t = a->s + x;
+    float as = a->s < 0 ? -a->s : a->s, ax = x < 0 ? -x : x;
+    float d = as >= ax ? (a->s - t) + x : (x - t) + a->s;
+    a->c = a->c + d;
+    a->s = t;
+}
+static void pclr__ref_kbn_fold_f64(pclr__ref_kbn_f64 *a, double x) {
+    double t = a->s + x;
+    double as = a->s < 0 ? -a->s : a->s, ax = x < 0 ? -x : x;
+    double d = as >= ax ? (a->s - t) + x : (x - t) + a->s;
+    a->c = a->c + d;
+    a->s = t;
+}
+
+/* Moments of a part: count, mean, M2 (sum of squared deviations), in M. */
+typedef struct pclr__ref_mom_f32 { uint64_t n; float mean, m2; } pclr__ref_mom_f32;
+typedef struct pclr__ref_mom_f64 { uint64_t n; double mean, m2; } pclr__ref_mom_f64;
+/* Chan et al.: merge two parts; an empty part is skipped. */
+#define PCLR__REF_CHAN_FN(name, ST, M)                                                  \
+    static ST name(ST a, ST b) {                                                        \
+        ST r;                                                                           \
+        M n, na, nb, delta;                                                             \
+        if (b.n == 0) return a;                                                         \
+        if (a.n == 0) return b;                                                         \
+        r.n = a.n + b.n;                                                                \
+        n = (M)r.n; na = (M)a.n; nb = (M)b.n;                                           \
+        delta = b.mean - a.mean;                                                        \
+        r.mean = a.mean + delta * (nb / n);                                             \
+        r.m2 = a.m2 + b.m2 + delta * delta * (na * nb / n);                             \
+        return r;                                                                       \
+    }
+PCLR__REF_CHAN_FN(pclr__ref_chan_f32, pclr__ref_mom_f32, float)
+PCLR__REF_CHAN_FN(pclr__ref_chan_f64, pclr__ref_mom_f64, double)
+
+/* What the per-type functions found; pclr__cpu_reference lays it out. */
+typedef struct pclr__ref_parts {
+    pclr_scalar sum, min, max, arg;
+    uint64_t index, count;
+    double mean, var, sample_var;
+} pclr__ref_parts;
+
+static void pclr__ref_finish_f32(pclr__ref_mom_f32 m, pclr__ref_parts *p) {
+    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
+    float n = (float)m.n;
+    p->mean = m.n ? (double)m.mean : nan;
+    p->var = m.n ? (double)(float)(m.m2 / n) : nan;
+    p->sample_var = m.n > 1 ? (double)(float)(m.m2 / (float)(m.n - 1)) : nan;
+}
+static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
+    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
+    double n = (double)m.n;
+    p->mean = m.n ? m.mean : nan;
+    p->var = m.n ? m.m2 / n : nan;
+    p->sample_var = m.n > 1 ? m.m2 / (double)(m.n - 1) : nan;
+}
+
+/* Sum tree in F (blocks sequential from +0, blocks pairwise). */
+#define PCLR__REF_SUM_FN(name, ET, LOAD, F)                                             \
+    static F name(const ET *x, uint64_t n) {                                            \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            F a = (F)0;                                                                 \
+            uint64_t i;                                                                 \
+            for (i = 0; i < n; ++i) a = a + (F)LOAD(x, i);                              \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            F l = name(x, h), r = name(x + h, n - h);                                   \
+            return l + r;                                                               \
+        }                                                                               \
+    }
+/* Compensated sum tree: each block folds its elements into (0, 0); two parts
+   merge by folding b.s into a, then a.c += b.c. */
+#define PCLR__REF_KBN_FN(name, ET, LOAD, F, ST, FOLD)                                   \
+    static ST name(const ET *x, uint64_t n) {                                           \
+        ST a;                                                                           \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            uint64_t i;                                                                 \
+            a.s = 0; a.c = 0;                                                           \
+            for (i = 0; i < n; ++i) FOLD(&a, (F)LOAD(x, i));                            \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            ST b;                                                                       \
+            a = name(x, h);                                                             \
+            b = name(x + h, n - h);                                                     \
+            FOLD(&a, b.s);                                                              \
+            a.c = a.c + b.c;                                                            \
+        }                                                                               \
+        return a;                                                                       \
+    }
+/* Moments tree in M: per block shifted by its first element K:
+   d1 = sum (x - K), m2 = sum (x - K)^2; mean = K + d1/n, M2 = m2 - d1 (d1/n).
+   n >= 1. */
+#define PCLR__REF_MOM_FN(name, ET, LOAD, M, ST, CHAN)                                   \
+    static ST name(const ET *x, uint64_t n) {                                           \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            ST a;                                                                       \
+            M k = (M)LOAD(x, 0), d1 = 0, m2 = 0, nb = (M)n;                             \
+            uint64_t i;                                                                 \
+            for (i = 0; i < n; ++i) {                                                   \
+                M d = (M)LOAD(x, i) - k;                                                \
+                d1 = d1 + d;                                                            \
+                m2 = m2 + d * d;                                                        \
+            }                                                                           \
+            a.n = n;                                                                    \
+            a.mean = k + d1 / nb;                                                       \
+            a.m2 = m2 - d1 * (d1 / nb);                                                 \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            return CHAN(name(x, h), name(x + h, n - h));                                \
+        }                                                                               \
+    }
+
+#define PCLR__REF_LOAD_PLAIN(x, i) ((x)[i])
+#define PCLR__REF_LOAD_HALF(x, i) pclr__ref_half((x)[i])
+
+/* Integer element type ET (values compared as ET; LO/HI its range). Sums
+   are taken mod 2^64 on unsigned bits (the conversion to uint64_t is modular,
+   so signed elements sign-extend); the native 32-bit sums are the low half. */
+#define PCLR__REF_INT(S, ET, LO, HI)                                                    \
+    static uint64_t pclr__ref_sum_##S(const ET *x, uint64_t n) {                        \
+        uint64_t s = 0, i;                                                              \
+        for (i = 0; i < n; ++i) s += (uint64_t)x[i];                                    \
+        return s;                                                                       \
+    }                                                                                   \
+    static void pclr__ref_minmax_##S(const ET *x, uint64_t n, ET *mn, ET *mx) {         \
+        ET a = HI, b = LO;                                                              \
+        uint64_t i;                                                                     \
+        for (i = 0; i < n; ++i) {                                                       \
+            ET v = x[i];                                                                \
+            a = v < a ? v : a;                                                          \
+            b = v > b ? v : b;                                                          \
+        }                                                                               \
+        *mn = a; *mx = b;                                                               \
+    }                                                                                   \
+    static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
+        uint64_t i, k = 0;                                                              \
+        ET b;                                                                           \
+        if (n == 0) return UINT64_MAX;                                                  \
+        b = x[0];                                                                       \
+        if (want_max) {                                                                 \
+            for (i = 1; i < n; ++i) if (x[i] > b) { b = x[i]; k = i; }                  \
+        } else {                                                                        \
+            for (i = 1; i < n; ++i) if (x[i] < b) { b = x[i]; k = i; }                  \
+        }                                                                               \
+        return k;                                                                       \
+    }                                                                                   \
+    static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
+        uint64_t c = 0, i;                                                              \
+        for (i = 0; i < n; ++i) c += x[i] != 0;                                         \
+        return c;                                                                       \
+    }                                                                                   \
+    PCLR__REF_MOM_FN(pclr__ref_mom_##S, ET, PCLR__REF_LOAD_PLAIN, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
+        const ET *x = (const ET *)data;                                                 \
+        if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
+            uint64_t s = pclr__ref_sum_##S(x, n);                                       \
+            uint32_t s32 = (uint32_t)s;                                                 \
+            if (sizeof(ET) < 8 && acc == PCLR_NATIVE) memcpy(&p->sum, &s32, 4);         \
+            else memcpy(&p->sum, &s, 8);                                                \
+        }                                                                               \
+        if (op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_STATS) { \
+            ET a, b;                                                                    \
+            pclr__ref_minmax_##S(x, n, &a, &b);                                         \
+            memcpy(&p->min, &a, sizeof a);                                              \
+            memcpy(&p->max, &b, sizeof b);                                              \
+        }                                                                               \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+            ET v;                                                                       \
+            p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
+            if (p->index != UINT64_MAX) v = x[p->index];                                \
+            else v = op == PCLR_ARGMIN ? (ET)(HI) : (ET)(LO);                           \
+            memcpy(&p->arg, &v, sizeof v);                                              \
+        }                                                                               \
+        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_STATS) {                                                         \
+            pclr__ref_mom_f64 m;                                                        \
+            m.n = 0; m.mean = 0; m.m2 = 0;                                              \
+            if (n) m = pclr__ref_mom_##S(x, n);                                         \
+            pclr__ref_finish_f64(m, p);                                                 \
+        }                                                                               \
+    }
+
+PCLR__REF_INT(u8, uint8_t, 0, UINT8_MAX)
+PCLR__REF_INT(i8, int8_t, INT8_MIN, INT8_MAX)
+PCLR__REF_INT(u16, uint16_t, 0, UINT16_MAX)
+PCLR__REF_INT(i16, int16_t, INT16_MIN, INT16_MAX)
+PCLR__REF_INT(u32, uint32_t, 0, UINT32_MAX)
+PCLR__REF_INT(i32, int32_t, INT32_MIN, INT32_MAX)
+PCLR__REF_INT(u64, uint64_t, 0, UINT64_MAX)
+PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
+
+/* Float element type ET, values in V (float for half and float, double for
+   double). min/max: the first NaN wins (early exit), -0 < +0; arg: the first
+   NaN, else the first occurrence (-0 == +0: a tie). NZ: element != 0. */
+#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, NEG, INF, KBN, FOLD, MOM, CHAN, FINISH)       \
+    PCLR__REF_SUM_FN(pclr__ref_sumn_##S, ET, LOAD, V)                                   \
+    PCLR__REF_SUM_FN(pclr__ref_sumw_##S, ET, LOAD, double)                              \
+    PCLR__REF_KBN_FN(pclr__ref_sumc_##S, ET, LOAD, V, KBN, FOLD)                         \
+    PCLR__REF_MOM_FN(pclr__ref_momn_##S, ET, LOAD, V, MOM, CHAN)                        \
+    PCLR__REF_MOM_FN(pclr__ref_momw_##S, ET, LOAD, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    static void pclr__ref_minmax_##S(const ET *x, uint64_t n, V *mn, V *mx) {           \
+        V a = INF, b = -INF;                                                            \
+        uint64_t i;                                                                     \
+        for (i = 0; i < n; ++i) {                                                       \
+            V v = LOAD(x, i);                                                           \
+            if (v != v) { *mn = *mx = v; return; }                                      \
+            if (v < a) a = v;                                                           \
+            else if (v == 0 && a == 0 && NEG(v)) a = v;                                 \
+            if (v > b) b = v;                                                           \
+            else if (v == 0 && b == 0 && !NEG(v)) b = v;                                \
+        }                                                                               \
+        *mn = a; *mx = b;                                                               \
+    }                                                                                   \
+    static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
+        uint64_t i, k = 0;                                                              \
+        V b;                                                                            \
+        if (n == 0) return UINT64_MAX;                                                  \
+        b = LOAD(x, 0);                                                                 \
+        if (b != b) return 0;                                                           \
+        for (i = 1; i < n; ++i) {                                                       \
+            V v = LOAD(x, i);                                                           \
+            if (v != v) return i;                                                       \
+            if (want_max ? v > b : v < b) { b = v; k = i; }                             \
+        }                                                                               \
+        return k;                                                                       \
+    }                                                                                   \
+    static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
+        uint64_t c = 0, i;                                                              \
+        for (i = 0; i < n; ++i) c += NZ(x, i);                                          \
+        return c;                                                                       \
+    }                                                                                   \
+    static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
+        const ET *x = (const ET *)data;                                                 \
+        if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
+            if (acc == PCLR_WIDE) { double s = pclr__ref_sumw_##S(x, n); memcpy(&p->sum, &s, sizeof s); } \
+            else if (acc == PCLR_COMPENSATED) {                                         \
+                KBN k = pclr__ref_sumc_##S(x, n);                                        \
+                V s = k.s + k.c;                                                        \
+                memcpy(&p->sum, &s, sizeof s);                                          \
+            } else { V s = pclr__ref_sumn_##S(x, n); memcpy(&p->sum, &s, sizeof s); }   \
+        }                                                                               \
+        if (op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_STATS) { \
+            V a, b;                                                                     \
+            pclr__ref_minmax_##S(x, n, &a, &b);                                         \
+            memcpy(&p->min, &a, sizeof a);                                              \
+            memcpy(&p->max, &b, sizeof b);                                              \
+        }                                                                               \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+            V v;                                                                        \
+            p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
+            if (p->index != UINT64_MAX) v = LOAD(x, p->index);                          \
+            else v = op == PCLR_ARGMIN ? INF : -INF;                                    \
+            memcpy(&p->arg, &v, sizeof v);                                              \
+        }                                                                               \
+        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_STATS) {                                                         \
+            if (acc == PCLR_WIDE) {                                                     \
+                pclr__ref_mom_f64 m;                                                    \
+                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                if (n) m = pclr__ref_momw_##S(x, n);                                    \
+                pclr__ref_finish_f64(m, p);                                             \
+            } else {                                                                    \
+                MOM m;                                                                  \
+                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                if (n) m = pclr__ref_momn_##S(x, n);                                    \
+                FINISH(m, p);                                                           \
+            }                                                                           \
+        }                                                                               \
+    }
+
+#define PCLR__REF_NZ_HALF(x, i) (((x)[i] & 0x7fffu) != 0)
+#define PCLR__REF_NZ_PLAIN(x, i) ((x)[i] != 0)
+PCLR__REF_FLT(f16, uint16_t, float, PCLR__REF_LOAD_HALF, PCLR__REF_NZ_HALF, pclr__ref_neg_f32,
+              pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
+              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+PCLR__REF_FLT(f32, float, float, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f32,
+              pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
+              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f64,
+              pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
+              pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
+
+static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumulate acc, const void *data, uint64_t n,
+                                       void *result) {
+    pclr__ref_parts p;
+    pclr_type st;
+    size_t vs, ss;
     if (!result || (!data && n > 0)) return PCLR_ERR_NULL_POINTER;
-    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
-    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
-    if ((r = pclr_identity(type, op, result)) != PCLR_OK) return r;
-    if (n == 0) return PCLR_OK;
+    if ((int)type <= 0 || type >= PCLR_TYPE_COUNT_ || (int)op <= 0 || op >= PCLR_OP_COUNT_ || (int)acc <= 0 ||
+        acc >= PCLR_ACCUMULATE_COUNT_)
+        return PCLR_ERR_INVALID_ENUM;
+    st = pclr_sum_type(type, acc);
+    if ((op == PCLR_SUM || op == PCLR_STATS) && st == PCLR_TYPE_DEFAULT) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    memset(&p, 0, sizeof p);
     switch (type) {
-    case PCLR_UINT: case PCLR_INT: {
-        /* int sums wrap: computed on the unsigned bits, no signed overflow */
-        uint32_t u; int32_t s;
-        const uint32_t *xu = (const uint32_t *)data;
-        const int32_t *xs = (const int32_t *)data;
-        if (op == PCLR_SUM) { u = pclr__cpu_sum_u32(xu, n, 0u); memcpy(result, &u, 4); }
-        else if (type == PCLR_UINT) { u = op == PCLR_MIN ? pclr__cpu_min_u32(xu, n, 0xffffffffu) : pclr__cpu_max_u32(xu, n, 0u); memcpy(result, &u, 4); }
-        else { s = op == PCLR_MIN ? pclr__cpu_min_i32(xs, n, INT32_MAX) : pclr__cpu_max_i32(xs, n, INT32_MIN); memcpy(result, &s, 4); }
+    case PCLR_UINT8: pclr__ref_do_u8(op, acc, data, n, &p); break;
+    case PCLR_INT8: pclr__ref_do_i8(op, acc, data, n, &p); break;
+    case PCLR_UINT16: pclr__ref_do_u16(op, acc, data, n, &p); break;
+    case PCLR_INT16: pclr__ref_do_i16(op, acc, data, n, &p); break;
+    case PCLR_UINT: pclr__ref_do_u32(op, acc, data, n, &p); break;
+    case PCLR_INT: pclr__ref_do_i32(op, acc, data, n, &p); break;
+    case PCLR_UINT64: pclr__ref_do_u64(op, acc, data, n, &p); break;
+    case PCLR_INT64: pclr__ref_do_i64(op, acc, data, n, &p); break;
+    case PCLR_HALF: pclr__ref_do_f16(op, acc, data, n, &p); break;
+    case PCLR_FLOAT: pclr__ref_do_f32(op, acc, data, n, &p); break;
+    case PCLR_DOUBLE: pclr__ref_do_f64(op, acc, data, n, &p); break;
+    default: return PCLR_ERR_INVALID_ENUM;
+    }
+    vs = pclr_type_size(pclr_value_type(type));
+    ss = pclr_type_size(st);
+    switch (op) {
+    case PCLR_SUM: memcpy(result, &p.sum, ss); break;
+    case PCLR_MIN: memcpy(result, &p.min, vs); break;
+    case PCLR_MAX: memcpy(result, &p.max, vs); break;
+    case PCLR_COUNT: memcpy(result, &p.count, sizeof p.count); break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result a;
+        memset(&a, 0, sizeof a);
+        a.value = p.arg;
+        a.index = p.index;
+        memcpy(result, &a, sizeof a);
         break;
     }
-    case PCLR_FLOAT: {
-        const float *x = (const float *)data;
-        float id, v;
-        memcpy(&id, result, 4);
-        v = op == PCLR_SUM ? pclr__cpu_sum_f32(x, n, id) : op == PCLR_MIN ? pclr__cpu_min_f32(x, n, id) : pclr__cpu_max_f32(x, n, id);
-        memcpy(result, &v, 4);
+    case PCLR_MINMAX: {
+        pclr_minmax_result m;
+        memset(&m, 0, sizeof m);
+        m.min = p.min;
+        m.max = p.max;
+        memcpy(result, &m, sizeof m);
         break;
     }
-    default: {
-        const double *x = (const double *)data;
-        double id, v;
-        memcpy(&id, result, 8);
-        v = op == PCLR_SUM ? pclr__cpu_sum_f64(x, n, id) : op == PCLR_MIN ? pclr__cpu_min_f64(x, n, id) : pclr__cpu_max_f64(x, n, id);
-        memcpy(result, &v, 8);
+    case PCLR_STATS: {
+        pclr_stats_result s;
+        memset(&s, 0, sizeof s);
+        s.count = n;
+        s.sum = p.sum;
+        s.min = p.min;
+        s.max = p.max;
+        s.mean = p.mean;
+        s.var = p.var;
+        s.sample_var = p.sample_var;
+        memcpy(result, &s, sizeof s);
         break;
     }
+    default: return PCLR_ERR_INVALID_ENUM;
     }
     return PCLR_OK;
+}
+
+#undef PCLR__REF_SPLIT
+#undef PCLR__REF_CHAN_FN
+#undef PCLR__REF_SUM_FN
+#undef PCLR__REF_KBN_FN
+#undef PCLR__REF_MOM_FN
+#undef PCLR__REF_LOAD_PLAIN
+#undef PCLR__REF_LOAD_HALF
+#undef PCLR__REF_INT
+#undef PCLR__REF_FLT
+#undef PCLR__REF_NZ_HALF
+#undef PCLR__REF_NZ_PLAIN
+#undef PCLR__REF_BLOCK
+
+PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.op = op;
+    return pclr_cpu_reduce_config(&c, data, n, result);
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result) {
+    pclr_config c;
+    pclr_result r;
+    if (!result || (!data && n > 0)) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    return pclr__cpu_reference(c.type, c.op, c.accumulate, data, n, result);
 }
 
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
@@ -1657,7 +2523,9 @@ static void pclr__tune_write(pclr__writer *w, const pclr_tune_entry *e) {
     pclr__appendf(w->buf, w->cap, &w->len, "%s %s %u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
                   pclr_type_name(c.type), pclr_op_name(c.op), (unsigned)e->size_class, c.group_size, c.unroll,
                   c.vector_width, c.wave_width, pclr_stride_name(c.stride), pclr_variant_name(c.variant), pclr_finish_name(c.finish));
-    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d gbps=%llu.%u\n", c.groups_per_unit, tenths / 10, (unsigned)(tenths % 10));
+    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c.groups_per_unit);
+    if (c.accumulate != PCLR_NATIVE) pclr__appendf(w->buf, w->cap, &w->len, " accumulate=%s", pclr_accumulate_name(c.accumulate));
+    pclr__appendf(w->buf, w->cap, &w->len, " gbps=%llu.%u\n", tenths / 10, (unsigned)(tenths % 10));
 }
 
 PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap) {
@@ -1741,10 +2609,11 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
         if (!strcmp(tok, "stride")) r = pclr_parse_stride(val, &e.cfg.stride);
         else if (!strcmp(tok, "variant")) r = pclr_parse_variant(val, &e.cfg.variant);
         else if (!strcmp(tok, "finish")) r = pclr_parse_finish(val, &e.cfg.finish);
+        else if (!strcmp(tok, "accumulate")) r = pclr_parse_accumulate(val, &e.cfg.accumulate);
         else if (!strcmp(tok, "gbps") && !pclr__parse_decimal(val, &e.gbps)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "gbps must be a decimal number");
         else if (knob && (!pclr__parse_decimal(val, &v) || v > 65536 || v != (int)v)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "a knob value must be a whole number");
         else if (knob) *knob = (int)v;
-        if (r != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "unknown stride, variant or finish name");
+        if (r != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "unknown stride, variant, finish or accumulate name");
     } /* other keys: written by a newer version, ignored */
 #undef PCLR__TUNE_FAIL
     e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.backend = e.backend;
@@ -1772,7 +2641,7 @@ static int pclr__read_text(const char *path, char **text) {
 }
 
 static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
-    return x->type == y->type && x->op == y->op && x->size_class == y->size_class;
+    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class;
 }
 static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
     return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
@@ -1885,7 +2754,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         {PCLR__K_GROUP, {64, 128, 256, 512, 1024, 0, 0}},
         {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32, 0}},
         {PCLR__K_GRID, {1, 2, 4, 8, 16, 32, 0}},
-        {PCLR__K_VECTOR, {1, 2, 4, 0, 0, 0, 0}},
+        {PCLR__K_VECTOR, {1, 2, 4, 8, 16, 0, 0}},
         {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL, 0, 0, 0, 0, 0}},
         {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE, 0, 0, 0, 0}},
         {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, 0, 0, 0, 0, 0}},
@@ -1992,17 +2861,23 @@ PCLR__FN void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
         const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
         if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
         else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
+        else if (type == PCLR_HALF) ((uint64_t *)host)[i] = 0x3c003c003c003c00ull | (v & 0x3ff) * 0x0001000100010001ull; /* 1..2 */
         else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
     }
 }
 
 PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
                              pclr_config *out) {
-    const pclr_tune_entry *e;
+    const pclr_tune_entry *e = NULL;
+    pclr_config op;
+    size_t i;
     *out = *cfg;
-    if (!count || !(e = pclr_tune_lookup(entries, count, cfg->type ? cfg->type : PCLR_FLOAT,
-                                         cfg->op ? cfg->op : PCLR_SUM, n)))
-        return 0;
+    if (!count || pclr__resolve_op(cfg, &op) != PCLR_OK) return 0;
+    for (i = 0; entries && i < count; ++i) /* the last entry for the type, op, accumulator and size class */
+        if (entries[i].type == op.type && entries[i].op == op.op && entries[i].cfg.accumulate == op.accumulate &&
+            entries[i].size_class == pclr_size_class(n))
+            e = &entries[i];
+    if (!e) return 0;
 #define PCLR__FILL(field) if (!out->field) out->field = e->cfg.field
     PCLR__FILL(wave_width);
     PCLR__FILL(group_size);
@@ -2013,6 +2888,10 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
     PCLR__FILL(finish);
     PCLR__FILL(groups_per_unit);
 #undef PCLR__FILL
+    if (pclr_config_resolve(out, &op, NULL) != PCLR_OK) { /* knobs of another accumulator that do not fit this config */
+        *out = *cfg;
+        return 0;
+    }
     return 1;
 }
 
@@ -2066,7 +2945,8 @@ typedef struct pclr__entry {
     pclr_config raw;     /* the lookup key: the caller's bytes */
     pclr_config cfg;     /* resolved */
     void *program;       /* the backend's */
-    uint32_t elem_size;
+    uint32_t elem_size;  /* bytes of an input element */
+    uint32_t state_size; /* bytes of the op's state: the partials, and the result the kernel writes */
 } pclr__entry;
 
 typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
@@ -2329,6 +3209,7 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     e->entries = (pclr__entry *)grown;
     en.raw = *cfg;
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
+    en.state_size = (uint32_t)pclr_state_size(&en.cfg);
     e->entries[e->entry_count] = en;
     *out = &e->entries[e->last = e->entry_count++];
     return PCLR_OK;
@@ -2844,7 +3725,7 @@ PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, cons
         return ctx->engine->ops->reduce(ctx->engine, cfg, m, offset, n, result);
     }
     if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
-    return pclr_cpu_reduce(c.type, c.op, n ? (const char *)in->mem.ptr + offset * es : NULL, n, result);
+    return pclr_cpu_reduce_config(&c, n ? (const char *)in->mem.ptr + offset * es : NULL, n, result);
 }
 
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,

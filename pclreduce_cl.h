@@ -540,7 +540,7 @@ static pclr_result pclr__cl_create_on(const pclr_cl_desc *desc, const pclr_cl_ap
     cl_device_id qdev = NULL;
     cl_int err;
     cl_uint zero = 0;
-    unsigned char zeros[8];
+    unsigned char zeros[64]; /* the largest state */
     pclr_allocator a;
     pclr_result r;
     if ((err = api->GetCommandQueueInfo(desc->queue, CL_QUEUE_CONTEXT, sizeof qctx, &qctx, NULL)) != CL_SUCCESS ||
@@ -826,8 +826,9 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
 static pclr_result pclr__cl_check(const pclr__engine *e, const pclr_config *c, const char **why) {
     const pclr_cl_context *ctx = (const pclr_cl_context *)e;
     const pclr_cl_features *f = &ctx->features;
-    if (c->type == PCLR_DOUBLE && !f->fp64) {
-        *why = "the device has no fp64 (cl_khr_fp64)";
+    if (pclr__needs_fp64(c) && !f->fp64) {
+        *why = c->type == PCLR_DOUBLE ? "the device has no fp64 (cl_khr_fp64)"
+                                      : "this op or accumulator computes in double, and the device has no fp64 (cl_khr_fp64)";
         return PCLR_ERR_NO_FP64;
     }
     if (c->variant == PCLR_VARIANT_SHUFFLE && !f->nvidia) {
@@ -838,8 +839,13 @@ static pclr_result pclr__cl_check(const pclr__engine *e, const pclr_config *c, c
         *why = "the collective variant needs OpenCL 2.0 work_group_reduce_* functions, which this device does not build";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
-    if (ctx->local_mem && (cl_ulong)c->group_size * pclr_type_size(c->type) + 64 > ctx->local_mem) {
+    if (ctx->local_mem && (cl_ulong)c->group_size * pclr_state_size(c) + 64 > ctx->local_mem) {
         *why = "the group's local memory tree is larger than CL_DEVICE_LOCAL_MEM_SIZE";
+        return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    }
+    if (c->variant == PCLR_VARIANT_SEQUENTIAL && strstr(f->platform_name, "Portable Computing Language") &&
+        pclr_state_size(c) > 8) {
+        *why = "PoCL's compiler (LLVM) crashes on the sequential variant's two rolled trees over this op's state; take unrolled";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
     if (c->finish != PCLR_FINISH_PARTIALS && !f->int32_atomics) {
@@ -1028,13 +1034,14 @@ static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char 
     return PCLR_OK;
 }
 
-static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr_config *c, uint64_t groups, cl_mem *partials) {
+static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en, uint64_t groups, cl_mem *partials) {
+    const pclr_config *c = &en->cfg;
     cl_int err = CL_SUCCESS;
     if (c->finish == PCLR_FINISH_ATOMIC) {
-        int slot = (c->type == PCLR_INT ? 3 : 0) + ((int)c->op - (int)PCLR_SUM);
+        int slot = pclr__atomic_slot(c);
         if (!ctx->slots[slot]) {
             unsigned char ident[8];
-            pclr_identity(c->type, c->op, ident);
+            pclr_identity(slot < 3 ? PCLR_UINT : PCLR_INT, c->op, ident);
             ctx->slots[slot] =
                 ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, ident, &err);
             if (err != CL_SUCCESS) {
@@ -1046,10 +1053,10 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr_config *c, 
         return PCLR_OK;
     }
     {
-        /* partials area: pclr_max_groups elements of up to 8 bytes */
+        /* partials area: pclr_max_groups states */
         uint64_t want = pclr_max_groups(c, &ctx->e.facts);
         if (want < groups) want = groups;
-        want *= 8;
+        want *= en->state_size;
         if (want > ctx->partials_bytes) {
             cl_mem m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)want, NULL, &err);
             if (err != CL_SUCCESS || !m) return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the partials");
@@ -1062,15 +1069,15 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr_config *c, 
     return PCLR_OK;
 }
 
-/* The whole reduction, enqueued. `*type_size` gets the element size. */
+/* The whole reduction, enqueued. `*state_size` gets the size of the state it writes. */
 static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, cl_mem out, uint64_t out_offset, cl_uint nw, const cl_event *w,
-                                    cl_event *done, size_t *type_size) {
+                                    cl_event *done, size_t *state_size) {
     const pclr__entry *en;
     const pclr__cl_program *e;
     pclr_launch plan;
     pclr_result r;
-    uint64_t size = 0, ts;
+    uint64_t size = 0, ts, ss;
     cl_mem partials = NULL, dst;
     int want = done != NULL;
     if (done) *done = NULL;
@@ -1080,7 +1087,8 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
     e = (const pclr__cl_program *)en->program;
     ts = en->elem_size;
-    *type_size = (size_t)ts;
+    ss = en->state_size;
+    *state_size = (size_t)ss;
     if (n > UINT64_MAX - offset || offset + n > UINT64_MAX / ts)
         return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
     if (in) {
@@ -1096,13 +1104,13 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     }
     if (out != ctx->result) {
         if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
-        if (out_offset >= size / ts)
+        if (out_offset >= size / ss)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "output element %llu is past the output buffer (%llu bytes)",
                                  (unsigned long long)out_offset, (unsigned long long)size);
     }
     if ((r = pclr_plan(&en->cfg, &ctx->e.facts, n, &plan)) != PCLR_OK)
         return pclr__cl_fail(ctx, r, "pclr_plan: %s", pclr_result_string(r));
-    if ((r = pclr__cl_scratch(ctx, &en->cfg, plan.groups, &partials)) != PCLR_OK) return r;
+    if ((r = pclr__cl_scratch(ctx, en, plan.groups, &partials)) != PCLR_OK) return r;
     dst = out_offset == 0 ? out : ctx->result;
 
     if (en->cfg.finish == PCLR_FINISH_PARTIALS && plan.groups > 1) {
@@ -1124,7 +1132,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
         pclr__cl_waits ws;
         cl_int err;
         if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
-        err = ctx->cl.EnqueueCopyBuffer(ctx->queue, ctx->result, out, 0, (size_t)(out_offset * ts), (size_t)ts, ws.count,
+        err = ctx->cl.EnqueueCopyBuffer(ctx->queue, ctx->result, out, 0, (size_t)(out_offset * ss), (size_t)ss, ws.count,
                                   ws.list, (want || ctx->out_of_order) ? &ev : NULL);
         pclr__free(&ctx->e, ws.owned);
         if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueCopyBuffer", err, "copying the result");
@@ -1144,18 +1152,19 @@ PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_confi
 
 PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result) {
-    size_t ts = 0;
+    size_t ss = 0;
     pclr_result r;
     pclr__cl_waits ws;
     cl_int err;
+    unsigned char state[64];
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "result pointer is NULL");
-    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &ts)) != PCLR_OK) return r;
+    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &ss)) != PCLR_OK) return r;
     if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
-    err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, ts, result, ws.count, ws.list, NULL);
+    err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, ss, state, ws.count, ws.list, NULL);
     pclr__free(&ctx->e, ws.owned);
     if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
-    return PCLR_OK;
+    return pclr_finalize(cfg, state, result);
 }
 
 

@@ -189,9 +189,9 @@ PCLR_EXTERN_C_END
 
 /* Scratch: a small control allocation... */
 #define PCLR__CUDA_CTL_COUNTER 0 /* uint: the last-group ticket counter, 0 between launches */
-#define PCLR__CUDA_CTL_RESULT 8  /* 8 bytes: the blocking result when mapped memory is unavailable */
-#define PCLR__CUDA_CTL_SLOTS 16  /* 6 x uint: the atomic finish's running values, (uint|int) x (sum|min|max) */
-#define PCLR__CUDA_CTL_BYTES 64
+#define PCLR__CUDA_CTL_SLOTS 8   /* 6 x uint: the atomic finish's running values, (uint|int) x (sum|min|max) */
+#define PCLR__CUDA_CTL_RESULT 64 /* 64 bytes (the largest state): the blocking result when mapped memory is unavailable */
+#define PCLR__CUDA_CTL_BYTES 128
 
 struct pclr_cuda_context {
     pclr__engine e;              /* first: the engine's view of this context */
@@ -631,12 +631,13 @@ static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, CUfunction fn, uint64_
 
 /* The partials area for `groups` (grown to the config's most; waits for the
    context's work before freeing the old one). The context is current. */
-static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr_config *c, uint64_t groups) {
-    size_t bytes = (size_t)pclr_max_groups(c, &ctx->e.facts) * 8;
+static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups) {
+    const uint64_t ss = e->state_size;
+    size_t bytes = (size_t)(pclr_max_groups(&e->cfg, &ctx->e.facts) * ss);
     CUdeviceptr p = 0;
     CUresult r;
-    if (groups * 8 <= ctx->partials_bytes) return PCLR_OK;
-    if (bytes < groups * 8) bytes = (size_t)groups * 8;
+    if (groups * ss <= ctx->partials_bytes) return PCLR_OK;
+    if (bytes < groups * ss) bytes = (size_t)(groups * ss);
     if (ctx->partials && (r = ctx->cu.CtxSynchronize()) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxSynchronize");
     if ((r = ctx->cu.MemAlloc(&p, bytes)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
     if (ctx->partials) ctx->cu.MemFree(ctx->partials);
@@ -655,17 +656,19 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     CUdeviceptr dst, base = 0, fold;
     CUfunction fn;
     size_t alloc_size = 0;
-    uint64_t es;
+    uint64_t es, align;
     int pushed = 0;
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
     if ((pr = pclr__engine_lookup(&ctx->e, cfg, n, &e)) != PCLR_OK) goto done;
     es = e->elem_size;
+    align = e->state_size < 8 ? e->state_size : 8;
     fn = ((const pclr__cuda_program *)e->program)->fn;
     if (!in && n > 0) {
         pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: input pointer is 0 with n = %llu", (unsigned long long)n);
-    } else if (in % es != 0 || (!result && out % es != 0)) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to the %u-byte element size",
-                        in % es != 0 ? "input" : "output", (unsigned long long)(in % es != 0 ? in : out), (unsigned)es);
+    } else if (in % es != 0 || (!result && out % align != 0)) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to %u bytes (%s)",
+                        in % es != 0 ? "input" : "output", (unsigned long long)(in % es != 0 ? in : out),
+                        (unsigned)(in % es != 0 ? es : align), in % es != 0 ? "the element size" : "the state's alignment");
     } else if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || in > UINT64_MAX - (offset + n) * es) {
         pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: offset %llu + n %llu elements overflows 64-bit addresses",
                         (unsigned long long)offset, (unsigned long long)n);
@@ -677,17 +680,17 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     }
     if (pr != PCLR_OK) goto done;
     if (n == 0 && result) { /* nothing to wait for */
-        pr = pclr_identity(e->cfg.type, e->cfg.op, result);
+        pr = pclr__identity_result(&e->cfg, result);
         goto done;
     }
     if ((pr = pclr_plan(&e->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) {
         pclr__fail(&ctx->e, pr, "pclr_plan failed: %s", pclr_result_string(pr));
         goto done;
     }
-    if ((pr = pclr__cuda_partials(ctx, &e->cfg, launch.groups)) != PCLR_OK) goto done;
+    if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
     fold = e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
-         : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)((e->cfg.type == PCLR_INT ? 3 : 0) + (int)e->cfg.op - (int)PCLR_SUM);
+         : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
         /* pass 1: one value per group into the partials; pass 2: one group folds them */
         r = pclr__cuda_launch(ctx, fn, launch.groups, launch.group_size, stream, in, offset, n, ctx->partials, ctx->partials);
@@ -697,8 +700,12 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     }
     if (r != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel");
     else if (result && (r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
-    else if (result && ctx->host_result) memcpy(result, ctx->host_result, (size_t)es);
-    else if (result && (r = ctx->cu.MemcpyDtoH(result, dst, (size_t)es)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+    else if (result && ctx->host_result) pr = pclr_finalize(&e->cfg, ctx->host_result, result);
+    else if (result) {
+        unsigned char state[64];
+        if ((r = ctx->cu.MemcpyDtoH(state, dst, e->state_size)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+        else pr = pclr_finalize(&e->cfg, state, result);
+    }
 done:
     pclr__cuda_leave(ctx, pushed);
     return pr;

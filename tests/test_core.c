@@ -41,7 +41,7 @@ static void test_resolve(void) {
         struct { int field; int value; pclr_result want; } bad[] = {
             {0, 48, PCLR_ERR_INVALID_KNOB},   {1, 2048, PCLR_ERR_INVALID_KNOB}, {1, 16, PCLR_ERR_INVALID_KNOB},
             {1, 96, PCLR_ERR_INVALID_KNOB},   {2, 3, PCLR_ERR_INVALID_KNOB},    {2, 256, PCLR_ERR_INVALID_KNOB},
-            {3, 3, PCLR_ERR_INVALID_KNOB},    {3, 8, PCLR_ERR_INVALID_KNOB},    {4, 65, PCLR_ERR_INVALID_KNOB},
+            {3, 3, PCLR_ERR_INVALID_KNOB},    {3, 8, PCLR_ERR_UNSUPPORTED_COMBINATION},    {4, 65, PCLR_ERR_INVALID_KNOB},
             {5, 99, PCLR_ERR_INVALID_ENUM},   {6, -1, PCLR_ERR_INVALID_ENUM},   {7, 7, PCLR_ERR_INVALID_ENUM},
             {8, 9, PCLR_ERR_INVALID_ENUM},    {9, 4, PCLR_ERR_INVALID_ENUM},    {10, 6, PCLR_ERR_INVALID_ENUM},
         };
@@ -116,7 +116,8 @@ static void test_names(void) {
         CHECK(strlen(pclr_result_string((pclr_result)i)) > 1, "result string %d", i);
     CHECK(strcmp(pclr_result_string((pclr_result)999), "unknown result code") == 0, "unknown result code");
     CHECK(strcmp(pclr_type_name((pclr_type)42), "invalid") == 0, "invalid type name");
-    CHECK(pclr_type_size(PCLR_DOUBLE) == 8 && pclr_type_size(PCLR_UINT) == 4 && pclr_type_size((pclr_type)9) == 0, "sizes");
+    CHECK(pclr_type_size(PCLR_DOUBLE) == 8 && pclr_type_size(PCLR_UINT) == 4 && pclr_type_size(PCLR_UINT8) == 1 && pclr_type_size(PCLR_HALF) == 2 &&
+          pclr_type_size(PCLR_INT64) == 8 && pclr_type_size(PCLR_TYPE_COUNT_) == 0, "sizes");
 }
 
 static void test_source_protocol(void) {
