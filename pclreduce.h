@@ -1060,6 +1060,11 @@ static int pclr__state_is_element(const pclr_config *c) {
     return l.count == 1 && (c->op == PCLR_SUM || c->op == PCLR_MIN || c->op == PCLR_MAX) && l.field[0].type == c->type;
 }
 
+/* Ops whose kernel folds element by element (pclr_fold) instead of merging lifted elements. */
+PCLR__FN int pclr__folds_each(const pclr_config *c) {
+    return c->op == PCLR_STATS || (c->op == PCLR_SUM && c->accumulate == PCLR_COMPENSATED);
+}
+
 static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
@@ -1373,7 +1378,7 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
    and PCLR_FOLD (the loaded vector v, its first element at index i). */
 static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(g->l.value);
-    const int sequential = c->op == PCLR_STATS || (c->op == PCLR_SUM && comp);
+    const int sequential = pclr__folds_each(c);
     int k;
     if (pclr__state_is_element(c)) {
         pclr__gen_plain_ops(g, c);
@@ -1813,8 +1818,9 @@ PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, vo
     memset(&sum, 0, sizeof sum);
     if (is >= 0) {
         memcpy(&sum, st + l.offset[is], pclr_type_size(l.sum));
-        if (ic >= 0 && l.sum == PCLR_FLOAT) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
-        else if (ic >= 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
+        /* s + c; an infinite or NaN s is the sum itself (its c is NaN) */
+        if (ic >= 0 && l.sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
+        else if (ic >= 0 && l.sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
     }
     if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, c.type);
     if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, c.type);
@@ -2160,7 +2166,7 @@ PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
             if (acc == PCLR_WIDE) { double s = pclr__ref_sumw_##S(x, n); memcpy(&p->sum, &s, sizeof s); } \
             else if (acc == PCLR_COMPENSATED) {                                         \
                 KBN k = pclr__ref_sumc_##S(x, n);                                        \
-                V s = k.s + k.c;                                                        \
+                V s = k.s - k.s == 0 ? k.s + k.c : k.s; /* inf, NaN: c is NaN */          \
                 memcpy(&p->sum, &s, sizeof s);                                          \
             } else { V s = pclr__ref_sumn_##S(x, n); memcpy(&p->sum, &s, sizeof s); }   \
         }                                                                               \
