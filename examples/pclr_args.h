@@ -32,6 +32,7 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
     else if (strcmp(flag, "--stride") == 0) r = pclr_parse_stride(val, &cfg->stride);
     else if (strcmp(flag, "--variant") == 0) r = pclr_parse_variant(val, &cfg->variant);
     else if (strcmp(flag, "--finish") == 0) r = pclr_parse_finish(val, &cfg->finish);
+    else if (strcmp(flag, "--accumulate") == 0) r = pclr_parse_accumulate(val, &cfg->accumulate);
     else if (strcmp(flag, "--wave") == 0) knob = &cfg->wave_width;
     else if (strcmp(flag, "--group") == 0) knob = &cfg->group_size;
     else if (strcmp(flag, "--unroll") == 0) knob = &cfg->unroll;
@@ -55,8 +56,47 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
     return 2;
 }
 
+/* IEEE binary16 <-> float on the host (half elements are uint16_t bits):
+   exact one way, round to nearest even the other (overflow to inf, NaN kept). */
+static inline float pclr_args_half_to_float(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    uint32_t bits;
+    float f;
+    if (e == 0x1f) bits = sign | 0x7f800000u | (m << 13); /* inf, NaN */
+    else if (e != 0) bits = sign | ((e + 112u) << 23) | (m << 13);
+    else if (m == 0) bits = sign; /* +-0 */
+    else {                        /* subnormal: m * 2^-24 is exact in float */
+        f = (float)m * (1.0f / 16777216.0f);
+        return sign ? -f : f;
+    }
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+static inline uint16_t pclr_args_float_to_half(float f) {
+    uint32_t x, sign, e, m;
+    memcpy(&x, &f, sizeof x);
+    sign = (x >> 16) & 0x8000u;
+    e = (x >> 23) & 0xffu;
+    m = x & 0x7fffffu;
+    if (e == 0xff) return (uint16_t)(sign | 0x7c00u | (m ? 0x200u | (m >> 13) : 0)); /* inf, NaN (quiet) */
+    if (e > 142) return (uint16_t)(sign | 0x7c00u);                                  /* >= 2^16: inf */
+    if (e >= 113) {                                                                    /* normal half */
+        uint32_t h = ((e - 112) << 10) | (m >> 13), rest = m & 0x1fffu;
+        if (rest > 0x1000u || (rest == 0x1000u && (h & 1))) ++h; /* may carry into the exponent (inf) */
+        return (uint16_t)(sign | h);
+    }
+    if (e < 102) return (uint16_t)sign; /* below half the smallest subnormal: +-0 */
+    {                                    /* subnormal half: m' = (1.m) * 2^(e - 127 + 24) */
+        uint32_t full = m | 0x800000u, shift = 126 - e, h = full >> shift, rest = full & ((1u << shift) - 1),
+                 halfway = 1u << (shift - 1);
+        if (rest > halfway || (rest == halfway && (h & 1))) ++h;
+        return (uint16_t)(sign | h);
+    }
+}
+
 /* Deterministic random data for a seed (the tools and the demo agree on it):
-   uint/int: the full 32-bit range; float/double: uniform in [-1, 1). */
+   integers: the full range of their width; float/double: uniform in [-1, 1);
+   half: a float uniform in [-1, 1) rounded to half (finite halves). */
 static inline void pclr_args_fill_random(pclr_type type, void *data, uint64_t n, uint64_t seed) {
     uint64_t i, st = seed * 0x9e3779b97f4a7c15ull + 1;
     for (i = 0; i < n; ++i) {
@@ -66,6 +106,10 @@ static inline void pclr_args_fill_random(pclr_type type, void *data, uint64_t n,
         z ^= z >> 31;
         switch (type) {
         case PCLR_UINT: case PCLR_INT: ((uint32_t *)data)[i] = (uint32_t)z; break;
+        case PCLR_UINT8: case PCLR_INT8: ((uint8_t *)data)[i] = (uint8_t)z; break;
+        case PCLR_UINT16: case PCLR_INT16: ((uint16_t *)data)[i] = (uint16_t)z; break;
+        case PCLR_UINT64: case PCLR_INT64: ((uint64_t *)data)[i] = z; break;
+        case PCLR_HALF: ((uint16_t *)data)[i] = pclr_args_float_to_half((float)((double)(z >> 40) / 8388608.0 - 1.0)); break;
         case PCLR_DOUBLE: ((double *)data)[i] = (double)(z >> 11) / 4503599627370496.0 - 1.0; break;
         default: ((float *)data)[i] = (float)((double)(z >> 40) / 8388608.0 - 1.0); break;
         }
@@ -91,14 +135,61 @@ static inline int pclr_args_matches(pclr_type t, pclr_op op, const void *got, co
     return (g > sum ? g - sum : sum - g) <= 2 * (t == PCLR_FLOAT ? 1.2e-7 : 2.3e-16) * levels * (abs_sum + 1);
 }
 
-/* Formats one element as the tools print it: integers in decimal, float
-   %.9g, double %.17g (enough digits to read the exact value back). */
+/* Formats one value as the tools print it: integers in decimal, float
+   %.9g, double %.17g (enough digits to read the exact value back). `type` is
+   the C type the value is stored as (pclr_value_type / pclr_sum_type of a
+   result; PCLR_HALF: binary16 bits, printed as their float value). */
 static inline void pclr_args_format_value(pclr_type type, const void *v, char *buf, size_t cap) {
     switch (type) {
     case PCLR_UINT: snprintf(buf, cap, "%u", (unsigned)*(const uint32_t *)v); break;
     case PCLR_INT: snprintf(buf, cap, "%d", (int)*(const int32_t *)v); break;
+    case PCLR_UINT8: snprintf(buf, cap, "%u", (unsigned)*(const uint8_t *)v); break;
+    case PCLR_INT8: snprintf(buf, cap, "%d", (int)*(const int8_t *)v); break;
+    case PCLR_UINT16: snprintf(buf, cap, "%u", (unsigned)*(const uint16_t *)v); break;
+    case PCLR_INT16: snprintf(buf, cap, "%d", (int)*(const int16_t *)v); break;
+    case PCLR_UINT64: snprintf(buf, cap, "%llu", (unsigned long long)*(const uint64_t *)v); break;
+    case PCLR_INT64: snprintf(buf, cap, "%lld", (long long)*(const int64_t *)v); break;
+    case PCLR_HALF: snprintf(buf, cap, "%.9g", (double)pclr_args_half_to_float(*(const uint16_t *)v)); break;
     case PCLR_DOUBLE: snprintf(buf, cap, "%.17g", *(const double *)v); break;
     default: snprintf(buf, cap, "%.9g", (double)*(const float *)v); break;
+    }
+}
+
+/* Formats what pclr_reduce wrote for cfg (pclr_result_size bytes), as the
+   tools print it after "result: ": sum, min, max, count: VALUE; argmin,
+   argmax: "VALUE at INDEX"; minmax: "min=A max=B"; stats: "count=N sum=S
+   min=A max=B mean=M var=V" (mean and var %.9g for half and float elements,
+   %.17g otherwise). */
+static inline void pclr_args_format_result(const pclr_config *cfg, const void *result, char *buf, size_t cap) {
+    const pclr_type vt = pclr_value_type(cfg->type), st = pclr_sum_type(cfg->type, cfg->accumulate);
+    const int float_moments = cfg->type == PCLR_FLOAT || cfg->type == PCLR_HALF;
+    char a[64], b[64], c[64];
+    switch (cfg->op) {
+    case PCLR_MIN: case PCLR_MAX: pclr_args_format_value(vt, result, buf, cap); break;
+    case PCLR_COUNT: pclr_args_format_value(PCLR_UINT64, result, buf, cap); break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const pclr_arg_result *r = (const pclr_arg_result *)result;
+        pclr_args_format_value(vt, &r->value, a, sizeof a);
+        snprintf(buf, cap, "%s at %llu", a, (unsigned long long)r->index);
+        break;
+    }
+    case PCLR_MINMAX: {
+        const pclr_minmax_result *r = (const pclr_minmax_result *)result;
+        pclr_args_format_value(vt, &r->min, a, sizeof a);
+        pclr_args_format_value(vt, &r->max, b, sizeof b);
+        snprintf(buf, cap, "min=%s max=%s", a, b);
+        break;
+    }
+    case PCLR_STATS: {
+        const pclr_stats_result *r = (const pclr_stats_result *)result;
+        pclr_args_format_value(st, &r->sum, a, sizeof a);
+        pclr_args_format_value(vt, &r->min, b, sizeof b);
+        pclr_args_format_value(vt, &r->max, c, sizeof c);
+        snprintf(buf, cap, float_moments ? "count=%llu sum=%s min=%s max=%s mean=%.9g var=%.9g" : "count=%llu sum=%s min=%s max=%s mean=%.17g var=%.17g",
+                 (unsigned long long)r->count, a, b, c, r->mean, r->var);
+        break;
+    }
+    default: pclr_args_format_value(st, result, buf, cap); break; /* sum (and the default op) */
     }
 }
 

@@ -1,7 +1,7 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
    pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
-                 --type T --op O (--input FILE | --n N [--seed S])
+                 --type T --op O [--accumulate A] (--input FILE | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
    pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
@@ -9,8 +9,16 @@
    --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
    generic context (pclr_create). Knobs left out come from the tuning file or
    the device's defaults; -v prints the configuration that runs.
-   --input is a raw little-endian array of the element type. The last line
-   printed is "result: VALUE" (integers in decimal, float %.9g, double %.17g).
+   Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
+   (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
+   minmax stats count; --accumulate native|wide|compensated (sums and stats).
+   --input is a raw little-endian array of the element type (half: 2-byte
+   IEEE binary16); --n N generates N random elements from --seed (integers:
+   their full range; half, float, double: uniform in [-1, 1)). The last line
+   printed is "result: VALUE" (integers in decimal, float and half values
+   %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
+   "result: min=A max=B", stats "result: count=N sum=S min=A max=B mean=M
+   var=V" (mean and var %.9g for half and float, %.17g otherwise).
    Errors: a message on stderr and a non-zero exit status. */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
@@ -39,8 +47,9 @@ typedef struct run_args {
 static void usage(FILE *f) {
     fprintf(f,
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
-            "                     --type uint|int|float|double --op sum|min|max\n"
-            "                     (--input FILE | --n N [--seed S]) [-v]\n"
+            "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
+            "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
+            "                     [--accumulate native|wide|compensated] (--input FILE | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
@@ -217,8 +226,8 @@ static int run(const run_args *a, const void *data, uint64_t n, void *result) {
 int main(int argc, char **argv) {
     run_args a;
     uint64_t n = 0;
-    unsigned char result[8];
-    void *data;
+    void *data, *result;
+    size_t result_size;
     int rc;
     const char *why = NULL;
     pclr_result r;
@@ -239,15 +248,22 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (!(data = load_data(&a, &n))) return 1;
-    printf("%llu elements of %s, op %s\n", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
+    result_size = pclr_result_size(&a.cfg);
+    if (result_size == 0 || !(result = calloc(1, result_size))) {
+        fprintf(stderr, "pclreduce-run: no result size for this configuration\n");
+        return 1;
+    }
+    if (!(data = load_data(&a, &n))) { free(result); return 1; }
+    printf("%llu elements of %s, op %s", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
+    if (a.cfg.accumulate != PCLR_ACCUMULATE_DEFAULT) printf(", accumulate %s", pclr_accumulate_name(a.cfg.accumulate));
+    printf("\n");
     rc = run(&a, data, n, result);
     free(data);
-    if (rc) return rc;
-    {
-        char v[64];
-        pclr_args_format_value(a.cfg.type, result, v, sizeof v);
+    if (rc == 0) {
+        char v[256];
+        pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
     }
-    return 0;
+    free(result);
+    return rc;
 }

@@ -32,7 +32,9 @@ gcc -std=c99 $WARN -O2 -o build/tests/test_opencl tests/test_opencl.c -lOpenCL -
 gcc -std=c99 $WARN -O2 -o build/tests/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -lm &&
 gcc -std=c99 $WARN -O2 -pthread $INC -DPCLR_TEST_CUDA -o build/tests/test_threads tests/test_threads.c -lOpenCL -ldl -lm &&
 gcc -std=c99 $WARN -O1 $INC -o build/tests/test_failures tests/test_failures.c -ldl -lm &&
-gcc -std=c99 $WARN -O1 $INC -DPCLR_TEST_CUDA -o build/tests/test_generic tests/test_generic.c -ldl -lm || exit 1
+gcc -std=c99 $WARN -O1 $INC -DPCLR_TEST_CUDA -o build/tests/test_generic tests/test_generic.c -ldl -lm &&
+gcc -std=c99 $WARN -O2 $INC -DPCLR_TEST_CUDA -o build/tests/test_vocab tests/test_vocab.c -ldl -lm &&
+gcc -std=c99 $WARN -O1 $INC -o build/tests/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm || exit 1
 
 run cuda-suite ./build/tests/test_cuda
 run failures-cuda ./build/tests/test_failures   # every CUDA driver call failed in turn
@@ -40,10 +42,19 @@ run generic-cuda ./build/tests/test_generic      # auto picks CUDA; every backen
 run run-auto ./build/pclreduce-run --type float --op sum --n 100000007 -v
 run tune-cuda ./build/pclreduce-tune --backend cuda --types float --ops sum --max-n 16777216 --file "$OUT/tune-cuda.txt"
 run threads-cuda ./build/tests/test_threads --cuda
+# the issue 14 vocabulary against the CPU reference on the GPU; --big: argmax/argmin beyond index 2^32
+# (uint8, 4 GiB; float, 16 GiB) where the device has the memory
+run vocab-cuda ./build/tests/test_vocab --backend cuda --big
+run vocab-nvrtc ./build/tests/test_vocab_nvrtc
 nplat=$(./build/pclreduce-run --list | grep -c '^platform')
 for p in $(seq 0 $((nplat - 1))); do
   pname=$(./build/pclreduce-run --list | grep "^platform $p:" | sed 's/^platform [0-9]*: //; s/[^A-Za-z0-9]/_/g' | cut -c1-20)
   run "threads-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_threads --opencl
+  if [[ "$pname" == Portable* ]]; then
+    run "vocab-cl-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_TEST_QUICK=1 ./build/tests/test_vocab --backend opencl
+  else
+    run "vocab-cl-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_vocab --backend opencl --big
+  fi
   if [ $quick = 1 ] && [[ "$pname" == Portable* ]]; then
     run "cl-suite-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_QUICK=1 ./build/tests/test_opencl
     continue

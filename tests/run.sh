@@ -83,6 +83,15 @@ if [ -n "$CUDA_INC" ]; then
   step generic-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_generic_cuda tests/test_generic.c -ldl -lm && $B/test_generic_cuda"
 fi
 
+# 5c. the issue 14 vocabulary through the generic context on PoCL: every type x op x accumulator
+#     against the CPU reference, sampled knobs (PCLR_TEST_FULL=1: all of them), known answers;
+#     a quick run under ASan/UBSan; every CUDA kernel of it through NVRTC (compute_90 PTX)
+step vocab sh -c "gcc -std=c99 $WARN -O2 -o $B/test_vocab tests/test_vocab.c -ldl -lm && $B/test_vocab"
+step vocab-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vocab_asan tests/test_vocab.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_vocab_asan"
+if [ -n "$CUDA_INC" ]; then
+  step vocab-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm && $B/test_vocab_nvrtc"
+fi
+
 # 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner
 step cl-cache sh -c "gcc -std=c99 $WARN -O1 -g -o $B/test_cl_cache tests/test_cl_cache.c -ldl -lm && $B/test_cl_cache"
 

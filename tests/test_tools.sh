@@ -4,28 +4,60 @@ set -u
 cd "$(dirname "$0")/.."
 GEN=build/pclreduce-gen RUN=build/pclreduce-run T=build/tests/tools
 mkdir -p "$T"
+PCLR_KERNEL_NAME_RE='pclr_reduce *('
 passed=0 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+differ() { ! cmp -s <(grep -v 'accumulate=' "$1") <(grep -v 'accumulate=' "$2"); } # the kernel, not its header line
 
 # pclreduce-gen: source, options, errors (exit 2 and a message naming the problem)
 $GEN --backend opencl --type uint --op sum --unroll 8 >"$T/k.cl"; check "gen exit 0" [ $? = 0 ]
-check "gen source names its config" grep -q "type=uint op=sum backend=opencl wave=32 group=256 unroll=8" "$T/k.cl"
+check "gen source names its config" grep -q "type=uint op=sum backend=opencl accumulate=native wave=32 group=256 unroll=8" "$T/k.cl"
 check "gen options for collective" [ "$($GEN --backend opencl --type float --op max --variant collective --options)" = "-cl-std=CL2.0" ]
 check "gen empty options line" [ "$($GEN --backend cuda --type float --op max --options | wc -c)" = 1 ]
 check "gen --lang is an alias of --backend" cmp -s <($GEN --lang opencl --type uint --op sum --unroll 8) "$T/k.cl"
 for args in "--backend opencl --type uint --op sum --wave 48" "--backend opencl --type uint --op sum --unroll 3" \
-            "--backend opencl --type uint --op sum --group 2048" "--backend opencl --type half --op sum" \
+            "--backend opencl --type uint --op sum --group 2048" "--backend opencl --type quad --op sum" \
             "--backend opencl --type uint" "--backend metal --type uint --op sum" "--backend cuda --type uint --op sum --variant collective" \
             "--backend opencl --type float --op sum --finish atomic" "--backend opencl --type uint --op sum --bogus 1" \
-            "--backend opencl --type uint --op sum --unroll"; do
+            "--backend opencl --type uint --op sum --unroll" "--backend opencl --type float --op sum --accumulate kahan" \
+            "--backend opencl --type int --op sum --accumulate compensated" "--backend opencl --type int --op stats --accumulate compensated" \
+            "--backend opencl --type float --op sum --accumulate" "--backend opencl --type float --op median"; do
   $GEN $args >"$T/out" 2>"$T/err"; rc=$?
   check "gen '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "gen '$args' says why on stderr" test -s "$T/err"
   check "gen '$args' prints no source" test ! -s "$T/out"
 done
 grep -q "wave width must be 32 or 64" <($GEN --backend opencl --type uint --op sum --wave 48 2>&1); check "gen names the knob" [ $? = 0 ]
+
+# pclreduce-gen: every type (and the NumPy spellings), every op, every accumulator (issue 14)
+for t in uint8 int8 uint16 int16 uint int uint64 int64 half float double uint32 int32 float16 float32 float64; do
+  for o in sum min max argmin argmax minmax stats count; do
+    for b in opencl cuda; do
+      $GEN --backend $b --type $t --op $o >"$T/k.src" 2>"$T/err"; rc=$?
+      check "gen --backend $b --type $t --op $o exits 0 (got $rc: $(head -c 200 "$T/err"))" [ $rc = 0 ]
+      check "gen --backend $b --type $t --op $o prints a kernel" grep -q "$PCLR_KERNEL_NAME_RE" "$T/k.src"
+    done
+  done
+done
+for b in opencl cuda; do
+  for t in half float double; do
+    $GEN --backend $b --type $t --op sum --accumulate native >"$T/native.src"
+    $GEN --backend $b --type $t --op sum --accumulate wide >"$T/wide.src"; rc1=$?
+    $GEN --backend $b --type $t --op stats --accumulate compensated >"$T/comp.src"; rc2=$?
+    $GEN --backend $b --type $t --op sum --accumulate compensated >"$T/comp.src"; rc3=$?
+    check "gen $b $t wide/compensated exit 0 ($rc1 $rc2 $rc3)" [ "$rc1$rc2$rc3" = 000 ]
+    check "gen $b $t --accumulate compensated changes the kernel" differ "$T/native.src" "$T/comp.src"
+    [ $t = double ] || check "gen $b $t --accumulate wide changes the kernel" differ "$T/native.src" "$T/wide.src"
+  done
+  $GEN --backend $b --type int8 --op sum --accumulate native >"$T/native.src"
+  $GEN --backend $b --type int8 --op sum --accumulate wide >"$T/wide.src"
+  check "gen $b int8 --accumulate wide changes the kernel" differ "$T/native.src" "$T/wide.src"
+done
+check "gen usage names the accumulators" grep -q "accumulate native|wide|compensated" <($GEN --help)
+check "gen usage names the new types and ops" grep -q "uint8.*half" <($GEN --help)
+check "run usage names the accumulators and ops" grep -q "argmin|argmax|minmax|stats|count" <($RUN --help)
 
 # pclreduce-run on the CPU: --input of a known array, --n with a seed
 python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('<1000I', *range(1, 1001)))" >"$T/u32.bin"
@@ -54,6 +86,91 @@ done
 $RUN --backend cpu --type uint --op sum --input "$T/missing.bin" >"$T/out" 2>"$T/err"; rc=$?
 check "run missing input fails" [ $rc != 0 ]
 check "run missing input says why" grep -q "cannot open" "$T/err"
+
+# every result line format (issue 14), on the CPU and on PoCL, from inputs written here
+py() { python3 -c "import struct,sys; sys.stdout.buffer.write($1)" >"$2"; }
+py "bytes([3, 200, 7, 200, 0])" "$T/u8.bin"
+py "struct.pack('<3b', -128, -128, -128)" "$T/i8.bin"
+py "struct.pack('<3h', 5, -32768, -32768)" "$T/i16.bin"
+py "struct.pack('<2H', 65535, 7)" "$T/u16.bin"
+py "struct.pack('<2Q', 2**64 - 1, 2)" "$T/u64.bin"
+py "struct.pack('<2q', -2**63, 5)" "$T/i64.bin"
+py "struct.pack('<2I', 2**32 - 1, 2)" "$T/u32big.bin"
+py "struct.pack('<10i', *range(1, 11))" "$T/i32ten.bin"
+py "struct.pack('<10f', *range(1, 11))" "$T/f32ten.bin"
+py "struct.pack('<10d', *range(1, 11))" "$T/f64ten.bin"
+py "struct.pack('<10e', *range(1, 11))" "$T/f16ten.bin"
+py "struct.pack('<3e', 1.5, -2, 0.25)" "$T/f16.bin"
+py "struct.pack('<4f', 1, float('nan'), 5, float('nan'))" "$T/f32nan.bin"
+py "struct.pack('<5f', 0.0, -0.0, float('nan'), 1, 0)" "$T/f32count.bin"
+py "struct.pack('<4f', 1, 1e8, 1, -1e8)" "$T/f32comp.bin"
+expect_line() { # backend, expected last line (extended regex, anchored), run arguments...
+  local b=$1 want=$2 got; shift 2
+  got=$($RUN --backend $b "$@" 2>"$T/err" | tail -1)
+  check "run --backend $b $* prints '$want' (got '$got' $(head -c 300 "$T/err"))" grep -Eqx "$want" <<<"$got"
+}
+# (each line on the CPU; the ones marked "both" on PoCL as well: a PoCL build takes 4-12 s, so one
+# per result format and accumulator)
+expect_both() { expect_line cpu "$@"; expect_line opencl "$@"; }
+expect_both "result: 200 at 1" --type uint8 --op argmax --input "$T/u8.bin"
+expect_line cpu "result: 0 at 4" --type uint8 --op argmin --input "$T/u8.bin"
+expect_line cpu "result: min=0 max=200" --type uint8 --op minmax --input "$T/u8.bin"
+expect_line cpu "result: 4" --type uint8 --op count --input "$T/u8.bin"
+expect_line cpu "result: 410" --type uint8 --op sum --input "$T/u8.bin"
+expect_line cpu "result: -384" --type int8 --op sum --input "$T/i8.bin"
+expect_line cpu "result: -384" --type int8 --op sum --accumulate wide --input "$T/i8.bin"
+expect_line cpu "result: -32768 at 1" --type int16 --op argmin --input "$T/i16.bin"
+expect_line cpu "result: 65535 at 0" --type uint16 --op argmax --input "$T/u16.bin"
+expect_line cpu "result: 1" --type uint64 --op sum --input "$T/u64.bin"
+expect_line cpu "result: 18446744073709551615" --type uint64 --op max --input "$T/u64.bin"
+expect_line cpu "result: -9223372036854775808" --type int64 --op min --input "$T/i64.bin"
+expect_both "result: min=-9223372036854775808 max=5" --type int64 --op minmax --input "$T/i64.bin"
+expect_line cpu "result: 1" --type uint32 --op sum --input "$T/u32big.bin"
+expect_both "result: 4294967297" --type uint --op sum --accumulate wide --input "$T/u32big.bin"
+expect_line cpu "result: 4294967297" --type uint --op sum --accumulate native --accumulate wide --input "$T/u32big.bin"
+expect_both "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type int --op stats --input "$T/i32ten.bin"
+expect_line cpu "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type int32 --op stats --accumulate wide --input "$T/i32ten.bin"
+expect_both "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type float --op stats --input "$T/f32ten.bin"
+expect_line cpu "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type float32 --op stats --accumulate compensated --input "$T/f32ten.bin"
+expect_line cpu "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type float64 --op stats --input "$T/f64ten.bin"
+expect_line cpu "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type half --op stats --input "$T/f16ten.bin"
+expect_line cpu "result: 10 at 9" --type float16 --op argmax --input "$T/f16ten.bin"
+expect_both "result: -0.25" --type half --op sum --input "$T/f16.bin"
+expect_line cpu "result: -0.25" --type half --op sum --accumulate wide --input "$T/f16.bin"
+expect_line cpu "result: min=-2 max=1.5" --type half --op minmax --input "$T/f16.bin"
+expect_both "result: -?nan at 1" --type float --op argmax --input "$T/f32nan.bin"
+expect_line cpu "result: -?nan at 1" --type float --op argmin --input "$T/f32nan.bin"
+expect_both "result: 2" --type float --op count --input "$T/f32count.bin"
+expect_both "result: 2" --type float --op sum --accumulate compensated --input "$T/f32comp.bin"
+expect_line cpu "result: min=-2.25 max=1.0000000000000001e\\+300" --type double --op minmax --input "$T/f64.bin"
+expect_line cpu "result: 1.0000000000000001e\\+300 at 2" --type double --op argmax --input "$T/f64.bin"
+expect_line cpu "result: -2.25 at 1" --type double --op argmin --input "$T/f64.bin"
+expect_line cpu "result: 0 at 18446744073709551615" --type uint8 --op argmax --n 0
+expect_line cpu "result: count=0 sum=0 min=[^ ]+ max=[^ ]+ mean=-?nan var=-?nan" --type float --op stats --n 0
+# --n/--seed for every type: deterministic, and the same on PoCL as on the CPU (exact where it must be)
+for t in uint8 int8 uint16 int16 uint64 int64 half; do
+  a=$($RUN --backend cpu --type $t --op argmax --n 100003 --seed 3 | tail -1)
+  check "run $t argmax --n/--seed is deterministic" [ "$a" = "$($RUN --backend cpu --type $t --op argmax --n 100003 --seed 3 | tail -1)" ]
+  check "run $t argmax line format ($a)" grep -Eqx "result: -?[0-9.e+-]+ at [0-9]+" <<<"$a"
+  case $t in uint8) ops="argmin sum" ;; int16) ops=minmax ;; uint64) ops=count ;; int64) ops=argmax ;; half) ops="sum argmin" ;; *) ops="" ;; esac
+  for o in $ops; do # on PoCL: one or two ops per type (builds are slow there)
+    cpu=$($RUN --backend cpu --type $t --op $o --n 100003 --seed 3 | tail -1)
+    cl=$($RUN --backend opencl --type $t --op $o --n 100003 --seed 3 2>"$T/err" | tail -1)
+    if [ $t = half ] && [ $o = sum ]; then
+      check "opencl half sum close to cpu ($cl vs $cpu)" python3 -c "import sys; a=float('${cl#result: }'); b=float('${cpu#result: }'); sys.exit(abs(a-b) > 1e-3*max(1,abs(b)))"
+    else
+      check "opencl $t $o equals cpu ($cl vs $cpu)" [ "$cl" = "$cpu" ]
+    fi
+  done
+done
+check "run prints the accumulator" grep -q "accumulate wide" <($RUN --backend cpu --type float --op sum --accumulate wide --n 10)
+for args in "--backend cpu --type float --op sum --n 5 --accumulate kahan" "--backend cpu --type int --op sum --n 5 --accumulate compensated" \
+            "--backend cpu --type uint8 --op stats --n 5 --accumulate compensated" "--backend cpu --type float --op sum --n 5 --accumulate" \
+            "--backend cpu --type float --op median --n 5" "--backend cpu --type float128 --op sum --n 5"; do
+  $RUN $args >"$T/out" 2>"$T/err"; rc=$?
+  check "run '$args' exits 2 (got $rc)" [ $rc = 2 ]
+  check "run '$args' says why" test -s "$T/err"
+done
 
 # the OpenCL backend agrees with the CPU (exact for integers and min/max)
 for t in uint int float double; do
@@ -85,7 +202,7 @@ $TUNE --backend opencl --types uint --ops max --max-n 4096 --file "$T/tuning.txt
 check "tune exit 0 (got $rc)" [ $rc = 0 ]
 check "tune prints the winner" grep -Eq "^uint +max +2\^12 .*type=uint op=max" "$T/out"
 check "tune writes one line for the class" [ "$(grep -c '^opencl ".*" ".*" uint max 12 ' "$T/tuning.txt")" = 1 ]
-for args in "" "--backend metal" "--backend opencl --types half" "--backend opencl --max-n 12"; do
+for args in "" "--backend metal" "--backend opencl --types quad" "--backend opencl --max-n 12"; do
   $TUNE $args >"$T/out" 2>"$T/err"; rc=$?
   check "tune '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "tune '$args' says why" test -s "$T/err"
