@@ -44,9 +44,9 @@
 #endif
 
 #define PCLREDUCE_VERSION_MAJOR 0
-#define PCLREDUCE_VERSION_MINOR 2
+#define PCLREDUCE_VERSION_MINOR 3
 #define PCLREDUCE_VERSION_PATCH 0
-#define PCLREDUCE_VERSION "0.2.0"
+#define PCLREDUCE_VERSION "0.3.0"
 
 PCLR_EXTERN_C_BEGIN
 
@@ -1062,7 +1062,8 @@ static int pclr__state_is_element(const pclr_config *c) {
 
 /* Ops whose kernel folds element by element (pclr_fold) instead of merging lifted elements. */
 PCLR__FN int pclr__folds_each(const pclr_config *c) {
-    return c->op == PCLR_STATS || (c->op == PCLR_SUM && c->accumulate == PCLR_COMPENSATED);
+    return c->op == PCLR_STATS || (c->op == PCLR_SUM && c->accumulate == PCLR_COMPENSATED) || c->op == PCLR_ARGMIN ||
+           c->op == PCLR_ARGMAX;
 }
 
 static int pclr__needs_fp64(const pclr_config *c) {
@@ -1425,9 +1426,13 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
                                    "                                  : (a.v == a.v && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
         else PCLR__GEN_PUTF(g, " */\nPCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
                                "    const int b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
-        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n"
-                        "PCLR_FN pclr_s pclr_lift(pclr_v x, pclr_u64 i) { pclr_s s; s.i = i; s.v = x; return s; }\n"
-                        "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x), (i))\n");
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
+        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
+                          "   and any element beats the identity (no index yet). */\n"
+                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {\n"
+                          "    if (x %s a.v%s || a.i == %s) { a.v = x; a.i = i; }\n"
+                          "    return a;\n"
+                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (x != x && a.v == a.v)" : "", g->cuda ? "~0ull" : "~0UL");
         break;
     }
     default: /* PCLR_STATS */
@@ -1462,13 +1467,17 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     }
     /* the folds */
     if (sequential) {
-        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))\n");
+        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x)%s)\n", at ? ", (i)" : "");
         if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
-            for (k = 0; k < c->vector_width; ++k)
-                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s[%d]));" : "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s%x));",
-                               k % 2 ? " " : " \\\n    ", k);
+            for (k = 0; k < c->vector_width; ++k) {
+                char idx[32] = "";
+                if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
+                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s[%d])%s);" : "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s%x)%s);",
+                               k % 2 ? " " : " \\\n    ", k, idx);
+            }
             pclr__put(g->w, " \\\n} while (0)\n");
         }
     } else {
