@@ -1436,18 +1436,21 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         break;
     }
     default: /* PCLR_STATS */
-        PCLR__GEN_PUTF(g, "/* one value: count, sum, min, max, and the moments about the first value seen */\n"
-                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
-                          "    a.n += 1;\n"
+        PCLR__GEN_PUTF(g, "/* k values from x0 on: the count, and the first value a work-item meets becomes\n"
+                          "   the shift its moments are summed about */\n"
+                          "#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)\n"
+                          "/* one value (counted already): sum, min, max, and the moments about the shift */\n"
+                          "PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {\n"
                           "    %s\n"
                           "    a.lo = pclr_min(a.lo, x);\n"
                           "    a.hi = pclr_max(a.hi, x);\n"
-                          "    if (a.n == 1) a.shift = (pclr_m)x;\n"
                           "    const pclr_m d = (pclr_m)x - a.shift;\n"
                           "    a.d1 += d;\n"
                           "    a.m2 += d * d;\n"
                           "    return a;\n"
-                          "}\n", comp ? "PCLR_KBN(a.s, a.c, (pclr_a)x);" : "a.s = pclr_add(a.s, (pclr_a)x);");
+                          "}\n"
+                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }\n",
+                       comp ? "PCLR_KBN(a.s, a.c, (pclr_a)x);" : "a.s = pclr_add(a.s, (pclr_a)x);");
         PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
                           "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
                           "    if (b.n == 0) return a;\n"
@@ -1471,12 +1474,14 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x)%s)\n", at ? ", (i)" : "");
         if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
+            const int stats = c->op == PCLR_STATS; /* counted once per vector */
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    PCLR_COUNT_IN(acc, PCLR_VALUE(%s), PCLR_VECTOR);", g->cuda ? "(v).s[0]" : "(v).s0");
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
-                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s[%d])%s);" : "%s(acc) = pclr_fold((acc), PCLR_VALUE((v).s%x)%s);",
-                               k % 2 ? " " : " \\\n    ", k, idx);
+                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold%s((acc), PCLR_VALUE((v).s[%d])%s);" : "%s(acc) = pclr_fold%s((acc), PCLR_VALUE((v).s%x)%s);",
+                               k % 2 ? " " : " \\\n    ", stats ? "_value" : "", k, idx);
             }
             pclr__put(g->w, " \\\n} while (0)\n");
         }
