@@ -1164,7 +1164,7 @@ static void core_bad_inputs(void) {
     CHECK(strcmp(pclr_stride_name((pclr_stride)3), "invalid") == 0, "stride_name(3)");
     CHECK(strcmp(pclr_variant_name((pclr_variant)6), "invalid") == 0, "variant_name(6)");
     CHECK(strcmp(pclr_finish_name((pclr_finish)4), "invalid") == 0, "finish_name(4)");
-    CHECK(pclr_type_size((pclr_type)5) == 0, "type_size(5)");
+    CHECK(pclr_type_size(PCLR_TYPE_COUNT_) == 0, "type_size(count)");
 }
 
 /* A device that lacks something, and a compiler that fails, through a
