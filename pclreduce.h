@@ -1111,7 +1111,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.vector_width, 1, 16)) { *why = "vector width must be 1, 2, 4, 8 or 16"; return PCLR_ERR_INVALID_KNOB; }
-    if (c.vector_width * (int)pclr_type_size(c.type) > 16) { *why = "a load is at most 16 bytes: vector width x element size <= 16"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.vector_width * (int)pclr_type_size(c.type) > 32) { *why = "a load is at most 32 bytes: vector width x element size <= 32"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }

@@ -478,7 +478,7 @@ static void test_tune_format_parse(void) {
             {"", PCLR_ERR_INVALID_KNOB},
             {"   # a comment", PCLR_ERR_INVALID_KNOB},
             {"vulkan \"d\" \"1\" float sum 20", PCLR_ERR_INVALID_ENUM},
-            {"cuda \"d\" \"1\" half sum 20", PCLR_ERR_INVALID_ENUM},
+            {"cuda \"d\" \"1\" quad sum 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" float avg 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" float default 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" float sum 21", PCLR_ERR_INVALID_KNOB},

@@ -41,7 +41,7 @@ static void test_resolve(void) {
         struct { int field; int value; pclr_result want; } bad[] = {
             {0, 48, PCLR_ERR_INVALID_KNOB},   {1, 2048, PCLR_ERR_INVALID_KNOB}, {1, 16, PCLR_ERR_INVALID_KNOB},
             {1, 96, PCLR_ERR_INVALID_KNOB},   {2, 3, PCLR_ERR_INVALID_KNOB},    {2, 256, PCLR_ERR_INVALID_KNOB},
-            {3, 3, PCLR_ERR_INVALID_KNOB},    {3, 8, PCLR_ERR_UNSUPPORTED_COMBINATION},    {4, 65, PCLR_ERR_INVALID_KNOB},
+            {3, 3, PCLR_ERR_INVALID_KNOB},    {3, 32, PCLR_ERR_INVALID_KNOB},    {4, 65, PCLR_ERR_INVALID_KNOB},
             {5, 99, PCLR_ERR_INVALID_ENUM},   {6, -1, PCLR_ERR_INVALID_ENUM},   {7, 7, PCLR_ERR_INVALID_ENUM},
             {8, 9, PCLR_ERR_INVALID_ENUM},    {9, 4, PCLR_ERR_INVALID_ENUM},    {10, 6, PCLR_ERR_INVALID_ENUM},
         };

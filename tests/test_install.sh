@@ -99,7 +99,7 @@ if command -v cmake >/dev/null; then
     cat >"$TMP/fp/CMakeLists.txt" <<'CM'
 cmake_minimum_required(VERSION 3.16)
 project(pclr_find_package C)
-find_package(pclreduce 0.2 REQUIRED)
+find_package(pclreduce 0.3 REQUIRED)
 add_executable(app main.c)
 target_link_libraries(app PRIVATE pclreduce::pclreduce)
 CM

@@ -73,14 +73,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (i = 1; i < argc; ++i) {
         int used;
         long long v = 12345;
-        pclr_type t;
+        pclr_type t, t2;
         pclr_op o;
         pclr_backend d;
         pclr_stride s;
         pclr_variant va;
         pclr_finish f;
         /* every word through the table parsers and the integer parser */
-        if (pclr_parse_type(argv[i], &t) == PCLR_OK) REQUIRE(t > 0 && t < PCLR_TYPE_COUNT_ && strcmp(pclr_type_name(t), argv[i]) == 0);
+        /* a type's name, or one of its aliases (int32, float16, ...): its name parses back to it */
+        if (pclr_parse_type(argv[i], &t) == PCLR_OK)
+            REQUIRE(t > 0 && t < PCLR_TYPE_COUNT_ && pclr_parse_type(pclr_type_name(t), &t2) == PCLR_OK && t2 == t);
         if (pclr_parse_op(argv[i], &o) == PCLR_OK) REQUIRE(o > 0 && o < PCLR_OP_COUNT_ && strcmp(pclr_op_name(o), argv[i]) == 0);
         if (pclr_parse_backend(argv[i], &d) == PCLR_OK) REQUIRE((int)d >= 0 && d < PCLR_BACKEND_COUNT_);
         if (pclr_parse_stride(argv[i], &s) == PCLR_OK) REQUIRE(s > 0 && s < PCLR_STRIDE_COUNT_);
