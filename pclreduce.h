@@ -1214,14 +1214,15 @@ static const char *pclr__ktype(pclr_type t, int cuda) {
    identities of min and max (the host saturates them into a narrower element type). */
 static const char *pclr__kextreme(const pclr__gen *g, pclr_type t, int big) {
     static const char *const hi[PCLR_TYPE_COUNT_] = {"", "0xffffffffu", "0x7fffffff", "INF", "INF", "255u", "127", "65535u",
-                                                     "32767", "0xffffffffffffffff", "0x7fffffffffffffff", "INF"};
+                                                     "32767", "", "", "INF"}; /* 64-bit: below */
     static const char *const lo[PCLR_TYPE_COUNT_] = {"", "0u", "(-0x7fffffff - 1)", "-INF", "-INF", "0u", "(-128)", "0u",
-                                                     "(-32768)", "0", "(-0x7fffffffffffffff - 1)", "-INF"};
+                                                     "(-32768)", "", "", "-INF"};
     const char *v = (big ? hi : lo)[t];
     int dbl = g->l.value == PCLR_DOUBLE;
     if (!strcmp(v, "INF")) return g->cuda ? (dbl ? PCLR__TEXT_INF_CUDA_D : PCLR__TEXT_INF_CUDA_F) : (dbl ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
     if (!strcmp(v, "-INF")) return g->cuda ? (dbl ? "(-" PCLR__TEXT_INF_CUDA_D ")" : "(-" PCLR__TEXT_INF_CUDA_F ")")
                                            : (dbl ? "(-" PCLR__TEXT_INF_CL_D ")" : "(-" PCLR__TEXT_INF_CL_F ")");
+    /* 64-bit literals carry the dialect's suffix */
     if (t == PCLR_UINT64) return big ? (g->cuda ? "0xffffffffffffffffull" : "0xffffffffffffffffUL") : "0";
     if (t == PCLR_INT64) return big ? (g->cuda ? "0x7fffffffffffffffll" : "0x7fffffffffffffffL")
                                     : (g->cuda ? "(-0x7fffffffffffffffll - 1)" : "(-0x7fffffffffffffffL - 1)");
@@ -1815,16 +1816,13 @@ static int pclr__field_index(const pclr__layout *l, const char *name) {
     return -1;
 }
 
-PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
-    pclr_config c;
-    pclr__layout l;
-    pclr_result r;
+/* pclr_finalize for a resolved config c and its layout l (the backends keep both per configuration). */
+PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *layout, const void *state, void *result) {
+    const pclr_config c = *cfg;
+    const pclr__layout l = *layout;
     const unsigned char *st = (const unsigned char *)state;
     pclr_scalar sum, lo, hi;
     int is, ic, ilo, ihi;
-    if (!state || !result) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
-    pclr__layout_of(&c, &l);
     is = pclr__field_index(&l, "s");
     ic = pclr__field_index(&l, "c");
     ilo = pclr__field_index(&l, c.op == PCLR_MIN || c.op == PCLR_MAX || c.op == PCLR_ARGMIN || c.op == PCLR_ARGMAX ? "v" : "lo");
@@ -1879,6 +1877,16 @@ PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, vo
     return PCLR_OK;
 }
 
+PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
+    pclr_config c;
+    pclr__layout l;
+    pclr_result r;
+    if (!state || !result) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    pclr__layout_of(&c, &l);
+    return pclr__finalize(&c, &l, state, result);
+}
+
 /* The atomic finish's running value lives in one of six slots, 32-bit unsigned
    or signed (by the state's type) x sum, min, max; between calls it holds the
    identity of the uint or int op (pclr_identity), which every element type
@@ -1899,7 +1907,7 @@ PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
     if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
     pclr__identity_state(&l, c.op, state);
-    return pclr_finalize(&c, state, out);
+    return pclr__finalize(&c, &l, state, out);
 }
 
 PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
@@ -2889,13 +2897,17 @@ PCLR__FN void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
 PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
                              pclr_config *out) {
     const pclr_tune_entry *e = NULL;
+    /* type, op and accumulator as resolve fills them in (this runs at every reduce: no full resolve;
+       a value resolve would refuse matches no entry, since entries are resolved) */
+    const pclr_type type = cfg->type ? cfg->type : PCLR_FLOAT;
+    const pclr_op opv = cfg->op ? cfg->op : PCLR_SUM;
+    const pclr_accumulate acc = (opv == PCLR_SUM || opv == PCLR_STATS) && cfg->accumulate ? cfg->accumulate : PCLR_NATIVE;
+    const uint32_t size_class = pclr_size_class(n);
     pclr_config op;
     size_t i;
     *out = *cfg;
-    if (!count || pclr__resolve_op(cfg, &op) != PCLR_OK) return 0;
     for (i = 0; entries && i < count; ++i) /* the last entry for the type, op, accumulator and size class */
-        if (entries[i].type == op.type && entries[i].op == op.op && entries[i].cfg.accumulate == op.accumulate &&
-            entries[i].size_class == pclr_size_class(n))
+        if (entries[i].type == type && entries[i].op == opv && entries[i].cfg.accumulate == acc && entries[i].size_class == size_class)
             e = &entries[i];
     if (!e) return 0;
 #define PCLR__FILL(field) if (!out->field) out->field = e->cfg.field
@@ -2966,7 +2978,7 @@ typedef struct pclr__entry {
     pclr_config cfg;     /* resolved */
     void *program;       /* the backend's */
     uint32_t elem_size;  /* bytes of an input element */
-    uint32_t state_size; /* bytes of the op's state: the partials, and the result the kernel writes */
+    pclr__layout layout; /* the op's state (layout.size bytes): the partials, and what the kernel writes */
 } pclr__entry;
 
 typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
@@ -3229,7 +3241,7 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     e->entries = (pclr__entry *)grown;
     en.raw = *cfg;
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
-    en.state_size = (uint32_t)pclr_state_size(&en.cfg);
+    pclr__layout_of(&en.cfg, &en.layout);
     e->entries[e->entry_count] = en;
     *out = &e->entries[e->last = e->entry_count++];
     return PCLR_OK;

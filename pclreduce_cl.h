@@ -1058,7 +1058,7 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en,
         /* partials area: pclr_max_groups states */
         uint64_t want = pclr_max_groups(c, &ctx->e.facts);
         if (want < groups) want = groups;
-        want *= en->state_size;
+        want *= en->layout.size;
         if (want > ctx->partials_bytes) {
             cl_mem m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)want, NULL, &err);
             if (err != CL_SUCCESS || !m) return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the partials");
@@ -1071,10 +1071,10 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en,
     return PCLR_OK;
 }
 
-/* The whole reduction, enqueued. `*state_size` gets the size of the state it writes. */
+/* The whole reduction, enqueued. `*entry` gets its configuration (valid until the next lookup). */
 static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, cl_mem out, uint64_t out_offset, cl_uint nw, const cl_event *w,
-                                    cl_event *done, size_t *state_size) {
+                                    cl_event *done, const pclr__entry **entry) {
     const pclr__entry *en;
     const pclr__cl_program *e;
     pclr_launch plan;
@@ -1089,8 +1089,8 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
     e = (const pclr__cl_program *)en->program;
     ts = en->elem_size;
-    ss = en->state_size;
-    *state_size = (size_t)ss;
+    ss = en->layout.size;
+    *entry = en;
     if (n > UINT64_MAX - offset || offset + n > UINT64_MAX / ts)
         return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
     if (in) {
@@ -1146,27 +1146,27 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
 PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                           uint64_t n, cl_mem out, uint64_t out_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done) {
-    size_t ts = 0;
+    const pclr__entry *en;
     if (done) *done = NULL;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &ts);
+    return pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en);
 }
 
 PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result) {
-    size_t ss = 0;
+    const pclr__entry *en = NULL;
     pclr_result r;
     pclr__cl_waits ws;
     cl_int err;
     unsigned char state[64];
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "result pointer is NULL");
-    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &ss)) != PCLR_OK) return r;
+    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &en)) != PCLR_OK) return r;
     if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
-    err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, ss, state, ws.count, ws.list, NULL);
+    err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, en->layout.size, state, ws.count, ws.list, NULL);
     pclr__free(&ctx->e, ws.owned);
     if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
-    return pclr_finalize(cfg, state, result);
+    return pclr__finalize(&en->cfg, &en->layout, state, result);
 }
 
 

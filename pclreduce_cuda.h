@@ -632,7 +632,7 @@ static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, CUfunction fn, uint64_
 /* The partials area for `groups` (grown to the config's most; waits for the
    context's work before freeing the old one). The context is current. */
 static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups) {
-    const uint64_t ss = e->state_size;
+    const uint64_t ss = e->layout.size;
     size_t bytes = (size_t)(pclr_max_groups(&e->cfg, &ctx->e.facts) * ss);
     CUdeviceptr p = 0;
     CUresult r;
@@ -661,7 +661,7 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
     if ((pr = pclr__engine_lookup(&ctx->e, cfg, n, &e)) != PCLR_OK) goto done;
     es = e->elem_size;
-    align = e->state_size < 8 ? e->state_size : 8;
+    align = e->layout.size < 8 ? e->layout.size : 8;
     fn = ((const pclr__cuda_program *)e->program)->fn;
     if (!in && n > 0) {
         pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: input pointer is 0 with n = %llu", (unsigned long long)n);
@@ -700,11 +700,11 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     }
     if (r != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel");
     else if (result && (r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
-    else if (result && ctx->host_result) pr = pclr_finalize(&e->cfg, ctx->host_result, result);
+    else if (result && ctx->host_result) pr = pclr__finalize(&e->cfg, &e->layout, ctx->host_result, result);
     else if (result) {
         unsigned char state[64];
-        if ((r = ctx->cu.MemcpyDtoH(state, dst, e->state_size)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
-        else pr = pclr_finalize(&e->cfg, state, result);
+        if ((r = ctx->cu.MemcpyDtoH(state, dst, e->layout.size)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+        else pr = pclr__finalize(&e->cfg, &e->layout, state, result);
     }
 done:
     pclr__cuda_leave(ctx, pushed);
