@@ -27,7 +27,7 @@ build:
 	mkdir -p build
 
 build/pclreduce-gen: gen/pclreduce-gen.c pclreduce.h examples/pclr_args.h | build
-	$(CC) $(WARN) $(CFLAGS) -o $@ gen/pclreduce-gen.c
+	$(CC) $(WARN) $(CFLAGS) -o $@ gen/pclreduce-gen.c -lm
 
 build/pclreduce-run: examples/pclreduce-run.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/pclreduce-run.c $(LIBS)
@@ -102,10 +102,10 @@ FUZZ_FLAGS    = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 FUZZ_CUDA_INC = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_FAILURES_NO_CUDA)
 
 build/fuzz_generator: tests/fuzz/fuzz_generator.c pclreduce.h | build
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_generator.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_generator.c -lm
 
 build/fuzz_cli: tests/fuzz/fuzz_cli.c pclreduce.h examples/pclr_args.h | build
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c -lm
 
 fuzz: build/fuzz_generator build/fuzz_cli
 	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli

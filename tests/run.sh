@@ -42,8 +42,8 @@ step core-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefin
 have valgrind && step core-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_core"
 
 # 1b. the kernel cache and the tuning file (core, POSIX: two processes x threads on one directory)
-step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache tests/test_cache.c && $B/test_cache"
-step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c && $B/test_cache_asan"
+step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache tests/test_cache.c -lm && $B/test_cache"
+step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c -lm && $B/test_cache_asan"
 have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
 
 # 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
