@@ -19,6 +19,11 @@
    %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
    "result: min=A max=B", stats "result: count=N sum=S min=A max=B mean=M
    var=V" (mean and var %.9g for half and float, %.17g otherwise).
+   A map (README "Map expressions") reduces f(x, y, i) instead of x:
+   --map EXPR, --param [TYPE:]NAME=VALUE (repeatable), --components 2|4 (the
+   elements of --input are pixels of that many scalars), and a second input y
+   of the same length: --input2 FILE, or with --n generated from --seed + 1;
+   its type is --type2 (default: --type). An invalid map exits with 2.
    Errors: a message on stderr and a non-zero exit status. */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
@@ -38,10 +43,11 @@
 #endif
 
 typedef struct run_args {
-    const char *backend, *input;
+    const char *backend, *input, *input2;
     int platform, device, verbose;
     long long n, seed;
     pclr_config cfg;
+    pclr_args_map map;
 } run_args;
 
 static void usage(FILE *f) {
@@ -53,6 +59,8 @@ static void usage(FILE *f) {
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
+            "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
+            "                      [--input2 FILE] [--type2 TYPE]]\n"
             "       pclreduce-run --list\n");
 }
 
@@ -69,9 +77,9 @@ static int parse(int argc, char **argv, run_args *a) {
         int used;
         if (strcmp(f, "-v") == 0 || strcmp(f, "--verbose") == 0) { a->verbose = 1; continue; }
         if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
-        if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0) {
+        if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0 || strcmp(f, "--input2") == 0) {
             if (!v) { fprintf(stderr, "pclreduce-run: %s needs a value\n", f); return 2; }
-            if (f[2] == 'b') a->backend = v; else a->input = v;
+            if (f[2] == 'b') a->backend = v; else if (f[7] == '2') a->input2 = v; else a->input = v;
             ++i;
             continue;
         }
@@ -89,6 +97,7 @@ static int parse(int argc, char **argv, run_args *a) {
             continue;
         }
         used = pclr_args_parse_knob(argc, argv, i, &a->cfg, stderr, "pclreduce-run");
+        if (used == 0) used = pclr_args_parse_map(argc, argv, i, &a->cfg, &a->map, stderr, "pclreduce-run");
         if (used < 0) return 2;
         if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
         i += used - 1;
@@ -106,26 +115,41 @@ static int parse(int argc, char **argv, run_args *a) {
         fprintf(stderr, "pclreduce-run: give exactly one of --input FILE and --n N\n");
         return 2;
     }
+    if (a->input2 && (!a->cfg.map || !a->input)) {
+        fprintf(stderr, "pclreduce-run: --input2 goes with --map and --input\n");
+        return 2;
+    }
+    if (a->cfg.map && !a->cfg.y_type) { /* y's type is --type when there is a y: --input2, or a map that reads y */
+        pclr_config with_y = a->cfg;
+        with_y.y_type = a->cfg.type;
+        if (a->input2 || (pclr_map_check(&a->cfg, NULL, 0) != PCLR_OK && pclr_map_check(&with_y, NULL, 0) == PCLR_OK))
+            a->cfg.y_type = a->cfg.type;
+    }
+    if (a->cfg.y_type && a->input && !a->input2) {
+        fprintf(stderr, "pclreduce-run: the map reads y: give --input2 FILE\n");
+        return 2;
+    }
     return 0;
 }
 
-/* Loads --input or generates --n random elements; returns NULL after printing why. */
-static void *load_data(const run_args *a, uint64_t *n) {
-    size_t ts = pclr_type_size(a->cfg.type);
+/* Loads a file (--input, --input2) or generates --n random elements of type;
+   *n: whole elements of `comps` scalars. Returns NULL after printing why. */
+static void *load_data(const run_args *a, const char *input, pclr_type type, uint64_t seed, uint64_t *n) {
+    const size_t comps = a->cfg.map && a->cfg.components > 1 ? (size_t)a->cfg.components : 1, ts = pclr_type_size(type) * comps;
     void *data;
-    if (a->input) {
+    if (input) {
         FILE *f;
         long size;
 #ifndef _WIN32
         struct stat st; /* a FIFO would block forever; a directory or device has no size to read */
-        if (stat(a->input, &st) == 0 && !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory)\n", a->input);
+        if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory)\n", input);
             return NULL;
         }
 #endif
-        if (!(f = fopen(a->input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", a->input); return NULL; }
+        if (!(f = fopen(input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", input); return NULL; }
         if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-            fprintf(stderr, "pclreduce-run: cannot size '%s'\n", a->input);
+            fprintf(stderr, "pclreduce-run: cannot size '%s'\n", input);
             fclose(f);
             return NULL;
         }
@@ -133,7 +157,7 @@ static void *load_data(const run_args *a, uint64_t *n) {
         *n = (uint64_t)size / ts;
         data = malloc(*n ? (size_t)*n * ts : 1);
         if (!data || fread(data, ts, (size_t)*n, f) != (size_t)*n) {
-            fprintf(stderr, "pclreduce-run: cannot read '%s'\n", a->input);
+            fprintf(stderr, "pclreduce-run: cannot read '%s'\n", input);
             free(data);
             fclose(f);
             return NULL;
@@ -145,7 +169,7 @@ static void *load_data(const run_args *a, uint64_t *n) {
     if (*n > SIZE_MAX / ts) { fprintf(stderr, "pclreduce-run: --n too large for this machine\n"); return NULL; }
     data = malloc(*n ? (size_t)*n * ts : 1);
     if (!data) { fprintf(stderr, "pclreduce-run: out of memory for %llu elements\n", (unsigned long long)*n); return NULL; }
-    pclr_args_fill_random(a->cfg.type, data, *n, (uint64_t)a->seed);
+    pclr_args_fill_random(type, data, *n * comps, seed);
     return data;
 }
 
@@ -186,13 +210,14 @@ static int list_opencl(void) {
 #endif
 
 /* The reduction on the generic context: the chosen backend (or auto). */
-static int run(const run_args *a, const void *data, uint64_t n, void *result) {
+static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result) {
     pclr_desc desc;
     pclr_context *ctx = NULL;
-    pclr_buffer *buf = NULL;
+    pclr_buffer *buf = NULL, *buf2 = NULL;
     pclr_config cfg = a->cfg;
     char why[1024] = "", text[4096];
-    size_t bytes = (size_t)n * pclr_type_size(cfg.type);
+    const size_t comps = cfg.map && cfg.components > 1 ? (size_t)cfg.components : 1;
+    size_t bytes = (size_t)n * pclr_type_size(cfg.type) * comps, bytes2 = (size_t)n * pclr_type_size(cfg.y_type) * comps;
     pclr_result r;
     memset(&desc, 0, sizeof desc);
     desc.backends[0] = cfg.backend; /* 0: auto */
@@ -212,21 +237,23 @@ static int run(const run_args *a, const void *data, uint64_t n, void *result) {
             printf("config: %s\n", text);
         }
     }
-    if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK)
-        r = pclr_reduce(ctx, &cfg, buf, 0, n, result);
+    if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK &&
+        (!data2 || ((r = pclr_buffer_create(ctx, bytes2, &buf2)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf2, 0, data2, bytes2)) == PCLR_OK)))
+        r = pclr_reduce_map(ctx, &cfg, buf, 0, buf2, 0, n, a->map.values, result);
     if (r != PCLR_OK) {
         fail("reduce", r, pclr_last_error(ctx));
         if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_build_log(ctx));
     }
     pclr_buffer_destroy(ctx, buf);
+    pclr_buffer_destroy(ctx, buf2);
     pclr_destroy(ctx);
     return r == PCLR_OK ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     run_args a;
-    uint64_t n = 0;
-    void *data, *result;
+    uint64_t n = 0, n2 = 0;
+    void *data, *data2 = NULL, *result;
     size_t result_size;
     int rc;
     const char *why = NULL;
@@ -244,6 +271,8 @@ int main(int argc, char **argv) {
         pclr_config check = a.cfg;
         check.backend = PCLR_BACKEND_AUTO; /* knobs only: the backend is checked by the context */
         if ((r = pclr_config_resolve(&check, &check, &why)) != PCLR_OK) {
+            char where[256];
+            if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&check, where, sizeof where) != PCLR_OK) why = where;
             fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
             return 2;
         }
@@ -253,12 +282,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pclreduce-run: no result size for this configuration\n");
         return 1;
     }
-    if (!(data = load_data(&a, &n))) { free(result); return 1; }
+    if (!(data = load_data(&a, a.input, a.cfg.type, (uint64_t)a.seed, &n))) { free(result); return 1; }
+    if (a.cfg.y_type && !(data2 = load_data(&a, a.input2, a.cfg.y_type, (uint64_t)a.seed + 1, &n2))) { free(data); free(result); return 1; }
+    if (data2 && n2 != n) {
+        fprintf(stderr, "pclreduce-run: --input2 holds %llu elements, --input %llu\n", (unsigned long long)n2, (unsigned long long)n);
+        free(data); free(data2); free(result);
+        return 1;
+    }
     printf("%llu elements of %s, op %s", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
     if (a.cfg.accumulate != PCLR_ACCUMULATE_DEFAULT) printf(", accumulate %s", pclr_accumulate_name(a.cfg.accumulate));
+    if (a.cfg.map) printf(", map %s", a.cfg.map);
     printf("\n");
-    rc = run(&a, data, n, result);
+    rc = run(&a, data, data2, n, result);
     free(data);
+    free(data2);
     if (rc == 0) {
         char v[256];
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
