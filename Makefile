@@ -65,10 +65,13 @@ PCLR_VERSION    := $(shell sed -n 's/^\#define PCLREDUCE_VERSION "\(.*\)"/\1/p' 
 PCLR_INSTALL_TO  = $(DESTDIR)$(PREFIX)
 PCLR_SUBST       = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(PCLR_VERSION)|g'
 
-all: build/auto_exposure
+all: build/auto_exposure build/maps
 
 build/auto_exposure: examples/auto_exposure.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/auto_exposure.c $(LIBS)
+
+build/maps: examples/maps.c $(HEADERS) | build
+	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/maps.c $(LIBS)
 
 install: build/pclreduce-gen build/pclreduce-run
 	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \

@@ -1200,7 +1200,9 @@ static int pclr__mnumber(pclr__mparser *P) {
         }
         text[m] = '\0';
         d = strtod(text, &end);
-        if (d > DBL_MAX || ((s[k] == 'f' || s[k] == 'F') && d > FLT_MAX)) return pclr__merr(P, col, "the number is too large for its type");
+        /* (a float literal rounds to inf from FLT_MAX + half an ulp, 2^103, up) */
+        if (d > DBL_MAX || ((s[k] == 'f' || s[k] == 'F') && d >= (double)FLT_MAX + 10141204801825835211973625643008.0))
+            return pclr__merr(P, col, "the number is too large for its type");
         if (s[k] == 'f' || s[k] == 'F') {
             ++k;
             if (pclr__mis_ident((unsigned char)s[k])) return pclr__merr(P, col, "a number is followed by a letter");
