@@ -5,7 +5,8 @@
 #   OpenCL  every device of every platform        -> build/bench_cl   (PoCL: vs an OpenMP loop)
 # Each device also gets the PCL-Reduction study (--no-study skips it) and the vocabulary run
 # (--vocab: every type x op x accumulator vs the read limit, CUB's ArgMin/ArgMax, CUB Sum+Min+Max,
-# CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it).
+# CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it); the CUDA device
+# also gets bench_map (map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes).
 #
 # usage: bash bench/run.sh [--quick] [--no-study] [--no-vocab] [--vocab-only] [--only PATTERN] [-- args for the bench programs]
 #   --only PATTERN   run only devices whose result folder name contains PATTERN (e.g. cuda, pocl, nvidia-opencl)
@@ -85,6 +86,13 @@ if command -v nvcc >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
         cuda_dir=$(build/bench_cuda --print-out) || cuda_dir=""
         if [ -n "$cuda_dir" ] && wanted "$(basename "$cuda_dir")"; then
             SWEEP_ARGS="" STUDY_ARGS="" VOCAB_ARGS="" run_device "$cuda_dir" "" build/bench_cuda
+            # map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes (map.log, map_cuda.csv)
+            if nvcc -O3 -std=c++17 -arch="$arch" -I. bench/bench_map.cu -o build/bench_map -lcublas -ldl; then
+                limited 240 build/bench_map "$cuda_dir" | tee "$cuda_dir/map.log" || status=1
+            else
+                status=1
+                log "bench_map did not build"
+            fi
         fi
     else
         status=1
