@@ -816,6 +816,68 @@ static void test_contexts(void) {
     }
 }
 
+/* A buffer on the caller's memory (CL_MEM_USE_HOST_PTR) 1, 2 or 3 bytes off
+   a float's alignment crashed the process inside PoCL's kernel: now
+   PCLR_ERR_MISALIGNED, as CUDA; an element-aligned one (4 off a 16-byte
+   boundary) reduces correctly; a sub-buffer counts its parent's address. */
+static void test_misaligned(void) {
+    const cl_context cc = pclr_cl_get_cl_context(g_ctx);
+    const size_t n = 4099, bytes = n * sizeof(float);
+    unsigned char *raw = (unsigned char *)malloc(bytes + 4096 + 64);
+    unsigned char *base = raw + (64 - (uintptr_t)raw % 64); /* 64-byte aligned */
+    uint64_t st = g_seed ^ 0xa11e;
+    pclr_config c = make_cfg(PCLR_FLOAT, PCLR_MAX);
+    cl_uint align_bits = 0;
+    cl_device_id dev = NULL;
+    float *tmp = (float *)malloc(bytes);
+    size_t off, origin;
+    float want, got;
+    cl_int err;
+    if (!CHECK(raw && tmp, "host memory")) return;
+    clGetCommandQueueInfo(pclr_cl_get_queue(g_ctx), CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    origin = align_bits >= 8 ? align_bits / 8 : 128; /* the smallest sub-buffer origin the device takes */
+    for (off = 0; off <= 4; ++off) {
+        cl_mem m, sub = NULL;
+        cl_buffer_region region;
+        pclr_result r;
+        fill(PCLR_FLOAT, tmp, n, &st, 0);
+        memcpy(base + off, tmp, bytes); /* misaligned floats are never touched through a float pointer here */
+        m = clCreateBuffer(cc, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, base + off, &err);
+        if (!CHECK(err == CL_SUCCESS, "USE_HOST_PTR buffer at +%zu: %d", off, (int)err)) continue;
+        memset(&got, 0x5a, sizeof got);
+        r = pclr_cl_reduce(g_ctx, &c, m, 0, n, &got);
+        if (off % 4) {
+            CHECK(r == PCLR_ERR_MISALIGNED && strstr(pclr_cl_last_error(g_ctx), "not aligned"),
+                  "host memory %zu bytes off: PCLR_ERR_MISALIGNED, no crash (%s: %s)", off, pclr_result_string(r), pclr_cl_last_error(g_ctx));
+        } else {
+            pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, tmp, n, &want);
+            CHECK(r == PCLR_OK && memcmp(&got, &want, sizeof got) == 0, "host memory %zu bytes off: reduced (%s)", off, pclr_result_string(r));
+        }
+        /* a sub-buffer at an origin the device accepts: its address is the parent's plus the origin */
+        region.origin = origin;
+        region.size = bytes - origin;
+        sub = clCreateSubBuffer(m, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        if (err == CL_SUCCESS) {
+            r = pclr_cl_reduce(g_ctx, &c, sub, 0, (bytes - origin) / 4, &got);
+            if (off % 4) {
+                CHECK(r == PCLR_ERR_MISALIGNED, "sub-buffer of host memory %zu bytes off: PCLR_ERR_MISALIGNED (%s)", off, pclr_result_string(r));
+            } else {
+                pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, tmp + origin / 4, (bytes - origin) / 4, &want);
+                CHECK(r == PCLR_OK && memcmp(&got, &want, sizeof got) == 0, "sub-buffer %zu bytes off: reduced (%s)", off, pclr_result_string(r));
+            }
+            clReleaseMemObject(sub);
+        } else {
+            SKIP("clCreateSubBuffer at origin %zu: %d", origin, (int)err);
+        }
+        clReleaseMemObject(m);
+    }
+    /* the context is still usable */
+    CHECK(run_check(&c, 0, 1000, "after the misaligned buffers"), "a reduce after the refusals");
+    free(raw);
+    free(tmp);
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     int pi = env_int("PCLR_CL_PLATFORM", -1), di = env_int("PCLR_CL_DEVICE", -1), s, seeds;
@@ -864,6 +926,7 @@ int main(void) {
     test_refusals();
     test_build_failure();
     test_null_and_sizes();
+    test_misaligned();
     test_cache();
     test_atomic_slots();
     test_nan();
