@@ -393,7 +393,9 @@ PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, cons
      links, is rewritten in place through the link, so the link and the
      other names stay; not atomic: a crash midway can leave it cut short (a
      cut last line is skipped when loaded).
-   pclr_tune_save_ex also gives a static sentence in *why (NULL on success). */
+   With count 0 nothing is written: PCLR_OK tells that path could be saved to
+   (absent or a tuning file). pclr_tune_save_ex also gives a static sentence
+   in *why (NULL on success). */
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
 PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why);
 
@@ -513,6 +515,10 @@ PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
 /* The configuration a reduce of n elements runs: tuned knobs for n's size
    class, then the device's defaults, resolved and checked. */
 PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out);
+/* The tuning entry whose knobs fill those cfg leaves 0 in a reduce of n
+   elements (the context's entries for its device, those it cannot run left
+   out), or NULL: such knobs are then the device's defaults. */
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n);
 /* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result);
@@ -3079,6 +3085,7 @@ PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *
     free(text);
     text = NULL;
     if (*why) return PCLR_ERR_IO;
+    if (count == 0) return PCLR_OK; /* nothing to save: the check alone (a tool's, before a long sweep) */
     pclr__make_dirs(lock_path, 0);
     pclr__appendf(lock_path, sizeof lock_path, &len, ".lock");
     /* one saver at a time reads, merges and writes: no saver's entries are lost */
@@ -4105,6 +4112,17 @@ PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uin
     if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
     if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     return pclr__engine_resolve(ctx->engine, cfg, out);
+}
+
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n) {
+    const pclr__engine *e = ctx ? ctx->engine : NULL;
+    const pclr_tune_entry *found = NULL;
+    pclr_config c;
+    size_t i;
+    /* one at a time, as the reduce applies them (a file's later line has replaced an earlier one with its key) */
+    for (i = 0; e && cfg && i < e->tuned_count; ++i)
+        if (pclr_tune_apply(&e->tuned[i], 1, cfg, n, &c)) found = &e->tuned[i];
+    return found;
 }
 
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
