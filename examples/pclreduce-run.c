@@ -1,7 +1,7 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
    pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
-                 --type T --op O [--accumulate A] (--input FILE | --n N [--seed S])
+                 --type T --op O [--accumulate A] (--input FILE|- | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
    pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
@@ -53,7 +53,7 @@ static void usage(FILE *f) {
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
-            "                     [--accumulate native|wide|compensated] (--input FILE | --n N [--seed S]) [-v]\n"
+            "                     [--accumulate native|wide|compensated] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
