@@ -327,10 +327,18 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
    identity: <dir>/<16 hex digits of pclr_hash64(identity)>.bin. The identity
    is every byte that defines the binary (the backends pass source, options,
    device name and driver version). A file holds a header (magic, format
-   version, the identity hashed under two seeds, payload size and checksum)
-   and the payload. Files are written to a temporary name and renamed, so a
-   reader sees a whole file or none; a torn, corrupt or foreign file is a
-   miss, never trusted: the caller rebuilds and stores again. */
+   version, identity length, payload size, the payload's SHA-256), the whole
+   identity, compared byte for byte, and the payload. Files are written to a
+   temporary name and renamed, so a reader sees a whole file or none; a
+   torn, corrupt or foreign file is a miss, never trusted: the caller
+   rebuilds and stores again.
+
+   Trust (POSIX; README "The disk cache's trust model"): the directory must be
+   a real directory (not a symbolic link) owned by this user (geteuid) and not
+   writable by group or others; each file a regular file (opened with
+   O_NOFOLLOW | O_NONBLOCK, then fstat) with the same owner and mode rule.
+   store creates missing directories 0700 and files 0600, whatever the
+   umask. Anything else is a miss (load) or PCLR_ERR_IO (store). */
 #ifndef PCLR_CACHE_MAX_BYTES
 #define PCLR_CACHE_MAX_BYTES (256u << 20) /* larger payloads are refused: no binary is this big */
 #endif
@@ -347,10 +355,11 @@ PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap);
 PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
                              void **data, size_t *size, const char **why);
 
-/* Writes the file atomically, creating dir and its parents. PCLR_ERR_IO when
-   dir is "" or the directory or file cannot be written (a failed write leaves no temporary
-   file); PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between
-   threads and processes: the last complete writer wins. */
+/* Writes the file atomically, creating dir and its parents (0700). PCLR_ERR_IO
+   when dir is "", fails the trust rule above, or the directory or file
+   cannot be written (a failed write leaves no temporary file);
+   PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between threads
+   and processes: the last complete writer wins. */
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
                                       size_t size);
 
@@ -382,8 +391,9 @@ typedef struct pclr_tune_entry {
 } pclr_tune_entry;
 
 /* One line for e, ending in '\n'. Same buffer protocol as
-   pclr_config_describe. The config is written resolved; control characters
-   in the names become spaces. */
+   pclr_config_describe. The config is written resolved; in the names, " and
+   \ are escaped with \ and control characters written \xHH (parse reads
+   them back, so that such a device's entries load again). */
 PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap);
 
 /* Parses one line (a trailing newline is fine). PCLR_ERR_INVALID_ENUM for an
@@ -399,12 +409,28 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
 PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count);
 
-/* Merges entries into the file at path, atomically (temporary + rename),
-   creating its directory: every other line (comments, other devices) is
-   kept, a line with the same backend, device, driver, type, op and class is
-   replaced in place, new keys are appended. Not a lock: two concurrent
-   savers each write a whole file, and the last rename wins. */
+/* Merges entries into the file at path, creating its directory: every other
+   line (comments, other devices) is kept, a line with the same backend,
+   device, driver, type, op and class is replaced in place, new keys are
+   appended; a new file starts with the line "# pclreduce tuning file".
+   - Only a tuning file is written over: an existing file must be blank,
+     start with that line, or have an entry as its first line that is not a
+     comment; anything else (a binary, a script) is PCLR_ERR_IO, untouched.
+   - Savers are serialized by an fcntl lock on <path>.lock (left in place):
+     each reads the file as the last one left it, so no entry is lost. Not on
+     Windows. Threads of one process serialize only where the program sees
+     F_OFD_SETLKW (Linux with _GNU_SOURCE); otherwise do not save from two
+     threads at once.
+   - A plain file is replaced atomically (temporary + rename) with its
+     permission bits kept. A symbolic link, or a file with several hard
+     links, is rewritten in place through the link, so the link and the
+     other names stay; not atomic: a crash midway can leave it cut short (a
+     cut last line is skipped when loaded).
+   With count 0 nothing is written: PCLR_OK tells that path could be saved to
+   (absent or a tuning file). pclr_tune_save_ex also gives a static sentence
+   in *why (NULL on success). */
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why);
 
 /* The entry for type, op and n's size class; NULL if none. */
 PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
@@ -522,6 +548,10 @@ PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
 /* The configuration a reduce of n elements runs: tuned knobs for n's size
    class, then the device's defaults, resolved and checked. */
 PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out);
+/* The tuning entry whose knobs fill those cfg leaves 0 in a reduce of n
+   elements (the context's entries for its device, those it cannot run left
+   out), or NULL: such knobs are then the device's defaults. */
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n);
 /* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result);
@@ -888,9 +918,13 @@ PCLR_EXTERN_C_END
 #include <math.h>
 #ifdef _WIN32
 #include <direct.h>
+#include <fcntl.h>
+#include <io.h>
 #include <process.h>
+#include <sys/stat.h>
 #include <windows.h>
 #else
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -3611,19 +3645,62 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
     return h;
 }
 
-/* ------------------------------------------------------------ files: kernel cache, tuning file */
+/* ------------------------------------------------------------ files: kernel cache, tuning file
+   Files are opened as descriptors and checked as opened (fstat), not looked
+   up first: no FIFO or device (O_NONBLOCK, then regular files only), no
+   symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
+   the cache's files and directory (see "The disk cache's trust model" in
+   README). */
 #ifdef _WIN32
 #define PCLR__SEP "\\"
 #define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
+typedef struct _stat64 pclr__stat;
+#define PCLR__OPEN(path, flags, mode) _open(path, (flags) | _O_BINARY, mode)
+#define PCLR__FSTAT(fd, st) _fstat64(fd, st)
+#define PCLR__READ(fd, p, n) _read(fd, p, (unsigned)(n))
+#define PCLR__WRITE(fd, p, n) _write(fd, p, (unsigned)(n))
+#define PCLR__CLOSE(fd) _close(fd)
+#define PCLR__IS_REG(m) (((m) & _S_IFMT) == _S_IFREG)
+#define PCLR__IS_DIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#define PCLR__O_RDONLY _O_RDONLY
+#define PCLR__O_WRONLY _O_WRONLY
+#define PCLR__O_CREAT _O_CREAT
+#define PCLR__O_EXCL _O_EXCL
+#define PCLR__O_TRUNC _O_TRUNC
+#define PCLR__O_NONBLOCK 0
+#define PCLR__O_NOFOLLOW 0
+#define PCLR__MODE_FILE (_S_IREAD | _S_IWRITE)
 #else
 #define PCLR__SEP "/"
 #define PCLR__IS_SEP(c) ((c) == '/')
+typedef struct stat pclr__stat;
+#define PCLR__OPEN open
+#define PCLR__FSTAT fstat
+#define PCLR__READ read
+#define PCLR__WRITE write
+#define PCLR__CLOSE close
+#define PCLR__IS_REG(m) S_ISREG(m)
+#define PCLR__IS_DIR(m) S_ISDIR(m)
+#define PCLR__O_RDONLY O_RDONLY
+#define PCLR__O_WRONLY O_WRONLY
+#define PCLR__O_CREAT O_CREAT
+#define PCLR__O_EXCL O_EXCL
+#define PCLR__O_TRUNC O_TRUNC
+#define PCLR__O_NONBLOCK O_NONBLOCK
+#if defined(O_NOFOLLOW)
+#define PCLR__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW) /* glibc under strict -std=c99 hides O_NOFOLLOW (POSIX 2008), not the value */
+#define PCLR__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define PCLR__O_NOFOLLOW 0 /* links are then followed: the owner and mode checks still apply */
+#endif
+#define PCLR__MODE_FILE 0666 /* minus the umask */
 #endif
 #define PCLR__PATH_CAP 4096
-#define PCLR__CACHE_HEADER 48 /* magic[8], then u64 little-endian: version, identity hash x2, size, checksum */
-#define PCLR__CACHE_VERSION 1u
-#define PCLR__HASH_SEED2 0x9e3779b97f4a7c15ull /* second identity hash: 128 bits against collisions */
-#define PCLR__TEXT_MAX (64L << 20)           /* a tuning file is a few kilobytes */
+#define PCLR__CACHE_HEADER 64 /* "PCLRBIN\0", u64 little-endian: version, identity length, payload size; payload SHA-256 */
+#define PCLR__CACHE_VERSION 2u
+#define PCLR__TEXT_MAX (64L << 20) /* a tuning file is a few kilobytes */
+#define PCLR__TUNE_HEADER "# pclreduce tuning file"
 
 static void *pclr__mem_alloc(const pclr_allocator *a, size_t size) {
     return a && a->alloc ? a->alloc(size, a->user) : malloc(size);
@@ -3660,44 +3737,120 @@ PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
     return len;
 }
 
-/* fopen for reading, of regular files only: a FIFO would block the caller
-   forever, and a directory or device is no cache or tuning file (errno EINVAL). */
-static FILE *pclr__open_file(const char *path) {
-#ifndef _WIN32
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        errno = EINVAL;
-        return NULL;
+/* read/write of exactly n bytes (both may return less, or fail with EINTR). */
+static int pclr__read_all(int fd, void *p, size_t n) {
+    unsigned char *q = (unsigned char *)p;
+    long got;
+    while (n > 0) {
+        got = (long)PCLR__READ(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        q += got;
+        n -= (size_t)got;
     }
-#endif
-    return fopen(path, "rb");
+    return 1;
+}
+static int pclr__write_all(int fd, const void *p, size_t n) {
+    const unsigned char *q = (const unsigned char *)p;
+    long put;
+    while (n > 0) {
+        put = (long)PCLR__WRITE(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return 0;
+        q += put;
+        n -= (size_t)put;
+    }
+    return 1;
 }
 
-/* mkdir -p of the directories above the file at path; a failure shows when the file is opened. */
-static void pclr__make_parents(char *path) {
+/* Opens path for reading if it is a regular file (a FIFO would block the
+   caller forever; a directory or device is no cache or tuning file), with
+   O_NOFOLLOW when nofollow. The descriptor and *st, or -1 with errno ENOENT
+   (no file), ELOOP (a symbolic link, not followed), EINVAL (not a regular
+   file) or the open's own. */
+static int pclr__open_regular(const char *path, int nofollow, pclr__stat *st) {
+    int fd = PCLR__OPEN(path, PCLR__O_RDONLY | PCLR__O_NONBLOCK | (nofollow ? PCLR__O_NOFOLLOW : 0), 0);
+    if (fd < 0) {
+#ifndef _WIN32
+        if (nofollow && errno == EMLINK) errno = ELOOP; /* FreeBSD's word for it */
+#endif
+        return -1;
+    }
+    if (PCLR__FSTAT(fd, st) != 0 || !PCLR__IS_REG(st->st_mode)) {
+        PCLR__CLOSE(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* The trust rule of the disk cache: its directory and files belong to this
+   user (geteuid) and nobody else may write them. NULL when st passes, else
+   why not. Windows leaves this to the ACLs of %LOCALAPPDATA%. */
+static const char *pclr__untrusted(const pclr__stat *st, int dir) {
+#ifndef _WIN32
+    if (st->st_uid != geteuid()) return dir ? "the cache directory belongs to another user" : "the cache file belongs to another user";
+    if (st->st_mode & 022) return dir ? "the cache directory is writable by group or others" : "the cache file is writable by group or others";
+#else
+    (void)st;
+    (void)dir;
+#endif
+    return NULL;
+}
+
+/* 1 when dir is a directory the disk cache may use, 0 when it exists but may
+   not be used (*why), -1 when it does not exist (yet). */
+static int pclr__cache_dir_state(const char *dir, const char **why) {
+    pclr__stat st;
+    int ok;
+#ifdef _WIN32
+    ok = _stat64(dir, &st) == 0;
+    if (!ok && errno == ENOENT) { *why = "the cache directory does not exist"; return -1; }
+#else /* opened, not looked up: the checks are of the directory the name gives now */
+    int fd = open(dir, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd < 0) {
+        *why = errno == ENOENT ? "the cache directory does not exist"
+             : errno == ELOOP || errno == EMLINK ? "the cache directory is a symbolic link (name the directory it points to)"
+             : "the cache directory cannot be opened";
+        return errno == ENOENT ? -1 : 0;
+    }
+    ok = fstat(fd, &st) == 0;
+    close(fd);
+#endif
+    if (!ok || !PCLR__IS_DIR(st.st_mode)) { *why = "the cache directory is not a directory"; return 0; }
+    *why = pclr__untrusted(&st, 1);
+    return *why == NULL;
+}
+
+/* mkdir -p: creates every missing directory of path (with the last
+   component when whole, else only those above it), each 0700 whatever the
+   umask; a failure shows when the file or directory is used. */
+static void pclr__make_dirs(char *path, int whole) {
     size_t i;
     char c;
-    for (i = 1; path[i]; ++i) {
-        if (!PCLR__IS_SEP(path[i]) || PCLR__IS_SEP(path[i - 1])) continue;
+    for (i = 1; path[i - 1]; ++i) {
+        if (!(PCLR__IS_SEP(path[i]) || (whole && !path[i])) || PCLR__IS_SEP(path[i - 1])) continue;
         c = path[i];
         path[i] = '\0';
 #ifdef _WIN32
         (void)_mkdir(path);
 #else
-        (void)mkdir(path, 0777);
+        if (mkdir(path, 0700) == 0) (void)chmod(path, 0700); /* the umask may have taken the owner's bits */
 #endif
         path[i] = c;
     }
 }
 
-/* Writes a then b to path through a temporary file in the same directory
-   and a rename over path, so readers see the old file or the new one. */
-static pclr_result pclr__write_atomic(const char *path, const void *a, size_t na, const void *b, size_t nb) {
+/* Writes the parts to path through a new temporary file in the same
+   directory and a rename over path, so readers see the old file or the new
+   one. The temporary is created exclusively (O_EXCL, never through a link)
+   with permission bits `mode` set explicitly (the umask does not apply), or
+   with the umask's default when mode is -1. */
+static pclr_result pclr__write_atomic(const char *path, const void *const *parts, const size_t *sizes, int nparts,
+                                      int mode) {
     char tmp[PCLR__PATH_CAP + 80];
-    int here = 0; /* its address tells concurrent threads apart, the pid processes */
+    int here = 0, fd, ok, i; /* here: its address tells concurrent threads apart, the pid processes */
     size_t len = 0;
-    FILE *f;
-    int ok;
 #ifdef _WIN32
     unsigned long pid = (unsigned long)_getpid();
 #else
@@ -3705,10 +3858,16 @@ static pclr_result pclr__write_atomic(const char *path, const void *a, size_t na
 #endif
     pclr__appendf(tmp, sizeof tmp, &len, "%s.%lu.%p.%lx.tmp", path, pid, (void *)&here, (unsigned long)time(NULL));
     if (len >= sizeof tmp) return PCLR_ERR_IO;
-    pclr__make_parents(tmp);
-    if (!(f = fopen(tmp, "wb"))) return PCLR_ERR_IO;
-    ok = fwrite(a, 1, na, f) == na && (nb == 0 || fwrite(b, 1, nb, f) == nb);
-    ok = fclose(f) == 0 && ok;
+    fd = PCLR__OPEN(tmp, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_EXCL | PCLR__O_NOFOLLOW, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+#ifdef _WIN32
+    ok = 1;
+    (void)mode;
+#else /* chmod, not fchmod: strict C99 builds do not see fchmod, and the new name is ours */
+    ok = mode < 0 || chmod(tmp, (mode_t)mode) == 0;
+#endif
+    for (i = 0; i < nparts; ++i) ok = ok && (sizes[i] == 0 || pclr__write_all(fd, parts[i], sizes[i]));
+    ok = PCLR__CLOSE(fd) == 0 && ok;
 #ifdef _WIN32 /* rename() does not replace an existing file there */
     ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
 #else
@@ -3729,13 +3888,62 @@ static uint64_t pclr__get_u64(const unsigned char *p) {
     return v;
 }
 
-static void pclr__cache_header(unsigned char *h, const void *identity, size_t identity_len, uint64_t size, uint64_t sum) {
+/* SHA-256 (FIPS 180-4) of n bytes: the cache payload's checksum. Any
+   accidental damage (a torn write, a flipped bit, another file's bytes)
+   changes it; unlike a fast hash it has no structure a mistake can follow. */
+#define PCLR__ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+static void pclr__sha256_block(uint32_t h[8], const unsigned char *p) {
+    static const uint32_t k[64] = {
+        0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+        0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+        0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+        0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+        0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+        0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+        0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+        0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+    uint32_t w[64], s[8], t1, t2;
+    int i;
+    for (i = 0; i < 16; ++i)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (i = 16; i < 64; ++i)
+        w[i] = w[i - 16] + (PCLR__ROR(w[i - 15], 7) ^ PCLR__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 7] +
+               (PCLR__ROR(w[i - 2], 17) ^ PCLR__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
+    memcpy(s, h, sizeof s);
+    for (i = 0; i < 64; ++i) {
+        t1 = s[7] + (PCLR__ROR(s[4], 6) ^ PCLR__ROR(s[4], 11) ^ PCLR__ROR(s[4], 25)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) + k[i] + w[i];
+        t2 = (PCLR__ROR(s[0], 2) ^ PCLR__ROR(s[0], 13) ^ PCLR__ROR(s[0], 22)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
+        memmove(s + 1, s, 7 * sizeof *s);
+        s[4] += t1;
+        s[0] = t1 + t2;
+    }
+    for (i = 0; i < 8; ++i) h[i] += s[i];
+}
+#undef PCLR__ROR
+
+PCLR__FN void pclr__sha256(const void *data, size_t n, unsigned char out[32]) {
+    uint32_t h[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au, 0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    const unsigned char *p = (const unsigned char *)data;
+    unsigned char last[128];
+    const size_t rest = n % 64, tail = rest < 56 ? 64 : 128;
+    const uint64_t bits = (uint64_t)n * 8;
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) pclr__sha256_block(h, p + i);
+    memset(last, 0, sizeof last);
+    if (rest) memcpy(last, p + n - rest, rest);
+    last[rest] = 0x80;
+    for (i = 0; i < 8; ++i) last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
+    pclr__sha256_block(h, last);
+    if (tail == 128) pclr__sha256_block(h, last + 64);
+    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void pclr__cache_header(unsigned char *h, size_t identity_len, const void *data, size_t size) {
     memcpy(h, "PCLRBIN", 8);
     pclr__put_u64(h + 8, PCLR__CACHE_VERSION);
-    pclr__put_u64(h + 16, pclr_hash64(identity, identity_len, PCLR_HASH_SEED));
-    pclr__put_u64(h + 24, pclr_hash64(identity, identity_len, PCLR__HASH_SEED2));
-    pclr__put_u64(h + 32, size);
-    pclr__put_u64(h + 40, sum);
+    pclr__put_u64(h + 16, identity_len);
+    pclr__put_u64(h + 24, size);
+    pclr__sha256(data, size, h + 32);
 }
 
 static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const void *identity, size_t identity_len) {
@@ -3745,37 +3953,53 @@ static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const voi
     return len;
 }
 
+/* 1 when the next identity_len bytes of fd are identity, compared in pieces. */
+static int pclr__same_bytes(int fd, const void *identity, size_t identity_len) {
+    unsigned char piece[1024];
+    size_t at, n;
+    for (at = 0; at < identity_len; at += n) {
+        n = identity_len - at < sizeof piece ? identity_len - at : sizeof piece;
+        if (!pclr__read_all(fd, piece, n) || memcmp(piece, (const unsigned char *)identity + at, n) != 0) return 0;
+    }
+    return 1;
+}
+
 PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
                              void **data, size_t *size, const char **why) {
     char path[PCLR__PATH_CAP];
-    unsigned char head[PCLR__CACHE_HEADER], want[PCLR__CACHE_HEADER];
+    unsigned char head[PCLR__CACHE_HEADER], sum[32];
     const char *dummy;
-    FILE *f;
-    long end = -1;
+    pclr__stat st;
     uint64_t n = 0;
     void *p = NULL;
+    int fd;
     if (!why) why = &dummy;
     if (data) *data = NULL;
     if (size) *size = 0;
     if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
     if (!*dir) { *why = "the cache directory is empty"; return 0; }
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
-    errno = 0;
-    if (!(f = pclr__open_file(path))) { *why = errno == EINVAL ? "not a regular file" : "no cache file"; return 0; }
-    *why = NULL; /* every size below is checked against the file before it is used */
-    if (fread(head, 1, sizeof head, f) != sizeof head) *why = "the file is shorter than its header (truncated)";
-    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
-    else {
-        n = pclr__get_u64(head + 32);
-        pclr__cache_header(want, identity, identity_len, n, pclr__get_u64(head + 40));
-        if (memcmp(head, want, sizeof head) != 0) *why = "the file belongs to another identity (source, options, device or driver)";
-        else if (n > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
-        else if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 || (uint64_t)end != PCLR__CACHE_HEADER + n) *why = "the file length does not match its header (truncated or torn)";
-        else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
-        else if (fseek(f, PCLR__CACHE_HEADER, SEEK_SET) != 0 || fread(p, 1, (size_t)n, f) != n) *why = "read error";
-        else if (pclr_hash64(p, (size_t)n, PCLR_HASH_SEED) != pclr__get_u64(head + 40)) *why = "the payload checksum does not match (corrupt file)";
+    if ((fd = pclr__cache_dir_state(dir, why)) != 1) {
+        if (fd < 0) *why = "no cache file"; /* no directory yet: an ordinary miss */
+        return 0;
     }
-    fclose(f);
+    if ((fd = pclr__open_regular(path, 1, &st)) < 0) {
+        *why = errno == ENOENT ? "no cache file" : errno == ELOOP ? "the cache file is a symbolic link (not followed)"
+             : errno == EINVAL ? "the cache file is not a regular file (a FIFO, device or directory)" : "the cache file cannot be opened";
+        return 0;
+    }
+    /* every size below is checked against the file before it is used */
+    if ((*why = pclr__untrusted(&st, 0)) != NULL) {}
+    else if (!pclr__read_all(fd, head, sizeof head)) *why = "the file is shorter than its header (truncated)";
+    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
+    else if (pclr__get_u64(head + 16) != identity_len) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if ((n = pclr__get_u64(head + 24)) > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
+    else if ((uint64_t)st.st_size != PCLR__CACHE_HEADER + identity_len + n) *why = "the file length does not match its header (truncated or torn)";
+    else if (!pclr__same_bytes(fd, identity, identity_len)) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
+    else if (!pclr__read_all(fd, p, (size_t)n)) *why = "read error";
+    else if (pclr__sha256(p, (size_t)n, sum), memcmp(sum, head + 32, sizeof sum) != 0) *why = "the payload checksum does not match (corrupt file)";
+    PCLR__CLOSE(fd);
     if (*why) { pclr__mem_free(a, p); return 0; }
     *data = p;
     *size = (size_t)n;
@@ -3785,12 +4009,25 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
     char path[PCLR__PATH_CAP];
     unsigned char head[PCLR__CACHE_HEADER];
+    const void *parts[3];
+    size_t sizes[3];
+    const char *why;
+    int state;
     if (!dir || !identity || (!data && size > 0)) return PCLR_ERR_NULL_POINTER;
     if (!*dir) return PCLR_ERR_IO; /* "" would put the file at the root, "/<hash>.bin" */
     if (size > PCLR_CACHE_MAX_BYTES) return PCLR_ERR_SIZE_OVERFLOW;
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) return PCLR_ERR_IO;
-    pclr__cache_header(head, identity, identity_len, size, pclr_hash64(data, size, PCLR_HASH_SEED));
-    return pclr__write_atomic(path, head, sizeof head, data, size);
+    if ((state = pclr__cache_dir_state(dir, &why)) < 0) {
+        memcpy(path, dir, strlen(dir) + 1); /* fits: checked above */
+        pclr__make_dirs(path, 1);
+        state = pclr__cache_dir_state(dir, &why);
+        pclr__cache_path(path, sizeof path, dir, identity, identity_len);
+    }
+    if (state != 1) return PCLR_ERR_IO;
+    pclr__cache_header(head, identity_len, data, size);
+    parts[0] = head; parts[1] = identity; parts[2] = data;
+    sizes[0] = sizeof head; sizes[1] = identity_len; sizes[2] = size;
+    return pclr__write_atomic(path, parts, sizes, 3, 0600);
 }
 
 static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
@@ -3802,13 +4039,16 @@ PCLR_API uint32_t pclr_size_class(uint64_t n) {
     return 63;
 }
 
-/* Appends s (at most max bytes) in double quotes, \ and " escaped, control characters as spaces. */
+/* Appends s (at most max bytes) in double quotes: \ and " escaped, control
+   characters as \xHH (a line break must not end the line; the name must read
+   back the same to match the device). */
 static void pclr__put_quoted(pclr__writer *w, const char *s, size_t max) {
     size_t i;
     pclr__put(w, "\"");
     for (i = 0; i < max && s[i]; ++i) {
         unsigned char c = (unsigned char)s[i];
-        pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c < 0x20 || c == 0x7f ? ' ' : c);
+        if (c < 0x20 || c == 0x7f) pclr__appendf(w->buf, w->cap, &w->len, "\\x%02x", c);
+        else pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c);
     }
     pclr__put(w, "\" ");
 }
@@ -3844,19 +4084,31 @@ static const char *pclr__skip_blank(const char *s) {
     return s;
 }
 
-/* Copies the next token (a "quoted string" with \" and \\ escapes, or a run
-   of non-blanks) to out; returns the position after it, NULL when there is
-   none, it is unterminated or it does not fit in cap bytes. */
+static int pclr__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Copies the next token (a "quoted string" with \", \\ and \xHH escapes, or
+   a run of non-blanks) to out; returns the position after it, NULL when
+   there is none, it is unterminated, it holds \x00 or it does not fit in cap
+   bytes. */
 static const char *pclr__token(const char *s, char *out, size_t cap) {
     size_t n = 0;
-    int quoted;
+    int quoted, hi, lo;
+    char c;
     s = pclr__skip_blank(s);
     if (!*s) return NULL;
     quoted = *s == '"';
     for (s += quoted; *s && (quoted ? *s != '"' : !pclr__is_blank(*s)); ++s) {
-        if (quoted && *s == '\\' && s[1]) ++s;
+        c = *s;
+        if (quoted && c == '\\' && s[1] == 'x' && (hi = pclr__hex_digit(s[2])) >= 0 && (lo = pclr__hex_digit(s[3])) >= 0) {
+            if (!(c = (char)(hi * 16 + lo))) return NULL;
+            s += 3;
+        } else if (quoted && c == '\\' && s[1]) {
+            c = *++s;
+        }
         if (n + 1 >= cap) return NULL;
-        out[n++] = *s;
+        out[n++] = c;
     }
     if (quoted && *s++ != '"') return NULL;
     out[n] = '\0';
@@ -3924,21 +4176,25 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     return PCLR_OK;
 }
 
-/* Reads the whole file, NUL-terminated, into *text (malloc). 1: read, 0: no such file, -1: unreadable. */
-static int pclr__read_text(const char *path, char **text) {
-    FILE *f;
-    long len = -1;
-    int ok;
+/* Reads the whole file at path (following links), NUL-terminated, into
+   *text (malloc; NUL bytes in the file become spaces, so that a stray one
+   does not hide the rest from a merge; *nul says whether there were any) and
+   its status into *st. 1: read, 0: no such file, -1: not a regular file,
+   unreadable or over PCLR__TEXT_MAX. */
+static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *nul) {
+    int fd, ok;
+    size_t len = 0, i;
     *text = NULL;
-    errno = 0;
-    if (!(f = pclr__open_file(path))) return errno == ENOENT ? 0 : -1;
-    ok = fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len <= PCLR__TEXT_MAX && fseek(f, 0, SEEK_SET) == 0 &&
-         (*text = (char *)malloc((size_t)len + 1)) != NULL && fread(*text, 1, (size_t)len, f) == (size_t)len &&
-         fgetc(f) == EOF && !ferror(f); /* a directory reads as an error here, not as an empty file */
-    fclose(f);
+    *nul = 0;
+    if ((fd = pclr__open_regular(path, 0, st)) < 0) return errno == ENOENT ? 0 : -1;
+    ok = st->st_size >= 0 && (uint64_t)st->st_size <= (uint64_t)PCLR__TEXT_MAX;
+    if (ok) len = (size_t)st->st_size;
+    ok = ok && (*text = (char *)malloc(len + 1)) != NULL && pclr__read_all(fd, *text, len);
+    PCLR__CLOSE(fd);
     if (!ok) { free(*text); *text = NULL; return -1; }
     (*text)[len] = '\0';
-    while (len-- > 0) if (!(*text)[len]) (*text)[len] = ' '; /* a stray NUL must not hide the rest from a merge */
+    for (i = 0; i < len; ++i)
+        if (!(*text)[i]) { (*text)[i] = ' '; *nul = 1; }
     return 1;
 }
 
@@ -3954,12 +4210,13 @@ PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, cons
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
     char *text, *line, *next;
     pclr_tune_entry e, *list = NULL, *grown;
+    pclr__stat st;
     size_t n = 0, cap = 0, i;
-    int got;
+    int got, nul;
     if (entries) *entries = NULL;
     if (count) *count = 0;
     if (!path || !device || !driver || !entries || !count) return PCLR_ERR_NULL_POINTER;
-    if ((got = pclr__read_text(path, &text)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
+    if ((got = pclr__read_text(path, &text, &st, &nul)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
     for (line = text; line; line = next) {
         if ((next = strchr(line, '\n')) != NULL) *next++ = '\0';
         if (pclr_tune_parse(line, &e, NULL) != PCLR_OK || e.backend != backend || strcmp(e.device, device) || strcmp(e.driver, driver)) continue;
@@ -4010,27 +4267,139 @@ static void pclr__tune_merge(pclr__writer *w, const char *text, const pclr_tune_
         if (!done[i] && pclr__tune_last(entries, count, &entries[i]) == i) { pclr__tune_write(w, &entries[i]); done[i] = 1; }
 }
 
-PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
-    char *text = NULL;
-    unsigned char *done;
-    pclr__writer w;
-    pclr_result r = PCLR_ERR_OUT_OF_MEMORY;
-    if (!path || (!entries && count)) return PCLR_ERR_NULL_POINTER;
-    if (pclr__read_text(path, &text) < 0) return PCLR_ERR_IO;
-    w.buf = NULL; w.cap = 0; w.len = 0;
-    if ((done = (unsigned char *)malloc(count + 1)) != NULL) {
-        pclr__tune_merge(&w, text, entries, count, done); /* measures */
-        w.cap = w.len + 1;
-        w.len = 0;
-        if ((w.buf = (char *)malloc(w.cap)) != NULL) {
-            pclr__tune_merge(&w, text, entries, count, done);
-            r = pclr__write_atomic(path, w.buf, w.len, NULL, 0);
-        }
+/* 1 when text (nul: it held NUL bytes) is a tuning file pclr_tune_save may
+   rewrite: blank, or beginning with the header line, or (a file without
+   one, as versions before 0.3 wrote them) whose first line that is neither
+   blank nor a comment starts with a backend word and holds no NUL. A
+   binary, a script or a document is not. */
+static int pclr__is_tune_text(const char *text, int nul) {
+    const char *s = text;
+    if (strncmp(text, PCLR__TUNE_HEADER, sizeof PCLR__TUNE_HEADER - 1) == 0) return 1;
+    while (*(s = pclr__skip_blank(s)) == '#')
+        while (*s && *s++ != '\n') {}
+    return !*s || (!nul && (strncmp(s, "opencl ", 7) == 0 || strncmp(s, "cuda ", 5) == 0));
+}
+
+/* Why pclr_tune_save refuses a file pclr__read_text gave (got, text, nul), or NULL. */
+static const char *pclr__tune_refusal(int got, const char *text, int nul) {
+    if (got < 0) return "the tuning file is not a regular file or cannot be read";
+    if (got > 0 && !pclr__is_tune_text(text, nul))
+        return "the file is not a tuning file (neither a '" PCLR__TUNE_HEADER "' line nor an entry first): left untouched";
+    return NULL;
+}
+
+/* An exclusive lock on the file at path (created when missing), held until
+   the descriptor returned is closed; -1 when it cannot be had. fcntl locks
+   serialize processes; open-file-description locks (Linux, where the
+   program sees F_OFD_SETLKW) also the threads of one process. */
+static int pclr__lock(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return -2; /* not locked: see README */
+#else
+    struct flock fl;
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | PCLR__O_NOFOLLOW, 0666), r;
+    if (fd < 0) return -1;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0 && errno == EINVAL) /* a kernel before 3.15 */
+#endif
+        while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0) {
+        close(fd);
+        return -1;
     }
+    return fd;
+#endif
+}
+
+/* 1 when path itself is a symbolic link (which pclr_tune_save writes through). */
+static int pclr__is_link(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return 0;
+#else
+    int fd = open(path, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd >= 0) close(fd);
+    return PCLR__O_NOFOLLOW != 0 && fd < 0 && (errno == ELOOP || errno == EMLINK);
+#endif
+}
+
+/* Rewrites the file at path in place, following a link: the link, the
+   file's other hard links, its owner and mode stay as they are. */
+static pclr_result pclr__write_in_place(const char *path, const char *text, size_t len) {
+    pclr__stat st;
+    int ok, fd = PCLR__OPEN(path, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_TRUNC | PCLR__O_NONBLOCK, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+    ok = PCLR__FSTAT(fd, &st) == 0 && PCLR__IS_REG(st.st_mode) && pclr__write_all(fd, text, len);
+    ok = PCLR__CLOSE(fd) == 0 && ok;
+    return ok ? PCLR_OK : PCLR_ERR_IO;
+}
+
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why) {
+    char lock_path[PCLR__PATH_CAP + 8], *text = NULL;
+    const char *dummy;
+    unsigned char *done = NULL;
+    pclr__writer w;
+    pclr__stat st;
+    pclr_result r = PCLR_ERR_IO;
+    int lock, got, nul, fresh;
+    size_t len = 0;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!path || (!entries && count)) { *why = "path or entries pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    if (!*path) { *why = "the tuning file's path is empty"; return PCLR_ERR_IO; }
+    pclr__appendf(lock_path, sizeof lock_path, &len, "%s", path);
+    if (len >= PCLR__PATH_CAP) { *why = "the tuning file's path is too long"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul); /* a first look, so that a wrong path gets no lock file */
+    *why = pclr__tune_refusal(got, text, nul);
+    free(text);
+    text = NULL;
+    if (*why) return PCLR_ERR_IO;
+    if (count == 0) return PCLR_OK; /* nothing to save: the check alone (a tool's, before a long sweep) */
+    pclr__make_dirs(lock_path, 0);
+    pclr__appendf(lock_path, sizeof lock_path, &len, ".lock");
+    /* one saver at a time reads, merges and writes: no saver's entries are lost */
+    if ((lock = pclr__lock(lock_path)) == -1) { *why = "cannot create or lock the tuning file's lock file (<file>.lock)"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul);
+    fresh = got == 0 || (got == 1 && !*pclr__skip_blank(text));
+    w.buf = NULL; w.cap = 0; w.len = 0;
+    *why = pclr__tune_refusal(got, text, nul); /* again: the file may have changed before the lock */
+    if (!*why && !(done = (unsigned char *)malloc(count + 1))) r = PCLR_ERR_OUT_OF_MEMORY;
+    if (done) {
+        int pass;
+        for (pass = 0; pass < 2; ++pass) { /* measures, then writes */
+            w.len = 0;
+            if (fresh) pclr__put(&w, PCLR__TUNE_HEADER ": one line per backend, device, driver, type, op and size class\n");
+            pclr__tune_merge(&w, fresh ? NULL : text, entries, count, done);
+            if (pass == 0) {
+                w.cap = w.len + 1;
+                if (!(w.buf = (char *)malloc(w.cap))) break;
+            }
+        }
+        if (!w.buf) {
+            r = PCLR_ERR_OUT_OF_MEMORY;
+        } else if ((got == 1 && st.st_nlink > 1) || pclr__is_link(path)) {
+            r = pclr__write_in_place(path, w.buf, w.len); /* the link and the file's other names keep it */
+        } else {
+            const void *part = w.buf;
+            r = pclr__write_atomic(path, &part, &w.len, 1, got == 1 ? (int)(st.st_mode & 0777) : -1);
+        }
+        if (r == PCLR_ERR_IO) *why = "the tuning file or a temporary file next to it cannot be written";
+    }
+    if (r == PCLR_ERR_OUT_OF_MEMORY) *why = "out of memory";
+    if (lock >= 0) PCLR__CLOSE(lock);
     free(w.buf);
     free(done);
     free(text);
     return r;
+}
+
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    return pclr_tune_save_ex(path, entries, count, NULL);
 }
 
 /* The knobs the sweep walks, in walking order, and the values it tries. */
@@ -4295,6 +4664,7 @@ struct pclr__engine {
     pclr__entry *entries;
     size_t entry_count, entry_cap, last; /* last: the index of the last hit */
     char cache_dir[512];          /* "" = no disk cache */
+    const char *cache_off;        /* why the disk cache at cache_dir is not used (fails the trust rule); NULL: used */
     size_t disk_hits, disk_stores;
     pclr_tune_entry *tuned;       /* this device's tuned entries */
     size_t tuned_count, tuned_skipped; /* skipped: entries the device cannot run */
@@ -4400,6 +4770,9 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
             if (cache_dir && *cache_dir) pclr__copy(e->cache_dir, sizeof e->cache_dir, cache_dir);
             else pclr_cache_default_dir(e->cache_dir, sizeof e->cache_dir);
         }
+        /* a directory that exists and fails the trust rule is left alone for this context's life (describe says why);
+           a missing one is created, private, at the first store */
+        if (e->cache_dir[0] && pclr__cache_dir_state(e->cache_dir, &why) == 0) e->cache_off = why;
     }
     if (no_tune_file) return;
     if (!tune_file || !*tune_file) {
@@ -4501,7 +4874,7 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     e->programs = (pclr__program *)grown;
     /* The disk cache: a valid file for this identity skips the compiler; one
        the driver refuses is rebuilt and overwritten. */
-    if (e->cache_dir[0] && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
+    if (e->cache_dir[0] && !e->cache_off && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
         pclr__appendf(ident, src_size + opt_len + sizeof e->build_id + 8, &ident_len, "%s\n%s\n%s", src, opts, e->build_id);
         if (pclr_cache_load(e->cache_dir, ident, ident_len, &e->alloc, &bin, &bin_size, NULL)) {
             /* PCLR_ERR_BUILD_FAILED: the driver refuses the binary; anything else fails the call */
@@ -4701,8 +5074,9 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
         }
         pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
                       (unsigned long)e->program_count);
-        pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
-                      (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+        if (e->cache_off) pclr__appendf(buf, cap, &len, "disk cache: off (%s: %s)\n", e->cache_off, e->cache_dir);
+        else pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
+                           (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
         pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
                       (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
     }
@@ -5072,6 +5446,17 @@ PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uin
     if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
     if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     return pclr__engine_resolve(ctx->engine, cfg, out);
+}
+
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n) {
+    const pclr__engine *e = ctx ? ctx->engine : NULL;
+    const pclr_tune_entry *found = NULL;
+    pclr_config c;
+    size_t i;
+    /* one at a time, as the reduce applies them (a file's later line has replaced an earlier one with its key) */
+    for (i = 0; e && cfg && i < e->tuned_count; ++i)
+        if (pclr_tune_apply(&e->tuned[i], 1, cfg, n, &c)) found = &e->tuned[i];
+    return found;
 }
 
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,

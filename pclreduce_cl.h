@@ -161,7 +161,9 @@ PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cf
 PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg);
 /* Blocking: reduces n elements of `in` starting at element `offset`; the
    one-element result lands in *result. n = 0 gives the identity (in may then
-   be NULL). The blocking read of the result is the only synchronisation. */
+   be NULL). The blocking read of the result is the only synchronisation.
+   A buffer made with CL_MEM_USE_HOST_PTR (or a sub-buffer of one) at a host
+   address not aligned to the element size is PCLR_ERR_MISALIGNED. */
 PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result);
 /* Asynchronous: the result is written to element out_offset of `out`. The
@@ -1060,6 +1062,35 @@ static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char 
     return PCLR_OK;
 }
 
+/* A buffer on the caller's memory (CL_MEM_USE_HOST_PTR, or a sub-buffer of
+   one) at a host address not aligned to `align`: a CPU device such as PoCL
+   runs the kernel on that very memory, and its vector loads fault. Refused
+   with PCLR_ERR_MISALIGNED, as the CUDA backend refuses such a pointer. */
+static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t align) {
+    cl_mem_flags flags = 0;
+    cl_mem parent = NULL;
+    void *host = NULL, *parent_host = NULL;
+    size_t origin = 0;
+    cl_int err = ctx->cl.GetMemObjectInfo(m, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err != CL_SUCCESS)
+        return pclr__cl_fail(ctx, pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
+                             "clGetMemObjectInfo(CL_MEM_FLAGS) failed with %s (%d) on the %s buffer",
+                             pclr__cl_error_name(err), (int)err, which);
+    if (!(flags & CL_MEM_USE_HOST_PTR)) return PCLR_OK; /* the driver's own memory: aligned */
+    /* a sub-buffer's address is its parent's plus its origin (drivers differ in what CL_MEM_HOST_PTR gives for one) */
+    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && parent &&
+        ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) == CL_SUCCESS &&
+        ctx->cl.GetMemObjectInfo(parent, CL_MEM_HOST_PTR, sizeof parent_host, &parent_host, NULL) == CL_SUCCESS && parent_host)
+        host = (char *)parent_host + origin;
+    else if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
+        host = NULL;
+    if (host && (uintptr_t)host % align != 0)
+        return pclr__cl_fail(ctx, PCLR_ERR_MISALIGNED,
+                             "the %s buffer uses host memory (CL_MEM_USE_HOST_PTR) at %p, not aligned to %u bytes (%s)",
+                             which, host, (unsigned)align, which[0] == 'i' ? "the element size" : "the state's alignment");
+    return PCLR_OK;
+}
+
 static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en, uint64_t groups, cl_mem *partials) {
     const pclr_config *c = &en->cfg;
     cl_int err = CL_SUCCESS;
@@ -1149,6 +1180,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
         return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
     if (in) {
         if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, in, "input", ts)) != PCLR_OK) return r;
         if ((offset + n) * ts > size)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW,
                                  "elements [%llu, %llu) of %llu bytes each exceed the input buffer (%llu bytes)",
@@ -1160,6 +1192,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     }
     if (out != ctx->result) {
         if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, out, "output", ss < 8 ? ss : 8)) != PCLR_OK) return r;
         if (out_offset >= size / ss)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "output element %llu is past the output buffer (%llu bytes)",
                                  (unsigned long long)out_offset, (unsigned long long)size);

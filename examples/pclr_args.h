@@ -103,6 +103,17 @@ static inline int pclr_args_parse_map(int argc, char **argv, int i, pclr_config 
     return 2;
 }
 
+/* Flushes and closes standard output at the end of a tool: 0, or 1 after
+   saying why on stderr (a full disk, a closed pipe): a result that never
+   reached its reader is a failure, not exit status 0. */
+static inline int pclr_args_close_stdout(const char *prog) {
+    int bad = fflush(stdout) != 0;
+    bad |= ferror(stdout) != 0;
+    bad |= fclose(stdout) != 0;
+    if (bad) fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+    return bad;
+}
+
 /* IEEE binary16 <-> float on the host (half elements are uint16_t bits):
    exact one way, round to nearest even the other (overflow to inf, NaN kept). */
 static inline float pclr_args_half_to_float(uint16_t h) {

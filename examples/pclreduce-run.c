@@ -1,19 +1,22 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
    pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
-                 --type T --op O [--accumulate A] (--input FILE | --n N [--seed S])
+                 --type T --op O [--accumulate A] (--input FILE|- | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
    pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
 
    --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
    generic context (pclr_create). Knobs left out come from the tuning file or
-   the device's defaults; -v prints the configuration that runs.
+   the device's defaults; -v prints the configuration that runs and where
+   each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
    (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
    minmax stats count; --accumulate native|wide|compensated (sums and stats).
    --input is a raw little-endian array of the element type (half: 2-byte
-   IEEE binary16); --n N generates N random elements from --seed (integers:
+   IEEE binary16), a regular file or - for standard input (read to its end);
+   FIFOs, devices, directories and files that do not hold their size (/proc)
+   are refused. --n N generates N random elements from --seed (integers:
    their full range; half, float, double: uniform in [-1, 1)). The last line
    printed is "result: VALUE" (integers in decimal, float and half values
    %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
@@ -24,7 +27,8 @@
    elements of --input are pixels of that many scalars), and a second input y
    of the same length: --input2 FILE, or with --n generated from --seed + 1;
    its type is --type2 (default: --type). An invalid map exits with 2.
-   Errors: a message on stderr and a non-zero exit status. */
+   Errors: a message on stderr and a non-zero exit status (also when the
+   output cannot be written: a full disk). */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -55,7 +59,7 @@ static void usage(FILE *f) {
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
-            "                     [--accumulate native|wide|compensated] (--input FILE | --n N [--seed S]) [-v]\n"
+            "                     [--accumulate native|wide|compensated] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
@@ -132,38 +136,60 @@ static int parse(int argc, char **argv, run_args *a) {
     return 0;
 }
 
-/* Loads a file (--input, --input2) or generates --n random elements of type;
+/* The whole stream f (malloc); NULL after a read error or without memory. */
+static unsigned char *read_stream(FILE *f, size_t *len) {
+    size_t cap = (size_t)1 << 16, got;
+    unsigned char *p = (unsigned char *)malloc(cap), *grown;
+    *len = 0;
+    while (p) {
+        got = fread(p + *len, 1, cap - *len, f);
+        *len += got;
+        if (*len < cap) break; /* end of file, or an error */
+        grown = cap <= SIZE_MAX / 2 ? (unsigned char *)realloc(p, cap *= 2) : NULL;
+        if (!grown) free(p);
+        p = grown;
+    }
+    if (p && ferror(f)) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+/* Loads a file (--input, --input2; "-": standard input) or generates --n random elements of type;
    *n: whole elements of `comps` scalars. Returns NULL after printing why. */
 static void *load_data(const run_args *a, const char *input, pclr_type type, uint64_t seed, uint64_t *n) {
     const size_t comps = a->cfg.map && a->cfg.components > 1 ? (size_t)a->cfg.components : 1, ts = pclr_type_size(type) * comps;
+    size_t len = 0;
     void *data;
     if (input) {
-        FILE *f;
-        long size;
+        const int std_in = strcmp(input, "-") == 0; /* a stream: read to its end */
+        FILE *f = std_in ? stdin : NULL;
+        unsigned char *bytes;
 #ifndef _WIN32
         struct stat st; /* a FIFO would block forever; a directory or device has no size to read */
-        if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory)\n", input);
+        const int have_st = !std_in && stat(input, &st) == 0;
+        if (have_st && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory; use --input - for a stream)\n",
+                    input);
             return NULL;
         }
 #endif
-        if (!(f = fopen(input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", input); return NULL; }
-        if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-            fprintf(stderr, "pclreduce-run: cannot size '%s'\n", input);
-            fclose(f);
+        if (!f && !(f = fopen(input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", input); return NULL; }
+        bytes = read_stream(f, &len);
+        if (f != stdin) fclose(f);
+        if (!bytes) { fprintf(stderr, "pclreduce-run: cannot read '%s'\n", input); return NULL; }
+#ifndef _WIN32
+        if (have_st && (uint64_t)len != (uint64_t)st.st_size) { /* /proc and /sys files say 0 or 4096 and hold other sizes */
+            fprintf(stderr, "pclreduce-run: '%s' held %llu bytes where its size says %llu (a /proc or /sys file, or one being written)\n",
+                    input, (unsigned long long)len, (unsigned long long)st.st_size);
+            free(bytes);
             return NULL;
         }
-        if ((size_t)size % ts) fprintf(stderr, "pclreduce-run: warning: %ld trailing bytes ignored\n", (long)((size_t)size % ts));
-        *n = (uint64_t)size / ts;
-        data = malloc(*n ? (size_t)*n * ts : 1);
-        if (!data || fread(data, ts, (size_t)*n, f) != (size_t)*n) {
-            fprintf(stderr, "pclreduce-run: cannot read '%s'\n", input);
-            free(data);
-            fclose(f);
-            return NULL;
-        }
-        fclose(f);
-        return data;
+#endif
+        if (len % ts) fprintf(stderr, "pclreduce-run: warning: %lu trailing bytes ignored\n", (unsigned long)(len % ts));
+        *n = (uint64_t)(len / ts);
+        return bytes;
     }
     *n = (uint64_t)a->n;
     if (*n > SIZE_MAX / ts) { fprintf(stderr, "pclreduce-run: --n too large for this machine\n"); return NULL; }
@@ -209,6 +235,27 @@ static int list_opencl(void) {
 }
 #endif
 
+/* -v: every knob that runs and where it came from: the command line (flag),
+   the tuning file's entry for n's size class (tuned) or the device (default). */
+static void print_knobs(const pclr_context *ctx, const pclr_config *given, const pclr_config *run, uint64_t n) {
+    static const char *const names[] = {"wave", "group", "unroll", "vector", "groups-per-unit"};
+    const int asked[] = {given->wave_width, given->group_size, given->unroll, given->vector_width, given->groups_per_unit};
+    const int used[] = {run->wave_width, run->group_size, run->unroll, run->vector_width, run->groups_per_unit};
+    const char *unset = pclr_tuned_entry(ctx, given, n) ? "tuned" : "default";
+    size_t i;
+    if (pclr_get_backend(ctx) == PCLR_CPU) {
+        printf("knobs: none (the CPU reference runs no kernel)\n");
+        return;
+    }
+    printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's):\n",
+           (unsigned)pclr_size_class(n));
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) printf("  %-16s %-11d %s\n", names[i], used[i], asked[i] ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride), given->stride ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant), given->variant ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "finish", pclr_finish_name(run->finish), given->finish ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "accumulate", pclr_accumulate_name(run->accumulate), given->accumulate ? "flag" : "default");
+}
+
 /* The reduction on the generic context: the chosen backend (or auto). */
 static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result) {
     pclr_desc desc;
@@ -235,6 +282,7 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
         if (pclr_resolve(ctx, &cfg, n, &run_cfg) == PCLR_OK) {
             pclr_config_describe(&run_cfg, text, sizeof text);
             printf("config: %s\n", text);
+            print_knobs(ctx, &cfg, &run_cfg, n);
         }
     }
     if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK &&
@@ -302,5 +350,5 @@ int main(int argc, char **argv) {
         printf("result: %s\n", v);
     }
     free(result);
-    return rc;
+    return pclr_args_close_stdout("pclreduce-run") ? 1 : rc;
 }

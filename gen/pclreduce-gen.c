@@ -94,5 +94,5 @@ int main(int argc, char **argv) {
         if (want_options) fputc('\n', stdout);
     }
     free(text);
-    return r == PCLR_OK ? 0 : 1;
+    return r == PCLR_OK ? pclr_args_close_stdout("pclreduce-gen") : 1;
 }
