@@ -1548,6 +1548,20 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
         pclr__merr(&P, P.pos + 1, "unexpected '%c' after a whole expression", c->map[P.pos]);
         return P.err;
     }
+    { /* the tree's depth (a chain of n operators is n deep): compilers limit nested parentheses */
+        unsigned char depth[PCLR_MAP_MAX_LENGTH];
+        int k, a;
+        for (k = 0; k < t->count; ++k) {
+            depth[k] = 1;
+            for (a = 0; a < t->node[k].n; ++a)
+                if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
+            if (depth[k] > PCLR_MAP_MAX_DEPTH) {
+                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d (a chain of n operators counts n levels)",
+                           PCLR_MAP_MAX_DEPTH);
+                return P.err;
+            }
+        }
+    }
     t->type = c->map_type ? c->map_type : (pclr_type)t->node[t->root].type;
     if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
     return PCLR_OK;
