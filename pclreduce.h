@@ -1209,8 +1209,10 @@ static int pclr__mnumber(pclr__mparser *P) {
         }
     } else {
         for (; isdigit((unsigned char)s[k]); ++k) {
-            if (v > (UINT64_MAX - 9) / 10) return pclr__merr(P, col, "the number does not fit in 64 bits");
-            v = v * 10 + (uint64_t)(s[k] - '0');
+            const uint64_t d = (uint64_t)(s[k] - '0');
+            if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+                return pclr__merr(P, col, "the number does not fit in 64 bits");
+            v = v * 10 + d;
         }
         if (s[k] == '.') { is_float = 1; for (++k; isdigit((unsigned char)s[k]); ++k) {} }
         if (s[k] == 'e' || s[k] == 'E') {
@@ -1439,26 +1441,27 @@ static int pclr__mexpr(pclr__mparser *P) {
 
 /* Characters no expression has: said before parsing, with what they would have been. */
 static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
+    const char *in = strcmp(what, "params") ? "" : "params: ";
     int k;
     for (k = 0; s[k]; ++k) {
         const unsigned char ch = (unsigned char)s[k];
         if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
         if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|?:(),", ch)) {
-            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "'&' alone is not an operator (&& is)");
-            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "'|' alone is not an operator (|| is)");
+            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "%s'&' alone is not an operator (&& is)", in);
+            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "%s'|' alone is not an operator (|| is)", in);
             continue;
         }
         if (ch == '/') {
-            if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "comments are not allowed");
+            if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
             continue;
         }
-        if (ch == ';') return pclr__merr(P, k + 1, "';' is not allowed: a map is one expression");
-        if (ch == '{' || ch == '}') return pclr__merr(P, k + 1, "braces are not allowed: a map is one expression");
-        if (ch == '#') return pclr__merr(P, k + 1, "'#' is not allowed (no preprocessor)");
-        if (ch == '\\') return pclr__merr(P, k + 1, "backslashes are not allowed");
-        if (ch == '"' || ch == '\'') return pclr__merr(P, k + 1, "string and character literals are not allowed");
-        if (ch >= 0x21 && ch < 0x7f) return pclr__merr(P, k + 1, "'%c' is not allowed", ch);
-        return pclr__merr(P, k + 1, "byte 0x%02x is not allowed", ch);
+        if (ch == ';') return pclr__merr(P, k + 1, "%s';' is not allowed: a map is one expression", in);
+        if (ch == '{' || ch == '}') return pclr__merr(P, k + 1, "%sbraces are not allowed: a map is one expression", in);
+        if (ch == '#') return pclr__merr(P, k + 1, "%s'#' is not allowed (no preprocessor)", in);
+        if (ch == '\\') return pclr__merr(P, k + 1, "%sbackslashes are not allowed", in);
+        if (ch == '"' || ch == '\'') return pclr__merr(P, k + 1, "%sstring and character literals are not allowed", in);
+        if (ch >= 0x21 && ch < 0x7f) return pclr__merr(P, k + 1, "%s'%c' is not allowed", in, ch);
+        return pclr__merr(P, k + 1, "%sbyte 0x%02x is not allowed", in, ch);
     }
     return 0;
 }
