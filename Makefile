@@ -97,7 +97,8 @@ test-install:
 # --- robustness: failure injection test and libFuzzer harnesses --------------
 #   make test-failures       tests/test_failures.c, plain and under ASan/UBSan
 #   make fuzz                builds build/fuzz_generator, build/fuzz_cli, build/fuzz_tune (the tuning
-#                            file) and build/fuzz_cache (cache files) with clang's libFuzzer and runs
+#                            file), build/fuzz_cache (cache files) and build/fuzz_map (map expressions)
+#                            with clang's libFuzzer and runs
 #                            each for FUZZ_SECONDS (default 60) on tests/fuzz/corpus/*
 #   make fuzz-compile-corpus every valid config of the generator corpus compiles (PoCL, NVRTC)
 FUZZ_CC      ?= clang
@@ -117,12 +118,16 @@ build/fuzz_tune: tests/fuzz/fuzz_tune.c pclreduce.h | build
 build/fuzz_cache: tests/fuzz/fuzz_cache.c pclreduce.h | build
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cache.c
 
-fuzz: build/fuzz_generator build/fuzz_cli build/fuzz_tune build/fuzz_cache
-	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli build/fuzz_corpus/tune build/fuzz_corpus/cache
+build/fuzz_map: tests/fuzz/fuzz_map.c pclreduce.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_map.c -lm
+
+fuzz: build/fuzz_generator build/fuzz_cli build/fuzz_tune build/fuzz_cache build/fuzz_map
+	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli build/fuzz_corpus/tune build/fuzz_corpus/cache build/fuzz_corpus/map
 	./build/fuzz_generator -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/generator tests/fuzz/corpus/generator
 	./build/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/cli tests/fuzz/corpus/cli
 	./build/fuzz_tune -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/tune tests/fuzz/corpus/tune
 	./build/fuzz_cache -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/cache tests/fuzz/corpus/cache
+	./build/fuzz_map -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/map tests/fuzz/corpus/map
 
 fuzz-compile-corpus: build/fuzz_generator
 	bash tests/fuzz/compile_corpus.sh

@@ -92,6 +92,17 @@ if [ -n "$CUDA_INC" ]; then
   step vocab-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm && $B/test_vocab_nvrtc"
 fi
 
+# 5d. map expressions (issue 15) through the generic context: a table of maps x types x ops against the
+#     CPU reference and each row's own C evaluation, every row on the CPU backend, a sample on PoCL
+#     (PCLR_TEST_FULL=1: all), parameters without rebuilds, y offsets, every refusal with its column, the
+#     GLSL functions through glslc where it is installed; a quick run under ASan/UBSan; the CUDA kernels
+#     of the table through NVRTC (compute_90 PTX)
+step map sh -c "gcc -std=c99 $WARN -O2 -o $B/test_map tests/test_map.c -ldl -lm && $B/test_map"
+step map-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_map_asan tests/test_map.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_map_asan"
+if [ -n "$CUDA_INC" ]; then
+  step map-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_map_nvrtc tests/test_map_nvrtc.c -ldl -lm && $B/test_map_nvrtc"
+fi
+
 # 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner
 step cl-cache sh -c "gcc -std=c99 $WARN -O1 -g -o $B/test_cl_cache tests/test_cl_cache.c -ldl -lm && $B/test_cl_cache"
 
