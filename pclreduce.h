@@ -4006,8 +4006,8 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
         return 0;
     }
     /* every size below is checked against the file before it is used */
-    if ((*why = pclr__untrusted(&st, 0)) != NULL) {}
-    else if (!pclr__read_all(fd, head, sizeof head)) *why = "the file is shorter than its header (truncated)";
+    if ((*why = pclr__untrusted(&st, 0)) != NULL) { /* another user's file, or others may write it: not used */
+    } else if (!pclr__read_all(fd, head, sizeof head)) *why = "the file is shorter than its header (truncated)";
     else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
     else if (pclr__get_u64(head + 16) != identity_len) *why = "the file belongs to another identity (source, options, device or driver)";
     else if ((n = pclr__get_u64(head + 24)) > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
