@@ -42,7 +42,9 @@
    the reference has there, a count within the elements near zero.
 
    Usage: test_map [--backend opencl|cuda|cpu] [--platform N] [--device N] [-v]
-   (the CPU backend always runs too). Environment: PCLR_TEST_SEED=S
+   [--row N]... [--device-only] (the CPU backend always runs too; --row: only
+   those rows on the device, every op; --device-only: no CPU backend table,
+   texts or refusals). Environment: PCLR_TEST_SEED=S
    reproduces a run (the seed is printed); PCLR_TEST_QUICK=1 a smaller run;
    PCLR_TEST_FULL=1 every row and op on the device; PCLR_TEST_BACKEND as
    --backend. --backend cuda needs -DPCLR_TEST_CUDA (and a GPU): without
@@ -217,6 +219,8 @@ EV(ev_fma, wf(o, fmaf(rf(x, 0), rf(y, 0), 1.0f)))
 EV(ev_round, wf(o, floorf(rf(x, 0)) + ceilf(rf(y, 0)) + roundf(rf(x, 0) * 2.5f)))
 EV(ev_minmax_nan, wf(o, minf_(rf(x, 0), rf(y, 0)) + maxf_(rf(x, 0), pf(p, 0))))
 EV(ev_cond_f, wf(o, rf(x, 0) != 0.0f ? rf(y, 0) : 0.5f))
+EV(ev_logic_d, wi(o, !(rd(x, 0) != 0.0) + 2 * (rd(x, 0) != 0.0 && rd(y, 0) != 0.0) + 4 * (rd(x, 0) != 0.0 || 0)))
+EV(ev_logic_h, wi(o, (rh(x, 0) != 0.0f ? 1 : 2) + !(rf(y, 0) != 0.0f)))
 EV(ev_andor, wi(o, (ri(x, 0) > 0 && ri(y, 0) < 0) || ri(x, 0) == 0))
 EV(ev_fmod, wf(o, fmodf(rf(x, 0), 0.25f)))
 EV(ev_mod_ul, wul(o, rul(x, 0) % 1000000007u))
@@ -301,6 +305,8 @@ static const map_row g_rows[] = {
     {"!x", NULL, T_I, 0, 1, 0, T_I, F_SPECIAL, K_INT, NP, ev_not_i},
     {"min(x, y) + max(x, t)", "float t", T_F, T_F, 1, 0, T_F, F_SPECIAL, K_SPECIAL, {{0.125, 0}, {-2, 0}}, ev_minmax_nan},
     {"x ? y : 0.5f", NULL, T_F, T_F, 1, 0, T_F, F_SPECIAL, K_SPECIAL, NP, ev_cond_f},
+    {"!x + 2 * (x && y) + 4 * (x || 0.0)", NULL, T_D, T_D, 1, 0, T_I, F_SPECIAL | F_YZERO, K_SPECIAL, NP, ev_logic_d},
+    {"(x ? 1 : 2) + !y", NULL, T_H, T_F, 1, 0, T_I, F_SPECIAL | F_YZERO, K_SPECIAL, NP, ev_logic_h},
     /* mixed element types: C's usual arithmetic conversions */
     {"x + y", NULL, T_H, T_F, 1, 0, T_F, 0, K_MIXED, NP, ev_h_plus_f},
     {"x * y", NULL, T_I8, T_H, 1, 0, T_F, 0, K_MIXED, NP, ev_i8_h},
@@ -359,6 +365,14 @@ static pclr_config row_config(const map_row *r, pclr_op op, pclr_accumulate acc)
     return c;
 }
 
+/* the row of a map and element type (the first one; 0 if none) */
+static int find_row(const char *map, pclr_type x, pclr_type y) {
+    int k;
+    for (k = 0; k < NROWS; ++k)
+        if (!strcmp(g_rows[k].map, map) && g_rows[k].x == x && g_rows[k].y == y) return k;
+    return 0;
+}
+
 #ifndef PCLR_MAP_TABLE_ONLY
 /* the parameters a row declares */
 static int row_params(const map_row *r) {
@@ -374,6 +388,8 @@ static int row_params(const map_row *r) {
 #include <unistd.h>
 
 static int g_quick, g_full, g_verbose, g_fails_printed;
+static unsigned char g_only[256]; /* --row N: the device runs these rows, every op (g_only_any: some given) */
+static int g_only_any, g_device_only; /* --device-only: skip the CPU backend's table and the texts */
 static uint64_t g_seed;
 static long g_runs, g_builds_slow;
 
@@ -579,6 +595,7 @@ static int close_moment(double g, double r, double rel, double scale, const vinf
     if (r != r || isinf(r) || g != g || isinf(g)) {
         if (d->has_nan && r != r) return g != g;
         if (d->has_inf) return (g != g || isinf(g)) == (r != r || isinf(r));
+        if (!d->has_nan && (r != r || isinf(r))) return g != g || isinf(g); /* finite values whose moments overflow: inf or NaN by order */
         return (g != g) == (r != r) && (r != r || g == r);
     }
     return fabs(g - r) <= rel * (fabs(r) + scale) + 1e-300;
@@ -775,6 +792,67 @@ static int upload(dev *D, const row_data *d) {
     return 1;
 }
 
+/* After a mismatch (rows without i, whose values do not depend on where the window starts): the
+   first elements whose mapped value differs alone (max of one element is the element), else the
+   smallest failing window found by halving, printed with its x values. Two per row. */
+static int window_differs(dev *D, row_data *d, const pclr_config *c, uint64_t n, uint64_t xo, uint64_t yo, const double *p) {
+    union { pclr_stats_result s; unsigned char b[sizeof(pclr_stats_result) + 32]; } got, ref;
+    vinfo info;
+    const char *why;
+    if (pclr_reduce_map(D->ctx, c, D->bx, xo, d->r->y ? D->by : NULL, yo, n, p, &got) != PCLR_OK) return 0;
+    if (pclr_cpu_reduce_map(c, d->x + xo * d->xs, d->r->y ? d->y + yo * d->ys : NULL, n, p, &ref) != PCLR_OK) return 0;
+    evaluate(d, xo, yo, n, p);
+    describe_values(d->vt, d->mapped, n, (d->r->flags & F_INEXACT) ? (d->vt == PCLR_DOUBLE ? 1e-12 : 1e-5) : 0, &info);
+    return !compare(c, d->vt, &got, &ref, n, &info, &why);
+}
+
+static void print_elements(row_data *d, uint64_t xo, uint64_t yo, uint64_t n) {
+    uint64_t j;
+    int k;
+    for (j = 0; j < n; ++j) {
+        char xs[200] = "", ys[64] = "", one[40];
+        for (k = 0; k < d->r->comps; ++k) {
+            format_value(d->r->x, d->x + (xo + j) * d->xs + (size_t)k * pclr_type_size(d->r->x), one, sizeof one);
+            snprintf(xs + strlen(xs), sizeof xs - strlen(xs), "%s%s", k ? "," : "", one);
+        }
+        if (d->r->y) format_value(d->r->y, d->y + (yo + j) * d->ys, ys, sizeof ys);
+        printf("    x[%llu]=%s%s%s\n", (unsigned long long)(xo + j), xs, d->r->y ? " y=" : "", ys);
+    }
+}
+
+static void localize(dev *D, row_data *d, const pclr_config *c0, uint64_t n, uint64_t xo, uint64_t yo, const double *p) {
+    pclr_config c = *c0;
+    uint64_t j, lo = 0, len = n;
+    int shown = 0;
+    static unsigned char calls[NROWS];
+    const int row = (int)(d->r - g_rows);
+    if ((d->r->flags & F_I) || row < 0 || row >= NROWS || ++calls[row] > 2) return;
+    c.op = PCLR_MAX;
+    c.accumulate = PCLR_NATIVE;
+    for (j = 0; j < n && j < 5000 && shown < 3; ++j) { /* element by element */
+        unsigned char got[16], ref[16];
+        char g[64], w[64];
+        if (pclr_reduce_map(D->ctx, &c, D->bx, xo + j, d->r->y ? D->by : NULL, yo + j, 1, p, got) != PCLR_OK) break;
+        if (pclr_cpu_reduce_map(&c, d->x + (xo + j) * d->xs, d->r->y ? d->y + (yo + j) * d->ys : NULL, 1, p, ref) != PCLR_OK) break;
+        if (same_value(d->vt, got, ref)) continue;
+        format_value(d->vt, got, g, sizeof g);
+        format_value(d->vt, ref, w, sizeof w);
+        printf("  element %llu alone: %s maps it to %s, the reference to %s\n", (unsigned long long)j, D->name, g, w);
+        print_elements(d, xo + j, yo + j, 1);
+        ++shown;
+    }
+    if (shown) return;
+    while (len > 8) { /* no element alone: halve the window while a half still fails */
+        const uint64_t h = len / 2;
+        if (window_differs(D, d, c0, h, xo + lo, yo + lo, p)) len = h;
+        else if (window_differs(D, d, c0, len - h, xo + lo + h, yo + lo + h, p)) lo += h, len -= h;
+        else break;
+    }
+    printf("  no element differs alone; the smallest failing window found: [%llu, %llu) of the window (x offset %llu):\n",
+           (unsigned long long)lo, (unsigned long long)(lo + len), (unsigned long long)xo);
+    if (len <= 16) print_elements(d, xo + lo, yo + lo, len);
+}
+
 /* One reduction on the context against the map reference on the same window; 0 when it failed. */
 static int run_case(dev *D, row_data *d, const pclr_config *c, uint64_t n, uint64_t xo, uint64_t yo, const double *p) {
     union { pclr_stats_result s; unsigned char b[sizeof(pclr_stats_result) + 32]; } got, ref;
@@ -792,7 +870,8 @@ static int run_case(dev *D, row_data *d, const pclr_config *c, uint64_t n, uint6
     if (res == PCLR_ERR_NO_FP64) return 1;
     if (!report(res == PCLR_OK, "%s: %s n=%llu xoff=%llu yoff=%llu: %s (%s)", D->name, desc, (unsigned long long)n, (unsigned long long)xo,
                 (unsigned long long)yo, pclr_result_string(res), pclr_last_error(D->ctx))) {
-        if (res == PCLR_ERR_BUILD_FAILED && g_fails_printed < 5) printf("build log:\n%.3000s\n", pclr_build_log(D->ctx));
+        static int logs;
+        if (res == PCLR_ERR_BUILD_FAILED && ++logs <= 3) printf("build log:\n%.3000s\n", pclr_build_log(D->ctx));
         return 0;
     }
     if (pclr_cpu_reduce_map(c, d->x + xo * d->xs, r->y ? d->y + yo * d->ys : NULL, n, p, &ref) != PCLR_OK)
@@ -804,8 +883,10 @@ static int run_case(dev *D, row_data *d, const pclr_config *c, uint64_t n, uint6
     if (compare(c, d->vt, &got, &ref, n, &info, &why)) return report(1, " ");
     format_result(c, d->vt, &got, gt, sizeof gt);
     format_result(c, d->vt, &ref, rt, sizeof rt);
-    return report(0, "%s: %s n=%llu xoff=%llu yoff=%llu seed=%llu: %s differs: got %s, reference %s", D->name, desc, (unsigned long long)n,
-                  (unsigned long long)xo, (unsigned long long)yo, (unsigned long long)g_seed, why, gt, rt);
+    report(0, "%s: %s n=%llu xoff=%llu yoff=%llu seed=%llu: %s differs: got %s, reference %s", D->name, desc, (unsigned long long)n,
+           (unsigned long long)xo, (unsigned long long)yo, (unsigned long long)g_seed, why, gt, rt);
+    localize(D, d, c, n, xo, yo, p);
+    return 0;
 }
 
 /* ================================================================== 1. the reference against the rows' own C */
@@ -979,7 +1060,19 @@ static void device_table(dev *D) {
     size_t o;
     const double t0 = now_s();
     const long before = pclr_test_failed, passed = pclr_test_passed, b0 = D->builds;
-    if (g_full) { /* every row: every op where builds are fast, else a rotating op and sum */
+    if (g_only_any) { /* --row: those rows, every op and accumulator */
+        for (k = 0; k < NROWS; ++k)
+            for (o = 0; o < COUNT(all_ops) && g_only[k]; ++o) {
+                pclr_accumulate acc;
+                for (acc = PCLR_NATIVE; acc < PCLR_ACCUMULATE_COUNT_; acc = (pclr_accumulate)(acc + 1)) {
+                    if (acc != PCLR_NATIVE && all_ops[o] != PCLR_SUM && all_ops[o] != PCLR_STATS) continue;
+                    if (acc == PCLR_COMPENSATED && !is_float(g_rows[k].want)) continue;
+                    picks[np].row = k;
+                    picks[np].op = all_ops[o];
+                    picks[np++].acc = acc;
+                }
+            }
+    } else if (g_full) { /* every row: every op where builds are fast, else a rotating op and sum */
         for (k = 0; k < NROWS; ++k)
             for (o = 0; o < COUNT(all_ops); ++o) {
                 pclr_accumulate acc;
@@ -1004,7 +1097,7 @@ static void device_table(dev *D) {
             ++np;
         }
     } else { /* slow builds (PoCL): rows of different kinds, each with a random op */
-        int kinds[K_KINDS_], want = g_quick ? 1 : 4;
+        int kinds[K_KINDS_], want = g_quick ? 1 : 5;
         for (kind = 0; kind < K_KINDS_; ++kind) kinds[kind] = kind;
         for (kind = K_KINDS_ - 1; kind > 0; --kind) { /* shuffle */
             const int j = (int)(pclr_test_rand(&st) % (uint64_t)(kind + 1)), t = kinds[kind];
@@ -1036,7 +1129,7 @@ static void device_table(dev *D) {
 /* ================================================================== 2. y offsets and bad calls */
 /* The dot row: x and y at offsets that line up with x's vectors and ones that do not. */
 static void y_alignment(dev *D) {
-    const map_row *r = &g_rows[0]; /* x*y, float, float */
+    const map_row *r = &g_rows[find_row("x*y", T_F, T_F)];
     row_data d;
     pclr_config c = row_config(r, PCLR_SUM, PCLR_NATIVE), res;
     static const uint64_t pairs[][2] = {{0, 0}, {1, 1}, {3, 35}, {0, 1}, {1, 2}, {3, 0}, {2, 7}, {5, 6}};
@@ -1066,7 +1159,7 @@ static void y_alignment(dev *D) {
 
 /* Wrong calls: y too short, y NULL, parameters NULL, x too short, pclr_reduce of a map with y. */
 static void bad_calls(dev *D) {
-    const map_row *dot = &g_rows[0], *cnt = &g_rows[13]; /* x*y; x > t */
+    const map_row *dot = &g_rows[find_row("x*y", T_F, T_F)], *cnt = &g_rows[find_row("x > t", T_F, 0)];
     pclr_buffer *small = NULL;
     pclr_config c = row_config(dot, PCLR_SUM, PCLR_NATIVE), cc = row_config(cnt, PCLR_SUM, PCLR_NATIVE);
     row_data d;
@@ -1139,7 +1232,7 @@ static void bad_calls(dev *D) {
 
 /* ================================================================== 3. parameters do not rebuild */
 static void params_no_rebuild(dev *D) {
-    const map_row *r = &g_rows[13]; /* x > t, float t */
+    const map_row *r = &g_rows[find_row("x > t", T_F, 0)]; /* float t */
     row_data d;
     pclr_config c = row_config(r, PCLR_SUM, PCLR_NATIVE);
     static const double ts[] = {0.25, -0.5, 0.9, 2.0, -2.0, 0.0, -0.125};
@@ -1944,8 +2037,10 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--platform") == 0 && i + 1 < argc) platform = atoi(argv[++i]);
         else if (strcmp(argv[i], "--device") == 0 && i + 1 < argc) device = atoi(argv[++i]);
         else if (strcmp(argv[i], "-v") == 0) g_verbose = 1;
+        else if (strcmp(argv[i], "--row") == 0 && i + 1 < argc && atoi(argv[i + 1]) >= 0 && atoi(argv[i + 1]) < NROWS) g_only[atoi(argv[++i])] = 1, g_only_any = 1;
+        else if (strcmp(argv[i], "--device-only") == 0) g_device_only = 1;
         else {
-            fprintf(stderr, "usage: test_map [--backend opencl|cuda|cpu] [--platform N] [--device N] [-v]\n");
+            fprintf(stderr, "usage: test_map [--backend opencl|cuda|cpu] [--platform N] [--device N] [--row N]... [--device-only] [-v]\n");
             return 2;
         }
     }
@@ -1969,10 +2064,12 @@ int main(int argc, char **argv) {
     else
 #endif
     if (backend != PCLR_CPU && open_context(backend, platform, device, &gpu, pclr_backend_name(backend))) all[nd++] = &gpu;
-    texts();
-    deep_maps(NULL);
-    refusals(all, nd);
-    if (cpu.ctx) {
+    if (!g_device_only) {
+        texts();
+        deep_maps(NULL);
+        refusals(all, nd);
+    }
+    if (cpu.ctx && !g_device_only) {
         bad_calls(&cpu);
         params_no_rebuild(&cpu);
         y_alignment(&cpu);
@@ -1980,9 +2077,11 @@ int main(int argc, char **argv) {
     }
     if (gpu.ctx) {
         const double t1 = now_s();
-        params_no_rebuild(&gpu);
-        bad_calls(&gpu);
-        y_alignment(&gpu);
+        if (!g_only_any) {
+            params_no_rebuild(&gpu);
+            bad_calls(&gpu);
+            y_alignment(&gpu);
+        }
         device_table(&gpu);
         deep_maps(&gpu);
         printf("%s: %.1fs, %ld builds\n", gpu.name, now_s() - t1, gpu.builds);

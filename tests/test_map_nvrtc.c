@@ -98,7 +98,7 @@ int main(void) {
             {1, 1, 64, PCLR_VARIANT_SEQUENTIAL, PCLR_FINISH_DEFAULT}, {2, 8, 1024, PCLR_VARIANT_UNROLLED, PCLR_FINISH_DEFAULT},
             {4, 16, 128, PCLR_VARIANT_NAIVE, PCLR_FINISH_DEFAULT},   {0, 0, 0, PCLR_VARIANT_SHUFFLE, PCLR_FINISH_DEFAULT},
             {0, 0, 0, PCLR_VARIANT_DEFAULT, PCLR_FINISH_ATOMIC}};
-        static const int rows[] = {0, 2, 3, 21}; /* x*y of float, int, uint8 x float; x / y of int */
+        const int rows[] = {find_row("x*y", T_F, T_F), find_row("x*y", T_I, T_I), find_row("x*y", T_U8, T_F), find_row("x / y", T_I, T_I)};
         size_t j, q;
         for (j = 0; j < sizeof rows / sizeof rows[0]; ++j)
             for (q = 0; q < sizeof knobs / sizeof knobs[0]; ++q) {

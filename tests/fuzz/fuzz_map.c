@@ -110,8 +110,7 @@ static char *kernel(const pclr_config *cfg, pclr_backend b, pclr_result want, co
         r = pclr_kernel_source(&c, sentinel, sizeof sentinel, &need);
         REQUIRE(r == want && need == 0);
         REQUIRE(sentinel[0] == 'Q' || sentinel[0] == '\0');
-        REQUIRE(strspn(sentinel + 1, "Q") == sizeof sentinel - 2); /* nothing written */
-        REQUIRE(!map[0] || !strstr(sentinel, map));
+        REQUIRE(strspn(sentinel + 1, "Q") == sizeof sentinel - 2); /* nothing written: no byte of the map either */
         return NULL;
     }
     REQUIRE(need > 1);
