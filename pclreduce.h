@@ -1852,12 +1852,8 @@ static void pclr__mnode_text(pclr__memit *E, int id);
 static void pclr__mas(pclr__memit *E, int id, pclr_type to) {
     const pclr_type from = (pclr_type)E->t->node[id].type;
     if (from == to) { pclr__mnode_text(E, id); return; }
-    if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0 */
-        if (E->lang == PCLR__ML_OPENCL) PCLR__MPUTF(E, "convert_%s_sat(", pclr__mtname(to, 0));
-        else if (E->lang == PCLR__ML_CUDA)
-            PCLR__MPUTF(E, "__%s2%s_rz(", from == PCLR_DOUBLE ? "double" : "float",
-                        to == PCLR_INT ? "int" : to == PCLR_UINT ? "uint" : to == PCLR_INT64 ? "ll" : "ull");
-        else PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
+    if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0: a helper (NVIDIA's conversions give INT_MIN for NaN) */
+        PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
     } else {
         PCLR__MPUTF(E, E->lang == PCLR__ML_GLSL ? "%s(" : "(%s)(", pclr__mtname(to, E->lang));
     }
@@ -1885,10 +1881,10 @@ static const char *pclr__mfname(pclr__memit *E, int f, pclr_type t) {
 
 static void pclr__mzero_test(pclr__memit *E, int id, int want_nonzero) {
     /* C reads any nonzero value (NaN too) as true; GLSL wants a bool */
-    if (E->lang != PCLR__ML_GLSL) {
-        PCLR__MPUTF(E, "%s(", want_nonzero ? "" : "!");
+    if (E->lang != PCLR__ML_GLSL) { /* (OpenCL C refuses a float where a condition goes) */
+        pclr__put(E->w, "(");
         pclr__mnode_text(E, id);
-        pclr__put(E->w, ")");
+        PCLR__MPUTF(E, " %s 0)", want_nonzero ? "!=" : "==");
         return;
     }
     pclr__put(E->w, "(");
@@ -2012,6 +2008,15 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
         } else if (pclr__mfuncs[f].kind == 2) {
             pclr__mcast_open(E, PCLR_INT);
             PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, at));
+        } else if (L == PCLR__ML_GLSL && t == PCLR_DOUBLE && f >= PCLR__MF_EXP && f <= PCLR__MF_COS) {
+            /* GLSL has these for float only: computed in float */
+            PCLR__MPUTF(E, "double(%s(", pclr__mfname(E, f, PCLR_FLOAT));
+            for (k = 0; k < m->n; ++k) {
+                if (k) pclr__put(E->w, ", ");
+                pclr__mas(E, m->a[k], PCLR_FLOAT);
+            }
+            pclr__put(E->w, "))");
+            break;
         } else if (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) { /* 1 / sqrt: the same on every C-like language */
             PCLR__MPUTF(E, "(%s / %s(", t == PCLR_DOUBLE ? "1.0" : "1.0f", pclr__mfname(E, PCLR__MF_SQRT, t));
         } else {
@@ -2045,7 +2050,7 @@ static void pclr__mfunction(pclr__memit *E) {
         if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP)) mx |= bit;
         if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ROUND) rnd |= bit;
     }
-    if (glsl) { /* float to integer conversions: wherever a float meets an integer type */
+    { /* float to integer conversions: wherever a float meets an integer type */
         for (k = 0; k < t->count; ++k) {
             const pclr__mnode *m = &t->node[k];
             int a;
@@ -2089,17 +2094,26 @@ static void pclr__mfunction(pclr__memit *E) {
             PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
                         T, T, T, T);
     }
-    if (glsl) {
-        static const char *const lim[4][2] = {{"2147483648.0", "(-2147483647 - 1)"}, {"4294967296.0", "0u"},
-                                              {"9223372036854775808.0", "(-9223372036854775807l - 1l)"}, {"18446744073709551616.0", "0ul"}};
-        static const char *const top[4] = {"2147483647", "4294967295u", "9223372036854775807l", "18446744073709551615ul"};
+    { /* float to integer helpers: NaN gives 0, out of range saturates, inside truncates (defined C) */
+        static const char *const lim[4] = {"2147483648.0", "4294967296.0", "9223372036854775808.0", "18446744073709551616.0"};
+        static const char *const low[4] = {"-2147483648.0", "-1.0", "-9223372036854775808.0", "-1.0"};
+        static const char *const top[3][4] = {{"2147483647", "4294967295u", "9223372036854775807L", "18446744073709551615UL"},
+                                              {"2147483647", "4294967295u", "9223372036854775807ll", "18446744073709551615ull"},
+                                              {"2147483647", "4294967295u", "9223372036854775807l", "18446744073709551615ul"}};
+        static const char *const bottom[3][4] = {{"(-2147483647 - 1)", "0u", "(-9223372036854775807L - 1)", "0UL"},
+                                                 {"(-2147483647 - 1)", "0u", "(-9223372036854775807ll - 1)", "0ull"},
+                                                 {"(-2147483647 - 1)", "0u", "(-9223372036854775807l - 1l)", "0ul"}};
         for (k = 0; k < 2; ++k)
             for (j = 0; j < 4; ++j)
                 if (conv[k] & (1u << all[j])) {
-                    const char *F = k ? "double" : "float", *T = pclr__mtname(all[j], PCLR__ML_GLSL);
-                    PCLR__MPUTF(E, "%s pclr_%s_of_%s(%s v) { return isnan(v) ? %s(0) : v >= %s(%s) ? %s : v %s %s(%s) ? %s : %s(v); } /* saturates */\n",
-                                T, pclr__msuffix(all[j]), F, F, T, F, lim[j][0], top[j], pclr__mis_signed(all[j]) ? "<" : "<=",
-                                F, pclr__mis_signed(all[j]) ? (j == 0 ? "-2147483648.0" : "-9223372036854775808.0") : "-1.0", lim[j][1], T);
+                    const char *F = k ? "double" : "float", *T = pclr__mtname(all[j], E->lang), *sg = pclr__mis_signed(all[j]) ? "<" : "<=";
+                    const char *suffix = glsl ? (k ? "lf" : "") : (k ? "" : "f"); /* literals of the argument's type */
+                    char in_range[64], zero[32];
+                    snprintf(in_range, sizeof in_range, glsl ? "%s(v)" : "(%s)v", T);
+                    snprintf(zero, sizeof zero, glsl ? "%s(0)" : "0", T);
+                    PCLR__MPUTF(E, "%s%s pclr_%s_of_%s(%s v) { return v != v ? %s : v >= %s%s ? %s : v %s %s%s ? %s : %s; } /* saturates; NaN: 0 */\n",
+                                fn, T, pclr__msuffix(all[j]), F, F, zero, lim[j], suffix, top[E->lang][j], sg, low[j], suffix,
+                                bottom[E->lang][j], in_range);
                 }
     }
     /* the function: x, y as loaded (GLSL: as read, promoted), i counted from the first element reduced */
