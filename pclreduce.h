@@ -1609,8 +1609,9 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "}\n");
 }
 
-/* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in flight. */
-static void pclr__gen_level1(pclr__gen *g, const pclr_config *c) {
+/* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in
+   flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
+static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
     if (c->vector_width > 1) /* (the piece holds %: not a format) */
         pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
                       : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
@@ -1622,7 +1623,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c) {
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
                          "    pclr_u64 i = thread * block;\n"
                          "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, PCLR__TEXT_LOOP);
+    pclr__put(g->w, loop);
     if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
     if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
 }
@@ -1635,7 +1636,7 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
     pclr__put(g->w, PCLR__TEXT_IDS);
     if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
-    pclr__gen_level1(g, c);
+    pclr__gen_level1(g, c, PCLR__TEXT_LOOP);
     pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
 }
 
@@ -1741,11 +1742,26 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
                        dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
 }
 
-/* The running sum (pclr_acc), its folds, merge and deposits. */
+/* Lane k of a work-item's lanes (base: a pclr_lanes expression; part 's' the
+   running sum, 'c' the sum of its rounding errors for double elements), or of
+   a vector's values (part 'x', base: a pclr_values expression). */
+static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *buf, size_t cap, const char *base, char part, int k) {
+    const int dbl_lanes = c->type == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
+    if (g->cuda) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
+    else if (dbl_lanes && v1) snprintf(buf, cap, "%s.%c", base, part);
+    else if (dbl_lanes) snprintf(buf, cap, "%s.%c.s%x", base, part, k);
+    else if (v1) snprintf(buf, cap, "%s", base);
+    else snprintf(buf, cap, "%s.s%x", base, k);
+    return buf;
+}
+
+/* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
+   checked additions, spills, merges and deposits. */
 static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
-    const int dbl = c->type == PCLR_DOUBLE;
+    const int dbl = c->type == PCLR_DOUBLE, V = c->vector_width;
     const pclr__exact_shape x = pclr__exact_shape_of(c->type);
-    int k, v;
+    char a[64], b[64];
+    int k;
     pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
                     "   The exact sum of the elements, rounded once (nearest, ties to even). */\n");
     pclr__gen_value(g, c);
@@ -1757,13 +1773,6 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                       "/* the result's precision; its smallest and largest ulp, in bits of the cells */\n"
                       "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
                    dbl ? "double" : "float", -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
-    if (dbl)
-        pclr__put(g->w, "/* A work-item's running sum: s, and the exact sum c of the rounding errors of s. */\n"
-                        "typedef struct pclr_acc { double s, c; } pclr_acc;\n"
-                        "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n");
-    else
-        pclr__put(g->w, "/* A work-item's running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n"
-                        "typedef double pclr_acc;\n#define pclr_acc_zero() 0.0\n");
     pclr__put(g->w,
         "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
         "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
@@ -1806,8 +1815,12 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         "        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 2, q.p2);\n"
         "    }\n"
         "}\n");
+    /* pclr_acc: a running sum in the group tree */
     if (dbl)
-        pclr__put(g->w, "PCLR_FN void pclr_put_acc(pclr_acc a, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+        pclr__put(g->w, "/* A running sum: s, and the exact sum c of the rounding errors of s. */\n"
+                        "typedef struct pclr_acc { double s, c; } pclr_acc;\n"
+                        "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n"
+                        "PCLR_FN void pclr_put_acc(pclr_acc a, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
                         "    pclr_put(a.s, cells, specials);\n"
                         "    pclr_put(a.c, cells, specials);\n"
                         "}\n"
@@ -1826,7 +1839,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                         "    return pclr_acc_zero();\n"
                         "}\n");
     else
-        pclr__put(g->w, "#define pclr_put_acc pclr_put\n"
+        pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n"
+                        "typedef double pclr_acc;\n#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
                         "/* Two running sums into one; the rounding error (TwoSum) goes into the cells. */\n"
                         "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
                         "    double e;\n"
@@ -1834,38 +1848,122 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                         "    if (e != 0) pclr_put(e, cells, specials);\n"
                         "    return a;\n"
                         "}\n");
-    /* the folds of one element and of a vector */
-    for (v = 1; v <= c->vector_width; v = v == 1 && c->vector_width > 1 ? c->vector_width : v + c->vector_width) {
-        PCLR__GEN_PUTF(g, "%sPCLR_FN pclr_acc pclr_fold%d(pclr_acc acc, ", v == 1 ? "/* Adds v values while every addition is exact; otherwise the running sum and\n"
-                                                                                   "   the values go into the cells (rare for most data) and the sum restarts. */\n" : "", v);
-        for (k = 0; k < v; ++k) PCLR__GEN_PUTF(g, "double x%d, ", k);
-        pclr__put(g->w, "PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
-                        "    pclr_acc t = acc;\n");
-        if (dbl) pclr__put(g->w, "    double e;\n");
-        pclr__put(g->w, "    int exact = 1;\n");
-        if (dbl)
-            for (k = 0; k < v; ++k) PCLR__GEN_PUTF(g, "    PCLR_TWO_SUM(t.s, x%d, e);\n    PCLR_ADD_CHECKED(t.c, e, exact);\n", k);
-        else if (v == 1)
-            pclr__put(g->w, "    PCLR_ADD_CHECKED(t, x0, exact);\n");
-        else { /* the vector as a small tree (a short dependency chain), then into t */
-            int step;
-            for (k = 0; k < v; ++k) PCLR__GEN_PUTF(g, "%sy%d = x%d%s", k == 0 ? "    double " : k % 4 == 0 ? "\n           " : "", k, k, k + 1 < v ? ", " : ";\n");
-            for (step = 1; step < v; step *= 2)
-                for (k = 0; k < v; k += 2 * step) PCLR__GEN_PUTF(g, "    PCLR_ADD_CHECKED(y%d, y%d, exact);\n", k, k + step);
-            pclr__put(g->w, "    PCLR_ADD_CHECKED(t, y0, exact);\n");
-        }
-        pclr__put(g->w, "    if (exact) return t;\n    pclr_put_acc(acc, cells, specials);\n");
-        for (k = 0; k < v; ++k) PCLR__GEN_PUTF(g, "    pclr_put(x%d, cells, specials);\n", k);
-        pclr__put(g->w, "    return pclr_acc_zero();\n}\n");
+    /* pclr_lanes: level 1's running sums, one per lane of a loaded vector; pclr_values: a vector's values in double */
+    pclr__put(g->w, "/* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add\n"
+                    "   independently (SIMD on CPUs: OpenCL vector types) ---- */\n");
+    if (g->cuda) {
+        PCLR__GEN_PUTF(g, "typedef struct pclr_values { double s[%d]; } pclr_values;\n", V);
+        if (dbl) PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { double s[%d], c[%d]; } pclr_lanes;\n", V, V);
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
+        pclr__put(g->w, "typedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+    } else {
+        if (V == 1) pclr__put(g->w, "typedef double pclr_values;\ntypedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+        else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\ntypedef long%d pclr_mask; /* comparisons: -1 true */\n"
+                               "#define PCLR_MASK_ALL ((pclr_mask)(-1))\n#define PCLR_ALL(m) all(m)\n", V, V);
+        if (dbl) pclr__put(g->w, "typedef struct pclr_lanes { pclr_values s, c; } pclr_lanes;\n");
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
     }
-    pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold1((acc), PCLR_VALUE(x), cells, &specials)\n");
-    if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+    pclr__put(g->w, "PCLR_FN pclr_lanes pclr_lanes_zero(void) {\n    pclr_lanes t;\n");
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    pclr__put(g->w, "    return t;\n}\n");
+    if (!g->cuda && c->type == PCLR_FLOAT)
+        PCLR__GEN_PUTF(g, "#define pclr_values_of(v) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
+    else if (!g->cuda && dbl)
+        pclr__put(g->w, "#define pclr_values_of(v) (v)\n");
     else {
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold%d((acc), ", c->vector_width);
-        for (k = 0; k < c->vector_width; ++k)
-            PCLR__GEN_PUTF(g, g->cuda ? "PCLR_VALUE((v).s[%d]), %s" : "PCLR_VALUE((v).s%x), %s", k, k % 4 == 3 ? "\\\n    " : "");
-        pclr__put(g->w, "cells, &specials)\n");
+        pclr__put(g->w, "PCLR_FN pclr_values pclr_values_of(pclr_vec v) {\n    pclr_values x;\n");
+        for (k = 0; k < V; ++k)
+            PCLR__GEN_PUTF(g, V == 1 ? "    %s = PCLR_VALUE(v);\n" : g->cuda ? "    %s = PCLR_VALUE(v.s[%d]);\n" : "    %s = PCLR_VALUE(v.s%x);\n",
+                           pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
+        pclr__put(g->w, "    return x;\n}\n");
     }
+    /* the checked addition of a vector into the lanes */
+    if (!g->cuda && !dbl)
+        pclr__put(g->w, "/* t += x lane by lane, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \\\n"
+                        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n");
+    else if (!g->cuda)
+        pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { \\\n"
+                        "    const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \\\n"
+                        "    (exact) &= ((c_ - (t).c) == e_) & ((c_ - e_) == (t).c); (t).s = u_; (t).c = c_; } while (0)\n");
+    else {
+        pclr__put(g->w, dbl ? "/* t += x lane by lane: s by TwoSum, its error into c, checked */\n#define PCLR_ADD_LANES(t, x, exact) do { double e_;"
+                            : "/* t += x lane by lane, checked */\n#define PCLR_ADD_LANES(t, x, exact) do {");
+        for (k = 0; k < V; ++k)
+            PCLR__GEN_PUTF(g, dbl ? " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);"
+                                  : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
+        pclr__put(g->w, " \\\n} while (0)\n");
+    }
+    /* the spill, the fold of a vector and of one element, the lanes' sum */
+    PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
+                      "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
+                      "   than 53 bits within a running sum). */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    const double x[%d] = {", (dbl ? 3 : 2) * V);
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : "};\n");
+    PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
+                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k], cells, specials);\n"
+                      "    return pclr_lanes_zero();\n"
+                      "}\n", (dbl ? 3 : 2) * V);
+    pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
+                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    pclr_lanes t = acc;\n"
+                    "    pclr_mask exact = PCLR_MASK_ALL;\n"
+                    "    PCLR_ADD_LANES(t, x, exact);\n"
+                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x, cells, specials);\n"
+                    "}\n");
+    pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
+    pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
+    PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    pclr_put(%s, cells, specials);\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s, cells, specials);\n", b);
+    PCLR__GEN_PUTF(g, "    pclr_put(x, cells, specials);\n    %s = 0.0;\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
+    pclr__put(g->w, "    return acc;\n"
+                    "}\n"
+                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    int exact = 1;\n");
+    if (dbl)
+        PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
+                          "    PCLR_TWO_SUM(s, x, e);\n"
+                          "    PCLR_ADD_CHECKED(c, e, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    %s = c;\n"
+                          "    return acc;\n"
+                          "}\n", a, b, a, b);
+    else
+        PCLR__GEN_PUTF(g, "    double s = %s;\n"
+                          "    PCLR_ADD_CHECKED(s, x, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    return acc;\n"
+                          "}\n", a, a);
+    pclr__put(g->w, "/* The lanes into one running sum: TwoSum merges, their errors into the cells. */\n"
+                    "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n");
+    if (dbl) {
+        PCLR__GEN_PUTF(g, "    pclr_acc a%s;\n    a.s = %s;\n", V > 1 ? ", b" : "", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        PCLR__GEN_PUTF(g, "    a.c = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', 0));
+        for (k = 1; k < V; ++k) {
+            PCLR__GEN_PUTF(g, "    b.s = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+            PCLR__GEN_PUTF(g, "    b.c = %s;\n    a = pclr_merge(a, b, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+        }
+    } else {
+        PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+    }
+    pclr__put(g->w, "    return a;\n}\n"
+                    "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(x), cells, &specials)\n"
+                    "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), pclr_values_of(v), cells, &specials)\n");
 }
 
 /* Level 2 for the exact sum: the running sums merge up a tree (lanes whose
@@ -2007,7 +2105,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
         "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
         "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
-        "    pclr_acc acc = pclr_acc_zero();\n"
+        "    pclr_lanes acc = pclr_lanes_zero();\n"
         "    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;\n"
         "    if (lid == 0) {\n"
         "        specials = 0;\n"
@@ -2016,12 +2114,29 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "    }\n"
         "    PCLR_BARRIER();\n",
         c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
-    pclr__gen_level1(g, c);
+    pclr__gen_level1(g, c,
+        "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+        "        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n"
+        "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
+        "        pclr_lanes t = acc;\n"
+        "        pclr_mask exact = PCLR_MASK_ALL;\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, pclr_values_of(v[k]), exact);\n"
+        "        if (PCLR_ALL(exact)) {\n"
+        "            acc = t;\n"
+        "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
+        "#pragma unroll 1\n"
+        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, pv[i + k * stride], 0);\n"
+        "        }\n"
+        "    }\n");
     PCLR__GEN_PUTF(g,
         "    /* Level 2, in-group. */\n"
-        "    acc = pclr_group_sum(acc, lds, cells, &specials);\n"
+        "    pclr_acc sum = pclr_lanes_sum(acc, cells, &specials);\n"
+        "    sum = pclr_group_sum(sum, lds, cells, &specials);\n"
         "    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */\n"
-        "    if (lid == 0) pclr_put_acc(acc, cells, &specials);\n"
+        "    if (lid == 0) pclr_put_acc(sum, cells, &specials);\n"
         "    PCLR_BARRIER();\n"
         "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
         "        /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */\n"
