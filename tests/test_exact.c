@@ -476,6 +476,11 @@ static void run_device(pclr_context *ctx) {
                 r = pclr_reduce(ctx, &c, buf[t], x->at, x->n, res);
                 ++g_reduces;
                 ++ran;
+                if (r == PCLR_ERR_UNSUPPORTED_BY_DEVICE && ran == 1) { /* known at the launch (NVIDIA OpenCL: a kernel's group limit) */
+                    ++g_refused;
+                    printf("refused here: %s %s: %s\n", pclr_type_name(ty), kn->name, pclr_last_error(ctx));
+                    break;
+                }
                 if (!CHECK(r == PCLR_OK, "%s: %s: %s (%s)", desc, case_text(x, text, sizeof text), pclr_result_string(r), pclr_last_error(ctx))) {
                     if (++bad > 3) break;
                     continue;
