@@ -250,12 +250,15 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
    buffer protocol as pclr_kernel_source. Backends add their own (CUDA arch). */
 PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
 
-/* Most groups the planner may ask for on this device (scratch sizing). */
+/* Most groups the planner may ask for on this device (scratch sizing). Exact
+   sums, which take no per-group scratch, get more above 2^30 elements per
+   group of this: ceil(n / 2^30) (see pclr_plan). */
 PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device_facts *dev);
 
 /* Grid for n elements: min(ceil(n / items per group), compute units x
    groups_per_unit), at least 1 (n = 0 still launches one group that writes
-   the identity). `cfg` must be resolved. */
+   the identity); exact sums at least ceil(n / 2^30) (their cells' bound).
+   `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
 /* The types in a result (see "results"): min, max, argmin, argmax, minmax
