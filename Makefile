@@ -27,7 +27,7 @@ build:
 	mkdir -p build
 
 build/pclreduce-gen: gen/pclreduce-gen.c pclreduce.h examples/pclr_args.h | build
-	$(CC) $(WARN) $(CFLAGS) -o $@ gen/pclreduce-gen.c
+	$(CC) $(WARN) $(CFLAGS) -o $@ gen/pclreduce-gen.c -lm
 
 build/pclreduce-run: examples/pclreduce-run.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/pclreduce-run.c $(LIBS)
@@ -65,10 +65,13 @@ PCLR_VERSION    := $(shell sed -n 's/^\#define PCLREDUCE_VERSION "\(.*\)"/\1/p' 
 PCLR_INSTALL_TO  = $(DESTDIR)$(PREFIX)
 PCLR_SUBST       = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(PCLR_VERSION)|g'
 
-all: build/auto_exposure
+all: build/auto_exposure build/maps
 
 build/auto_exposure: examples/auto_exposure.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/auto_exposure.c $(LIBS)
+
+build/maps: examples/maps.c $(HEADERS) | build
+	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/maps.c $(LIBS)
 
 install: build/pclreduce-gen build/pclreduce-run
 	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \
@@ -93,7 +96,9 @@ test-install:
 
 # --- robustness: failure injection test and libFuzzer harnesses --------------
 #   make test-failures       tests/test_failures.c, plain and under ASan/UBSan
-#   make fuzz                builds build/fuzz_generator + build/fuzz_cli (clang libFuzzer) and runs
+#   make fuzz                builds build/fuzz_generator, build/fuzz_cli, build/fuzz_tune (the tuning
+#                            file), build/fuzz_cache (cache files) and build/fuzz_map (map expressions)
+#                            with clang's libFuzzer and runs
 #                            each for FUZZ_SECONDS (default 60) on tests/fuzz/corpus/*
 #   make fuzz-compile-corpus every valid config of the generator corpus compiles (PoCL, NVRTC)
 FUZZ_CC      ?= clang
@@ -102,15 +107,27 @@ FUZZ_FLAGS    = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover
 FUZZ_CUDA_INC = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_FAILURES_NO_CUDA)
 
 build/fuzz_generator: tests/fuzz/fuzz_generator.c pclreduce.h | build
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_generator.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_generator.c -lm
 
 build/fuzz_cli: tests/fuzz/fuzz_cli.c pclreduce.h examples/pclr_args.h | build
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cli.c -lm
 
-fuzz: build/fuzz_generator build/fuzz_cli
-	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli
+build/fuzz_tune: tests/fuzz/fuzz_tune.c pclreduce.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_tune.c
+
+build/fuzz_cache: tests/fuzz/fuzz_cache.c pclreduce.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_cache.c
+
+build/fuzz_map: tests/fuzz/fuzz_map.c pclreduce.h | build
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_map.c -lm
+
+fuzz: build/fuzz_generator build/fuzz_cli build/fuzz_tune build/fuzz_cache build/fuzz_map
+	mkdir -p build/fuzz_corpus/generator build/fuzz_corpus/cli build/fuzz_corpus/tune build/fuzz_corpus/cache build/fuzz_corpus/map
 	./build/fuzz_generator -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/generator tests/fuzz/corpus/generator
 	./build/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/cli tests/fuzz/corpus/cli
+	./build/fuzz_tune -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/tune tests/fuzz/corpus/tune
+	./build/fuzz_cache -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/cache tests/fuzz/corpus/cache
+	./build/fuzz_map -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 build/fuzz_corpus/map tests/fuzz/corpus/map
 
 fuzz-compile-corpus: build/fuzz_generator
 	bash tests/fuzz/compile_corpus.sh

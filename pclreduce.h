@@ -70,6 +70,7 @@ typedef enum pclr_result {
     PCLR_ERR_BACKEND,               /* an OpenCL/CUDA call failed (see the context's message) */
     PCLR_ERR_INVALID_CONTEXT,       /* context NULL, destroyed or not initialised */
     PCLR_ERR_IO,                    /* a cache or tuning file could not be read or written */
+    PCLR_ERR_INVALID_MAP,           /* a map expression or its parameters do not parse or type-check */
     PCLR_RESULT_COUNT_
 } pclr_result;
 
@@ -159,6 +160,18 @@ typedef struct pclr_config {
     pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
     int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
     pclr_accumulate accumulate; /* sums: default PCLR_NATIVE */
+    /* A map (README "Map expressions"): each element contributes f(x, y, i)
+       instead of x: `map` is an expression in the map language, `params` declares
+       the run-time parameters it names ("float t, int k": their values are passed
+       at reduce time and cause no rebuild), `y_type` the element type of a second
+       input y of the same length, `components` the scalars per element of x and y
+       (RGBA pixels: 4). The strings are read during each call (the contexts keep
+       copies); all zero/NULL = no map. */
+    const char *map;
+    const char *params;
+    pclr_type map_type;       /* the value reduced: int, uint, int64, uint64, float or double; default: the map's type */
+    pclr_type y_type;         /* default: no second input */
+    int components;           /* 1, 2 or 4; default 1 */
 } pclr_config;
 
 /* ------------------------------------------------------------ results
@@ -229,6 +242,22 @@ PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
 PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
 PCLR_API pclr_result pclr_parse_accumulate(const char *s, pclr_accumulate *out);
 
+/* Map expressions. The longest expression, deepest nesting and most parameters: */
+#define PCLR_MAP_MAX_LENGTH 1024
+#define PCLR_MAP_MAX_DEPTH 64
+#define PCLR_MAP_MAX_PARAMS 16
+/* PCLR_OK when cfg's map, params, y_type and components go together (also
+   when cfg has no map); else PCLR_ERR_INVALID_MAP (or the enum error) and a
+   sentence that names the column, in why (cap bytes; may be NULL).
+   pclr_config_resolve runs the same check and says only "the map is
+   invalid": this call says where. */
+PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap);
+/* The map's function `pclr_map` alone, in one language ("opencl", "cuda" or
+   "glsl"), under the buffer protocol of pclr_kernel_source. */
+PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, char *buf, size_t cap, size_t *size_needed);
+/* The type of the value a config reduces: the map's result type, or the element type. */
+PCLR_API pclr_type pclr_reduced_type(const pclr_config *cfg);
+
 /* Size in bytes of one element (0 for an invalid type; PCLR_TYPE_DEFAULT is float). */
 PCLR_API size_t pclr_type_size(pclr_type t);
 
@@ -290,6 +319,10 @@ PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
    The second form takes the accumulator from cfg (its knobs are ignored). */
 PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
 PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result);
+/* With cfg's map: x and (when the map names it) y, n elements each, and the
+   values of cfg's parameters in their order (NULL when it has none). */
+PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                         void *result);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -300,10 +333,18 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
    identity: <dir>/<16 hex digits of pclr_hash64(identity)>.bin. The identity
    is every byte that defines the binary (the backends pass source, options,
    device name and driver version). A file holds a header (magic, format
-   version, the identity hashed under two seeds, payload size and checksum)
-   and the payload. Files are written to a temporary name and renamed, so a
-   reader sees a whole file or none; a torn, corrupt or foreign file is a
-   miss, never trusted: the caller rebuilds and stores again. */
+   version, identity length, payload size, the payload's SHA-256), the whole
+   identity, compared byte for byte, and the payload. Files are written to a
+   temporary name and renamed, so a reader sees a whole file or none; a
+   torn, corrupt or foreign file is a miss, never trusted: the caller
+   rebuilds and stores again.
+
+   Trust (POSIX; README "The disk cache's trust model"): the directory must be
+   a real directory (not a symbolic link) owned by this user (geteuid) and not
+   writable by group or others; each file a regular file (opened with
+   O_NOFOLLOW | O_NONBLOCK, then fstat) with the same owner and mode rule.
+   store creates missing directories 0700 and files 0600, whatever the
+   umask. Anything else is a miss (load) or PCLR_ERR_IO (store). */
 #ifndef PCLR_CACHE_MAX_BYTES
 #define PCLR_CACHE_MAX_BYTES (256u << 20) /* larger payloads are refused: no binary is this big */
 #endif
@@ -320,10 +361,11 @@ PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap);
 PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
                              void **data, size_t *size, const char **why);
 
-/* Writes the file atomically, creating dir and its parents. PCLR_ERR_IO when
-   dir is "" or the directory or file cannot be written (a failed write leaves no temporary
-   file); PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between
-   threads and processes: the last complete writer wins. */
+/* Writes the file atomically, creating dir and its parents (0700). PCLR_ERR_IO
+   when dir is "", fails the trust rule above, or the directory or file
+   cannot be written (a failed write leaves no temporary file);
+   PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between threads
+   and processes: the last complete writer wins. */
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
                                       size_t size);
 
@@ -355,8 +397,9 @@ typedef struct pclr_tune_entry {
 } pclr_tune_entry;
 
 /* One line for e, ending in '\n'. Same buffer protocol as
-   pclr_config_describe. The config is written resolved; control characters
-   in the names become spaces. */
+   pclr_config_describe. The config is written resolved; in the names, " and
+   \ are escaped with \ and control characters written \xHH (parse reads
+   them back, so that such a device's entries load again). */
 PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap);
 
 /* Parses one line (a trailing newline is fine). PCLR_ERR_INVALID_ENUM for an
@@ -372,12 +415,28 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
 PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count);
 
-/* Merges entries into the file at path, atomically (temporary + rename),
-   creating its directory: every other line (comments, other devices) is
-   kept, a line with the same backend, device, driver, type, op and class is
-   replaced in place, new keys are appended. Not a lock: two concurrent
-   savers each write a whole file, and the last rename wins. */
+/* Merges entries into the file at path, creating its directory: every other
+   line (comments, other devices) is kept, a line with the same backend,
+   device, driver, type, op and class is replaced in place, new keys are
+   appended; a new file starts with the line "# pclreduce tuning file".
+   - Only a tuning file is written over: an existing file must be blank,
+     start with that line, or have an entry as its first line that is not a
+     comment; anything else (a binary, a script) is PCLR_ERR_IO, untouched.
+   - Savers are serialized by an fcntl lock on <path>.lock (left in place):
+     each reads the file as the last one left it, so no entry is lost. Not on
+     Windows. Threads of one process serialize only where the program sees
+     F_OFD_SETLKW (Linux with _GNU_SOURCE); otherwise do not save from two
+     threads at once.
+   - A plain file is replaced atomically (temporary + rename) with its
+     permission bits kept. A symbolic link, or a file with several hard
+     links, is rewritten in place through the link, so the link and the
+     other names stay; not atomic: a crash midway can leave it cut short (a
+     cut last line is skipped when loaded).
+   With count 0 nothing is written: PCLR_OK tells that path could be saved to
+   (absent or a tuning file). pclr_tune_save_ex also gives a static sentence
+   in *why (NULL on success). */
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why);
 
 /* The entry for type, op and n's size class; NULL if none. */
 PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
@@ -495,9 +554,18 @@ PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
 /* The configuration a reduce of n elements runs: tuned knobs for n's size
    class, then the device's defaults, resolved and checked. */
 PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out);
+/* The tuning entry whose knobs fill those cfg leaves 0 in a reduce of n
+   elements (the context's entries for its device, those it cannot run left
+   out), or NULL: such knobs are then the device's defaults. */
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n);
 /* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result);
+/* With a map (pclr_config.map): x as `in` above, its second input y (NULL
+   when it has none) at element y_offset, and its parameters' values in their
+   order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
+PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
 /* The tuner: sweeps the knobs for type and op per size class on this device
    (pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
    over 4x the device's cache, pipelined. The winners apply to this context at
@@ -603,7 +671,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", PCLR__TEXT_TICKET_CL, "pclr_tree_rolled")
 #define PCLR__MF_KERNEL_CUDA PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_TICKET_CUDA, "pclr_group_reduce")
 #define PCLR__MF_KERNEL(LDS, TICKET, TREE)                                                                 \
-    PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST PCLR__TEXT_IDS PCLR__TEXT_HEAD("PCLR_TSIZE")                  \
+    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST PCLR__TEXT_IDS PCLR__TEXT_HEAD("PCLR_TSIZE")                  \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n" \
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP(TICKET, TREE)
 
@@ -743,12 +811,15 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__TEXT_RETURN_LDS "    return lds[0];\n"
 
 /* the kernel; LDS: the local array's size */
-#define PCLR__TEXT_KERNEL(LDS) \
+#define PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_KERNEL_ARGS ") {\n" PCLR__TEXT_KERNEL_LDS(LDS)
+#define PCLR__TEXT_KERNEL_ARGS \
 "/* ---- the kernel ---- */\n" \
 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
 "                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
-"                             PCLR_GLOBAL uint *counter) {\n" \
-"    PCLR_SHARED pclr_s lds[" LDS "];\n"
+"                             PCLR_GLOBAL uint *counter"
+#define PCLR__TEXT_KERNEL_LDS(LDS) "    PCLR_SHARED pclr_s lds[" LDS "];\n"
+/* what one step of the loop loads (a map's second input adds its own vector) */
+#define PCLR__TEXT_LOAD_X "typedef pclr_vec pclr_in; /* one load: a vector of x */\n#define PCLR_LOAD(j) pv[j]\n"
 #define PCLR__TEXT_IS_LAST "    PCLR_SHARED uint is_last;\n"
 #define PCLR__TEXT_IDS \
 "    const uint lid = PCLR_LID;\n" \
@@ -770,9 +841,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "    pclr_u64 i = thread;\n"
 #define PCLR__TEXT_LOOP \
 "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
-"        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
+"        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
 "#pragma unroll\n" \
-"        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
@@ -780,9 +851,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
 "       all in flight, clamped to a valid index and folded under a guard. */\n" \
 "    if (i < end) {\n" \
-"        pclr_vec v[PCLR_UNROLL - 1];\n" \
+"        pclr_in v[PCLR_UNROLL - 1];\n" \
 "#pragma unroll\n" \
-"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = pv[i + k * stride < end ? i + k * stride : i];\n" \
+"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
 "            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
@@ -847,11 +918,19 @@ PCLR_EXTERN_C_END
 #include <errno.h>  /* the cache and tuning file: */
 #include <stdlib.h>
 #include <time.h>
+#include <ctype.h>  /* the map language: */
+#include <float.h>
+#include <locale.h>
+#include <math.h>
 #ifdef _WIN32
 #include <direct.h>
+#include <fcntl.h>
+#include <io.h>
 #include <process.h>
+#include <sys/stat.h>
 #include <windows.h>
 #else
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -894,6 +973,7 @@ static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "an OpenCL or CUDA call failed",
     "invalid context (NULL, destroyed or not initialised)",
     "a cache or tuning file could not be read or written",
+    "the map expression or its parameters are invalid",
 };
 
 PCLR_API const char *pclr_result_string(pclr_result r) {
@@ -1002,6 +1082,509 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
     return v;
 }
 
+/* ------------------------------------------------------------ map expressions
+   A map is parsed into a small tree (pclr__mtree) and type-checked once; the
+   generator writes the tree out in a kernel's language and the CPU reference
+   evaluates it. Only text the tree writes reaches a compiler: the inputs are
+   x, y and i, the parameters p0..p15, numbers are printed from their values.
+   Types are C's: int, uint, long (int64), ulong (uint64), float, double, and
+   C's usual arithmetic conversions; integer arithmetic wraps, integer / and %
+   by 0 give 0, float to integer conversions saturate (NaN gives 0). */
+enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__MN_NEG, PCLR__MN_NOT, PCLR__MN_BIN,
+       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
+enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
+       PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+/* the functions: name, arguments, and what they compute in (0: the arguments' common
+   type, 1: floating (integers as float), 2: floating in, int out) */
+typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
+enum { PCLR__MF_ABS, PCLR__MF_MIN, PCLR__MF_MAX, PCLR__MF_CLAMP, PCLR__MF_SQRT, PCLR__MF_RSQRT, PCLR__MF_EXP, PCLR__MF_EXP2,
+       PCLR__MF_LOG, PCLR__MF_LOG2, PCLR__MF_POW, PCLR__MF_SIN, PCLR__MF_COS, PCLR__MF_FLOOR, PCLR__MF_CEIL, PCLR__MF_ROUND,
+       PCLR__MF_FMA, PCLR__MF_ISNAN, PCLR__MF_ISINF, PCLR__MF_COUNT };
+static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
+    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
+    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
+    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
+/* the casts and parameter types, by their names in the language */
+static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
+static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
+
+typedef struct pclr__mnode {
+    unsigned char kind, op, type, n; /* op: operator, function, cast type, parameter or component (4: none) */
+    short a[3];                      /* the operands */
+    short col;                       /* 1-based column, for sentences */
+    union { uint64_t u; double d; } v; /* a literal: integers as their 64 bits, floats as double */
+} pclr__mnode;
+
+typedef struct pclr__mtree {
+    pclr__mnode node[PCLR_MAP_MAX_LENGTH];
+    int count, root;
+    pclr_type x, y, type;            /* element types (y: 0 = none); the map's result type */
+    int comps, params, uses_y, uses_double;
+    pclr_type param[PCLR_MAP_MAX_PARAMS];
+    char pname[PCLR_MAP_MAX_PARAMS][32];
+} pclr__mtree;
+
+typedef struct pclr__mparser {
+    pclr__mtree *t;
+    const char *s;
+    int pos, depth;
+    char *why;
+    size_t cap;
+    pclr_result err;
+} pclr__mparser;
+
+static int pclr__mrank(pclr_type t) {
+    return t == PCLR_INT ? 1 : t == PCLR_UINT ? 2 : t == PCLR_INT64 ? 3 : t == PCLR_UINT64 ? 4 : t == PCLR_FLOAT ? 5 : 6;
+}
+/* C's usual arithmetic conversions (a long holds every uint) */
+static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
+    if ((a == PCLR_INT64 && b == PCLR_UINT) || (a == PCLR_UINT && b == PCLR_INT64)) return PCLR_INT64;
+    return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
+}
+static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
+/* the type an element of t is read as (C's integer promotion; half as float) */
+static pclr_type pclr__mpromote(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
+    case PCLR_HALF: return PCLR_FLOAT;
+    default: return PCLR_INT;
+    }
+}
+static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
+
+static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
+static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
+    va_list ap;
+    size_t len;
+    if (P->err != PCLR_OK) return -1;
+    P->err = PCLR_ERR_INVALID_MAP;
+    if (!P->why || !P->cap) return -1;
+    len = (size_t)snprintf(P->why, P->cap, "map, column %d: ", col);
+    if (len < P->cap) {
+        va_start(ap, fmt);
+        vsnprintf(P->why + len, P->cap - len, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void pclr__mskip(pclr__mparser *P) {
+    while (P->s[P->pos] == ' ' || P->s[P->pos] == '\t' || P->s[P->pos] == '\n' || P->s[P->pos] == '\r') ++P->pos;
+}
+/* the next token is the operator op (then it is taken) */
+static int pclr__maccept(pclr__mparser *P, const char *op) {
+    size_t k = strlen(op);
+    pclr__mskip(P);
+    if (strncmp(P->s + P->pos, op, k) != 0) return 0;
+    /* "<" is not the start of "<=", "&" alone is not "&&", "!" is not "!=" */
+    if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!' || op[0] == '=') && P->s[P->pos + 1] == '=') return 0;
+    P->pos += (int)k;
+    return 1;
+}
+
+static int pclr__mnew(pclr__mparser *P, int kind, int op, pclr_type type, int col) {
+    pclr__mnode *m;
+    if (P->t->count >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, col, "too many terms");
+    m = &P->t->node[P->t->count];
+    memset(m, 0, sizeof *m);
+    m->kind = (unsigned char)kind;
+    m->op = (unsigned char)op;
+    m->type = (unsigned char)type;
+    m->col = (short)col;
+    if (type == PCLR_DOUBLE) P->t->uses_double = 1;
+    return P->t->count++;
+}
+
+static int pclr__mexpr(pclr__mparser *P);
+
+/* a number: 12, 12u, 0x1f, 2.5, 1e-4, 2.5f */
+static int pclr__mnumber(pclr__mparser *P) {
+    const char *s = P->s + P->pos;
+    const int col = P->pos + 1;
+    int k = 0, is_float = 0, hex = 0, id;
+    uint64_t v = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        hex = 1;
+        k = 2;
+        if (!isxdigit((unsigned char)s[k])) return pclr__merr(P, col, "a hexadecimal number needs digits after 0x");
+        for (; isxdigit((unsigned char)s[k]); ++k) {
+            const int d = isdigit((unsigned char)s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10;
+            if (v >> 60) return pclr__merr(P, col, "the number does not fit in 64 bits");
+            v = v * 16 + (uint64_t)d;
+        }
+    } else {
+        for (; isdigit((unsigned char)s[k]); ++k) {
+            const uint64_t d = (uint64_t)(s[k] - '0');
+            if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+                return pclr__merr(P, col, "the number does not fit in 64 bits");
+            v = v * 10 + d;
+        }
+        if (s[k] == '.') { is_float = 1; for (++k; isdigit((unsigned char)s[k]); ++k) {} }
+        if (s[k] == 'e' || s[k] == 'E') {
+            int e = k + 1;
+            if (s[e] == '+' || s[e] == '-') ++e;
+            if (!isdigit((unsigned char)s[e])) return pclr__merr(P, col, "an exponent needs digits");
+            for (k = e; isdigit((unsigned char)s[k]); ++k) {}
+            is_float = 1;
+        }
+        if (!is_float && k > 1 && s[0] == '0') return pclr__merr(P, col, "a number may not start with 0 (C would read it as octal)");
+    }
+    if (is_float) {
+        char text[80], *end = NULL;
+        const char *point = localeconv()->decimal_point; /* strtod reads the locale's decimal point */
+        int j, m = 0;
+        double d;
+        if (k >= 64) return pclr__merr(P, col, "a number is at most 63 characters");
+        for (j = 0; j < k; ++j) {
+            if (s[j] == '.' && point && *point) { size_t pl = strlen(point); memcpy(text + m, point, pl); m += (int)pl; }
+            else text[m++] = s[j];
+        }
+        text[m] = '\0';
+        d = strtod(text, &end);
+        /* (a float literal rounds to inf from FLT_MAX + half an ulp, 2^103, up) */
+        if (d > DBL_MAX || ((s[k] == 'f' || s[k] == 'F') && d >= (double)FLT_MAX + 10141204801825835211973625643008.0))
+            return pclr__merr(P, col, "the number is too large for its type");
+        if (s[k] == 'f' || s[k] == 'F') {
+            ++k;
+            if (pclr__mis_ident((unsigned char)s[k])) return pclr__merr(P, col, "a number is followed by a letter");
+            if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, PCLR_FLOAT, col)) < 0) return -1;
+            P->t->node[id].v.d = (double)(float)d;
+        } else {
+            if (pclr__mis_ident((unsigned char)s[k])) return pclr__merr(P, col, "a number is followed by a letter");
+            if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, PCLR_DOUBLE, col)) < 0) return -1;
+            P->t->node[id].v.d = d;
+        }
+        P->pos += k;
+        return id;
+    } else {
+        const int u = s[k] == 'u' || s[k] == 'U';
+        pclr_type t;
+        if (u) ++k;
+        if (pclr__mis_ident((unsigned char)s[k]) || s[k] == '.') return pclr__merr(P, col, "a number is followed by '%c'", s[k]);
+        if (u) t = v <= 0xffffffffu ? PCLR_UINT : PCLR_UINT64;
+        else if (v <= 0x7fffffff) t = PCLR_INT;
+        else if (hex && v <= 0xffffffffu) t = PCLR_UINT;
+        else if (v <= (uint64_t)INT64_MAX) t = PCLR_INT64;
+        else if (hex) t = PCLR_UINT64;
+        else return pclr__merr(P, col, "the number does not fit in a long (write it with a u: %llu u)", (unsigned long long)v);
+        if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, t, col)) < 0) return -1;
+        P->t->node[id].v.u = v;
+        P->pos += k;
+        return id;
+    }
+}
+
+/* x or y, with a component when its elements have them */
+static int pclr__minput(pclr__mparser *P, int is_y, int col) {
+    const pclr_type et = is_y ? P->t->y : P->t->x;
+    int comp = 4, id;
+    const char *name = is_y ? "y" : "x";
+    if (is_y && !et) return pclr__merr(P, col, "y names a second input: give its element type (y_type, --input2)");
+    if (is_y) P->t->uses_y = 1;
+    pclr__mskip(P);
+    if (P->s[P->pos] == '.') {
+        const char *names = "xyzwrgba", *hit;
+        const char ch = P->s[P->pos + 1];
+        if (!ch || pclr__mis_ident((unsigned char)P->s[P->pos + 2]) || !(hit = strchr(names, ch)) || !pclr__mis_ident((unsigned char)ch))
+            return pclr__merr(P, P->pos + 1, "a component is one of .x .y .z .w or .r .g .b .a");
+        comp = (int)(hit - names) % 4;
+        if (P->t->comps == 1) return pclr__merr(P, P->pos + 1, "%s has one component: it takes no .%c", name, ch);
+        if (comp >= P->t->comps) return pclr__merr(P, P->pos + 1, "%s has %d components: .%c is not one of them", name, P->t->comps, ch);
+        P->pos += 2;
+    } else if (P->t->comps > 1) {
+        return pclr__merr(P, col, "%s has %d components: name one (%s.x, %s.y, ... or %s.r, %s.g, ...)", name, P->t->comps, name, name,
+                          name, name);
+    }
+    if ((id = pclr__mnew(P, is_y ? PCLR__MN_Y : PCLR__MN_X, comp, pclr__mpromote(et), col)) < 0) return -1;
+    return id;
+}
+
+/* name(arguments) of a function or cast */
+static int pclr__mcall(pclr__mparser *P, const char *name, int len, int col) {
+    int f, c, args[3] = {0, 0, 0}, n = 0, id;
+    pclr_type t;
+    for (f = 0; f < PCLR__MF_COUNT; ++f) if ((int)strlen(pclr__mfuncs[f].name) == len && !strncmp(pclr__mfuncs[f].name, name, (size_t)len)) break;
+    for (c = 0; c < 6; ++c) if ((int)strlen(pclr__mtype_names[c]) == len && !strncmp(pclr__mtype_names[c], name, (size_t)len)) break;
+    if (!pclr__maccept(P, "(")) return pclr__merr(P, col, "%.*s is a %s: write %.*s(...)", len, name, f < PCLR__MF_COUNT ? "function" : "cast", len, name);
+    if (!pclr__maccept(P, ")")) {
+        do {
+            if (n == 3) return pclr__merr(P, col, "%.*s takes at most %d arguments", len, name, f < PCLR__MF_COUNT ? pclr__mfuncs[f].args : 1);
+            if ((args[n++] = pclr__mexpr(P)) < 0) return -1;
+        } while (pclr__maccept(P, ","));
+        if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' or ',' in the arguments of %.*s", len, name);
+    }
+    if (f == PCLR__MF_COUNT) { /* a cast */
+        if (n != 1) return pclr__merr(P, col, "the cast %.*s takes 1 argument, not %d", len, name, n);
+        if ((id = pclr__mnew(P, PCLR__MN_CAST, c, pclr__mtypes[c], col)) < 0) return -1;
+    } else {
+        const pclr__mfunc *fn = &pclr__mfuncs[f];
+        int k;
+        if (n != fn->args) return pclr__merr(P, col, "%s takes %d argument%s, not %d", fn->name, fn->args, fn->args == 1 ? "" : "s", n);
+        t = (pclr_type)P->t->node[args[0]].type;
+        for (k = 1; k < n; ++k) t = pclr__mcommon(t, (pclr_type)P->t->node[args[k]].type);
+        if (fn->kind == 1) t = pclr__mfloating(t);
+        if (fn->kind == 2) t = PCLR_INT;
+        if ((id = pclr__mnew(P, PCLR__MN_CALL, f, t, col)) < 0) return -1;
+    }
+    P->t->node[id].n = (unsigned char)n;
+    for (f = 0; f < n; ++f) P->t->node[id].a[f] = (short)args[f];
+    return id;
+}
+
+static int pclr__mprimary(pclr__mparser *P) {
+    int col, id, len, k;
+    const char *s;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    s = P->s + P->pos;
+    if (isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) return pclr__mnumber(P);
+    if (s[0] == '(') {
+        ++P->pos;
+        if ((id = pclr__mexpr(P)) < 0) return -1;
+        if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' (the '(' at column %d is not closed)", col);
+        return id;
+    }
+    if (!pclr__mis_ident((unsigned char)s[0])) {
+        if (!s[0]) return pclr__merr(P, col, "the expression ends where a value is expected");
+        return pclr__merr(P, col, "expected a value, found '%c'", s[0]);
+    }
+    for (len = 0; pclr__mis_ident((unsigned char)s[len]); ++len) {}
+    P->pos += len;
+    if (len == 1 && (s[0] == 'x' || s[0] == 'y')) return pclr__minput(P, s[0] == 'y', col);
+    if (len == 1 && s[0] == 'i') return pclr__mnew(P, PCLR__MN_I, 0, PCLR_UINT64, col);
+    for (k = 0; k < P->t->params; ++k)
+        if ((int)strlen(P->t->pname[k]) == len && !strncmp(P->t->pname[k], s, (size_t)len))
+            return pclr__mnew(P, PCLR__MN_PARAM, k, P->t->param[k], col);
+    for (k = 0; k < PCLR__MF_COUNT; ++k)
+        if ((int)strlen(pclr__mfuncs[k].name) == len && !strncmp(pclr__mfuncs[k].name, s, (size_t)len)) return pclr__mcall(P, s, len, col);
+    for (k = 0; k < 6; ++k)
+        if ((int)strlen(pclr__mtype_names[k]) == len && !strncmp(pclr__mtype_names[k], s, (size_t)len)) return pclr__mcall(P, s, len, col);
+    return pclr__merr(P, col, "unknown name '%.*s' (the inputs are x, y and i; parameters are declared in params)", len > 32 ? 32 : len, s);
+}
+
+static int pclr__mpostfix(pclr__mparser *P) {
+    int id = pclr__mprimary(P);
+    if (id < 0) return -1;
+    pclr__mskip(P);
+    if (P->s[P->pos] == '.') return pclr__merr(P, P->pos + 1, "a component (.x, .r, ...) follows only x or y");
+    return id;
+}
+
+static int pclr__munary(pclr__mparser *P) {
+    int col, a, id;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, col, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
+    if (pclr__maccept(P, "-") || pclr__maccept(P, "!")) {
+        const int neg = P->s[P->pos - 1] == '-';
+        if ((a = pclr__munary(P)) < 0) return -1;
+        if ((id = pclr__mnew(P, neg ? PCLR__MN_NEG : PCLR__MN_NOT, 0, neg ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
+        P->t->node[id].n = 1;
+        P->t->node[id].a[0] = (short)a;
+    } else if (pclr__maccept(P, "+")) {
+        id = pclr__munary(P);
+    } else {
+        id = pclr__mpostfix(P);
+    }
+    --P->depth;
+    return id;
+}
+
+static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
+    const pclr_type ta = (pclr_type)P->t->node[a].type, tb = (pclr_type)P->t->node[b].type;
+    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : pclr__mcommon(ta, tb);
+    int id = pclr__mnew(P, PCLR__MN_BIN, op, t, col);
+    if (id < 0) return -1;
+    P->t->node[id].n = 2;
+    P->t->node[id].a[0] = (short)a;
+    P->t->node[id].a[1] = (short)b;
+    return id;
+}
+
+/* one precedence level of left-associative binary operators: ops[] (longest first), next level */
+static int pclr__mlevel(pclr__mparser *P, int level);
+static int pclr__mlevel(pclr__mparser *P, int level) {
+    static const char *const ops[6][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
+    static const int codes[6][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_EQ, PCLR__MB_NE}, {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT},
+                                    {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
+    int a = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
+    while (a >= 0) {
+        pclr__mskip(P);
+        col = P->pos + 1;
+        for (k = 0; k < 4 && ops[level][k]; ++k) if (pclr__maccept(P, ops[level][k])) break;
+        if (k == 4 || !ops[level][k]) return a;
+        {
+            const int b = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1);
+            if (b < 0) return -1;
+            a = pclr__mbinary_node(P, codes[level][k], a, b, col);
+        }
+    }
+    return a;
+}
+
+static int pclr__mexpr(pclr__mparser *P) {
+    int c, a, b, id, col;
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, P->pos + 1, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
+    if ((c = pclr__mlevel(P, 0)) < 0) return -1;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    if (pclr__maccept(P, "?")) {
+        if ((a = pclr__mexpr(P)) < 0) return -1;
+        if (!pclr__maccept(P, ":")) return pclr__merr(P, P->pos + 1, "expected ':' of the '?' at column %d", col);
+        if ((b = pclr__mexpr(P)) < 0) return -1;
+        if ((id = pclr__mnew(P, PCLR__MN_COND, 0, pclr__mcommon((pclr_type)P->t->node[a].type, (pclr_type)P->t->node[b].type), col)) < 0)
+            return -1;
+        P->t->node[id].n = 3;
+        P->t->node[id].a[0] = (short)c;
+        P->t->node[id].a[1] = (short)a;
+        P->t->node[id].a[2] = (short)b;
+        c = id;
+    }
+    --P->depth;
+    return c;
+}
+
+/* Characters no expression has: said before parsing, with what they would have been. */
+static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
+    const char *in = strcmp(what, "params") ? "" : "params: ";
+    int k;
+    for (k = 0; s[k]; ++k) {
+        const unsigned char ch = (unsigned char)s[k];
+        if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
+        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|?:(),", ch)) {
+            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "%s'&' alone is not an operator (&& is)", in);
+            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "%s'|' alone is not an operator (|| is)", in);
+            continue;
+        }
+        if (ch == '/') {
+            if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
+            continue;
+        }
+        if (ch == ';') return pclr__merr(P, k + 1, "%s';' is not allowed: a map is one expression", in);
+        if (ch == '{' || ch == '}') return pclr__merr(P, k + 1, "%sbraces are not allowed: a map is one expression", in);
+        if (ch == '#') return pclr__merr(P, k + 1, "%s'#' is not allowed (no preprocessor)", in);
+        if (ch == '\\') return pclr__merr(P, k + 1, "%sbackslashes are not allowed", in);
+        if (ch == '"' || ch == '\'') return pclr__merr(P, k + 1, "%sstring and character literals are not allowed", in);
+        if (ch >= 0x21 && ch < 0x7f) return pclr__merr(P, k + 1, "%s'%c' is not allowed", in, ch);
+        return pclr__merr(P, k + 1, "%sbyte 0x%02x is not allowed", in, ch);
+    }
+    return 0;
+}
+
+/* "float t, int k": the parameters' types and names */
+static int pclr__mparams(pclr__mparser *P, const char *s) {
+    pclr__mtree *t = P->t;
+    int k = 0;
+    t->params = 0;
+    if (!s) return 0;
+    for (;;) {
+        int col, len, tl, ty, j, ok;
+        while (s[k] == ' ' || s[k] == '\t' || s[k] == ',') ++k;
+        if (!s[k]) return 0;
+        col = k + 1;
+        if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, col, "params is longer than %d characters", PCLR_MAP_MAX_LENGTH);
+        for (tl = 0; pclr__mis_ident((unsigned char)s[k + tl]); ++tl) {}
+        for (ty = 0; ty < 6; ++ty) if ((int)strlen(pclr__mtype_names[ty]) == tl && !strncmp(pclr__mtype_names[ty], s + k, (size_t)tl)) break;
+        if (ty == 6) return pclr__merr(P, col, "params: a parameter starts with its type: int, uint, long, ulong, float or double");
+        if (t->params == PCLR_MAP_MAX_PARAMS) return pclr__merr(P, col, "params: at most %d parameters", PCLR_MAP_MAX_PARAMS);
+        k += tl;
+        while (s[k] == ' ' || s[k] == '\t') ++k;
+        col = k + 1;
+        for (len = 0; pclr__mis_ident((unsigned char)s[k + len]); ++len) {}
+        if (!len || isdigit((unsigned char)s[k])) return pclr__merr(P, col, "params: a name follows the type");
+        if (len > 31) return pclr__merr(P, col, "params: a name is at most 31 characters");
+        ok = !(len == 1 && (s[k] == 'x' || s[k] == 'y' || s[k] == 'i'));
+        for (j = 0; ok && j < PCLR__MF_COUNT; ++j) ok = !((int)strlen(pclr__mfuncs[j].name) == len && !strncmp(pclr__mfuncs[j].name, s + k, (size_t)len));
+        for (j = 0; ok && j < 6; ++j) ok = !((int)strlen(pclr__mtype_names[j]) == len && !strncmp(pclr__mtype_names[j], s + k, (size_t)len));
+        for (j = 0; ok && j < t->params; ++j) ok = !((int)strlen(t->pname[j]) == len && !strncmp(t->pname[j], s + k, (size_t)len));
+        if (!ok) return pclr__merr(P, col, "params: '%.*s' is taken (an input, a function, a type or an earlier parameter)", len, s + k);
+        t->param[t->params] = pclr__mtypes[ty];
+        if (pclr__mtypes[ty] == PCLR_DOUBLE) t->uses_double = 1;
+        memcpy(t->pname[t->params], s + k, (size_t)len);
+        t->pname[t->params++][len] = '\0';
+        k += len;
+        if (s[k] && s[k] != ',' && s[k] != ' ' && s[k] != '\t') return pclr__merr(P, k + 1, "params: '%c' is not allowed", s[k]);
+    }
+}
+
+/* Parses and checks cfg's map into *t (the caller's; about 24 KB). PCLR_OK
+   for a config without a map (t->count = 0). */
+static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+    pclr__mparser P;
+    const int has_map = c->map && c->map[0];
+    memset(&P, 0, sizeof P);
+    P.t = t;
+    P.why = why;
+    P.cap = cap;
+    if (why && cap) why[0] = '\0';
+    t->count = 0;
+    t->root = -1;
+    t->uses_y = t->uses_double = 0;
+    t->params = 0;
+    t->x = c->type ? c->type : PCLR_FLOAT;
+    t->y = c->y_type;
+    t->comps = c->components ? c->components : 1;
+    t->type = PCLR_TYPE_DEFAULT;
+    if ((int)t->x < 0 || t->x >= PCLR_TYPE_COUNT_ || (int)t->y < 0 || t->y >= PCLR_TYPE_COUNT_ || (int)c->map_type < 0 ||
+        c->map_type >= PCLR_TYPE_COUNT_) {
+        if (why && cap) snprintf(why, cap, "type, y_type and map_type must be valid element types");
+        return PCLR_ERR_INVALID_ENUM;
+    }
+    if (!has_map) {
+        if (c->y_type || (c->params && c->params[0]) || c->map_type || (c->components && c->components != 1)) {
+            if (why && cap) snprintf(why, cap, "y_type, params, map_type and components belong to a map: set map too");
+            return PCLR_ERR_INVALID_MAP;
+        }
+        return PCLR_OK;
+    }
+    if (t->comps != 1 && t->comps != 2 && t->comps != 4) {
+        if (why && cap) snprintf(why, cap, "components must be 1, 2 or 4");
+        return PCLR_ERR_INVALID_MAP;
+    }
+    if (c->map_type && c->map_type != PCLR_INT && c->map_type != PCLR_UINT && c->map_type != PCLR_INT64 &&
+        c->map_type != PCLR_UINT64 && c->map_type != PCLR_FLOAT && c->map_type != PCLR_DOUBLE) {
+        if (why && cap) snprintf(why, cap, "map_type must be int, uint, int64, uint64, float or double");
+        return PCLR_ERR_INVALID_MAP;
+    }
+    if (pclr__mscan(&P, c->map, "the map") < 0) return P.err;
+    if (c->params && pclr__mscan(&P, c->params, "params") < 0) return P.err;
+    if (pclr__mparams(&P, c->params) < 0) return P.err;
+    P.s = c->map;
+    if ((t->root = pclr__mexpr(&P)) < 0) return P.err;
+    pclr__mskip(&P);
+    if (c->map[P.pos]) {
+        pclr__merr(&P, P.pos + 1, "unexpected '%c' after a whole expression", c->map[P.pos]);
+        return P.err;
+    }
+    { /* the tree's depth (a chain of n operators is n deep): compilers limit nested parentheses */
+        unsigned char depth[PCLR_MAP_MAX_LENGTH];
+        int k, a;
+        for (k = 0; k < t->count; ++k) {
+            depth[k] = 1;
+            for (a = 0; a < t->node[k].n; ++a)
+                if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
+            if (depth[k] > PCLR_MAP_MAX_DEPTH) {
+                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d (a chain of n operators counts n levels)",
+                           PCLR_MAP_MAX_DEPTH);
+                return P.err;
+            }
+        }
+    }
+    t->type = c->map_type ? c->map_type : (pclr_type)t->node[t->root].type;
+    if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
+    pclr__mtree t;
+    if (!cfg) {
+        if (why && cap) snprintf(why, cap, "config pointer is NULL");
+        return PCLR_ERR_NULL_POINTER;
+    }
+    return pclr__map_parse(cfg, &t, why, cap);
+}
+
 /* ------------------------------------------------------------ the op's state
    What a work-item carries while it reduces, field by field (each field one
    of the 32/64-bit compute types, named by its pclr_type). The kernel
@@ -1021,14 +1604,33 @@ static void pclr__layout_add(pclr__layout *l, const char *name, pclr_type t) {
     l->field[l->count++].type = t;
 }
 
+static int pclr__has_map(const pclr_config *c) { return c->map && c->map[0]; }
+
+/* The type a config reduces: its map's result type (a resolved config carries it in map_type), else the element type. */
+static pclr_type pclr__reduced(const pclr_config *c) {
+    pclr__mtree t;
+    if (!pclr__has_map(c)) return c->type ? c->type : PCLR_FLOAT;
+    if (c->map_type) return c->map_type;
+    return pclr__map_parse(c, &t, NULL, 0) == PCLR_OK ? t.type : PCLR_TYPE_DEFAULT;
+}
+PCLR_API pclr_type pclr_reduced_type(const pclr_config *cfg) { return cfg ? pclr__reduced(cfg) : PCLR_TYPE_DEFAULT; }
+
+/* Bytes of one element of x or y (a map's pixels count their components), and of the wider. */
+static size_t pclr__load_size(const pclr_config *c) {
+    const size_t comps = pclr__has_map(c) && c->components > 1 ? (size_t)c->components : 1;
+    const size_t x = pclr_type_size(c->type) * comps, y = pclr__has_map(c) ? pclr_type_size(c->y_type) * comps : 0;
+    return x > y ? x : y;
+}
+
 /* The state of a resolved config. */
 static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
+    const pclr_type vt = pclr__reduced(c);
     int i;
     size_t align = 1;
     memset(l, 0, sizeof *l);
-    l->value = pclr__compute_type(c->type);
-    l->sum = pclr_sum_type(c->type, c->accumulate);
-    l->moment = (c->type == PCLR_DOUBLE || !pclr__is_float(c->type) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
+    l->value = pclr__compute_type(vt);
+    l->sum = pclr_sum_type(vt, c->accumulate);
+    l->moment = (vt == PCLR_DOUBLE || !pclr__is_float(vt) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
     switch (c->op) {
     case PCLR_ARGMIN: case PCLR_ARGMAX: pclr__layout_add(l, "i", PCLR_UINT64); pclr__layout_add(l, "v", l->value); break;
     case PCLR_MINMAX: pclr__layout_add(l, "lo", l->value); pclr__layout_add(l, "hi", l->value); break;
@@ -1063,7 +1665,7 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
 static int pclr__state_is_element(const pclr_config *c) {
     pclr__layout l;
     pclr__layout_of(c, &l);
-    return l.count == 1 && (c->op == PCLR_SUM || c->op == PCLR_MIN || c->op == PCLR_MAX) && l.field[0].type == c->type;
+    return l.count == 1 && (c->op == PCLR_SUM || c->op == PCLR_MIN || c->op == PCLR_MAX) && l.field[0].type == c->type && !pclr__has_map(c);
 }
 
 /* Ops whose kernel folds element by element (pclr_fold) instead of merging lifted elements. */
@@ -1078,6 +1680,10 @@ static int pclr__needs_fp64(const pclr_config *c) {
     if (c->accumulate == PCLR_EXACT) return 1; /* its running sums are doubles */
     pclr__layout_of(c, &l);
     for (i = 0; i < l.count; ++i) if (l.field[i].type == PCLR_DOUBLE) return 1;
+    if (pclr__has_map(c)) { /* a double anywhere in the map */
+        pclr__mtree t;
+        if (pclr__map_parse(c, &t, NULL, 0) == PCLR_OK && t.uses_double) return 1;
+    }
     return c->type == PCLR_DOUBLE;
 }
 
@@ -1100,10 +1706,23 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
+    {
+        pclr__mtree t;
+        pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
+        if (r != PCLR_OK) { *why = "the map is invalid (pclr_map_check says where)"; return r; }
+        if (t.root >= 0) {
+            c.map_type = t.type;
+            c.components = t.comps;
+            if (c.components > 1 && !c.vector_width) c.vector_width = 1; /* a pixel is the load */
+            if (c.components > 1 && c.vector_width != 1) { *why = "elements of 2 or 4 components load one at a time: vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else {
+            c.components = 0;
+        }
+    }
     /* every default, in PCLR__KNOBS order (the type before the vector width,
        the backend before the variant, the group size before groups per unit;
        a bad group size is refused below before groups per unit is) */
-#define PCLR_TSIZE ((int)pclr_type_size(c.type))
+#define PCLR_TSIZE ((int)pclr__load_size(&c))
 #define PCLR_GROUP c.group_size
 #define PCLR_IS_CUDA (c.backend == PCLR_CUDA)
 #define PCLR__FILL_DEFAULT(kind, name, field, macro, dflt) if (!c.field) c.field = dflt;
@@ -1113,9 +1732,9 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_GROUP
 #undef PCLR_TSIZE
     if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
-    if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(c.type)) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
-        if (!pclr__is_float(c.type)) { *why = "exact sums are for half, float and double (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (!pclr__is_float(pclr__reduced(&c))) { *why = "exact sums are for half, float and double values (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.op != PCLR_SUM) { *why = "exact accumulation is for sum only (stats: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "the exact sum finishes with last_group: the groups add integer cells, the last one rounds them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the exact sum has its own in-group step: variant naive, sequential, unrolled (a tree in local memory) or shuffle"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -1124,7 +1743,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.vector_width, 1, 16)) { *why = "vector width must be 1, 2, 4, 8 or 16"; return PCLR_ERR_INVALID_KNOB; }
-    if (c.vector_width * (int)pclr_type_size(c.type) > 32) { *why = "a load is at most 32 bytes: vector width x element size <= 32"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.vector_width * (int)pclr__load_size(&c) > 32) { *why = "a load is at most 32 bytes: vector width x element size <= 32 (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -1166,6 +1785,21 @@ static void pclr__describe(pclr__writer *w, const pclr_config *c) {
 #undef PCLR__DESCRIBE
 #undef PCLR__DESCRIBE_NAME
 #undef PCLR__DESCRIBE_NUMBER
+    if (c->map && c->map[0]) { /* quoted; text that could end a comment or a line is not repeated */
+        const char *text[2];
+        int k;
+        text[0] = c->map;
+        text[1] = c->params ? c->params : "";
+        for (k = 0; k < 2; ++k) {
+            const char *q = text[k];
+            while (*q >= 0x20 && *q < 0x7f && *q != '"' && !(q[0] == '*' && q[1] == '/')) ++q;
+            if (k == 0 || text[1][0])
+                pclr__appendf(w->buf, w->cap, &w->len, " %s=\"%s\"", k ? "params" : "map", *q || q - text[k] > PCLR_MAP_MAX_LENGTH ? "(not printable)" : text[k]);
+        }
+        if (c->map_type) pclr__appendf(w->buf, w->cap, &w->len, " map_type=%s", pclr_type_name(c->map_type));
+        if (c->y_type) pclr__appendf(w->buf, w->cap, &w->len, " y_type=%s", pclr_type_name(c->y_type));
+        if (c->components > 1) pclr__appendf(w->buf, w->cap, &w->len, " components=%d", c->components);
+    }
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
@@ -1189,6 +1823,319 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
     return PCLR_OK;
 }
 
+/* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
+enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang; } pclr__memit;
+#define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
+
+static const char *pclr__mtname(pclr_type t, int lang) {
+    switch (t) {
+    case PCLR_INT: return "int";
+    case PCLR_UINT: return "uint";
+    case PCLR_INT64: return lang == PCLR__ML_OPENCL ? "long" : lang == PCLR__ML_CUDA ? "pclr_i64" : "int64_t";
+    case PCLR_UINT64: return lang == PCLR__ML_OPENCL ? "ulong" : lang == PCLR__ML_CUDA ? "pclr_u64" : "uint64_t";
+    case PCLR_DOUBLE: return "double";
+    default: return "float";
+    }
+}
+static int pclr__mis_int(pclr_type t) { return t != PCLR_FLOAT && t != PCLR_DOUBLE; }
+static int pclr__mis_signed(pclr_type t) { return t == PCLR_INT || t == PCLR_INT64; }
+/* the unsigned type of the same width */
+static pclr_type pclr__munsigned(pclr_type t) { return t == PCLR_INT ? PCLR_UINT : t == PCLR_INT64 ? PCLR_UINT64 : t; }
+/* a helper's name suffix */
+static const char *pclr__msuffix(pclr_type t) {
+    return t == PCLR_INT ? "int" : t == PCLR_UINT ? "uint" : t == PCLR_INT64 ? "long" : t == PCLR_UINT64 ? "ulong" : t == PCLR_FLOAT ? "float" : "double";
+}
+
+/* A real number as the language writes it, whatever the C locale's decimal point. */
+static void pclr__mreal(pclr__memit *E, double d, int is_double) {
+    char text[64];
+    int k, has = 0;
+    snprintf(text, sizeof text, is_double ? "%.17g" : "%.9g", d);
+    for (k = 0; text[k]; ++k) {
+        if (text[k] == ',') text[k] = '.';
+        if (text[k] == '.' || text[k] == 'e') has = 1;
+    }
+    PCLR__MPUTF(E, "%s%s%s", text, has ? "" : ".0", is_double ? (E->lang == PCLR__ML_GLSL ? "lf" : "") : "f");
+}
+
+static void pclr__mnode_text(pclr__memit *E, int id);
+
+/* node id converted to type `to` */
+static void pclr__mas(pclr__memit *E, int id, pclr_type to) {
+    const pclr_type from = (pclr_type)E->t->node[id].type;
+    if (from == to) { pclr__mnode_text(E, id); return; }
+    if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0 */
+        if (E->lang == PCLR__ML_OPENCL) PCLR__MPUTF(E, "convert_%s_sat(", pclr__mtname(to, 0));
+        else if (E->lang == PCLR__ML_CUDA)
+            PCLR__MPUTF(E, "__%s2%s_rz(", from == PCLR_DOUBLE ? "double" : "float",
+                        to == PCLR_INT ? "int" : to == PCLR_UINT ? "uint" : to == PCLR_INT64 ? "ll" : "ull");
+        else PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
+    } else {
+        PCLR__MPUTF(E, E->lang == PCLR__ML_GLSL ? "%s(" : "(%s)(", pclr__mtname(to, E->lang));
+    }
+    pclr__mnode_text(E, id);
+    pclr__put(E->w, ")");
+}
+
+/* "(T)" or "T(" ... for a cast around text the caller writes (GLSL needs the closing parenthesis) */
+static void pclr__mcast_open(pclr__memit *E, pclr_type to) {
+    PCLR__MPUTF(E, E->lang == PCLR__ML_GLSL ? "%s(" : "(%s)(", pclr__mtname(to, E->lang));
+}
+
+/* a float function's name in the language */
+static const char *pclr__mfname(pclr__memit *E, int f, pclr_type t) {
+    static const char *const cl[PCLR__MF_COUNT] = {"fabs", 0, 0, 0, "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "pow", "sin", "cos",
+                                                   "floor", "ceil", "round", "fma", "isnan", "isinf"};
+    static const char *const cuf[PCLR__MF_COUNT] = {"fabsf", 0, 0, 0, "sqrtf", "rsqrtf", "expf", "exp2f", "logf", "log2f", "powf", "sinf",
+                                                    "cosf", "floorf", "ceilf", "roundf", "fmaf", "isnan", "isinf"};
+    static const char *const gl[PCLR__MF_COUNT] = {"abs", 0, 0, 0, "sqrt", "inversesqrt", "exp", "exp2", "log", "log2", "pow", "sin", "cos",
+                                                   "floor", "ceil", "pclr_round", "fma", "isnan", "isinf"};
+    if (E->lang == PCLR__ML_OPENCL) return cl[f];
+    if (E->lang == PCLR__ML_GLSL) return gl[f];
+    return t == PCLR_DOUBLE ? cl[f] : cuf[f];
+}
+
+static void pclr__mzero_test(pclr__memit *E, int id, int want_nonzero) {
+    /* C reads any nonzero value (NaN too) as true; GLSL wants a bool */
+    if (E->lang != PCLR__ML_GLSL) {
+        PCLR__MPUTF(E, "%s(", want_nonzero ? "" : "!");
+        pclr__mnode_text(E, id);
+        pclr__put(E->w, ")");
+        return;
+    }
+    pclr__put(E->w, "(");
+    pclr__mnode_text(E, id);
+    PCLR__MPUTF(E, " %s %s(0))", want_nonzero ? "!=" : "==", pclr__mtname((pclr_type)E->t->node[id].type, E->lang));
+}
+
+static void pclr__mnode_text(pclr__memit *E, int id) {
+    const pclr__mnode *m = &E->t->node[id];
+    const pclr_type t = (pclr_type)m->type;
+    const int L = E->lang;
+    int k;
+    switch (m->kind) {
+    case PCLR__MN_LIT:
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
+        else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
+                         t == PCLR_INT ? "" : t == PCLR_UINT ? "u" : t == PCLR_INT64 ? (L == 0 ? "L" : L == 1 ? "ll" : "l")
+                                                                  : (L == 0 ? "UL" : L == 1 ? "ull" : "ul"));
+        break;
+    case PCLR__MN_X: case PCLR__MN_Y: {
+        const pclr_type et = m->kind == PCLR__MN_X ? E->t->x : E->t->y;
+        const char *name = m->kind == PCLR__MN_X ? "x" : "y";
+        char raw[8];
+        snprintf(raw, sizeof raw, "%s%s%c", name, m->op < 4 ? "." : "", m->op < 4 ? "xyzw"[m->op] : '\0');
+        if (L == PCLR__ML_GLSL || et == t) pclr__put(E->w, raw); /* GLSL takes promoted inputs */
+        else if (et == PCLR_HALF) PCLR__MPUTF(E, "pclr_half_to_float(%s)", raw);
+        else PCLR__MPUTF(E, "(int)%s", raw);
+        break;
+    }
+    case PCLR__MN_I: pclr__put(E->w, "i"); break;
+    case PCLR__MN_PARAM: PCLR__MPUTF(E, "p%d", m->op); break;
+    case PCLR__MN_NEG:
+        if (pclr__mis_signed(t)) { /* wraps: negate the unsigned bits */
+            pclr__mcast_open(E, t);
+            PCLR__MPUTF(E, "%s - ", L == PCLR__ML_GLSL ? (t == PCLR_INT ? "0u" : "0ul") : (t == PCLR_INT ? "0u" : L == 0 ? "0UL" : "0ull"));
+            pclr__mas(E, m->a[0], pclr__munsigned(t));
+            pclr__put(E->w, ")");
+        } else {
+            pclr__put(E->w, "(-");
+            pclr__mnode_text(E, m->a[0]);
+            pclr__put(E->w, ")");
+        }
+        break;
+    case PCLR__MN_NOT:
+        pclr__mcast_open(E, PCLR_INT);
+        pclr__mzero_test(E, m->a[0], 0);
+        pclr__put(E->w, ")");
+        break;
+    case PCLR__MN_BIN: {
+        const int op = m->op;
+        const pclr_type ct = op >= PCLR__MB_LT ? pclr__mcommon((pclr_type)E->t->node[m->a[0]].type, (pclr_type)E->t->node[m->a[1]].type) : t;
+        if (op == PCLR__MB_AND || op == PCLR__MB_OR) {
+            pclr__mcast_open(E, PCLR_INT);
+            pclr__mzero_test(E, m->a[0], 1);
+            pclr__put(E->w, op == PCLR__MB_AND ? " && " : " || ");
+            pclr__mzero_test(E, m->a[1], 1);
+            pclr__put(E->w, ")");
+        } else if (op >= PCLR__MB_LT) {
+            pclr__mcast_open(E, PCLR_INT);
+            pclr__mas(E, m->a[0], ct);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], ct);
+            pclr__put(E->w, ")");
+        } else if ((op == PCLR__MB_DIV || op == PCLR__MB_MOD) && pclr__mis_int(t)) {
+            PCLR__MPUTF(E, "pclr_%s_%s(", op == PCLR__MB_DIV ? "div" : "mod", pclr__msuffix(t));
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (op == PCLR__MB_MOD) { /* floats: C's fmod */
+            PCLR__MPUTF(E, "%s(", L == PCLR__ML_GLSL ? (t == PCLR_DOUBLE ? "pclr_fmod_double" : "pclr_fmod_float")
+                                  : L == PCLR__ML_CUDA && t == PCLR_FLOAT ? "fmodf" : "fmod");
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (pclr__mis_signed(t) && op != PCLR__MB_DIV) { /* wraps: on the unsigned bits */
+            const pclr_type u = pclr__munsigned(t);
+            pclr__mcast_open(E, t);
+            pclr__mas(E, m->a[0], u);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], u);
+            pclr__put(E->w, ")");
+        } else {
+            pclr__put(E->w, "(");
+            pclr__mas(E, m->a[0], t);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        }
+        break;
+    }
+    case PCLR__MN_COND:
+        pclr__put(E->w, "(");
+        pclr__mzero_test(E, m->a[0], 1);
+        pclr__put(E->w, " ? ");
+        pclr__mas(E, m->a[1], t);
+        pclr__put(E->w, " : ");
+        pclr__mas(E, m->a[2], t);
+        pclr__put(E->w, ")");
+        break;
+    case PCLR__MN_CAST: pclr__mas(E, m->a[0], t); break;
+    default: { /* PCLR__MN_CALL */
+        const int f = m->op;
+        pclr_type at = t; /* the type the arguments are converted to */
+        if (pclr__mfuncs[f].kind == 2) at = pclr__mfloating((pclr_type)E->t->node[m->a[0]].type);
+        if (f == PCLR__MF_MIN || f == PCLR__MF_MAX || (f == PCLR__MF_ABS && pclr__mis_signed(t))) {
+            PCLR__MPUTF(E, "pclr_%s_%s(", pclr__mfuncs[f].name, pclr__msuffix(t));
+        } else if (f == PCLR__MF_ABS && pclr__mis_int(t)) { /* unsigned: itself */
+            pclr__mnode_text(E, m->a[0]);
+            break;
+        } else if (f == PCLR__MF_CLAMP) { /* min(max(a, lo), hi) */
+            PCLR__MPUTF(E, "pclr_min_%s(pclr_max_%s(", pclr__msuffix(t), pclr__msuffix(t));
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, "), ");
+            pclr__mas(E, m->a[2], t);
+            pclr__put(E->w, ")");
+            break;
+        } else if (pclr__mfuncs[f].kind == 2) {
+            pclr__mcast_open(E, PCLR_INT);
+            PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, at));
+        } else if (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) { /* 1 / sqrt: the same on every C-like language */
+            PCLR__MPUTF(E, "(%s / %s(", t == PCLR_DOUBLE ? "1.0" : "1.0f", pclr__mfname(E, PCLR__MF_SQRT, t));
+        } else {
+            PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, t));
+        }
+        for (k = 0; k < m->n; ++k) {
+            if (k) pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[k], at);
+        }
+        pclr__put(E->w, pclr__mfuncs[f].kind == 2 || (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) ? "))" : ")");
+        break;
+    }
+    }
+}
+
+/* The helpers the tree uses, then its function pclr_map(x, [y,] i, [p0, ...]). */
+static void pclr__mfunction(pclr__memit *E) {
+    const pclr__mtree *t = E->t;
+    const int glsl = E->lang == PCLR__ML_GLSL;
+    const char *fn = glsl ? "" : "PCLR_FN ";
+    unsigned div = 0, mod = 0, absv = 0, mn = 0, mx = 0, fmodv = 0, rnd = 0, conv[6] = {0, 0, 0, 0, 0, 0};
+    static const pclr_type all[6] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
+    int k, j;
+    for (k = 0; k < t->count; ++k) {
+        const pclr__mnode *m = &t->node[k];
+        const unsigned bit = 1u << m->type;
+        if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_DIV && pclr__mis_int((pclr_type)m->type)) div |= bit;
+        if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_MOD) { if (pclr__mis_int((pclr_type)m->type)) mod |= bit; else fmodv |= bit; }
+        if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ABS && pclr__mis_signed((pclr_type)m->type)) absv |= bit;
+        if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MIN || m->op == PCLR__MF_CLAMP)) mn |= bit;
+        if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP)) mx |= bit;
+        if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ROUND) rnd |= bit;
+    }
+    if (glsl) { /* float to integer conversions: wherever a float meets an integer type */
+        for (k = 0; k < t->count; ++k) {
+            const pclr__mnode *m = &t->node[k];
+            int a;
+            for (a = 0; a < m->n; ++a) {
+                const pclr_type from = (pclr_type)t->node[m->a[a]].type;
+                pclr_type to = (pclr_type)m->type;
+                if (m->kind == PCLR__MN_BIN && m->op >= PCLR__MB_LT)
+                    to = pclr__mcommon((pclr_type)t->node[m->a[0]].type, (pclr_type)t->node[m->a[1]].type);
+                if (m->kind == PCLR__MN_CALL && pclr__mfuncs[m->op].kind == 2) to = from;
+                if (pclr__mis_int(to) && !pclr__mis_int(from)) conv[from == PCLR_DOUBLE] |= 1u << to;
+            }
+        }
+        if (t->root >= 0 && pclr__mis_int(t->type) && !pclr__mis_int((pclr_type)t->node[t->root].type))
+            conv[t->node[t->root].type == PCLR_DOUBLE] |= 1u << t->type;
+    }
+    for (j = 0; j < 6; ++j) {
+        const pclr_type ty = all[j];
+        const char *T = pclr__mtname(ty, E->lang), *U = pclr__mtname(pclr__munsigned(ty), E->lang), *sx = pclr__msuffix(ty);
+        char zero[32], uzero[40];
+        snprintf(zero, sizeof zero, glsl ? "%s(0)" : "0", T);
+        snprintf(uzero, sizeof uzero, glsl ? "%s(0)" : "(%s)0", U);
+        if (div & (1u << ty)) {
+            if (pclr__mis_signed(ty))
+                PCLR__MPUTF(E, "%s%s pclr_div_%s(%s a, %s b) { return b == %s ? %s : b == %s(-1) ? %s(%s - %s(a)) : a / b; } /* by 0: 0; wraps */\n",
+                            fn, T, sx, T, T, zero, zero, glsl ? T : "", glsl ? T : "", uzero, glsl ? U : "");
+            else PCLR__MPUTF(E, "%s%s pclr_div_%s(%s a, %s b) { return b == %s ? %s : a / b; } /* by 0: 0 */\n", fn, T, sx, T, T, zero, zero);
+        }
+        if (mod & (1u << ty)) {
+            if (pclr__mis_signed(ty))
+                PCLR__MPUTF(E, "%s%s pclr_mod_%s(%s a, %s b) { return b == %s || b == %s(-1) ? %s : a %% b; } /* by 0: 0 */\n", fn, T, sx, T,
+                            T, zero, glsl ? T : "", zero);
+            else PCLR__MPUTF(E, "%s%s pclr_mod_%s(%s a, %s b) { return b == %s ? %s : a %% b; } /* by 0: 0 */\n", fn, T, sx, T, T, zero, zero);
+        }
+        if (absv & (1u << ty))
+            PCLR__MPUTF(E, "%s%s pclr_abs_%s(%s a) { return a < %s ? %s(%s - %s(a)) : a; } /* wraps */\n", fn, T, sx, T, zero,
+                        glsl ? T : "", uzero, glsl ? U : "");
+        if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { return b < a ? b : a; }\n", fn, T, sx, T, T);
+        if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { return b > a ? b : a; }\n", fn, T, sx, T, T);
+        if (glsl && (fmodv & (1u << ty))) PCLR__MPUTF(E, "%s pclr_fmod_%s(%s a, %s b) { return a - b * trunc(a / b); }\n", T, sx, T, T);
+        if (glsl && (rnd & (1u << ty)))
+            PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
+                        T, T, T, T);
+    }
+    if (glsl) {
+        static const char *const lim[4][2] = {{"2147483648.0", "(-2147483647 - 1)"}, {"4294967296.0", "0u"},
+                                              {"9223372036854775808.0", "(-9223372036854775807l - 1l)"}, {"18446744073709551616.0", "0ul"}};
+        static const char *const top[4] = {"2147483647", "4294967295u", "9223372036854775807l", "18446744073709551615ul"};
+        for (k = 0; k < 2; ++k)
+            for (j = 0; j < 4; ++j)
+                if (conv[k] & (1u << all[j])) {
+                    const char *F = k ? "double" : "float", *T = pclr__mtname(all[j], PCLR__ML_GLSL);
+                    PCLR__MPUTF(E, "%s pclr_%s_of_%s(%s v) { return isnan(v) ? %s(0) : v >= %s(%s) ? %s : v %s %s(%s) ? %s : %s(v); } /* saturates */\n",
+                                T, pclr__msuffix(all[j]), F, F, T, F, lim[j][0], top[j], pclr__mis_signed(all[j]) ? "<" : "<=",
+                                F, pclr__mis_signed(all[j]) ? (j == 0 ? "-2147483648.0" : "-9223372036854775808.0") : "-1.0", lim[j][1], T);
+                }
+    }
+    /* the function: x, y as loaded (GLSL: as read, promoted), i counted from the first element reduced */
+    PCLR__MPUTF(E, "%s%s pclr_map(", fn, pclr__mtname(t->type, E->lang));
+    for (k = 0; k < 2; ++k) {
+        const pclr_type et = k ? t->y : t->x;
+        if (k && !et) continue;
+        if (!glsl) PCLR__MPUTF(E, "%s %s, ", k ? "pclr_t2" : "pclr_t", k ? "y" : "x");
+        else if (t->comps == 1) PCLR__MPUTF(E, "%s %s, ", pclr__mtname(pclr__mpromote(et), 2), k ? "y" : "x");
+        else {
+            const pclr_type pt = pclr__mpromote(et);
+            PCLR__MPUTF(E, "%svec%d %s, ", pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u"
+                                          : pt == PCLR_INT64 ? "i64" : "u64", t->comps, k ? "y" : "x");
+        }
+    }
+    PCLR__MPUTF(E, "%s i", glsl ? "uint64_t" : "pclr_u64");
+    for (k = 0; k < t->params; ++k) PCLR__MPUTF(E, ", %s p%d /* %s */", pclr__mtname(t->param[k], E->lang), k, t->pname[k]);
+    pclr__put(E->w, ") {\n    return ");
+    pclr__mas(E, t->root, t->type);
+    pclr__put(E->w, ";\n}\n");
+}
+
+
 /* ------------------------------------------------------------ the generator
    pclr_kernel_source writes only what one configuration needs: one dialect's
    prelude, the op's state and its functions (from its layout, pclr__layout),
@@ -1210,6 +2157,8 @@ typedef struct pclr__gen {
     pclr__layout l;
     int cuda, is_float, tsize;
     const char *t; /* element type name in the kernel's dialect */
+    const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
+    int vector;             /* elements per load */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -1248,6 +2197,18 @@ static int pclr__gen_tree_rolled(const pclr_config *c) {
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
 
+/* An input's element type (a scalar, or a map's pixel of 2 or 4 of them) and its load vector. */
+static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pclr_type t, int width) {
+    const int comps = g->map ? g->map->comps : 1, size = (int)pclr_type_size(t) * comps;
+    const char *half = t == PCLR_HALF ? " /* half: its 16 bits */" : "";
+    if (comps == 1) PCLR__GEN_PUTF(g, "typedef %s %s;%s\n", pclr__ktype(t, g->cuda), name, half);
+    else if (g->cuda) PCLR__GEN_PUTF(g, "typedef struct __align__(%d) { %s x, y%s; } %s;%s\n", size, pclr__ktype(t, 1), comps == 4 ? ", z, w" : "", name, half);
+    else PCLR__GEN_PUTF(g, "typedef %s%d %s;%s\n", pclr__ktype(t, 0), comps, name, half);
+    if (width == 1) PCLR__GEN_PUTF(g, "typedef %s %s; /* one element per load */\n", name, vec);
+    else if (g->cuda) PCLR__GEN_PUTF(g, "struct __align__(%d) %s { %s s[%d]; }; /* %d-byte loads */\n", size * width, vec, name, width, size * width);
+    else PCLR__GEN_PUTF(g, "typedef %s%d %s; /* %d-byte loads */\n", pclr__ktype(t, 0), width, vec, size * width);
+}
+
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
     else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
@@ -1257,27 +2218,19 @@ static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
 #undef PCLR__GEN_KNOB
-    PCLR__GEN_PUTF(g, "typedef %s pclr_t;%s\n", g->t, c->type == PCLR_HALF ? " /* half: its 16 bits */" : "");
-    if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_VEC1);
-    else if (g->cuda)
-        PCLR__GEN_PUTF(g, "struct __align__(%d) pclr_vec { pclr_t s[%d]; }; /* %d-byte loads */\n", g->tsize * c->vector_width,
-                       c->vector_width, g->tsize * c->vector_width);
-    else PCLR__GEN_PUTF(g, "typedef %s%d pclr_vec; /* %d-byte loads */\n", g->t, c->vector_width, g->tsize * c->vector_width);
+    pclr__gen_input(g, "pclr_t", "pclr_vec", c->type, c->vector_width);
+    if (g->map && g->map->y) pclr__gen_input(g, "pclr_t2", "pclr_vec2", g->map->y, c->vector_width);
 }
 
-/* The value of element x in the compute type. */
-static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
-    PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
-    if (c->type != PCLR_HALF) {
-        pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
-    } else if (g->cuda) {
+/* pclr_half_to_float: binary16 bits to float, exactly. */
+static void pclr__gen_half(pclr__gen *g) {
+    if (g->cuda)
         pclr__put(g->w, "PCLR_FN float pclr_half_to_float(unsigned short h) {\n"
                         "    float f;\n"
                         "    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));\n"
                         "    return f;\n"
-                        "}\n"
-                        "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
-    } else {
+                        "}\n");
+    else
         pclr__put(g->w, "/* binary16 bits to float, exactly (no fp16 extension needed) */\n"
                         "PCLR_FN float pclr_half_to_float(ushort h) {\n"
                         "    const uint a = h & 0x7fffu;\n"
@@ -1285,9 +2238,50 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
                         "                  : as_float(a >= 0x7c00u ? (a << 13) | 0x7f800000u   /* inf, NaN */\n"
                         "                                          : (a << 13) + 0x38000000u); /* rebias 15 -> 127 */\n"
                         "    return as_float(as_uint(f) | ((uint)(h & 0x8000u) << 16));\n"
-                        "}\n"
-                        "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+                        "}\n");
+}
+
+/* The value of element x in the compute type (a map's elements are its values already). */
+static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
+    PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
+    if (c->type != PCLR_HALF || g->map) {
+        pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
+    } else {
+        pclr__gen_half(g);
+        pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
     }
+}
+
+/* The map: its function, and PCLR_MAP(x, [y,] i), which passes the kernel's parameters. */
+static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
+    pclr__memit E;
+    int k;
+    E.w = g->w;
+    E.t = g->map;
+    E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
+    PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
+    pclr__mfunction(&E);
+    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) pclr_map((x), %s(i)", g->map->y ? "y, " : "", g->map->y ? "(y), " : "");
+    for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", p%d", k);
+    pclr__put(g->w, ")\n");
+}
+
+/* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
+static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
+    char xs[48], ys[48];
+    const char *part[2] = {"", ""};
+    int j;
+    if (g->map && g->map->y) { part[0] = ".x"; part[1] = ".y"; }
+    for (j = 0; j < 2; ++j) {
+        char *out = j ? ys : xs;
+        if (k < 0) snprintf(out, sizeof xs, "%s", j ? "q[i]" : "(x)");
+        else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
+        else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
+    }
+    if (!g->map) snprintf(buf, cap, "%s", xs);
+    else if (g->map->y) snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, %s, (i) + %d)" : "PCLR_MAP(%s, %s, (i))", xs, ys, k);
+    else snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, (i) + %d)" : "PCLR_MAP(%s, (i))", xs, k);
 }
 
 /* Two values' min and max (floats: NaN propagates, -0 orders before +0). */
@@ -1351,7 +2345,9 @@ static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
 /* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)). */
 static void pclr__gen_tree(pclr__gen *g, int lo, int hi) {
     if (hi - lo == 1) {
-        PCLR__GEN_PUTF(g, g->cuda ? "PCLR_LIFT((v).s[%d], (i) + %d)" : "PCLR_LIFT((v).s%x, (i) + %d)", lo, lo);
+        char e[160];
+        pclr__gen_elem(g, lo, e, sizeof e);
+        PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
         return;
     }
     pclr__put(g->w, "pclr_merge(");
@@ -1394,6 +2390,7 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(g->l.value);
     const int sequential = pclr__folds_each(c);
+    char x1[160], e[160];
     int k;
     if (pclr__state_is_element(c)) {
         pclr__gen_plain_ops(g, c);
@@ -1482,27 +2479,32 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
                           "}\n", comp ? "PCLR_KBN(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s = pclr_add(a.s, b.s);");
         break;
     }
-    /* the folds */
+    /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
+    pclr__gen_elem(g, -1, x1, sizeof x1);
     if (sequential) {
         const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x)%s)\n", at ? ", (i)" : "");
-        if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
+        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
+            pclr__gen_elem(g, 0, e, sizeof e);
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
-            if (stats) PCLR__GEN_PUTF(g, " \\\n    PCLR_COUNT_IN(acc, PCLR_VALUE(%s), PCLR_VECTOR);", g->cuda ? "(v).s[0]" : "(v).s0");
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    PCLR_COUNT_IN(acc, PCLR_VALUE(%s), PCLR_VECTOR);", e);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
-                PCLR__GEN_PUTF(g, g->cuda ? "%s(acc) = pclr_fold%s((acc), PCLR_VALUE((v).s[%d])%s);" : "%s(acc) = pclr_fold%s((acc), PCLR_VALUE((v).s%x)%s);",
-                               k % 2 ? " " : " \\\n    ", stats ? "_value" : "", k, idx);
+                pclr__gen_elem(g, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), PCLR_VALUE(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", e, idx);
             }
             pclr__put(g->w, " \\\n} while (0)\n");
         }
     } else {
-        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))\n");
-        if (c->vector_width == 1) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
-        else {
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
+        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        else if (c->vector_width == 1) {
+            pclr__gen_elem(g, 0, e, sizeof e);
+            PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
+        } else {
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
                             "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
             pclr__gen_tree(g, 0, c->vector_width);
@@ -1612,15 +2614,35 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "}\n");
 }
 
+/* What one step of the loop loads (pclr_in, PCLR_LOAD) and the kernel's arguments to its
+   opening brace; args: the text of its first arguments (PCLR__TEXT_KERNEL_ARGS, or the exact sum's). */
+static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
+    const int y = g->map && g->map->y;
+    int k;
+    if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
+    else pclr__put(g->w, "typedef struct pclr_in { pclr_vec x; pclr_vec2 y; } pclr_in; /* one load: a vector of x and one of y */\n"
+                         "PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {\n"
+                         "    pclr_in r;\n    r.x = pv[j];\n    r.y = qv[j];\n    return r;\n}\n"
+                         "#define PCLR_LOAD(j) pclr_load(pv, qv, (j))\n");
+    pclr__put(g->w, args);
+    if (y) pclr__put(g->w, ",\n                             PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2");
+    for (k = 0; g->map && k < g->map->params; ++k)
+        PCLR__GEN_PUTF(g, "%s%s p%d", k ? ", " : ",\n                             ", pclr__mtname(g->map->param[k], g->cuda), k);
+    pclr__put(g->w, ") {\n");
+}
+
 /* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in
    flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
 static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
+    const int y = g->map && g->map->y;
+    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *q = in2 + offset2; /* y, element for element with x */\n");
     if (c->vector_width > 1) /* (the piece holds %: not a format) */
         pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
                       : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
     else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
                          "    const pclr_u64 head = 0, nvec = n;\n"
                          "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
+    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_vec2 *qv = (PCLR_GLOBAL const pclr_vec2 *)(q + head); /* the host saw that y lines up */\n");
     if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
     else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
@@ -1633,9 +2655,10 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
 
 /* The kernel's head and levels 1 and 2. */
 static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
-    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
-                                               : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
-                                               : "PCLR_GROUP");
+    pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
+    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                                 : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                                 : "PCLR_GROUP");
     if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
     pclr__put(g->w, PCLR__TEXT_IDS);
     if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
@@ -1717,7 +2740,7 @@ PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
 
 /* The dialect's words for the exact kernel. */
 static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
-    const int dbl = c->type == PCLR_DOUBLE;
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
     if (g->cuda)
         PCLR__GEN_PUTF(g, "#define PCLR_ATOMIC_ADD64(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))\n"
                           "#define PCLR_ATOMIC_OR(p, v) atomicOr((p), (v))\n"
@@ -1749,7 +2772,7 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
    running sum, 'c' the sum of its rounding errors for double elements), or of
    a vector's values (part 'x', base: a pclr_values expression). */
 static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *buf, size_t cap, const char *base, char part, int k) {
-    const int dbl_lanes = c->type == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
+    const int dbl_lanes = pclr__reduced(c) == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
     if (g->cuda) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
     else if (dbl_lanes && v1) snprintf(buf, cap, "%s.%c", base, part);
     else if (dbl_lanes) snprintf(buf, cap, "%s.%c.s%x", base, part, k);
@@ -1761,8 +2784,9 @@ static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *b
 /* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
    checked additions, spills, merges and deposits. */
 static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
-    const int dbl = c->type == PCLR_DOUBLE, V = c->vector_width;
-    const pclr__exact_shape x = pclr__exact_shape_of(c->type);
+    const pclr_type rt = pclr__reduced(c); /* the elements', or their map's */
+    const int dbl = rt == PCLR_DOUBLE, V = c->vector_width;
+    const pclr__exact_shape x = pclr__exact_shape_of(rt);
     char a[64], b[64];
     int k;
     pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
@@ -1872,16 +2896,21 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
     }
     pclr__put(g->w, "    return t;\n}\n");
-    if (!g->cuda && c->type == PCLR_FLOAT)
-        PCLR__GEN_PUTF(g, "#define pclr_values_of(v) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
-    else if (!g->cuda && dbl)
-        pclr__put(g->w, "#define pclr_values_of(v) (v)\n");
-    else {
-        pclr__put(g->w, "PCLR_FN pclr_values pclr_values_of(pclr_vec v) {\n    pclr_values x;\n");
-        for (k = 0; k < V; ++k)
-            PCLR__GEN_PUTF(g, V == 1 ? "    %s = PCLR_VALUE(v);\n" : g->cuda ? "    %s = PCLR_VALUE(v.s[%d]);\n" : "    %s = PCLR_VALUE(v.s%x);\n",
-                           pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
-        pclr__put(g->w, "    return x;\n}\n");
+    /* PCLR_VALUES_OF(v, i): the values of a load v (a pclr_in; i: its first element's index) in double */
+    if (!g->cuda && !g->map && c->type == PCLR_FLOAT)
+        PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
+    else if (!g->cuda && !g->map && dbl)
+        pclr__put(g->w, "#define PCLR_VALUES_OF(v, i) (v)\n");
+    else { /* (a macro: a map's call takes the kernel's parameters) */
+        char e[160];
+        pclr__put(g->w, "PCLR_FN pclr_values pclr_values_make(");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "double x%d%s", k, k + 1 < V ? ", " : ") {\n    pclr_values x;\n");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    %s = x%d;\n", pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
+        pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
+        for (k = 0; k < V; ++k) {
+            pclr__gen_elem(g, k, e, sizeof e);
+            PCLR__GEN_PUTF(g, "%sPCLR_VALUE(%s)%s", k && k % 2 == 0 ? "\\\n    " : "", e, k + 1 < V ? ", " : ")\n");
+        }
     }
     /* the checked addition of a vector into the lanes */
     if (!g->cuda && !dbl)
@@ -1964,15 +2993,16 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
         for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
     }
-    pclr__put(g->w, "    return a;\n}\n"
-                    "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(x), cells, &specials)\n"
-                    "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), pclr_values_of(v), cells, &specials)\n");
+    pclr__gen_elem(g, -1, a, sizeof a);
+    PCLR__GEN_PUTF(g, "    return a;\n}\n"
+                      "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s), cells, &specials)\n"
+                      "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i), cells, &specials)\n", a);
 }
 
 /* Level 2 for the exact sum: the running sums merge up a tree (lanes whose
    partner is not theirs merge nothing: a merge may deposit). */
 static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
-    const int dbl = c->type == PCLR_DOUBLE;
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
     pclr__put(g->w, PCLR__TEXT_LEVEL2);
     if (c->variant == PCLR_VARIANT_SHUFFLE) {
         if (g->cuda && !dbl) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
@@ -2036,7 +3066,7 @@ static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
 
 /* Rounds the launch's cells into the result (the last group's work-item 0). */
 static void pclr__gen_exact_round(pclr__gen *g, const pclr_config *c) {
-    const int dbl = c->type == PCLR_DOUBLE;
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
     PCLR__GEN_PUTF(g,
         "/* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----\n"
         "   specials: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.\n"
@@ -2093,11 +3123,11 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
     pclr__gen_exact_ops(g, c);
     pclr__gen_exact_group(g, c);
     pclr__gen_exact_round(g, c);
+    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                             "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
+                             "                             PCLR_GLOBAL uint *counter");
     PCLR__GEN_PUTF(g,
-        "/* ---- the kernel ---- */\n"
-        "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
-        "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
-        "                             PCLR_GLOBAL uint *counter) {\n"
         "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n"
         "    PCLR_SHARED pclr_acc lds[%s];\n"
         "    PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */\n"
@@ -2119,19 +3149,19 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
     pclr__gen_level1(g, c,
         "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
-        "        pclr_vec v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+        "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
         "#pragma unroll\n"
-        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = pv[i + k * stride];\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
         "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
         "        pclr_lanes t = acc;\n"
         "        pclr_mask exact = PCLR_MASK_ALL;\n"
         "#pragma unroll\n"
-        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, pclr_values_of(v[k]), exact);\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);\n"
         "        if (PCLR_ALL(exact)) {\n"
         "            acc = t;\n"
         "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
         "#pragma unroll 1\n"
-        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, pv[i + k * stride], 0);\n"
+        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
         "        }\n"
         "    }\n");
     PCLR__GEN_PUTF(g,
@@ -2190,18 +3220,32 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr_config c;
     pclr__writer w;
     pclr__gen g;
+    pclr__mtree tree; /* the map's */
     pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
     if (r != PCLR_OK) return r;
     g.w = &w;
     pclr__layout_of(&c, &g.l);
     g.cuda = c.backend == PCLR_CUDA;
     g.is_float = pclr__is_float(c.type);
-    g.tsize = (int)pclr_type_size(c.type);
+    g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
     g.t = pclr__ktype(c.type, g.cuda);
+    g.vector = c.vector_width;
+    g.map = NULL;
+    if (c.map && c.map[0]) {
+        if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
+        g.map = &tree;
+    }
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
-    pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter) */\n");
+    pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
+    if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
+    if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
+    pclr__put(&w, ") */\n");
     pclr__gen_prelude(&g, &c);
+    if (g.map) {
+        if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
+        pclr__gen_map(&g, &c);
+    }
     if (c.accumulate == PCLR_EXACT) {
         pclr__gen_exact(&g, &c);
     } else {
@@ -2213,12 +3257,34 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     return pclr__finish_text(&w, size_needed);
 }
 
+PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, char *buf, size_t cap, size_t *size_needed) {
+    static const char *const langs[3] = {"opencl", "cuda", "glsl"};
+    pclr__writer w;
+    pclr__mtree t;
+    pclr__memit E;
+    pclr_result r;
+    int k;
+    if (size_needed) *size_needed = 0;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (!cfg || !lang) return PCLR_ERR_NULL_POINTER;
+    for (k = 0; k < 3 && strcmp(lang, langs[k]); ++k) {}
+    if (k == 3) return PCLR_ERR_INVALID_ENUM;
+    if ((r = pclr__map_parse(cfg, &t, NULL, 0)) != PCLR_OK) return r;
+    if (t.root < 0) return PCLR_ERR_INVALID_MAP; /* no map */
+    E.w = &w;
+    E.t = &t;
+    E.lang = k;
+    pclr__mfunction(&E);
+    return pclr__finish_text(&w, size_needed);
+}
+
 PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
     pclr_config c;
     pclr__writer w;
     pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
     if (r != PCLR_OK) return r;
     if (c.variant == PCLR_VARIANT_COLLECTIVE) pclr__put(&w, "-cl-std=CL2.0");
+    if (c.map && c.map[0] && c.backend == PCLR_CUDA) pclr__put(&w, "--fmad=false"); /* a map's a * b + c rounds twice */
     return pclr__finish_text(&w, size_needed);
 }
 
@@ -2248,13 +3314,29 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
 }
 
 /* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
+/* A map's config becomes one of the values it reduces (type = the map's type, no map). */
 static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
+    pclr_result r;
     if (!cfg) return PCLR_ERR_NULL_POINTER;
     memset(c, 0, sizeof *c);
     c->type = cfg->type;
     c->op = cfg->op;
     c->accumulate = cfg->accumulate;
-    return pclr_config_resolve(c, c, NULL);
+    c->map = cfg->map;
+    c->params = cfg->params;
+    c->map_type = cfg->map_type;
+    c->y_type = cfg->y_type;
+    c->components = cfg->components;
+    if ((r = pclr_config_resolve(c, c, NULL)) != PCLR_OK) return r;
+    if (pclr__has_map(c)) {
+        c->type = c->map_type;
+        c->map = c->params = NULL;
+        c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
+        c->components = 0;
+        c->vector_width = 0;
+        r = pclr_config_resolve(c, c, NULL);
+    }
+    return r;
 }
 
 PCLR_API size_t pclr_state_size(const pclr_config *cfg) {
@@ -2354,6 +3436,7 @@ static int pclr__field_index(const pclr__layout *l, const char *name) {
 PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *layout, const void *state, void *result) {
     const pclr_config c = *cfg;
     const pclr__layout l = *layout;
+    const pclr_type vt = pclr__reduced(&c);
     const unsigned char *st = (const unsigned char *)state;
     pclr_scalar sum, lo, hi;
     int is, ic, ilo, ihi;
@@ -2368,11 +3451,11 @@ PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *
         if (ic >= 0 && l.sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
         else if (ic >= 0 && l.sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
     }
-    if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, c.type);
-    if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, c.type);
+    if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, vt);
+    if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, vt);
     switch (c.op) {
     case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l.sum)); break;
-    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(c.type))); break;
+    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(vt))); break;
     case PCLR_COUNT: memcpy(result, st, 8); break;
     case PCLR_ARGMIN: case PCLR_ARGMAX: {
         pclr_arg_result a;
@@ -2478,6 +3561,240 @@ static float pclr__ref_half(uint16_t h) {
     }
     if (e == 31) return pclr__ref_f32_bits(sign | 0x7f800000u | (m << 13));
     return pclr__ref_f32_bits(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+/* ---- the CPU reference's evaluation of a map */
+/* A value of one of the map's types: integers sign- or zero-extended to 64 bits, floats as double (float values rounded to float). */
+typedef union pclr__mval { int64_t i; uint64_t u; double d; } pclr__mval;
+
+/* v of type from as type to (C's conversions; floats to integers saturate, NaN gives 0) */
+static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
+    pclr__mval r;
+    if (from == to) return v;
+    if (to == PCLR_FLOAT || to == PCLR_DOUBLE) {
+        double d = from == PCLR_FLOAT || from == PCLR_DOUBLE ? v.d : pclr__mis_signed(from) ? (double)v.i : (double)v.u;
+        if (to == PCLR_FLOAT) d = pclr__mis_int(from) ? (double)(pclr__mis_signed(from) ? (float)v.i : (float)v.u) : (double)(float)d;
+        r.d = d;
+        return r;
+    }
+    if (from == PCLR_FLOAT || from == PCLR_DOUBLE) {
+        const double d = v.d;
+        if (d != d) r.u = 0;
+        else if (to == PCLR_INT) r.i = d >= 2147483648.0 ? INT32_MAX : d < -2147483648.0 ? INT32_MIN : (int64_t)(int32_t)d;
+        else if (to == PCLR_UINT) r.u = d >= 4294967296.0 ? UINT32_MAX : d <= -1.0 ? 0 : (uint64_t)(uint32_t)d;
+        else if (to == PCLR_INT64) r.i = d >= 9223372036854775808.0 ? INT64_MAX : d < -9223372036854775808.0 ? INT64_MIN : (int64_t)d;
+        else r.u = d >= 18446744073709551616.0 ? UINT64_MAX : d <= -1.0 ? 0 : (uint64_t)d;
+        return r;
+    }
+    /* integer to integer: wrap to the width (two's complement) */
+    if (to == PCLR_INT) r.i = (int64_t)(int32_t)(uint32_t)v.u;
+    else if (to == PCLR_UINT) r.u = (uint32_t)v.u;
+    else r.u = v.u;
+    return r;
+}
+
+typedef struct pclr__meval {
+    const pclr__mtree *t;
+    const unsigned char *x, *y; /* this element's bytes */
+    uint64_t i;
+    pclr__mval param[PCLR_MAP_MAX_PARAMS];
+} pclr__meval;
+
+static pclr__mval pclr__mread(const unsigned char *p, pclr_type t) {
+    pclr__mval r;
+    r.u = 0;
+    switch (t) {
+    case PCLR_UINT8: r.i = *p; break;
+    case PCLR_INT8: r.i = (int8_t)*p; break;
+    case PCLR_UINT16: { uint16_t v; memcpy(&v, p, 2); r.i = v; break; }
+    case PCLR_INT16: { int16_t v; memcpy(&v, p, 2); r.i = v; break; }
+    case PCLR_HALF: { uint16_t v; memcpy(&v, p, 2); r.d = pclr__ref_half(v); break; }
+    case PCLR_UINT: { uint32_t v; memcpy(&v, p, 4); r.u = v; break; }
+    case PCLR_INT: { int32_t v; memcpy(&v, p, 4); r.i = v; break; }
+    case PCLR_UINT64: memcpy(&r.u, p, 8); break;
+    case PCLR_INT64: memcpy(&r.i, p, 8); break;
+    case PCLR_FLOAT: { float v; memcpy(&v, p, 4); r.d = v; break; }
+    default: memcpy(&r.d, p, 8); break;
+    }
+    return r;
+}
+
+static pclr__mval pclr__mev(const pclr__meval *V, int id);
+static pclr__mval pclr__mev_as(const pclr__meval *V, int id, pclr_type to) {
+    return pclr__mconv(pclr__mev(V, id), (pclr_type)V->t->node[id].type, to);
+}
+static int pclr__mtruth(pclr__mval v, pclr_type t) { return t == PCLR_FLOAT || t == PCLR_DOUBLE ? v.d != 0 : v.u != 0; }
+
+static pclr__mval pclr__mev(const pclr__meval *V, int id) {
+    const pclr__mnode *m = &V->t->node[id];
+    const pclr_type t = (pclr_type)m->type;
+    const int fl = t == PCLR_FLOAT;
+    pclr__mval r, a, b, c;
+    r.u = b.u = c.u = 0;
+    switch (m->kind) {
+    case PCLR__MN_LIT: if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = m->v.d; else r.u = m->v.u; return r;
+    case PCLR__MN_X: case PCLR__MN_Y: {
+        const pclr_type et = m->kind == PCLR__MN_X ? V->t->x : V->t->y;
+        const unsigned char *p = m->kind == PCLR__MN_X ? V->x : V->y;
+        return pclr__mread(p + (m->op < 4 ? m->op : 0) * pclr_type_size(et), et);
+    }
+    case PCLR__MN_I: r.u = V->i; return r;
+    case PCLR__MN_PARAM: return V->param[m->op];
+    case PCLR__MN_NEG:
+        a = pclr__mev(V, m->a[0]);
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = -a.d;
+        else r = pclr__mconv(pclr__mconv(a, t, PCLR_UINT64), PCLR_UINT64, t), r.u = 0 - r.u, r = pclr__mconv(r, PCLR_UINT64, t);
+        return r;
+    case PCLR__MN_NOT: r.i = !pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type); return r;
+    case PCLR__MN_COND:
+        return pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) ? pclr__mev_as(V, m->a[1], t) : pclr__mev_as(V, m->a[2], t);
+    case PCLR__MN_CAST: return pclr__mev_as(V, m->a[0], t);
+    case PCLR__MN_BIN: {
+        const int op = m->op;
+        if (op == PCLR__MB_AND) { r.i = pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) && pclr__mtruth(pclr__mev(V, m->a[1]), (pclr_type)V->t->node[m->a[1]].type); return r; }
+        if (op == PCLR__MB_OR) { r.i = pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) || pclr__mtruth(pclr__mev(V, m->a[1]), (pclr_type)V->t->node[m->a[1]].type); return r; }
+        if (op >= PCLR__MB_LT) {
+            const pclr_type ct = pclr__mcommon((pclr_type)V->t->node[m->a[0]].type, (pclr_type)V->t->node[m->a[1]].type);
+            int lt, eq, gt;
+            a = pclr__mev_as(V, m->a[0], ct);
+            b = pclr__mev_as(V, m->a[1], ct);
+            if (ct == PCLR_FLOAT || ct == PCLR_DOUBLE) { lt = a.d < b.d; eq = a.d == b.d; gt = a.d > b.d; }
+            else if (pclr__mis_signed(ct)) { lt = a.i < b.i; eq = a.i == b.i; gt = a.i > b.i; }
+            else { lt = a.u < b.u; eq = a.u == b.u; gt = a.u > b.u; }
+            r.i = op == PCLR__MB_LT ? lt : op == PCLR__MB_LE ? (lt || eq) : op == PCLR__MB_GT ? gt : op == PCLR__MB_GE ? (gt || eq) : op == PCLR__MB_EQ ? eq : !eq;
+            return r;
+        }
+        a = pclr__mev_as(V, m->a[0], t);
+        b = pclr__mev_as(V, m->a[1], t);
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) {
+            switch (op) {
+            case PCLR__MB_ADD: r.d = fl ? (double)((float)a.d + (float)b.d) : a.d + b.d; break;
+            case PCLR__MB_SUB: r.d = fl ? (double)((float)a.d - (float)b.d) : a.d - b.d; break;
+            case PCLR__MB_MUL: r.d = fl ? (double)((float)a.d * (float)b.d) : a.d * b.d; break;
+            case PCLR__MB_DIV: r.d = fl ? (double)((float)a.d / (float)b.d) : a.d / b.d; break;
+            default: r.d = fl ? (double)fmodf((float)a.d, (float)b.d) : fmod(a.d, b.d); break;
+            }
+            return r;
+        }
+        {
+            const int sg = pclr__mis_signed(t);
+            switch (op) {
+            case PCLR__MB_ADD: r.u = a.u + b.u; break;
+            case PCLR__MB_SUB: r.u = a.u - b.u; break;
+            case PCLR__MB_MUL: r.u = a.u * b.u; break;
+            case PCLR__MB_DIV:
+                if (b.u == 0) r.u = 0;
+                else if (sg && b.i == -1) r.u = 0 - a.u;
+                else if (sg) r.i = a.i / b.i;
+                else r.u = a.u / b.u;
+                break;
+            default:
+                if (b.u == 0 || (sg && b.i == -1)) r.u = 0;
+                else if (sg) r.i = a.i % b.i;
+                else r.u = a.u % b.u;
+                break;
+            }
+            return pclr__mconv(r, PCLR_UINT64, t);
+        }
+    }
+    default: { /* PCLR__MN_CALL */
+        const int f = m->op;
+        if (pclr__mfuncs[f].kind == 2) {
+            const pclr_type at = pclr__mfloating((pclr_type)V->t->node[m->a[0]].type);
+            a = pclr__mev_as(V, m->a[0], at);
+            r.i = f == PCLR__MF_ISNAN ? a.d != a.d : (a.d == a.d && (a.d - a.d) != (a.d - a.d));
+            return r;
+        }
+        a = pclr__mev_as(V, m->a[0], t);
+        if (m->n > 1) b = pclr__mev_as(V, m->a[1], t);
+        if (m->n > 2) c = pclr__mev_as(V, m->a[2], t);
+        if (f == PCLR__MF_MIN || f == PCLR__MF_MAX || f == PCLR__MF_CLAMP) {
+            /* min(a, b) = b < a ? b : a; max(a, b) = b > a ? b : a; clamp = min(max(a, lo), hi) */
+            int k;
+            for (k = 0; k < (f == PCLR__MF_CLAMP ? 2 : 1); ++k) {
+                const int want_min = f == PCLR__MF_MIN || (f == PCLR__MF_CLAMP && k == 1);
+                const pclr__mval o = k ? c : b;
+                int less, more;
+                if (t == PCLR_FLOAT || t == PCLR_DOUBLE) { less = o.d < a.d; more = o.d > a.d; }
+                else if (pclr__mis_signed(t)) { less = o.i < a.i; more = o.i > a.i; }
+                else { less = o.u < a.u; more = o.u > a.u; }
+                if (want_min ? less : more) a = o;
+            }
+            return a;
+        }
+        if (f == PCLR__MF_ABS) {
+            if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = fabs(a.d);
+            else if (pclr__mis_signed(t) && a.i < 0) r = pclr__mconv(pclr__mconv(a, t, PCLR_UINT64), PCLR_UINT64, t), r.u = 0 - r.u, r = pclr__mconv(r, PCLR_UINT64, t);
+            else r = a;
+            return r;
+        }
+        if (fl) {
+            const float x = (float)a.d, y = m->n > 1 ? (float)b.d : 0.0f, z = m->n > 2 ? (float)c.d : 0.0f;
+            float v;
+            switch (f) {
+            case PCLR__MF_SQRT: v = sqrtf(x); break;
+            case PCLR__MF_RSQRT: v = 1.0f / sqrtf(x); break;
+            case PCLR__MF_EXP: v = expf(x); break;
+            case PCLR__MF_EXP2: v = exp2f(x); break;
+            case PCLR__MF_LOG: v = logf(x); break;
+            case PCLR__MF_LOG2: v = log2f(x); break;
+            case PCLR__MF_POW: v = powf(x, y); break;
+            case PCLR__MF_SIN: v = sinf(x); break;
+            case PCLR__MF_COS: v = cosf(x); break;
+            case PCLR__MF_FLOOR: v = floorf(x); break;
+            case PCLR__MF_CEIL: v = ceilf(x); break;
+            case PCLR__MF_ROUND: v = roundf(x); break;
+            default: v = fmaf(x, y, z); break;
+            }
+            r.d = v;
+        } else {
+            const double x = a.d, y = m->n > 1 ? b.d : 0.0, z = m->n > 2 ? c.d : 0.0;
+            switch (f) {
+            case PCLR__MF_SQRT: r.d = sqrt(x); break;
+            case PCLR__MF_RSQRT: r.d = 1.0 / sqrt(x); break;
+            case PCLR__MF_EXP: r.d = exp(x); break;
+            case PCLR__MF_EXP2: r.d = exp2(x); break;
+            case PCLR__MF_LOG: r.d = log(x); break;
+            case PCLR__MF_LOG2: r.d = log2(x); break;
+            case PCLR__MF_POW: r.d = pow(x, y); break;
+            case PCLR__MF_SIN: r.d = sin(x); break;
+            case PCLR__MF_COS: r.d = cos(x); break;
+            case PCLR__MF_FLOOR: r.d = floor(x); break;
+            case PCLR__MF_CEIL: r.d = ceil(x); break;
+            case PCLR__MF_ROUND: r.d = round(x); break;
+            default: r.d = fma(x, y, z); break;
+            }
+        }
+        return r;
+    }
+    }
+}
+
+/* The mapped values of n elements (of types t->x, t->y) as an array of t->type. */
+static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
+    pclr__meval V;
+    const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
+    const size_t os = pclr_type_size(t->type);
+    uint64_t j;
+    int k;
+    memset(&V, 0, sizeof V);
+    V.t = t;
+    for (k = 0; k < t->params; ++k) {
+        pclr__mval p;
+        p.d = params ? params[k] : 0.0;
+        V.param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
+    }
+    for (j = 0; j < n; ++j) {
+        pclr__mval v;
+        V.x = (const unsigned char *)x + j * xs;
+        V.y = y ? (const unsigned char *)y + j * ys : NULL;
+        V.i = j;
+        v = pclr__mev_as(&V, t->root, t->type);
+        if (t->type == PCLR_FLOAT) { const float f = (float)v.d; memcpy((char *)out + j * os, &f, 4); }
+        else if (t->type == PCLR_DOUBLE) memcpy((char *)out + j * os, &v.d, 8);
+        else if (os == 4) { const uint32_t u = (uint32_t)v.u; memcpy((char *)out + j * os, &u, 4); }
+        else memcpy((char *)out + j * os, &v.u, 8);
+    }
 }
 
 /* Kahan-Babuska-Neumaier state in float or double. */
@@ -2965,11 +4282,34 @@ PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *dat
 }
 
 PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result) {
+    return pclr_cpu_reduce_map(cfg, data, NULL, n, NULL, result);
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                         void *result) {
     pclr_config c;
     pclr_result r;
-    if (!result || (!data && n > 0)) return PCLR_ERR_NULL_POINTER;
+    pclr__mtree *t;
+    void *mapped;
+    if (!result || (!x && n > 0)) return PCLR_ERR_NULL_POINTER;
     if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
-    return pclr__cpu_reference(c.type, c.op, c.accumulate, data, n, result);
+    if (!pclr__has_map(cfg)) return pclr__cpu_reference(c.type, c.op, c.accumulate, x, n, result);
+    /* the mapped values, then the reference reduction of them */
+    if (n > SIZE_MAX / 8) return PCLR_ERR_SIZE_OVERFLOW;
+    if (!(t = (pclr__mtree *)malloc(sizeof *t))) return PCLR_ERR_OUT_OF_MEMORY;
+    if ((r = pclr__map_parse(cfg, t, NULL, 0)) != PCLR_OK || (t->y && !y && n > 0) || (t->params && !params)) {
+        free(t);
+        return r != PCLR_OK ? r : PCLR_ERR_NULL_POINTER;
+    }
+    if (!(mapped = malloc(n ? (size_t)n * pclr_type_size(t->type) : 1))) {
+        free(t);
+        return PCLR_ERR_OUT_OF_MEMORY;
+    }
+    pclr__map_apply(t, x, y, n, params, mapped);
+    r = pclr__cpu_reference(c.type, c.op, c.accumulate, mapped, n, result);
+    free(mapped);
+    free(t);
+    return r;
 }
 
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
@@ -2980,19 +4320,62 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
     return h;
 }
 
-/* ------------------------------------------------------------ files: kernel cache, tuning file */
+/* ------------------------------------------------------------ files: kernel cache, tuning file
+   Files are opened as descriptors and checked as opened (fstat), not looked
+   up first: no FIFO or device (O_NONBLOCK, then regular files only), no
+   symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
+   the cache's files and directory (see "The disk cache's trust model" in
+   README). */
 #ifdef _WIN32
 #define PCLR__SEP "\\"
 #define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
+typedef struct _stat64 pclr__stat;
+#define PCLR__OPEN(path, flags, mode) _open(path, (flags) | _O_BINARY, mode)
+#define PCLR__FSTAT(fd, st) _fstat64(fd, st)
+#define PCLR__READ(fd, p, n) _read(fd, p, (unsigned)(n))
+#define PCLR__WRITE(fd, p, n) _write(fd, p, (unsigned)(n))
+#define PCLR__CLOSE(fd) _close(fd)
+#define PCLR__IS_REG(m) (((m) & _S_IFMT) == _S_IFREG)
+#define PCLR__IS_DIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#define PCLR__O_RDONLY _O_RDONLY
+#define PCLR__O_WRONLY _O_WRONLY
+#define PCLR__O_CREAT _O_CREAT
+#define PCLR__O_EXCL _O_EXCL
+#define PCLR__O_TRUNC _O_TRUNC
+#define PCLR__O_NONBLOCK 0
+#define PCLR__O_NOFOLLOW 0
+#define PCLR__MODE_FILE (_S_IREAD | _S_IWRITE)
 #else
 #define PCLR__SEP "/"
 #define PCLR__IS_SEP(c) ((c) == '/')
+typedef struct stat pclr__stat;
+#define PCLR__OPEN open
+#define PCLR__FSTAT fstat
+#define PCLR__READ read
+#define PCLR__WRITE write
+#define PCLR__CLOSE close
+#define PCLR__IS_REG(m) S_ISREG(m)
+#define PCLR__IS_DIR(m) S_ISDIR(m)
+#define PCLR__O_RDONLY O_RDONLY
+#define PCLR__O_WRONLY O_WRONLY
+#define PCLR__O_CREAT O_CREAT
+#define PCLR__O_EXCL O_EXCL
+#define PCLR__O_TRUNC O_TRUNC
+#define PCLR__O_NONBLOCK O_NONBLOCK
+#if defined(O_NOFOLLOW)
+#define PCLR__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW) /* glibc under strict -std=c99 hides O_NOFOLLOW (POSIX 2008), not the value */
+#define PCLR__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define PCLR__O_NOFOLLOW 0 /* links are then followed: the owner and mode checks still apply */
+#endif
+#define PCLR__MODE_FILE 0666 /* minus the umask */
 #endif
 #define PCLR__PATH_CAP 4096
-#define PCLR__CACHE_HEADER 48 /* magic[8], then u64 little-endian: version, identity hash x2, size, checksum */
-#define PCLR__CACHE_VERSION 1u
-#define PCLR__HASH_SEED2 0x9e3779b97f4a7c15ull /* second identity hash: 128 bits against collisions */
-#define PCLR__TEXT_MAX (64L << 20)           /* a tuning file is a few kilobytes */
+#define PCLR__CACHE_HEADER 64 /* "PCLRBIN\0", u64 little-endian: version, identity length, payload size; payload SHA-256 */
+#define PCLR__CACHE_VERSION 2u
+#define PCLR__TEXT_MAX (64L << 20) /* a tuning file is a few kilobytes */
+#define PCLR__TUNE_HEADER "# pclreduce tuning file"
 
 static void *pclr__mem_alloc(const pclr_allocator *a, size_t size) {
     return a && a->alloc ? a->alloc(size, a->user) : malloc(size);
@@ -3029,44 +4412,120 @@ PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
     return len;
 }
 
-/* fopen for reading, of regular files only: a FIFO would block the caller
-   forever, and a directory or device is no cache or tuning file (errno EINVAL). */
-static FILE *pclr__open_file(const char *path) {
-#ifndef _WIN32
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        errno = EINVAL;
-        return NULL;
+/* read/write of exactly n bytes (both may return less, or fail with EINTR). */
+static int pclr__read_all(int fd, void *p, size_t n) {
+    unsigned char *q = (unsigned char *)p;
+    long got;
+    while (n > 0) {
+        got = (long)PCLR__READ(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        q += got;
+        n -= (size_t)got;
     }
-#endif
-    return fopen(path, "rb");
+    return 1;
+}
+static int pclr__write_all(int fd, const void *p, size_t n) {
+    const unsigned char *q = (const unsigned char *)p;
+    long put;
+    while (n > 0) {
+        put = (long)PCLR__WRITE(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return 0;
+        q += put;
+        n -= (size_t)put;
+    }
+    return 1;
 }
 
-/* mkdir -p of the directories above the file at path; a failure shows when the file is opened. */
-static void pclr__make_parents(char *path) {
+/* Opens path for reading if it is a regular file (a FIFO would block the
+   caller forever; a directory or device is no cache or tuning file), with
+   O_NOFOLLOW when nofollow. The descriptor and *st, or -1 with errno ENOENT
+   (no file), ELOOP (a symbolic link, not followed), EINVAL (not a regular
+   file) or the open's own. */
+static int pclr__open_regular(const char *path, int nofollow, pclr__stat *st) {
+    int fd = PCLR__OPEN(path, PCLR__O_RDONLY | PCLR__O_NONBLOCK | (nofollow ? PCLR__O_NOFOLLOW : 0), 0);
+    if (fd < 0) {
+#ifndef _WIN32
+        if (nofollow && errno == EMLINK) errno = ELOOP; /* FreeBSD's word for it */
+#endif
+        return -1;
+    }
+    if (PCLR__FSTAT(fd, st) != 0 || !PCLR__IS_REG(st->st_mode)) {
+        PCLR__CLOSE(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* The trust rule of the disk cache: its directory and files belong to this
+   user (geteuid) and nobody else may write them. NULL when st passes, else
+   why not. Windows leaves this to the ACLs of %LOCALAPPDATA%. */
+static const char *pclr__untrusted(const pclr__stat *st, int dir) {
+#ifndef _WIN32
+    if (st->st_uid != geteuid()) return dir ? "the cache directory belongs to another user" : "the cache file belongs to another user";
+    if (st->st_mode & 022) return dir ? "the cache directory is writable by group or others" : "the cache file is writable by group or others";
+#else
+    (void)st;
+    (void)dir;
+#endif
+    return NULL;
+}
+
+/* 1 when dir is a directory the disk cache may use, 0 when it exists but may
+   not be used (*why), -1 when it does not exist (yet). */
+static int pclr__cache_dir_state(const char *dir, const char **why) {
+    pclr__stat st;
+    int ok;
+#ifdef _WIN32
+    ok = _stat64(dir, &st) == 0;
+    if (!ok && errno == ENOENT) { *why = "the cache directory does not exist"; return -1; }
+#else /* opened, not looked up: the checks are of the directory the name gives now */
+    int fd = open(dir, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd < 0) {
+        *why = errno == ENOENT ? "the cache directory does not exist"
+             : errno == ELOOP || errno == EMLINK ? "the cache directory is a symbolic link (name the directory it points to)"
+             : "the cache directory cannot be opened";
+        return errno == ENOENT ? -1 : 0;
+    }
+    ok = fstat(fd, &st) == 0;
+    close(fd);
+#endif
+    if (!ok || !PCLR__IS_DIR(st.st_mode)) { *why = "the cache directory is not a directory"; return 0; }
+    *why = pclr__untrusted(&st, 1);
+    return *why == NULL;
+}
+
+/* mkdir -p: creates every missing directory of path (with the last
+   component when whole, else only those above it), each 0700 whatever the
+   umask; a failure shows when the file or directory is used. */
+static void pclr__make_dirs(char *path, int whole) {
     size_t i;
     char c;
-    for (i = 1; path[i]; ++i) {
-        if (!PCLR__IS_SEP(path[i]) || PCLR__IS_SEP(path[i - 1])) continue;
+    for (i = 1; path[i - 1]; ++i) {
+        if (!(PCLR__IS_SEP(path[i]) || (whole && !path[i])) || PCLR__IS_SEP(path[i - 1])) continue;
         c = path[i];
         path[i] = '\0';
 #ifdef _WIN32
         (void)_mkdir(path);
 #else
-        (void)mkdir(path, 0777);
+        if (mkdir(path, 0700) == 0) (void)chmod(path, 0700); /* the umask may have taken the owner's bits */
 #endif
         path[i] = c;
     }
 }
 
-/* Writes a then b to path through a temporary file in the same directory
-   and a rename over path, so readers see the old file or the new one. */
-static pclr_result pclr__write_atomic(const char *path, const void *a, size_t na, const void *b, size_t nb) {
+/* Writes the parts to path through a new temporary file in the same
+   directory and a rename over path, so readers see the old file or the new
+   one. The temporary is created exclusively (O_EXCL, never through a link)
+   with permission bits `mode` set explicitly (the umask does not apply), or
+   with the umask's default when mode is -1. */
+static pclr_result pclr__write_atomic(const char *path, const void *const *parts, const size_t *sizes, int nparts,
+                                      int mode) {
     char tmp[PCLR__PATH_CAP + 80];
-    int here = 0; /* its address tells concurrent threads apart, the pid processes */
+    int here = 0, fd, ok, i; /* here: its address tells concurrent threads apart, the pid processes */
     size_t len = 0;
-    FILE *f;
-    int ok;
 #ifdef _WIN32
     unsigned long pid = (unsigned long)_getpid();
 #else
@@ -3074,10 +4533,16 @@ static pclr_result pclr__write_atomic(const char *path, const void *a, size_t na
 #endif
     pclr__appendf(tmp, sizeof tmp, &len, "%s.%lu.%p.%lx.tmp", path, pid, (void *)&here, (unsigned long)time(NULL));
     if (len >= sizeof tmp) return PCLR_ERR_IO;
-    pclr__make_parents(tmp);
-    if (!(f = fopen(tmp, "wb"))) return PCLR_ERR_IO;
-    ok = fwrite(a, 1, na, f) == na && (nb == 0 || fwrite(b, 1, nb, f) == nb);
-    ok = fclose(f) == 0 && ok;
+    fd = PCLR__OPEN(tmp, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_EXCL | PCLR__O_NOFOLLOW, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+#ifdef _WIN32
+    ok = 1;
+    (void)mode;
+#else /* chmod, not fchmod: strict C99 builds do not see fchmod, and the new name is ours */
+    ok = mode < 0 || chmod(tmp, (mode_t)mode) == 0;
+#endif
+    for (i = 0; i < nparts; ++i) ok = ok && (sizes[i] == 0 || pclr__write_all(fd, parts[i], sizes[i]));
+    ok = PCLR__CLOSE(fd) == 0 && ok;
 #ifdef _WIN32 /* rename() does not replace an existing file there */
     ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
 #else
@@ -3098,13 +4563,62 @@ static uint64_t pclr__get_u64(const unsigned char *p) {
     return v;
 }
 
-static void pclr__cache_header(unsigned char *h, const void *identity, size_t identity_len, uint64_t size, uint64_t sum) {
+/* SHA-256 (FIPS 180-4) of n bytes: the cache payload's checksum. Any
+   accidental damage (a torn write, a flipped bit, another file's bytes)
+   changes it; unlike a fast hash it has no structure a mistake can follow. */
+#define PCLR__ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+static void pclr__sha256_block(uint32_t h[8], const unsigned char *p) {
+    static const uint32_t k[64] = {
+        0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+        0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+        0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+        0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+        0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+        0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+        0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+        0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+    uint32_t w[64], s[8], t1, t2;
+    int i;
+    for (i = 0; i < 16; ++i)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (i = 16; i < 64; ++i)
+        w[i] = w[i - 16] + (PCLR__ROR(w[i - 15], 7) ^ PCLR__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 7] +
+               (PCLR__ROR(w[i - 2], 17) ^ PCLR__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
+    memcpy(s, h, sizeof s);
+    for (i = 0; i < 64; ++i) {
+        t1 = s[7] + (PCLR__ROR(s[4], 6) ^ PCLR__ROR(s[4], 11) ^ PCLR__ROR(s[4], 25)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) + k[i] + w[i];
+        t2 = (PCLR__ROR(s[0], 2) ^ PCLR__ROR(s[0], 13) ^ PCLR__ROR(s[0], 22)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
+        memmove(s + 1, s, 7 * sizeof *s);
+        s[4] += t1;
+        s[0] = t1 + t2;
+    }
+    for (i = 0; i < 8; ++i) h[i] += s[i];
+}
+#undef PCLR__ROR
+
+PCLR__FN void pclr__sha256(const void *data, size_t n, unsigned char out[32]) {
+    uint32_t h[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au, 0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    const unsigned char *p = (const unsigned char *)data;
+    unsigned char last[128];
+    const size_t rest = n % 64, tail = rest < 56 ? 64 : 128;
+    const uint64_t bits = (uint64_t)n * 8;
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) pclr__sha256_block(h, p + i);
+    memset(last, 0, sizeof last);
+    if (rest) memcpy(last, p + n - rest, rest);
+    last[rest] = 0x80;
+    for (i = 0; i < 8; ++i) last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
+    pclr__sha256_block(h, last);
+    if (tail == 128) pclr__sha256_block(h, last + 64);
+    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void pclr__cache_header(unsigned char *h, size_t identity_len, const void *data, size_t size) {
     memcpy(h, "PCLRBIN", 8);
     pclr__put_u64(h + 8, PCLR__CACHE_VERSION);
-    pclr__put_u64(h + 16, pclr_hash64(identity, identity_len, PCLR_HASH_SEED));
-    pclr__put_u64(h + 24, pclr_hash64(identity, identity_len, PCLR__HASH_SEED2));
-    pclr__put_u64(h + 32, size);
-    pclr__put_u64(h + 40, sum);
+    pclr__put_u64(h + 16, identity_len);
+    pclr__put_u64(h + 24, size);
+    pclr__sha256(data, size, h + 32);
 }
 
 static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const void *identity, size_t identity_len) {
@@ -3114,37 +4628,53 @@ static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const voi
     return len;
 }
 
+/* 1 when the next identity_len bytes of fd are identity, compared in pieces. */
+static int pclr__same_bytes(int fd, const void *identity, size_t identity_len) {
+    unsigned char piece[1024];
+    size_t at, n;
+    for (at = 0; at < identity_len; at += n) {
+        n = identity_len - at < sizeof piece ? identity_len - at : sizeof piece;
+        if (!pclr__read_all(fd, piece, n) || memcmp(piece, (const unsigned char *)identity + at, n) != 0) return 0;
+    }
+    return 1;
+}
+
 PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
                              void **data, size_t *size, const char **why) {
     char path[PCLR__PATH_CAP];
-    unsigned char head[PCLR__CACHE_HEADER], want[PCLR__CACHE_HEADER];
+    unsigned char head[PCLR__CACHE_HEADER], sum[32];
     const char *dummy;
-    FILE *f;
-    long end = -1;
+    pclr__stat st;
     uint64_t n = 0;
     void *p = NULL;
+    int fd;
     if (!why) why = &dummy;
     if (data) *data = NULL;
     if (size) *size = 0;
     if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
     if (!*dir) { *why = "the cache directory is empty"; return 0; }
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
-    errno = 0;
-    if (!(f = pclr__open_file(path))) { *why = errno == EINVAL ? "not a regular file" : "no cache file"; return 0; }
-    *why = NULL; /* every size below is checked against the file before it is used */
-    if (fread(head, 1, sizeof head, f) != sizeof head) *why = "the file is shorter than its header (truncated)";
-    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
-    else {
-        n = pclr__get_u64(head + 32);
-        pclr__cache_header(want, identity, identity_len, n, pclr__get_u64(head + 40));
-        if (memcmp(head, want, sizeof head) != 0) *why = "the file belongs to another identity (source, options, device or driver)";
-        else if (n > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
-        else if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0 || (uint64_t)end != PCLR__CACHE_HEADER + n) *why = "the file length does not match its header (truncated or torn)";
-        else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
-        else if (fseek(f, PCLR__CACHE_HEADER, SEEK_SET) != 0 || fread(p, 1, (size_t)n, f) != n) *why = "read error";
-        else if (pclr_hash64(p, (size_t)n, PCLR_HASH_SEED) != pclr__get_u64(head + 40)) *why = "the payload checksum does not match (corrupt file)";
+    if ((fd = pclr__cache_dir_state(dir, why)) != 1) {
+        if (fd < 0) *why = "no cache file"; /* no directory yet: an ordinary miss */
+        return 0;
     }
-    fclose(f);
+    if ((fd = pclr__open_regular(path, 1, &st)) < 0) {
+        *why = errno == ENOENT ? "no cache file" : errno == ELOOP ? "the cache file is a symbolic link (not followed)"
+             : errno == EINVAL ? "the cache file is not a regular file (a FIFO, device or directory)" : "the cache file cannot be opened";
+        return 0;
+    }
+    /* every size below is checked against the file before it is used */
+    if ((*why = pclr__untrusted(&st, 0)) != NULL) {}
+    else if (!pclr__read_all(fd, head, sizeof head)) *why = "the file is shorter than its header (truncated)";
+    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
+    else if (pclr__get_u64(head + 16) != identity_len) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if ((n = pclr__get_u64(head + 24)) > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
+    else if ((uint64_t)st.st_size != PCLR__CACHE_HEADER + identity_len + n) *why = "the file length does not match its header (truncated or torn)";
+    else if (!pclr__same_bytes(fd, identity, identity_len)) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
+    else if (!pclr__read_all(fd, p, (size_t)n)) *why = "read error";
+    else if (pclr__sha256(p, (size_t)n, sum), memcmp(sum, head + 32, sizeof sum) != 0) *why = "the payload checksum does not match (corrupt file)";
+    PCLR__CLOSE(fd);
     if (*why) { pclr__mem_free(a, p); return 0; }
     *data = p;
     *size = (size_t)n;
@@ -3154,12 +4684,25 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
     char path[PCLR__PATH_CAP];
     unsigned char head[PCLR__CACHE_HEADER];
+    const void *parts[3];
+    size_t sizes[3];
+    const char *why;
+    int state;
     if (!dir || !identity || (!data && size > 0)) return PCLR_ERR_NULL_POINTER;
     if (!*dir) return PCLR_ERR_IO; /* "" would put the file at the root, "/<hash>.bin" */
     if (size > PCLR_CACHE_MAX_BYTES) return PCLR_ERR_SIZE_OVERFLOW;
     if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) return PCLR_ERR_IO;
-    pclr__cache_header(head, identity, identity_len, size, pclr_hash64(data, size, PCLR_HASH_SEED));
-    return pclr__write_atomic(path, head, sizeof head, data, size);
+    if ((state = pclr__cache_dir_state(dir, &why)) < 0) {
+        memcpy(path, dir, strlen(dir) + 1); /* fits: checked above */
+        pclr__make_dirs(path, 1);
+        state = pclr__cache_dir_state(dir, &why);
+        pclr__cache_path(path, sizeof path, dir, identity, identity_len);
+    }
+    if (state != 1) return PCLR_ERR_IO;
+    pclr__cache_header(head, identity_len, data, size);
+    parts[0] = head; parts[1] = identity; parts[2] = data;
+    sizes[0] = sizeof head; sizes[1] = identity_len; sizes[2] = size;
+    return pclr__write_atomic(path, parts, sizes, 3, 0600);
 }
 
 static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
@@ -3171,13 +4714,16 @@ PCLR_API uint32_t pclr_size_class(uint64_t n) {
     return 63;
 }
 
-/* Appends s (at most max bytes) in double quotes, \ and " escaped, control characters as spaces. */
+/* Appends s (at most max bytes) in double quotes: \ and " escaped, control
+   characters as \xHH (a line break must not end the line; the name must read
+   back the same to match the device). */
 static void pclr__put_quoted(pclr__writer *w, const char *s, size_t max) {
     size_t i;
     pclr__put(w, "\"");
     for (i = 0; i < max && s[i]; ++i) {
         unsigned char c = (unsigned char)s[i];
-        pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c < 0x20 || c == 0x7f ? ' ' : c);
+        if (c < 0x20 || c == 0x7f) pclr__appendf(w->buf, w->cap, &w->len, "\\x%02x", c);
+        else pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c);
     }
     pclr__put(w, "\" ");
 }
@@ -3213,19 +4759,31 @@ static const char *pclr__skip_blank(const char *s) {
     return s;
 }
 
-/* Copies the next token (a "quoted string" with \" and \\ escapes, or a run
-   of non-blanks) to out; returns the position after it, NULL when there is
-   none, it is unterminated or it does not fit in cap bytes. */
+static int pclr__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Copies the next token (a "quoted string" with \", \\ and \xHH escapes, or
+   a run of non-blanks) to out; returns the position after it, NULL when
+   there is none, it is unterminated, it holds \x00 or it does not fit in cap
+   bytes. */
 static const char *pclr__token(const char *s, char *out, size_t cap) {
     size_t n = 0;
-    int quoted;
+    int quoted, hi, lo;
+    char c;
     s = pclr__skip_blank(s);
     if (!*s) return NULL;
     quoted = *s == '"';
     for (s += quoted; *s && (quoted ? *s != '"' : !pclr__is_blank(*s)); ++s) {
-        if (quoted && *s == '\\' && s[1]) ++s;
+        c = *s;
+        if (quoted && c == '\\' && s[1] == 'x' && (hi = pclr__hex_digit(s[2])) >= 0 && (lo = pclr__hex_digit(s[3])) >= 0) {
+            if (!(c = (char)(hi * 16 + lo))) return NULL;
+            s += 3;
+        } else if (quoted && c == '\\' && s[1]) {
+            c = *++s;
+        }
         if (n + 1 >= cap) return NULL;
-        out[n++] = *s;
+        out[n++] = c;
     }
     if (quoted && *s++ != '"') return NULL;
     out[n] = '\0';
@@ -3293,21 +4851,25 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     return PCLR_OK;
 }
 
-/* Reads the whole file, NUL-terminated, into *text (malloc). 1: read, 0: no such file, -1: unreadable. */
-static int pclr__read_text(const char *path, char **text) {
-    FILE *f;
-    long len = -1;
-    int ok;
+/* Reads the whole file at path (following links), NUL-terminated, into
+   *text (malloc; NUL bytes in the file become spaces, so that a stray one
+   does not hide the rest from a merge; *nul says whether there were any) and
+   its status into *st. 1: read, 0: no such file, -1: not a regular file,
+   unreadable or over PCLR__TEXT_MAX. */
+static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *nul) {
+    int fd, ok;
+    size_t len = 0, i;
     *text = NULL;
-    errno = 0;
-    if (!(f = pclr__open_file(path))) return errno == ENOENT ? 0 : -1;
-    ok = fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && len <= PCLR__TEXT_MAX && fseek(f, 0, SEEK_SET) == 0 &&
-         (*text = (char *)malloc((size_t)len + 1)) != NULL && fread(*text, 1, (size_t)len, f) == (size_t)len &&
-         fgetc(f) == EOF && !ferror(f); /* a directory reads as an error here, not as an empty file */
-    fclose(f);
+    *nul = 0;
+    if ((fd = pclr__open_regular(path, 0, st)) < 0) return errno == ENOENT ? 0 : -1;
+    ok = st->st_size >= 0 && (uint64_t)st->st_size <= (uint64_t)PCLR__TEXT_MAX;
+    if (ok) len = (size_t)st->st_size;
+    ok = ok && (*text = (char *)malloc(len + 1)) != NULL && pclr__read_all(fd, *text, len);
+    PCLR__CLOSE(fd);
     if (!ok) { free(*text); *text = NULL; return -1; }
     (*text)[len] = '\0';
-    while (len-- > 0) if (!(*text)[len]) (*text)[len] = ' '; /* a stray NUL must not hide the rest from a merge */
+    for (i = 0; i < len; ++i)
+        if (!(*text)[i]) { (*text)[i] = ' '; *nul = 1; }
     return 1;
 }
 
@@ -3323,12 +4885,13 @@ PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, cons
                                     const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
     char *text, *line, *next;
     pclr_tune_entry e, *list = NULL, *grown;
+    pclr__stat st;
     size_t n = 0, cap = 0, i;
-    int got;
+    int got, nul;
     if (entries) *entries = NULL;
     if (count) *count = 0;
     if (!path || !device || !driver || !entries || !count) return PCLR_ERR_NULL_POINTER;
-    if ((got = pclr__read_text(path, &text)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
+    if ((got = pclr__read_text(path, &text, &st, &nul)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
     for (line = text; line; line = next) {
         if ((next = strchr(line, '\n')) != NULL) *next++ = '\0';
         if (pclr_tune_parse(line, &e, NULL) != PCLR_OK || e.backend != backend || strcmp(e.device, device) || strcmp(e.driver, driver)) continue;
@@ -3379,27 +4942,139 @@ static void pclr__tune_merge(pclr__writer *w, const char *text, const pclr_tune_
         if (!done[i] && pclr__tune_last(entries, count, &entries[i]) == i) { pclr__tune_write(w, &entries[i]); done[i] = 1; }
 }
 
-PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
-    char *text = NULL;
-    unsigned char *done;
-    pclr__writer w;
-    pclr_result r = PCLR_ERR_OUT_OF_MEMORY;
-    if (!path || (!entries && count)) return PCLR_ERR_NULL_POINTER;
-    if (pclr__read_text(path, &text) < 0) return PCLR_ERR_IO;
-    w.buf = NULL; w.cap = 0; w.len = 0;
-    if ((done = (unsigned char *)malloc(count + 1)) != NULL) {
-        pclr__tune_merge(&w, text, entries, count, done); /* measures */
-        w.cap = w.len + 1;
-        w.len = 0;
-        if ((w.buf = (char *)malloc(w.cap)) != NULL) {
-            pclr__tune_merge(&w, text, entries, count, done);
-            r = pclr__write_atomic(path, w.buf, w.len, NULL, 0);
-        }
+/* 1 when text (nul: it held NUL bytes) is a tuning file pclr_tune_save may
+   rewrite: blank, or beginning with the header line, or (a file without
+   one, as versions before 0.3 wrote them) whose first line that is neither
+   blank nor a comment starts with a backend word and holds no NUL. A
+   binary, a script or a document is not. */
+static int pclr__is_tune_text(const char *text, int nul) {
+    const char *s = text;
+    if (strncmp(text, PCLR__TUNE_HEADER, sizeof PCLR__TUNE_HEADER - 1) == 0) return 1;
+    while (*(s = pclr__skip_blank(s)) == '#')
+        while (*s && *s++ != '\n') {}
+    return !*s || (!nul && (strncmp(s, "opencl ", 7) == 0 || strncmp(s, "cuda ", 5) == 0));
+}
+
+/* Why pclr_tune_save refuses a file pclr__read_text gave (got, text, nul), or NULL. */
+static const char *pclr__tune_refusal(int got, const char *text, int nul) {
+    if (got < 0) return "the tuning file is not a regular file or cannot be read";
+    if (got > 0 && !pclr__is_tune_text(text, nul))
+        return "the file is not a tuning file (neither a '" PCLR__TUNE_HEADER "' line nor an entry first): left untouched";
+    return NULL;
+}
+
+/* An exclusive lock on the file at path (created when missing), held until
+   the descriptor returned is closed; -1 when it cannot be had. fcntl locks
+   serialize processes; open-file-description locks (Linux, where the
+   program sees F_OFD_SETLKW) also the threads of one process. */
+static int pclr__lock(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return -2; /* not locked: see README */
+#else
+    struct flock fl;
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | PCLR__O_NOFOLLOW, 0666), r;
+    if (fd < 0) return -1;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0 && errno == EINVAL) /* a kernel before 3.15 */
+#endif
+        while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0) {
+        close(fd);
+        return -1;
     }
+    return fd;
+#endif
+}
+
+/* 1 when path itself is a symbolic link (which pclr_tune_save writes through). */
+static int pclr__is_link(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return 0;
+#else
+    int fd = open(path, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd >= 0) close(fd);
+    return PCLR__O_NOFOLLOW != 0 && fd < 0 && (errno == ELOOP || errno == EMLINK);
+#endif
+}
+
+/* Rewrites the file at path in place, following a link: the link, the
+   file's other hard links, its owner and mode stay as they are. */
+static pclr_result pclr__write_in_place(const char *path, const char *text, size_t len) {
+    pclr__stat st;
+    int ok, fd = PCLR__OPEN(path, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_TRUNC | PCLR__O_NONBLOCK, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+    ok = PCLR__FSTAT(fd, &st) == 0 && PCLR__IS_REG(st.st_mode) && pclr__write_all(fd, text, len);
+    ok = PCLR__CLOSE(fd) == 0 && ok;
+    return ok ? PCLR_OK : PCLR_ERR_IO;
+}
+
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why) {
+    char lock_path[PCLR__PATH_CAP + 8], *text = NULL;
+    const char *dummy;
+    unsigned char *done = NULL;
+    pclr__writer w;
+    pclr__stat st;
+    pclr_result r = PCLR_ERR_IO;
+    int lock, got, nul, fresh;
+    size_t len = 0;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!path || (!entries && count)) { *why = "path or entries pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    if (!*path) { *why = "the tuning file's path is empty"; return PCLR_ERR_IO; }
+    pclr__appendf(lock_path, sizeof lock_path, &len, "%s", path);
+    if (len >= PCLR__PATH_CAP) { *why = "the tuning file's path is too long"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul); /* a first look, so that a wrong path gets no lock file */
+    *why = pclr__tune_refusal(got, text, nul);
+    free(text);
+    text = NULL;
+    if (*why) return PCLR_ERR_IO;
+    if (count == 0) return PCLR_OK; /* nothing to save: the check alone (a tool's, before a long sweep) */
+    pclr__make_dirs(lock_path, 0);
+    pclr__appendf(lock_path, sizeof lock_path, &len, ".lock");
+    /* one saver at a time reads, merges and writes: no saver's entries are lost */
+    if ((lock = pclr__lock(lock_path)) == -1) { *why = "cannot create or lock the tuning file's lock file (<file>.lock)"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul);
+    fresh = got == 0 || (got == 1 && !*pclr__skip_blank(text));
+    w.buf = NULL; w.cap = 0; w.len = 0;
+    *why = pclr__tune_refusal(got, text, nul); /* again: the file may have changed before the lock */
+    if (!*why && !(done = (unsigned char *)malloc(count + 1))) r = PCLR_ERR_OUT_OF_MEMORY;
+    if (done) {
+        int pass;
+        for (pass = 0; pass < 2; ++pass) { /* measures, then writes */
+            w.len = 0;
+            if (fresh) pclr__put(&w, PCLR__TUNE_HEADER ": one line per backend, device, driver, type, op and size class\n");
+            pclr__tune_merge(&w, fresh ? NULL : text, entries, count, done);
+            if (pass == 0) {
+                w.cap = w.len + 1;
+                if (!(w.buf = (char *)malloc(w.cap))) break;
+            }
+        }
+        if (!w.buf) {
+            r = PCLR_ERR_OUT_OF_MEMORY;
+        } else if ((got == 1 && st.st_nlink > 1) || pclr__is_link(path)) {
+            r = pclr__write_in_place(path, w.buf, w.len); /* the link and the file's other names keep it */
+        } else {
+            const void *part = w.buf;
+            r = pclr__write_atomic(path, &part, &w.len, 1, got == 1 ? (int)(st.st_mode & 0777) : -1);
+        }
+        if (r == PCLR_ERR_IO) *why = "the tuning file or a temporary file next to it cannot be written";
+    }
+    if (r == PCLR_ERR_OUT_OF_MEMORY) *why = "out of memory";
+    if (lock >= 0) PCLR__CLOSE(lock);
     free(w.buf);
     free(done);
     free(text);
     return r;
+}
+
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    return pclr_tune_save_ex(path, entries, count, NULL);
 }
 
 /* The knobs the sweep walks, in walking order, and the values it tries. */
@@ -3579,6 +5254,8 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
 
 /* A device buffer: a cl_mem (ptr) or a CUdeviceptr (addr). */
 typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
+/* What a map reads besides x: y (a backend buffer, at an element offset) and its parameters' values. */
+typedef struct pclr__extra { pclr__mem y; uint64_t y_offset; const double *params; } pclr__extra;
 
 typedef struct pclr__engine pclr__engine;
 
@@ -3601,7 +5278,7 @@ typedef struct pclr__backend_ops {
     pclr_result (*write)(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes);
     pclr_result (*read)(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes);
     pclr_result (*reduce)(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                          void *result);
+                          void *result, const pclr__extra *x);
     /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
        of pool, back to back (negative: failed); begin/end may be NULL */
     pclr_result (*tune_begin)(pclr__engine *e);
@@ -3617,12 +5294,36 @@ typedef struct pclr__backend_ops {
 
 /* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
 typedef struct pclr__entry {
-    pclr_config raw;     /* the lookup key: the caller's bytes */
+    pclr_config raw;     /* the lookup key: the caller's bytes (a map's strings: the copies in text) */
     pclr_config cfg;     /* resolved */
     void *program;       /* the backend's */
     uint32_t elem_size;  /* bytes of an input element */
     pclr__layout layout; /* the op's state (layout.size bytes): the partials, and what the kernel writes */
+    char *text;          /* a map's expression and parameters, copied (NULL: no map) */
+    uint32_t y_size;     /* a map's second input: bytes of an element (0: none) */
+    int params;          /* a map's parameters, and their types */
+    pclr_type param[PCLR_MAP_MAX_PARAMS];
 } pclr__entry;
+
+
+/* A parameter's value as the kernel argument of its type (8 bytes of room); returns its size. */
+PCLR__FN size_t pclr__param_arg(pclr_type t, double v, void *out) {
+    pclr__mval m;
+    m.d = v;
+    m = pclr__mconv(m, PCLR_DOUBLE, t);
+    if (t == PCLR_FLOAT) { const float f = (float)m.d; memcpy(out, &f, 4); return 4; }
+    if (t == PCLR_DOUBLE) { memcpy(out, &m.d, 8); return 8; }
+    if (t == PCLR_INT || t == PCLR_UINT) { const uint32_t u = (uint32_t)m.u; memcpy(out, &u, 4); return 4; }
+    memcpy(out, &m.u, 8);
+    return 8;
+}
+
+/* Whether y's vectors line up with x's: the kernel aligns its loads of x (the head), and reads y at the same element. */
+PCLR__FN int pclr__y_lines_up(const pclr__entry *en, uint64_t x_addr, uint64_t x_offset, uint64_t y_addr, uint64_t y_offset) {
+    const uint64_t v = (uint64_t)en->cfg.vector_width;
+    if (v <= 1 || !en->y_size) return 1;
+    return (x_addr / en->elem_size + x_offset) % v == (y_addr / en->y_size + y_offset) % v;
+}
 
 typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
 
@@ -3638,6 +5339,7 @@ struct pclr__engine {
     pclr__entry *entries;
     size_t entry_count, entry_cap, last; /* last: the index of the last hit */
     char cache_dir[512];          /* "" = no disk cache */
+    const char *cache_off;        /* why the disk cache at cache_dir is not used (fails the trust rule); NULL: used */
     size_t disk_hits, disk_stores;
     pclr_tune_entry *tuned;       /* this device's tuned entries */
     size_t tuned_count, tuned_skipped; /* skipped: entries the device cannot run */
@@ -3743,6 +5445,9 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
             if (cache_dir && *cache_dir) pclr__copy(e->cache_dir, sizeof e->cache_dir, cache_dir);
             else pclr_cache_default_dir(e->cache_dir, sizeof e->cache_dir);
         }
+        /* a directory that exists and fails the trust rule is left alone for this context's life (describe says why);
+           a missing one is created, private, at the first store */
+        if (e->cache_dir[0] && pclr__cache_dir_state(e->cache_dir, &why) == 0) e->cache_off = why;
     }
     if (no_tune_file) return;
     if (!tune_file || !*tune_file) {
@@ -3764,6 +5469,7 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
 PCLR__FN void pclr__engine_free(pclr__engine *e) {
     size_t i;
     for (i = 0; i < e->program_count; ++i) e->ops->release(e, e->programs[i].handle);
+    for (i = 0; i < e->entry_count; ++i) pclr__free(e, e->entries[i].text);
     pclr__free(e, e->programs);
     pclr__free(e, e->entries);
     pclr__free(e, e->tuned);
@@ -3795,10 +5501,13 @@ PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config
 
 PCLR__FN pclr_result pclr__engine_resolve(pclr__engine *e, const pclr_config *cfg, pclr_config *out) {
     const char *why = NULL;
+    char where[256];
     pclr_result r;
     if (!cfg || !out) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
-    if ((r = pclr__engine_check(e, cfg, out, &why)) != PCLR_OK)
+    if ((r = pclr__engine_check(e, cfg, out, &why)) != PCLR_OK) {
+        if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(cfg, where, sizeof where) != PCLR_OK) why = where;
         pclr__fail(e, r, "configuration not usable on %s: %s (%s)", e->device, why ? why : "invalid", pclr_result_string(r));
+    }
     return r;
 }
 
@@ -3840,7 +5549,7 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     e->programs = (pclr__program *)grown;
     /* The disk cache: a valid file for this identity skips the compiler; one
        the driver refuses is rebuilt and overwritten. */
-    if (e->cache_dir[0] && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
+    if (e->cache_dir[0] && !e->cache_off && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
         pclr__appendf(ident, src_size + opt_len + sizeof e->build_id + 8, &ident_len, "%s\n%s\n%s", src, opts, e->build_id);
         if (pclr_cache_load(e->cache_dir, ident, ident_len, &e->alloc, &bin, &bin_size, NULL)) {
             /* PCLR_ERR_BUILD_FAILED: the driver refuses the binary; anything else fails the call */
@@ -3884,10 +5593,36 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     e->entries = (pclr__entry *)grown;
     en.raw = *cfg;
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
+    if (pclr__has_map(&en.cfg)) { /* the caller's strings may change: keep copies */
+        const size_t ml = strlen(cfg->map) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
+        pclr__mtree *t = (pclr__mtree *)pclr__alloc(e, sizeof *t);
+        if (!t || !(en.text = (char *)pclr__alloc(e, ml + pl))) {
+            pclr__free(e, t);
+            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
+        }
+        memcpy(en.text, cfg->map, ml);
+        if (pl) memcpy(en.text + ml, cfg->params, pl);
+        en.raw.map = en.cfg.map = en.text;
+        en.raw.params = en.cfg.params = pl ? en.text + ml : NULL;
+        pclr__map_parse(&en.cfg, t, NULL, 0);
+        en.elem_size *= (uint32_t)t->comps;
+        en.y_size = t->y ? (uint32_t)(pclr_type_size(t->y) * (size_t)t->comps) : 0;
+        en.params = t->params;
+        memcpy(en.param, t->param, sizeof en.param);
+        pclr__free(e, t);
+    }
     pclr__layout_of(&en.cfg, &en.layout);
     e->entries[e->entry_count] = en;
     *out = &e->entries[e->last = e->entry_count++];
     return PCLR_OK;
+}
+
+/* The same bytes, and the same text behind a map's pointers. */
+PCLR__FN int pclr__config_same(const pclr_config *a, const pclr_config *b) {
+    pclr_config x = *a, y = *b;
+    x.map = x.params = y.map = y.params = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 && !strcmp(a->map ? a->map : "", b->map ? b->map : "") &&
+           !strcmp(a->params ? a->params : "", b->params ? b->params : "");
 }
 
 /* The entry for the caller's config on n elements: the tuned knobs for n's
@@ -3900,7 +5635,7 @@ PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
     if (e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     for (i = 0, j = e->last; i < e->entry_count; ++i, j = j + 1 < e->entry_count ? j + 1 : 0)
-        if (memcmp(&e->entries[j].raw, cfg, sizeof *cfg) == 0) {
+        if (pclr__config_same(&e->entries[j].raw, cfg)) {
             *out = &e->entries[e->last = j];
             return PCLR_OK;
         }
@@ -4014,8 +5749,9 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
         }
         pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
                       (unsigned long)e->program_count);
-        pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
-                      (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+        if (e->cache_off) pclr__appendf(buf, cap, &len, "disk cache: off (%s: %s)\n", e->cache_off, e->cache_dir);
+        else pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
+                           (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
         pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
                       (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
     }
@@ -4364,7 +6100,11 @@ PCLR__FN pclr_result pclr__cpu_check(pclr_context *ctx, const pclr_config *cfg, 
     if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
     c = *cfg;
     if (c.backend == PCLR_CPU) c.backend = PCLR_BACKEND_AUTO;
-    if ((r = pclr_config_resolve(&c, out, &why)) != PCLR_OK) return pclr__context_fail(ctx, r, why);
+    if ((r = pclr_config_resolve(&c, out, &why)) != PCLR_OK) {
+        char where[256];
+        if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&c, where, sizeof where) != PCLR_OK) return pclr__context_fail(ctx, r, where);
+        return pclr__context_fail(ctx, r, why);
+    }
     return PCLR_OK;
 }
 
@@ -4383,24 +6123,58 @@ PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uin
     return pclr__engine_resolve(ctx->engine, cfg, out);
 }
 
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n) {
+    const pclr__engine *e = ctx ? ctx->engine : NULL;
+    const pclr_tune_entry *found = NULL;
+    pclr_config c;
+    size_t i;
+    /* one at a time, as the reduce applies them (a file's later line has replaced an earlier one with its key) */
+    for (i = 0; e && cfg && i < e->tuned_count; ++i)
+        if (pclr_tune_apply(&e->tuned[i], 1, cfg, n, &c)) found = &e->tuned[i];
+    return found;
+}
+
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
                                  uint64_t n, void *result) {
+    return pclr_reduce_map(ctx, cfg, in, offset, NULL, 0, n, NULL, result);
+}
+
+/* Whether elements [offset, offset + n) of es bytes fit in buf (a NULL buf holds none). */
+static int pclr__fits(const pclr_buffer *buf, uint64_t es, uint64_t offset, uint64_t n) {
+    if (!buf || !es) return n == 0 || !es;
+    return n <= UINT64_MAX / es && offset <= UINT64_MAX / es - n && (offset + n) * es <= buf->bytes;
+}
+
+PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
     pclr_config c;
-    uint64_t es;
+    uint64_t es, ys = 0;
     pclr_result r;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!result || (!in && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
+    if (!result || (!x && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
     es = pclr_type_size(cfg ? cfg->type : PCLR_TYPE_DEFAULT);
-    if (es && in && (n > UINT64_MAX / es || offset > UINT64_MAX / es - n || (offset + n) * es > in->bytes))
-        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n elements reach past the end of the buffer");
+    if (cfg && pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
+    if (cfg && pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
+    if (!pclr__fits(x, es, x_offset, n) || (y && !pclr__fits(y, ys, y_offset, n)))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, pclr__fits(x, es, x_offset, n) ? "y_offset + n elements reach past the end of the y buffer"
+                                                                                              : "offset + n elements reach past the end of the buffer");
     if (ctx->engine) {
+        pclr__extra extra;
         pclr__mem m;
         m.addr = 0;
-        if (in) m = in->mem;
-        return ctx->engine->ops->reduce(ctx->engine, cfg, m, offset, n, result);
+        if (x) m = x->mem;
+        extra.y.addr = 0;
+        if (y) extra.y = y->mem;
+        extra.y_offset = y_offset;
+        extra.params = params;
+        return ctx->engine->ops->reduce(ctx->engine, cfg, m, x_offset, n, result, &extra);
     }
     if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
-    return pclr_cpu_reduce_config(&c, n ? (const char *)in->mem.ptr + offset * es : NULL, n, result);
+    if (ys && !y && n) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+    r = pclr_cpu_reduce_map(&c, n ? (const char *)x->mem.ptr + x_offset * es : NULL, n && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
+                            n, params, result);
+    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, r == PCLR_ERR_NULL_POINTER ? "the map has parameters and their values are NULL"
+                                                                                       : "the CPU reference failed");
 }
 
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,

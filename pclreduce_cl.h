@@ -161,7 +161,9 @@ PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cf
 PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg);
 /* Blocking: reduces n elements of `in` starting at element `offset`; the
    one-element result lands in *result. n = 0 gives the identity (in may then
-   be NULL). The blocking read of the result is the only synchronisation. */
+   be NULL). The blocking read of the result is the only synchronisation.
+   A buffer made with CL_MEM_USE_HOST_PTR (or a sub-buffer of one) at a host
+   address not aligned to the element size is PCLR_ERR_MISALIGNED. */
 PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result);
 /* Asynchronous: the result is written to element out_offset of `out`. The
@@ -173,6 +175,14 @@ PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg
 PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                           uint64_t n, cl_mem out, uint64_t out_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done);
+/* With a map (pclr_config.map): its second input y (NULL when it has none)
+   at element y_offset, and its parameters' values in their order (NULL when
+   it has none); x as `in` above. The plain calls take maps without y or parameters. */
+PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                        uint64_t y_offset, uint64_t n, const double *params, void *result);
+PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                              uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
+                                              cl_uint num_wait, const cl_event *wait, cl_event *done);
 /* The tuner (see pclr_tune), timed by profiling events on a queue of the same context. */
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
@@ -1006,9 +1016,10 @@ static pclr_result pclr__cl_track(pclr_cl_context *ctx, cl_event ev, int want, c
     return PCLR_OK;
 }
 
-static pclr_result pclr__cl_launch(pclr_cl_context *ctx, const pclr__cl_program *e, cl_mem in, uint64_t offset, uint64_t n,
+static pclr_result pclr__cl_launch(pclr_cl_context *ctx, const pclr__entry *en, cl_mem in, uint64_t offset, uint64_t n,
                                    cl_mem out, cl_mem partials, size_t groups, size_t group_size, cl_uint nw,
-                                   const cl_event *w, int want, cl_event *done) {
+                                   const cl_event *w, int want, cl_event *done, const pclr__extra *x) {
+    const pclr__cl_program *e = (const pclr__cl_program *)en->program;
     cl_ulong off = (cl_ulong)offset, count = (cl_ulong)n;
     size_t global = groups * group_size, local = group_size;
     cl_event ev = NULL;
@@ -1016,6 +1027,8 @@ static pclr_result pclr__cl_launch(pclr_cl_context *ctx, const pclr__cl_program 
     pclr_result r;
     cl_int err;
     cl_kernel k = e->kernel;
+    cl_uint arg = 6;
+    int j;
     if ((err = ctx->cl.SetKernelArg(k, 0, sizeof in, &in)) != CL_SUCCESS ||
         (err = ctx->cl.SetKernelArg(k, 1, sizeof off, &off)) != CL_SUCCESS ||
         (err = ctx->cl.SetKernelArg(k, 2, sizeof count, &count)) != CL_SUCCESS ||
@@ -1023,6 +1036,19 @@ static pclr_result pclr__cl_launch(pclr_cl_context *ctx, const pclr__cl_program 
         (err = ctx->cl.SetKernelArg(k, 4, sizeof partials, &partials)) != CL_SUCCESS ||
         (err = ctx->cl.SetKernelArg(k, 5, sizeof ctx->counter, &ctx->counter)) != CL_SUCCESS)
         return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the kernel's arguments");
+    if (en->y_size) { /* a map's y, then its parameters */
+        cl_mem y = x && x->y.ptr ? (cl_mem)x->y.ptr : ctx->result; /* n = 0: never read */
+        cl_ulong y_off = x ? (cl_ulong)x->y_offset : 0;
+        if ((err = ctx->cl.SetKernelArg(k, arg++, sizeof y, &y)) != CL_SUCCESS ||
+            (err = ctx->cl.SetKernelArg(k, arg++, sizeof y_off, &y_off)) != CL_SUCCESS)
+            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's y");
+    }
+    for (j = 0; j < en->params; ++j) {
+        uint64_t value;
+        const size_t size = pclr__param_arg(en->param[j], x && x->params ? x->params[j] : 0.0, &value);
+        if ((err = ctx->cl.SetKernelArg(k, arg++, size, &value)) != CL_SUCCESS)
+            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's parameters");
+    }
     if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
     err = ctx->cl.EnqueueNDRangeKernel(ctx->queue, e->kernel, 1, NULL, &global, &local, ws.count, ws.list,
                                  (want || ctx->out_of_order) ? &ev : NULL);
@@ -1047,6 +1073,35 @@ static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char 
                              "clGetMemObjectInfo(CL_MEM_SIZE) failed with %s (%d) on the %s buffer",
                              pclr__cl_error_name(err), (int)err, which);
     *size = (uint64_t)s;
+    return PCLR_OK;
+}
+
+/* A buffer on the caller's memory (CL_MEM_USE_HOST_PTR, or a sub-buffer of
+   one) at a host address not aligned to `align`: a CPU device such as PoCL
+   runs the kernel on that very memory, and its vector loads fault. Refused
+   with PCLR_ERR_MISALIGNED, as the CUDA backend refuses such a pointer. */
+static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t align) {
+    cl_mem_flags flags = 0;
+    cl_mem parent = NULL;
+    void *host = NULL, *parent_host = NULL;
+    size_t origin = 0;
+    cl_int err = ctx->cl.GetMemObjectInfo(m, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (err != CL_SUCCESS)
+        return pclr__cl_fail(ctx, pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
+                             "clGetMemObjectInfo(CL_MEM_FLAGS) failed with %s (%d) on the %s buffer",
+                             pclr__cl_error_name(err), (int)err, which);
+    if (!(flags & CL_MEM_USE_HOST_PTR)) return PCLR_OK; /* the driver's own memory: aligned */
+    /* a sub-buffer's address is its parent's plus its origin (drivers differ in what CL_MEM_HOST_PTR gives for one) */
+    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && parent &&
+        ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) == CL_SUCCESS &&
+        ctx->cl.GetMemObjectInfo(parent, CL_MEM_HOST_PTR, sizeof parent_host, &parent_host, NULL) == CL_SUCCESS && parent_host)
+        host = (char *)parent_host + origin;
+    else if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
+        host = NULL;
+    if (host && (uintptr_t)host % align != 0)
+        return pclr__cl_fail(ctx, PCLR_ERR_MISALIGNED,
+                             "the %s buffer uses host memory (CL_MEM_USE_HOST_PTR) at %p, not aligned to %u bytes (%s)",
+                             which, host, (unsigned)align, which[0] == 'i' ? "the element size" : "the state's alignment");
     return PCLR_OK;
 }
 
@@ -1098,12 +1153,21 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en,
     return PCLR_OK;
 }
 
-/* The whole reduction, enqueued. `*entry` gets its configuration (valid until the next lookup). */
+/* Where a buffer starts, as far as alignment goes: its host pointer (CL_MEM_USE_HOST_PTR) or 0
+   (device allocations are aligned far beyond an element), plus a sub-buffer's origin. */
+static uint64_t pclr__cl_address(pclr_cl_context *ctx, cl_mem m) {
+    void *host = NULL;
+    size_t origin = 0;
+    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS) host = NULL;
+    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) != CL_SUCCESS) origin = 0;
+    return (uint64_t)(uintptr_t)host + (host ? 0 : (uint64_t)origin);
+}
+
+/* The whole reduction, enqueued. `*entry` gets its configuration (valid until the next lookup); x: a map's y and parameters. */
 static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, cl_mem out, uint64_t out_offset, cl_uint nw, const cl_event *w,
-                                    cl_event *done, const pclr__entry **entry) {
+                                    cl_event *done, const pclr__entry **entry, const pclr__extra *x) {
     const pclr__entry *en;
-    const pclr__cl_program *e;
     pclr_launch plan;
     pclr_result r;
     uint64_t size = 0, ts, ss;
@@ -1114,7 +1178,28 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     if (!in && n > 0) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "input buffer is NULL");
     if (nw > 0 && !w) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "num_wait > 0 but the wait list is NULL");
     if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
-    e = (const pclr__cl_program *)en->program;
+    if (en->y_size) {
+        cl_mem y = x ? (cl_mem)x->y.ptr : NULL;
+        const uint64_t y_offset = x ? x->y_offset : 0;
+        if (!y && n > 0) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+        if (y) {
+            if (n > UINT64_MAX - y_offset || y_offset + n > UINT64_MAX / en->y_size)
+                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "y_offset + n overflows 64 bits");
+            if ((r = pclr__cl_mem_size(ctx, y, "y", &size)) != PCLR_OK) return r;
+            if ((y_offset + n) * en->y_size > size)
+                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "elements [%llu, %llu) of %u bytes each exceed the y buffer (%llu bytes)",
+                                     (unsigned long long)y_offset, (unsigned long long)(y_offset + n), (unsigned)en->y_size,
+                                     (unsigned long long)size);
+            if (in && en->cfg.vector_width > 1 &&
+                !pclr__y_lines_up(en, pclr__cl_address(ctx, in), offset, pclr__cl_address(ctx, y), y_offset)) {
+                pclr_config one = *cfg; /* y's vectors would be misaligned: one element per load */
+                one.vector_width = 1;
+                if ((r = pclr__engine_lookup(&ctx->e, &one, n, &en)) != PCLR_OK) return r;
+            }
+        }
+    }
+    if (en->params && (!x || !x->params))
+        return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map has %d parameters and their values are NULL", en->params);
     ts = en->elem_size;
     ss = en->layout.size;
     *entry = en;
@@ -1122,6 +1207,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
         return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
     if (in) {
         if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, in, "input", ts)) != PCLR_OK) return r;
         if ((offset + n) * ts > size)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW,
                                  "elements [%llu, %llu) of %llu bytes each exceed the input buffer (%llu bytes)",
@@ -1133,6 +1219,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     }
     if (out != ctx->result) {
         if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, out, "output", ss < 8 ? ss : 8)) != PCLR_OK) return r;
         if (out_offset >= size / ss)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "output element %llu is past the output buffer (%llu bytes)",
                                  (unsigned long long)out_offset, (unsigned long long)size);
@@ -1144,16 +1231,16 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
 
     if (en->cfg.finish == PCLR_FINISH_PARTIALS && plan.groups > 1) {
         /* pass 1: out[group] into the partials area; pass 2: one group folds them */
-        r = pclr__cl_launch(ctx, e, in, offset, n, partials, partials, (size_t)plan.groups, plan.group_size,
-                            nw, w, 0, NULL);
+        r = pclr__cl_launch(ctx, en, in, offset, n, partials, partials, (size_t)plan.groups, plan.group_size,
+                            nw, w, 0, NULL, x);
         if (r != PCLR_OK) return r;
         nw = 0;
         w = NULL;
-        r = pclr__cl_launch(ctx, e, partials, 0, plan.groups, dst, partials, 1, plan.group_size, 0, NULL,
-                            want && dst == out, done);
+        r = pclr__cl_launch(ctx, en, partials, 0, plan.groups, dst, partials, 1, plan.group_size, 0, NULL,
+                            want && dst == out, done, x);
     } else {
-        r = pclr__cl_launch(ctx, e, in, offset, n, dst, partials, (size_t)plan.groups, plan.group_size, nw, w,
-                            want && dst == out, done);
+        r = pclr__cl_launch(ctx, en, in, offset, n, dst, partials, (size_t)plan.groups, plan.group_size, nw, w,
+                            want && dst == out, done, x);
     }
     if (r != PCLR_OK) return r;
     if (dst != out) {
@@ -1176,11 +1263,24 @@ PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_confi
     const pclr__entry *en;
     if (done) *done = NULL;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en);
+    return pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en, NULL);
 }
 
-PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
-                                    uint64_t n, void *result) {
+PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                              uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
+                                              cl_uint num_wait, const cl_event *wait, cl_event *done) {
+    const pclr__entry *en;
+    pclr__extra extra;
+    if (done) *done = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    extra.y.ptr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cl_enqueue(ctx, cfg, x, x_offset, n, out, out_offset, num_wait, wait, done, &en, &extra);
+}
+
+static pclr_result pclr__cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset, uint64_t n,
+                                   void *result, const pclr__extra *x) {
     const pclr__entry *en = NULL;
     pclr_result r;
     pclr__cl_waits ws;
@@ -1188,12 +1288,26 @@ PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg
     unsigned char state[64];
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "result pointer is NULL");
-    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &en)) != PCLR_OK) return r;
+    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &en, x)) != PCLR_OK) return r;
     if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
     err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, en->layout.size, state, ws.count, ws.list, NULL);
     pclr__free(&ctx->e, ws.owned);
     if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
     return pclr__finalize(&en->cfg, &en->layout, state, result);
+}
+
+PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
+                                    uint64_t n, void *result) {
+    return pclr__cl_reduce(ctx, cfg, in, offset, n, result, NULL);
+}
+
+PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                        uint64_t y_offset, uint64_t n, const double *params, void *result) {
+    pclr__extra extra;
+    extra.y.ptr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cl_reduce(ctx, cfg, x, x_offset, n, result, &extra);
 }
 
 
@@ -1230,8 +1344,8 @@ static pclr_result pclr__cl_read(pclr__engine *e, pclr__mem m, size_t offset, vo
     return pclr__cl_copy_mem(e, m, offset, dst, bytes, 0);
 }
 static pclr_result pclr__cl_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                                       void *result) {
-    return pclr_cl_reduce((pclr_cl_context *)e, cfg, (cl_mem)in.ptr, offset, n, result);
+                                       void *result, const pclr__extra *x) {
+    return pclr__cl_reduce((pclr_cl_context *)e, cfg, (cl_mem)in.ptr, offset, n, result, x);
 }
 
 /* ------------------------------------------------------------ tuner: profiling events on a queue swapped in */

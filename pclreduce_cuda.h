@@ -155,6 +155,15 @@ PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config 
    size), ordered on `stream`; nothing waits. */
 PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
                                             uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream);
+/* With a map (pclr_config.map): its second input y (0 when it has none) at
+   element y_offset, and its parameters' values in their order (NULL when it
+   has none); x as `in` above. The plain calls take maps without y or parameters. */
+PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
+                                          void *result);
+PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
+                                                CUstream stream);
 /* Device memory through the context's driver (programs need not link libcuda). */
 PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
 PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
@@ -617,17 +626,29 @@ PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config
 }
 
 /* ------------------------------------------------------------ reduce */
-static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, CUfunction fn, uint64_t groups, uint32_t group_size, CUstream stream,
-                                  CUdeviceptr in, uint64_t offset, uint64_t n, CUdeviceptr out, CUdeviceptr partials) {
-    CUdeviceptr counter = ctx->ctl + PCLR__CUDA_CTL_COUNTER;
-    void *args[6];
+static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups, uint32_t group_size,
+                                  CUstream stream, CUdeviceptr in, uint64_t offset, uint64_t n, CUdeviceptr out,
+                                  CUdeviceptr partials, const pclr__extra *x) {
+    CUdeviceptr counter = ctx->ctl + PCLR__CUDA_CTL_COUNTER, y = x ? (CUdeviceptr)x->y.addr : 0;
+    uint64_t y_offset = x ? x->y_offset : 0, values[PCLR_MAP_MAX_PARAMS];
+    void *args[8 + PCLR_MAP_MAX_PARAMS];
+    int k = 6, j;
     args[0] = &in;
     args[1] = &offset;
     args[2] = &n;
     args[3] = &out;
     args[4] = &partials;
     args[5] = &counter;
-    return ctx->cu.LaunchKernel(fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0, stream, args, NULL);
+    if (e->y_size) { /* a map's y, then its parameters */
+        args[k++] = &y;
+        args[k++] = &y_offset;
+    }
+    for (j = 0; j < e->params; ++j) {
+        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
+        args[k++] = &values[j];
+    }
+    return ctx->cu.LaunchKernel(((const pclr__cuda_program *)e->program)->fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0,
+                                stream, args, NULL);
 }
 
 /* The partials area for `groups` (grown to the config's most; waits for the
@@ -647,39 +668,60 @@ static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry
     return PCLR_OK;
 }
 
-/* The blocking (result != NULL) and the async (out != 0) reduce. */
+/* An input's checks: not 0, aligned to its element, inside its allocation. */
+static pclr_result pclr__cuda_check_input(pclr_cuda_context *ctx, const char *which, CUdeviceptr in, uint64_t offset, uint64_t n,
+                                          uint64_t es) {
+    CUdeviceptr base = 0;
+    size_t alloc_size = 0;
+    if (!in && n > 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: %s pointer is 0 with n = %llu", which, (unsigned long long)n);
+    if (in % es != 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to %u bytes (the element size)",
+                          which, (unsigned long long)in, (unsigned)es);
+    if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || in > UINT64_MAX - (offset + n) * es)
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: offset %llu + n %llu elements of %s overflow 64-bit addresses",
+                          (unsigned long long)offset, (unsigned long long)n, which);
+    if (in && ctx->cu.MemGetAddressRange(&base, &alloc_size, in) == CUDA_SUCCESS && in + (offset + n) * es > (uint64_t)base + alloc_size)
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: elements [%llu, %llu) of %s reach %llu bytes past the end of "
+                          "the %llu-byte allocation holding it", (unsigned long long)offset, (unsigned long long)(offset + n), which,
+                          (unsigned long long)(in + (offset + n) * es - ((uint64_t)base + alloc_size)), (unsigned long long)alloc_size);
+    return PCLR_OK;
+}
+
+/* The blocking (result != NULL) and the async (out != 0) reduce; x: a map's y and parameters (may be NULL). */
 static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
-                                     uint64_t n, CUstream stream, CUdeviceptr out, void *result) {
+                                     uint64_t n, CUstream stream, CUdeviceptr out, void *result, const pclr__extra *x) {
     const pclr__entry *e = NULL;
     pclr_launch launch;
     pclr_result pr;
     CUresult r;
-    CUdeviceptr dst, base = 0, fold;
-    CUfunction fn;
-    size_t alloc_size = 0;
+    CUdeviceptr dst, fold;
     uint64_t es, align;
     int pushed = 0;
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
     if ((pr = pclr__engine_lookup(&ctx->e, cfg, n, &e)) != PCLR_OK) goto done;
     es = e->elem_size;
     align = e->layout.size < 8 ? e->layout.size : 8;
-    fn = ((const pclr__cuda_program *)e->program)->fn;
-    if (!in && n > 0) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: input pointer is 0 with n = %llu", (unsigned long long)n);
-    } else if (in % es != 0 || (!result && out % align != 0)) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to %u bytes (%s)",
-                        in % es != 0 ? "input" : "output", (unsigned long long)(in % es != 0 ? in : out),
-                        (unsigned)(in % es != 0 ? es : align), in % es != 0 ? "the element size" : "the state's alignment");
-    } else if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || in > UINT64_MAX - (offset + n) * es) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: offset %llu + n %llu elements overflows 64-bit addresses",
-                        (unsigned long long)offset, (unsigned long long)n);
-    } else if (in && ctx->cu.MemGetAddressRange(&base, &alloc_size, in) == CUDA_SUCCESS &&
-               in + (offset + n) * es > (uint64_t)base + alloc_size) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: elements [%llu, %llu) reach %llu bytes past the end of "
-                        "the %llu-byte allocation holding the input", (unsigned long long)offset, (unsigned long long)(offset + n),
-                        (unsigned long long)(in + (offset + n) * es - ((uint64_t)base + alloc_size)), (unsigned long long)alloc_size);
+    if ((pr = pclr__cuda_check_input(ctx, "input", in, offset, n, es)) != PCLR_OK) goto done;
+    if (!result && out % align != 0) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: output pointer 0x%llx is not aligned to %u bytes (the state's alignment)",
+                        (unsigned long long)out, (unsigned)align);
+        goto done;
     }
-    if (pr != PCLR_OK) goto done;
+    if (e->y_size) {
+        const CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0;
+        const uint64_t y_offset = x ? x->y_offset : 0;
+        if ((pr = pclr__cuda_check_input(ctx, "y", y, y_offset, n, e->y_size)) != PCLR_OK) goto done;
+        if (!pclr__y_lines_up(e, in, offset, y, y_offset)) { /* y's vectors would be misaligned: one element per load */
+            pclr_config one = *cfg;
+            one.vector_width = 1;
+            if ((pr = pclr__engine_lookup(&ctx->e, &one, n, &e)) != PCLR_OK) goto done;
+        }
+    }
+    if (e->params && (!x || !x->params)) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: the map has %d parameters and their values are NULL", e->params);
+        goto done;
+    }
     if (n == 0 && result) { /* nothing to wait for */
         pr = pclr__identity_result(&e->cfg, result);
         goto done;
@@ -695,10 +737,10 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
          : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
         /* pass 1: one value per group into the partials; pass 2: one group folds them */
-        r = pclr__cuda_launch(ctx, fn, launch.groups, launch.group_size, stream, in, offset, n, ctx->partials, ctx->partials);
-        if (r == CUDA_SUCCESS) r = pclr__cuda_launch(ctx, fn, 1, launch.group_size, stream, ctx->partials, 0, launch.groups, dst, ctx->partials);
+        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, ctx->partials, ctx->partials, x);
+        if (r == CUDA_SUCCESS) r = pclr__cuda_launch(ctx, e, 1, launch.group_size, stream, ctx->partials, 0, launch.groups, dst, ctx->partials, x);
     } else {
-        r = pclr__cuda_launch(ctx, fn, launch.groups, launch.group_size, stream, in, offset, n, dst, fold);
+        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, dst, fold, x);
     }
     if (r != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel");
     else if (result && (r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
@@ -717,14 +759,38 @@ PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config 
                                       uint64_t n, CUstream stream, void *result) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
-    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result);
+    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result, NULL);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
+                                          void *result) {
+    pclr__extra extra;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map: result pointer is NULL");
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, 0, result, &extra);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
+                                                CUstream stream) {
+    pclr__extra extra;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map_async: output pointer is 0");
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, out, NULL, &extra);
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
                                             uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_async: output pointer is 0");
-    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL);
+    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL);
 }
 
 /* ------------------------------------------------------------ memory: the engine's slots and the public calls */
@@ -764,8 +830,9 @@ static pclr_result pclr__cuda_read(pclr__engine *e, pclr__mem m, size_t offset, 
 }
 #undef PCLR__CUDA_CALL
 static pclr_result pclr__cuda_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                                         void *result) {
-    return pclr_cuda_reduce((pclr_cuda_context *)e, cfg, (CUdeviceptr)in.addr, offset, n, NULL, result);
+                                         void *result, const pclr__extra *x) {
+    if (!result) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
+    return pclr__cuda_reduce((pclr_cuda_context *)e, cfg, (CUdeviceptr)in.addr, offset, n, NULL, 0, result, x);
 }
 
 PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {

@@ -5,7 +5,8 @@
 #   OpenCL  every device of every platform        -> build/bench_cl   (PoCL: vs an OpenMP loop)
 # Each device also gets the PCL-Reduction study (--no-study skips it) and the vocabulary run
 # (--vocab: every type x op x accumulator vs the read limit, CUB's ArgMin/ArgMax, CUB Sum+Min+Max,
-# CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it).
+# CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it); the CUDA device
+# also gets bench_map (map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes).
 #
 # With --exact (or --exact-only) each device also gets the exact-sum run (float and double sums,
 # accumulate native and exact at 2^20, 2^24, 2^28 (double 2^27); on CUDA beside CUB's two-phase Sum):
@@ -96,6 +97,13 @@ if command -v nvcc >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
         cuda_dir=$(build/bench_cuda --print-out) || cuda_dir=""
         if [ -n "$cuda_dir" ] && wanted "$(basename "$cuda_dir")"; then
             SWEEP_ARGS="" STUDY_ARGS="" VOCAB_ARGS="" run_device "$cuda_dir" "" build/bench_cuda
+            # map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes (map.log, map_cuda.csv)
+            if nvcc -O3 -std=c++17 -arch="$arch" -I. bench/bench_map.cu -o build/bench_map -lcublas -ldl; then
+                limited 240 build/bench_map "$cuda_dir" | tee "$cuda_dir/map.log" || status=1
+            else
+                status=1
+                log "bench_map did not build"
+            fi
         fi
     else
         status=1

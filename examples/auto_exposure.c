@@ -1,17 +1,19 @@
 /* auto_exposure: the game-engine example. Auto-exposure (eye adaptation) needs
-   the minimum, maximum and mean log-luminance of the frame: three reductions
-   over one buffer, exactly what pclreduce does.
+   the minimum, maximum and mean log-luminance of the frame: one launch of
+   pclreduce's stats over the RGBA frame itself, with the log-luminance as a
+   map (no luminance pass, no temporary buffer, one read of the frame).
 
        build/auto_exposure [in.ppm|in.pfm] [out.ppm]
 
    Reads a binary PPM (P6, 8 or 16 bits, sRGB) or a PFM (PF colour / Pf grey,
    linear float), or renders a synthetic 1920x1080 HDR frame when no input is
-   given; computes log(1e-4 + 0.2126 R + 0.7152 G + 0.0722 B) per pixel on the
-   host; uploads it once; reduces it with float min, max and sum on the device
-   (CUDA when built with the CUDA headers and a GPU is there, else the best
-   OpenCL device, else the CPU reference); checks the three results against
-   pclr_cpu_reduce; prints the exposure; writes a Reinhard tone-mapped PPM to
-   argv[2] (default build/auto_exposure.ppm).
+   given; uploads it as an RGBA float frame; reduces it once with op stats and
+   the map LOG_LUMINANCE below, log(1e-4 + 0.2126 R + 0.7152 G + 0.0722 B)
+   per pixel (negative or NaN luminance counts as black), on the device (CUDA
+   when built with the CUDA headers and a GPU is there, else the best OpenCL
+   device, else the CPU reference); checks min, max and mean against
+   pclr_cpu_reduce_map; prints the exposure; writes a Reinhard tone-mapped PPM
+   to argv[2] (default build/auto_exposure.ppm).
 
    Wiring it into a frame loop (what an engine does instead of this one-shot):
 
@@ -19,27 +21,26 @@
      - one pclreduce context per render thread: pclr_cl_create(&desc, &ctx)
        on the engine's own cl_context/queue (or pclr_cuda_create with
        desc.context = the engine's CUcontext);
-     - three configs (float min, max, sum) built now, not in the first frame:
-       pclr_cl_prepare(ctx, &cfg) / pclr_cuda_prepare(ctx, &cfg) for each;
-     - a small result buffer: 3 floats x 2 frames in flight (cl_mem, or
-       device memory + pinned host memory for CUDA).
+     - the config (stats, components 4, the map) built now, not in the first
+       frame: pclr_cl_prepare(ctx, &cfg) / pclr_cuda_prepare(ctx, &cfg);
+     - a small result buffer: 2 states (pclr_state_size) for 2 frames in
+       flight (cl_mem, or device memory + pinned host memory for CUDA).
    Every frame N:
-     - the renderer's log-luminance pass writes lum (often on a downsampled
-       HDR target: 1/4 or 1/16 of the pixels is plenty for exposure);
-     - OpenCL: pclr_cl_reduce_async(ctx, &cfg_min, lum, 0, n, res, 3*k + 0,
-       1, &lum_done, NULL), the same for max (3*k + 1) and sum (3*k + 2, with
-       &done[k]), then a non-blocking clEnqueueReadBuffer of those 3 floats
-       waiting on done[k]; k = N % 2. Nothing on the CPU waits.
-       CUDA: pclr_cuda_reduce_async(ctx, &cfg, lum, 0, n, res + 4*(3*k + i),
-       frame_stream) for i = 0..2, cuMemcpyDtoHAsync into pinned memory and
-       cuEventRecord on the frame's stream.
+     - the renderer's HDR target is the input (often a downsampled one: 1/4
+       or 1/16 of the pixels is plenty for exposure);
+     - OpenCL: pclr_cl_reduce_async(ctx, &cfg, hdr, 0, n, res, k, 1,
+       &hdr_done, &done[k]), then a non-blocking clEnqueueReadBuffer of the
+       state waiting on done[k]; k = N % 2. Nothing on the CPU waits.
+       CUDA: pclr_cuda_reduce_async(ctx, &cfg, hdr, 0, n, res + k * state,
+       frame_stream), cuMemcpyDtoHAsync into pinned memory and cuEventRecord
+       on the frame's stream; pclr_finalize turns the state into the stats.
      - tone mapping of frame N uses the exposure from frame N-1: read the
        other slot (by then its event has long completed; clWaitForEvents /
        cuEventSynchronize cost nothing), and adapt smoothly over time:
        exposure += (target - exposure) * (1 - exp(-dt * speed)).
    A frame of latency is invisible in eye adaptation and keeps the GPU and CPU
-   from ever waiting on each other. This program uses the blocking calls
-   (pclr_cl_reduce / pclr_cuda_reduce) since it only has one frame. */
+   from ever waiting on each other. This program uses the blocking call
+   (pclr_reduce) since it only has one frame. */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -216,6 +217,11 @@ static float luminance(const float *p) {
     return l;
 }
 
+/* The same per pixel, as a map over RGBA pixels (x.r, x.g, x.b): the
+   luminance is clamped into [0, FLT_MAX] with NaN as 0, as luminance() does. */
+#define LUM "(0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b)"
+static const char *const LOG_LUMINANCE = "log(1e-4f + (" LUM " >= 0.0f ? min(" LUM ", 3.40282347e38f) : 0.0f))";
+
 /* ------------------------------------------------------------ output */
 static unsigned char encode_srgb(float c) {
     float s;
@@ -260,14 +266,15 @@ static int write_tonemapped(const char *path, const image *img, float exposure, 
 int main(int argc, char **argv) {
     const char *in_path = argc > 1 ? argv[1] : NULL;
     const char *out_path = argc > 2 ? argv[2] : "build/auto_exposure.ppm";
-    static const pclr_op ops[3] = {PCLR_MIN, PCLR_MAX, PCLR_SUM};
     image img;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
-    float *loglum, got[3], ref[3];
-    double abs_sum = 0.0, mean_log, avg_lum, exposure, ev100;
+    pclr_config cfg;
+    pclr_stats_result got, ref;
+    float *rgba;
+    double mean_log, avg_lum, exposure, ev100;
     size_t i, n;
-    int k, failures = 0;
+    int failures = 0;
     pclr_result r;
 
     if (argc > 3 || (in_path && (strcmp(in_path, "-h") == 0 || strcmp(in_path, "--help") == 0))) {
@@ -277,17 +284,22 @@ int main(int argc, char **argv) {
     memset(&img, 0, sizeof img);
     if (in_path && strcmp(in_path, "-") != 0 ? load_image(in_path, &img) : synth_image(&img)) return 1;
     n = (size_t)img.w * (size_t)img.h;
-    loglum = (float *)malloc(n * sizeof(float));
-    if (!loglum) { fprintf(stderr, "auto_exposure: out of memory\n"); free(img.rgb); return 1; }
+    rgba = (float *)malloc(n * 4 * sizeof(float)); /* the engine's HDR target: RGBA float */
+    if (!rgba) { fprintf(stderr, "auto_exposure: out of memory\n"); free(img.rgb); return 1; }
     for (i = 0; i < n; ++i) {
-        loglum[i] = (float)log(1e-4 + (double)luminance(img.rgb + 3 * i));
-        abs_sum += fabs((double)loglum[i]);
+        memcpy(rgba + 4 * i, img.rgb + 3 * i, 3 * sizeof(float));
+        rgba[4 * i + 3] = 1.0f;
     }
+    memset(&cfg, 0, sizeof cfg);
+    cfg.type = PCLR_FLOAT;
+    cfg.components = 4;
+    cfg.op = PCLR_STATS; /* min, max and mean (and the variance) in one pass */
+    cfg.map = LOG_LUMINANCE;
 
     /* CUDA, else OpenCL, else the CPU reference (the generic context) */
     if ((r = pclr_create(NULL, &ctx)) != PCLR_OK) {
         fprintf(stderr, "auto_exposure: no context: %s\n", pclr_result_string(r));
-        free(loglum);
+        free(rgba);
         free(img.rgb);
         return 1;
     }
@@ -295,52 +307,31 @@ int main(int argc, char **argv) {
            pclr_device_name(ctx));
     printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
            img.w, img.h, n);
-
-    /* Load time: contexts and kernels; then the buffer is uploaded once and reduced three times. */
-    for (k = 0; k < 3; ++k) {
-        pclr_config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.type = PCLR_FLOAT;
-        cfg.op = ops[k];
-        if ((r = pclr_prepare(ctx, &cfg)) != PCLR_OK) {
-            fprintf(stderr, "auto_exposure: building the %s kernel failed: %s (%s)\n", pclr_op_name(ops[k]),
-                    pclr_result_string(r), pclr_last_error(ctx));
-            ++failures;
-        }
-    }
-    if (!failures && ((r = pclr_buffer_create(ctx, n * sizeof(float), &buf)) != PCLR_OK ||
-                      (r = pclr_buffer_write(ctx, buf, 0, loglum, n * sizeof(float))) != PCLR_OK)) {
-        fprintf(stderr, "auto_exposure: upload failed: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
+    /* load time: the kernel; then the frame is uploaded and reduced in one launch */
+    if ((r = pclr_prepare(ctx, &cfg)) != PCLR_OK || (r = pclr_buffer_create(ctx, n * 4 * sizeof(float), &buf)) != PCLR_OK ||
+        (r = pclr_buffer_write(ctx, buf, 0, rgba, n * 4 * sizeof(float))) != PCLR_OK ||
+        (r = pclr_reduce(ctx, &cfg, buf, 0, n, &got)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
         ++failures;
-    }
-    for (k = 0; k < 3 && !failures; ++k) {
-        pclr_config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.type = PCLR_FLOAT;
-        cfg.op = ops[k];
-        if ((r = pclr_reduce(ctx, &cfg, buf, 0, n, &got[k])) != PCLR_OK) {
-            fprintf(stderr, "auto_exposure: %s failed: %s (%s)\n", pclr_op_name(ops[k]), pclr_result_string(r),
-                    pclr_last_error(ctx));
-            ++failures;
-        }
     }
     pclr_buffer_destroy(ctx, buf);
     pclr_destroy(ctx);
 
-    /* Check against the CPU reference: min/max exactly, the sum within float rounding. */
-    for (k = 0; k < 3 && !failures; ++k) {
-        int ok;
-        pclr_cpu_reduce(PCLR_FLOAT, ops[k], loglum, n, &ref[k]);
-        ok = ops[k] == PCLR_SUM ? fabs((double)got[k] - (double)ref[k]) <= 1e-5 * abs_sum + 1e-6
-                                : memcmp(&got[k], &ref[k], sizeof(float)) == 0;
-        if (!ok) {
-            fprintf(stderr, "auto_exposure: %s mismatch: device %.9g, CPU reference %.9g\n", pclr_op_name(ops[k]),
-                    (double)got[k], (double)ref[k]);
-            ++failures;
-        }
+    /* Check against the CPU reference: min/max exactly (the map's + and * round as in C; log may differ in
+       its last bits on a device), the mean within float rounding. */
+    if (!failures && (r = pclr_cpu_reduce_map(&cfg, rgba, NULL, n, NULL, &ref)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: CPU reference: %s\n", pclr_result_string(r));
+        ++failures;
+    }
+    if (!failures && (got.count != ref.count || fabs((double)got.min.f32 - ref.min.f32) > 1e-5 * (1 + fabs(ref.min.f32)) ||
+                      fabs((double)got.max.f32 - ref.max.f32) > 1e-5 * (1 + fabs(ref.max.f32)) ||
+                      fabs(got.mean - ref.mean) > 1e-4 * (1 + fabs(ref.mean)))) {
+        fprintf(stderr, "auto_exposure: mismatch: device min %.9g max %.9g mean %.9g, CPU reference %.9g %.9g %.9g\n",
+                (double)got.min.f32, (double)got.max.f32, got.mean, (double)ref.min.f32, (double)ref.max.f32, ref.mean);
+        ++failures;
     }
     if (failures) {
-        free(loglum);
+        free(rgba);
         free(img.rgb);
         return 1;
     }
@@ -348,19 +339,20 @@ int main(int argc, char **argv) {
     /* Exposure from the geometric mean of the luminance (key 0.18): exposure =
        0.18 / exp(mean log L). EV100 = log2(L_avg * 100 / 12.5) (ISO 100,
        reflected-light meter constant K = 12.5). */
-    mean_log = (double)got[2] / (double)n;
+    mean_log = got.mean;
     avg_lum = exp(mean_log);
     exposure = 0.18 / avg_lum;
     ev100 = log2(avg_lum * 100.0 / 12.5);
-    printf("log-luminance: min %.6f  max %.6f  mean %.6f   (checked against the CPU reference)\n", (double)got[0],
-           (double)got[1], mean_log);
-    printf("luminance:     min %.6g  max %.6g  average (geometric) %.6g\n", exp((double)got[0]) - 1e-4,
-           exp((double)got[1]) - 1e-4, avg_lum);
+    printf("map: stats of %s over RGBA pixels, one launch\n", LOG_LUMINANCE);
+    printf("log-luminance: min %.6f  max %.6f  mean %.6f   (checked against the CPU reference)\n", (double)got.min.f32,
+           (double)got.max.f32, mean_log);
+    printf("luminance:     min %.6g  max %.6g  average (geometric) %.6g\n", exp((double)got.min.f32) - 1e-4,
+           exp((double)got.max.f32) - 1e-4, avg_lum);
     printf("exposure:      %.6f (key 0.18)   EV100 %.3f\n", exposure, ev100);
 
-    if (write_tonemapped(out_path, &img, (float)exposure, (float)(exp((double)got[1]) - 1e-4)) != 0) failures = 1;
+    if (write_tonemapped(out_path, &img, (float)exposure, (float)(exp((double)got.max.f32) - 1e-4)) != 0) failures = 1;
     else printf("tone-mapped (Reinhard): %s\n", out_path);
-    free(loglum);
+    free(rgba);
     free(img.rgb);
     return failures ? 1 : 0;
 }

@@ -56,6 +56,64 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
     return 2;
 }
 
+/* A map's flags: --map EXPR, --param [TYPE:]NAME=VALUE (repeatable; TYPE
+   int, uint, long, ulong, float or double, else int for an integer VALUE and
+   float otherwise), --components 2|4 and --type2 T (y's element type). */
+typedef struct pclr_args_map {
+    char params[PCLR_MAP_MAX_PARAMS * 48]; /* the declaration the --param flags make */
+    double values[PCLR_MAP_MAX_PARAMS];    /* their values, in order */
+    int count;
+} pclr_args_map;
+
+/* Like pclr_args_parse_knob, for the map's flags. */
+static inline int pclr_args_parse_map(int argc, char **argv, int i, pclr_config *cfg, pclr_args_map *m, FILE *err, const char *prog) {
+    const char *flag = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(flag, "--map") && strcmp(flag, "--param") && strcmp(flag, "--components") && strcmp(flag, "--type2")) return 0;
+    if (!val) {
+        fprintf(err, "%s: %s needs a value\n", prog, flag);
+        return -1;
+    }
+    if (!strcmp(flag, "--map")) {
+        cfg->map = val;
+    } else if (!strcmp(flag, "--type2")) {
+        if (pclr_parse_type(val, &cfg->y_type) != PCLR_OK) { fprintf(err, "%s: unknown value '%s' for --type2\n", prog, val); return -1; }
+    } else if (!strcmp(flag, "--components")) {
+        if (strcmp(val, "1") && strcmp(val, "2") && strcmp(val, "4")) { fprintf(err, "%s: --components must be 1, 2 or 4\n", prog); return -1; }
+        cfg->components = atoi(val);
+    } else { /* --param [TYPE:]NAME=VALUE */
+        const char *eq = strchr(val, '='), *colon = strchr(val, ':'), *name = colon && colon < eq ? colon + 1 : val;
+        char type[16] = "", *end = NULL;
+        size_t len = m->params[0] ? strlen(m->params) : 0;
+        double v;
+        long long iv;
+        if (!eq || eq == name || m->count == PCLR_MAP_MAX_PARAMS) {
+            fprintf(err, "%s: --param needs [TYPE:]NAME=VALUE (at most %d)\n", prog, PCLR_MAP_MAX_PARAMS);
+            return -1;
+        }
+        errno = 0;
+        v = strtod(eq + 1, &end);
+        if (!eq[1] || *end || errno == ERANGE) { fprintf(err, "%s: --param %s: the value is not a number\n", prog, val); return -1; }
+        if (colon && colon < eq) snprintf(type, sizeof type, "%.*s", (int)(colon - val), val);
+        else snprintf(type, sizeof type, "%s", pclr_args_int(eq + 1, INT32_MIN, INT32_MAX, &iv) == 0 ? "int" : "float");
+        if (len + strlen(type) + (size_t)(eq - name) + 4 > sizeof m->params) { fprintf(err, "%s: --param: too long\n", prog); return -1; }
+        snprintf(m->params + len, sizeof m->params - len, "%s%s %.*s", len ? ", " : "", type, (int)(eq - name), name);
+        m->values[m->count++] = v;
+        cfg->params = m->params;
+    }
+    return 2;
+}
+
+/* Flushes and closes standard output at the end of a tool: 0, or 1 after
+   saying why on stderr (a full disk, a closed pipe): a result that never
+   reached its reader is a failure, not exit status 0. */
+static inline int pclr_args_close_stdout(const char *prog) {
+    int bad = fflush(stdout) != 0;
+    bad |= ferror(stdout) != 0;
+    bad |= fclose(stdout) != 0;
+    if (bad) fprintf(stderr, "%s: cannot write the output: %s\n", prog, strerror(errno));
+    return bad;
+}
+
 /* IEEE binary16 <-> float on the host (half elements are uint16_t bits):
    exact one way, round to nearest even the other (overflow to inf, NaN kept). */
 static inline float pclr_args_half_to_float(uint16_t h) {
@@ -161,8 +219,9 @@ static inline void pclr_args_format_value(pclr_type type, const void *v, char *b
    min=A max=B mean=M var=V" (mean and var %.9g for half and float elements,
    %.17g otherwise). */
 static inline void pclr_args_format_result(const pclr_config *cfg, const void *result, char *buf, size_t cap) {
-    const pclr_type vt = pclr_value_type(cfg->type), st = pclr_sum_type(cfg->type, cfg->accumulate);
-    const int float_moments = cfg->type == PCLR_FLOAT || cfg->type == PCLR_HALF;
+    const pclr_type et = pclr_reduced_type(cfg); /* a map's values */
+    const pclr_type vt = pclr_value_type(et), st = pclr_sum_type(et, cfg->accumulate);
+    const int float_moments = et == PCLR_FLOAT || et == PCLR_HALF;
     char a[64], b[64], c[64];
     switch (cfg->op) {
     case PCLR_MIN: case PCLR_MAX: pclr_args_format_value(vt, result, buf, cap); break;

@@ -1,26 +1,35 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
    pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
-                 --type T --op O [--accumulate A] (--input FILE | --n N [--seed S])
+                 --type T --op O [--accumulate A] (--input FILE|- | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
    pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
 
    --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
    generic context (pclr_create). Knobs left out come from the tuning file or
-   the device's defaults; -v prints the configuration that runs.
+   the device's defaults; -v prints the configuration that runs and where
+   each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
    (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
    minmax stats count; --accumulate native|wide|compensated (sums and stats)
    or exact (half, float and double sums: correctly rounded).
    --input is a raw little-endian array of the element type (half: 2-byte
-   IEEE binary16); --n N generates N random elements from --seed (integers:
+   IEEE binary16), a regular file or - for standard input (read to its end);
+   FIFOs, devices, directories and files that do not hold their size (/proc)
+   are refused. --n N generates N random elements from --seed (integers:
    their full range; half, float, double: uniform in [-1, 1)). The last line
    printed is "result: VALUE" (integers in decimal, float and half values
    %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
    "result: min=A max=B", stats "result: count=N sum=S min=A max=B mean=M
    var=V" (mean and var %.9g for half and float, %.17g otherwise).
-   Errors: a message on stderr and a non-zero exit status. */
+   A map (README "Map expressions") reduces f(x, y, i) instead of x:
+   --map EXPR, --param [TYPE:]NAME=VALUE (repeatable), --components 2|4 (the
+   elements of --input are pixels of that many scalars), and a second input y
+   of the same length: --input2 FILE, or with --n generated from --seed + 1;
+   its type is --type2 (default: --type). An invalid map exits with 2.
+   Errors: a message on stderr and a non-zero exit status (also when the
+   output cannot be written: a full disk). */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -39,10 +48,11 @@
 #endif
 
 typedef struct run_args {
-    const char *backend, *input;
+    const char *backend, *input, *input2;
     int platform, device, verbose;
     long long n, seed;
     pclr_config cfg;
+    pclr_args_map map;
 } run_args;
 
 static void usage(FILE *f) {
@@ -50,10 +60,12 @@ static void usage(FILE *f) {
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
-            "                     [--accumulate native|wide|compensated|exact] (--input FILE | --n N [--seed S]) [-v]\n"
+            "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
+            "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
+            "                      [--input2 FILE] [--type2 TYPE]]\n"
             "       pclreduce-run --list\n");
 }
 
@@ -70,9 +82,9 @@ static int parse(int argc, char **argv, run_args *a) {
         int used;
         if (strcmp(f, "-v") == 0 || strcmp(f, "--verbose") == 0) { a->verbose = 1; continue; }
         if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
-        if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0) {
+        if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0 || strcmp(f, "--input2") == 0) {
             if (!v) { fprintf(stderr, "pclreduce-run: %s needs a value\n", f); return 2; }
-            if (f[2] == 'b') a->backend = v; else a->input = v;
+            if (f[2] == 'b') a->backend = v; else if (f[7] == '2') a->input2 = v; else a->input = v;
             ++i;
             continue;
         }
@@ -90,6 +102,7 @@ static int parse(int argc, char **argv, run_args *a) {
             continue;
         }
         used = pclr_args_parse_knob(argc, argv, i, &a->cfg, stderr, "pclreduce-run");
+        if (used == 0) used = pclr_args_parse_map(argc, argv, i, &a->cfg, &a->map, stderr, "pclreduce-run");
         if (used < 0) return 2;
         if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
         i += used - 1;
@@ -107,46 +120,83 @@ static int parse(int argc, char **argv, run_args *a) {
         fprintf(stderr, "pclreduce-run: give exactly one of --input FILE and --n N\n");
         return 2;
     }
+    if (a->input2 && (!a->cfg.map || !a->input)) {
+        fprintf(stderr, "pclreduce-run: --input2 goes with --map and --input\n");
+        return 2;
+    }
+    if (a->cfg.map && !a->cfg.y_type) { /* y's type is --type when there is a y: --input2, or a map that reads y */
+        pclr_config with_y = a->cfg;
+        with_y.y_type = a->cfg.type;
+        if (a->input2 || (pclr_map_check(&a->cfg, NULL, 0) != PCLR_OK && pclr_map_check(&with_y, NULL, 0) == PCLR_OK))
+            a->cfg.y_type = a->cfg.type;
+    }
+    if (a->cfg.y_type && a->input && !a->input2) {
+        fprintf(stderr, "pclreduce-run: the map reads y: give --input2 FILE\n");
+        return 2;
+    }
     return 0;
 }
 
-/* Loads --input or generates --n random elements; returns NULL after printing why. */
-static void *load_data(const run_args *a, uint64_t *n) {
-    size_t ts = pclr_type_size(a->cfg.type);
+/* The whole stream f (malloc); NULL after a read error or without memory. */
+static unsigned char *read_stream(FILE *f, size_t *len) {
+    size_t cap = (size_t)1 << 16, got;
+    unsigned char *p = (unsigned char *)malloc(cap), *grown;
+    *len = 0;
+    while (p) {
+        got = fread(p + *len, 1, cap - *len, f);
+        *len += got;
+        if (*len < cap) break; /* end of file, or an error */
+        grown = cap <= SIZE_MAX / 2 ? (unsigned char *)realloc(p, cap *= 2) : NULL;
+        if (!grown) free(p);
+        p = grown;
+    }
+    if (p && ferror(f)) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+/* Loads a file (--input, --input2; "-": standard input) or generates --n random elements of type;
+   *n: whole elements of `comps` scalars. Returns NULL after printing why. */
+static void *load_data(const run_args *a, const char *input, pclr_type type, uint64_t seed, uint64_t *n) {
+    const size_t comps = a->cfg.map && a->cfg.components > 1 ? (size_t)a->cfg.components : 1, ts = pclr_type_size(type) * comps;
+    size_t len = 0;
     void *data;
-    if (a->input) {
-        FILE *f;
-        long size;
+    if (input) {
+        const int std_in = strcmp(input, "-") == 0; /* a stream: read to its end */
+        FILE *f = std_in ? stdin : NULL;
+        unsigned char *bytes;
 #ifndef _WIN32
         struct stat st; /* a FIFO would block forever; a directory or device has no size to read */
-        if (stat(a->input, &st) == 0 && !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory)\n", a->input);
+        const int have_st = !std_in && stat(input, &st) == 0;
+        if (have_st && !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory; use --input - for a stream)\n",
+                    input);
             return NULL;
         }
 #endif
-        if (!(f = fopen(a->input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", a->input); return NULL; }
-        if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-            fprintf(stderr, "pclreduce-run: cannot size '%s'\n", a->input);
-            fclose(f);
+        if (!f && !(f = fopen(input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", input); return NULL; }
+        bytes = read_stream(f, &len);
+        if (f != stdin) fclose(f);
+        if (!bytes) { fprintf(stderr, "pclreduce-run: cannot read '%s'\n", input); return NULL; }
+#ifndef _WIN32
+        if (have_st && (uint64_t)len != (uint64_t)st.st_size) { /* /proc and /sys files say 0 or 4096 and hold other sizes */
+            fprintf(stderr, "pclreduce-run: '%s' held %llu bytes where its size says %llu (a /proc or /sys file, or one being written)\n",
+                    input, (unsigned long long)len, (unsigned long long)st.st_size);
+            free(bytes);
             return NULL;
         }
-        if ((size_t)size % ts) fprintf(stderr, "pclreduce-run: warning: %ld trailing bytes ignored\n", (long)((size_t)size % ts));
-        *n = (uint64_t)size / ts;
-        data = malloc(*n ? (size_t)*n * ts : 1);
-        if (!data || fread(data, ts, (size_t)*n, f) != (size_t)*n) {
-            fprintf(stderr, "pclreduce-run: cannot read '%s'\n", a->input);
-            free(data);
-            fclose(f);
-            return NULL;
-        }
-        fclose(f);
-        return data;
+#endif
+        if (len % ts) fprintf(stderr, "pclreduce-run: warning: %lu trailing bytes ignored\n", (unsigned long)(len % ts));
+        *n = (uint64_t)(len / ts);
+        return bytes;
     }
     *n = (uint64_t)a->n;
     if (*n > SIZE_MAX / ts) { fprintf(stderr, "pclreduce-run: --n too large for this machine\n"); return NULL; }
     data = malloc(*n ? (size_t)*n * ts : 1);
     if (!data) { fprintf(stderr, "pclreduce-run: out of memory for %llu elements\n", (unsigned long long)*n); return NULL; }
-    pclr_args_fill_random(a->cfg.type, data, *n, (uint64_t)a->seed);
+    pclr_args_fill_random(type, data, *n * comps, seed);
     return data;
 }
 
@@ -186,14 +236,36 @@ static int list_opencl(void) {
 }
 #endif
 
+/* -v: every knob that runs and where it came from: the command line (flag),
+   the tuning file's entry for n's size class (tuned) or the device (default). */
+static void print_knobs(const pclr_context *ctx, const pclr_config *given, const pclr_config *run, uint64_t n) {
+    static const char *const names[] = {"wave", "group", "unroll", "vector", "groups-per-unit"};
+    const int asked[] = {given->wave_width, given->group_size, given->unroll, given->vector_width, given->groups_per_unit};
+    const int used[] = {run->wave_width, run->group_size, run->unroll, run->vector_width, run->groups_per_unit};
+    const char *unset = pclr_tuned_entry(ctx, given, n) ? "tuned" : "default";
+    size_t i;
+    if (pclr_get_backend(ctx) == PCLR_CPU) {
+        printf("knobs: none (the CPU reference runs no kernel)\n");
+        return;
+    }
+    printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's):\n",
+           (unsigned)pclr_size_class(n));
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) printf("  %-16s %-11d %s\n", names[i], used[i], asked[i] ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride), given->stride ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant), given->variant ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "finish", pclr_finish_name(run->finish), given->finish ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "accumulate", pclr_accumulate_name(run->accumulate), given->accumulate ? "flag" : "default");
+}
+
 /* The reduction on the generic context: the chosen backend (or auto). */
-static int run(const run_args *a, const void *data, uint64_t n, void *result) {
+static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result) {
     pclr_desc desc;
     pclr_context *ctx = NULL;
-    pclr_buffer *buf = NULL;
+    pclr_buffer *buf = NULL, *buf2 = NULL;
     pclr_config cfg = a->cfg;
     char why[1024] = "", text[4096];
-    size_t bytes = (size_t)n * pclr_type_size(cfg.type);
+    const size_t comps = cfg.map && cfg.components > 1 ? (size_t)cfg.components : 1;
+    size_t bytes = (size_t)n * pclr_type_size(cfg.type) * comps, bytes2 = (size_t)n * pclr_type_size(cfg.y_type) * comps;
     pclr_result r;
     memset(&desc, 0, sizeof desc);
     desc.backends[0] = cfg.backend; /* 0: auto */
@@ -211,23 +283,26 @@ static int run(const run_args *a, const void *data, uint64_t n, void *result) {
         if (pclr_resolve(ctx, &cfg, n, &run_cfg) == PCLR_OK) {
             pclr_config_describe(&run_cfg, text, sizeof text);
             printf("config: %s\n", text);
+            print_knobs(ctx, &cfg, &run_cfg, n);
         }
     }
-    if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK)
-        r = pclr_reduce(ctx, &cfg, buf, 0, n, result);
+    if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK &&
+        (!data2 || ((r = pclr_buffer_create(ctx, bytes2, &buf2)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf2, 0, data2, bytes2)) == PCLR_OK)))
+        r = pclr_reduce_map(ctx, &cfg, buf, 0, buf2, 0, n, a->map.values, result);
     if (r != PCLR_OK) {
         fail("reduce", r, pclr_last_error(ctx));
         if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_build_log(ctx));
     }
     pclr_buffer_destroy(ctx, buf);
+    pclr_buffer_destroy(ctx, buf2);
     pclr_destroy(ctx);
     return r == PCLR_OK ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
     run_args a;
-    uint64_t n = 0;
-    void *data, *result;
+    uint64_t n = 0, n2 = 0;
+    void *data, *data2 = NULL, *result;
     size_t result_size;
     int rc;
     const char *why = NULL;
@@ -245,6 +320,8 @@ int main(int argc, char **argv) {
         pclr_config check = a.cfg;
         check.backend = PCLR_BACKEND_AUTO; /* knobs only: the backend is checked by the context */
         if ((r = pclr_config_resolve(&check, &check, &why)) != PCLR_OK) {
+            char where[256];
+            if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&check, where, sizeof where) != PCLR_OK) why = where;
             fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
             return 2;
         }
@@ -254,17 +331,25 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pclreduce-run: no result size for this configuration\n");
         return 1;
     }
-    if (!(data = load_data(&a, &n))) { free(result); return 1; }
+    if (!(data = load_data(&a, a.input, a.cfg.type, (uint64_t)a.seed, &n))) { free(result); return 1; }
+    if (a.cfg.y_type && !(data2 = load_data(&a, a.input2, a.cfg.y_type, (uint64_t)a.seed + 1, &n2))) { free(data); free(result); return 1; }
+    if (data2 && n2 != n) {
+        fprintf(stderr, "pclreduce-run: --input2 holds %llu elements, --input %llu\n", (unsigned long long)n2, (unsigned long long)n);
+        free(data); free(data2); free(result);
+        return 1;
+    }
     printf("%llu elements of %s, op %s", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
     if (a.cfg.accumulate != PCLR_ACCUMULATE_DEFAULT) printf(", accumulate %s", pclr_accumulate_name(a.cfg.accumulate));
+    if (a.cfg.map) printf(", map %s", a.cfg.map);
     printf("\n");
-    rc = run(&a, data, n, result);
+    rc = run(&a, data, data2, n, result);
     free(data);
+    free(data2);
     if (rc == 0) {
         char v[256];
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
     }
     free(result);
-    return rc;
+    return pclr_args_close_stdout("pclreduce-run") ? 1 : rc;
 }

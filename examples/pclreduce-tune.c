@@ -109,6 +109,7 @@ int main(int argc, char **argv) {
     char path[1024];
     int rc = 0, t, o;
     pclr_result r = PCLR_OK;
+    const char *why = NULL;
 #ifndef PCLR_RUN_NO_OPENCL
     pclr_cl_context *cl = NULL;
 #endif
@@ -122,6 +123,11 @@ int main(int argc, char **argv) {
     if (a.file) snprintf(path, sizeof path, "%s", a.file);
     else if (pclr_tune_default_path(path, sizeof path) == 0 || strlen(path) >= sizeof path - 1) {
         fprintf(stderr, "pclreduce-tune: no place for the tuning file (set --file, PCLR_TUNE_FILE or HOME)\n");
+        return 1;
+    }
+    /* a file that is not a tuning file is refused before the sweep, not after it */
+    if (!a.dry_run && pclr_tune_save_ex(path, NULL, 0, &why) != PCLR_OK) {
+        fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, why);
         return 1;
     }
     if (strcmp(a.backend, "cuda") == 0) {
@@ -181,8 +187,8 @@ int main(int argc, char **argv) {
         }
     }
     if (rc == 0 && total && !a.dry_run) {
-        if ((r = pclr_tune_save(path, all, total)) != PCLR_OK) {
-            fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, pclr_result_string(r));
+        if ((r = pclr_tune_save_ex(path, all, total, &why)) != PCLR_OK) {
+            fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, why);
             rc = 1;
         } else {
             printf("wrote %zu entries to %s\n", total, path);
@@ -195,5 +201,5 @@ int main(int argc, char **argv) {
 #ifndef PCLR_RUN_NO_OPENCL
     pclr_cl_destroy(cl);
 #endif
-    return rc;
+    return pclr_args_close_stdout("pclreduce-tune") ? 1 : rc;
 }

@@ -42,8 +42,8 @@ step core-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefin
 have valgrind && step core-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_core"
 
 # 1b. the kernel cache and the tuning file (core, POSIX: two processes x threads on one directory)
-step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache tests/test_cache.c && $B/test_cache"
-step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c && $B/test_cache_asan"
+step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache tests/test_cache.c -lm && $B/test_cache"
+step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c -lm && $B/test_cache_asan"
 have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
 
 # 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
@@ -99,6 +99,17 @@ step exact sh -c "gcc -std=c99 $WARN -O2 -o $B/test_exact tests/test_exact.c -ld
 step exact-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_exact_asan tests/test_exact.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_exact_asan"
 if [ -n "$CUDA_INC" ]; then
   step exact-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_exact_nvrtc tests/test_exact.c -ldl -lm && $B/test_exact_nvrtc --nvrtc-only"
+fi
+
+# 5e. map expressions (issue 15) through the generic context: a table of maps x types x ops against the
+#     CPU reference and each row's own C evaluation, every row on the CPU backend, a sample on PoCL
+#     (PCLR_TEST_FULL=1: all), parameters without rebuilds, y offsets, every refusal with its column, the
+#     GLSL functions through glslc where it is installed; a quick run under ASan/UBSan; the CUDA kernels
+#     of the table through NVRTC (compute_90 PTX)
+step map sh -c "gcc -std=c99 $WARN -O2 -o $B/test_map tests/test_map.c -ldl -lm && $B/test_map"
+step map-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_map_asan tests/test_map.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_map_asan"
+if [ -n "$CUDA_INC" ]; then
+  step map-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_map_nvrtc tests/test_map_nvrtc.c -ldl -lm && $B/test_map_nvrtc"
 fi
 
 # 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner

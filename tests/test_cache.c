@@ -152,8 +152,9 @@ static void test_bad_files(const char *dir) {
     cache_file(other_file, sizeof other_file, dir, other);
     CHECK(pclr_cache_store(dir, id, strlen(id), payload, sizeof payload) == PCLR_OK, "store the good file");
     good = read_file(file, &good_len);
-    CHECK(good && good_len == 48 + sizeof payload, "file is header + payload (%zu bytes)", good_len);
-    if (!good || good_len != 48 + sizeof payload) { free(good); return; }
+    CHECK(good && good_len == 64 + strlen(id) + sizeof payload, "file is header + identity + payload (%zu bytes)", good_len);
+    if (!good || good_len != 64 + strlen(id) + sizeof payload) { free(good); return; }
+    CHECK(memcmp(good + 64, id, strlen(id)) == 0, "the whole identity is in the file, after the header");
     bad = (unsigned char *)malloc(good_len + 64);
 
     /* foreign: the right name, another identity inside (wrong device) */
@@ -202,7 +203,7 @@ static void test_bad_files(const char *dir) {
             int k;
             a.alloc = count_alloc; a.free = count_free; a.user = &c;
             memcpy(bad, good, good_len);
-            for (k = 0; k < 8; ++k) bad[32 + k] = (unsigned char)(claims[i] >> (8 * k));
+            for (k = 0; k < 8; ++k) bad[24 + k] = (unsigned char)(claims[i] >> (8 * k));
             write_file(file, bad, good_len);
             CHECK(pclr_cache_load(dir, id, strlen(id), &a, &data, &size, &why) == 0 && c.allocs == 0 && data == NULL,
                   "header claims %llu bytes: miss with no allocation (%s)", (unsigned long long)claims[i], why);
@@ -396,6 +397,136 @@ static void test_two_processes(const char *dir) {
     CHECK(count_files(dir, ".bin") == SHARED + PROCS * THREADS * OWN, "one file per key (%d)", count_files(dir, ".bin"));
     CHECK(count_files(dir, ".tmp") == 0, "no temporary files left");
     free(want);
+}
+
+/* ---------------------------------------------------------------- trust (issue 13) */
+static unsigned mode_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 07777u;
+}
+static int is_symlink(const char *path) {
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+static int same_text(const char *path, const char *want) {
+    size_t len = 0;
+    unsigned char *got = read_file(path, &len);
+    int ok = got && len == strlen(want) && memcmp(got, want, len) == 0;
+    free(got);
+    return ok;
+}
+
+/* The payload checksum: SHA-256, against its published vectors and sha256sum. */
+static void test_sha256(void) {
+    static const struct { const char *text, *hex; } v[] = {
+        {"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+        {"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+        {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    };
+    unsigned char sum[32], *buf = (unsigned char *)malloc(1000000);
+    char hex[65], want[80], cmd[700], file[512];
+    size_t i, k, lengths[] = {1, 55, 56, 57, 63, 64, 65, 119, 120, 127, 128, 129, 1000, 65536 + 3};
+    int ok = 1;
+    for (i = 0; i < sizeof v / sizeof v[0]; ++i) {
+        pclr__sha256(v[i].text, strlen(v[i].text), sum);
+        for (k = 0; k < 32; ++k) snprintf(hex + 2 * k, 3, "%02x", sum[k]);
+        CHECK(strcmp(hex, v[i].hex) == 0, "SHA-256 of '%s': %s", v[i].text, hex);
+    }
+    memset(buf, 'a', 1000000);
+    pclr__sha256(buf, 1000000, sum);
+    for (k = 0; k < 32; ++k) snprintf(hex + 2 * k, 3, "%02x", sum[k]);
+    CHECK(strcmp(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0, "SHA-256 of a million 'a'");
+    path_in(file, sizeof file, g_root, "sha_input");
+    for (i = 0; i < sizeof lengths / sizeof lengths[0]; ++i) {
+        FILE *p;
+        fill_random(buf, lengths[i], &g_rng);
+        write_file(file, buf, lengths[i]);
+        pclr__sha256(buf, lengths[i], sum);
+        for (k = 0; k < 32; ++k) snprintf(hex + 2 * k, 3, "%02x", sum[k]);
+        snprintf(cmd, sizeof cmd, "sha256sum %s 2>/dev/null", file);
+        if (!(p = popen(cmd, "r")) || !fgets(want, sizeof want, p)) { if (p) pclose(p); SKIP("no sha256sum"); break; }
+        pclose(p);
+        ok &= strncmp(want, hex, 64) == 0;
+    }
+    CHECK(ok, "SHA-256 agrees with sha256sum at block-edge lengths");
+    remove(file);
+    free(buf);
+}
+
+/* The trust model: a private directory (0700, files 0600, whatever the
+   umask); a directory or file of another user, or writable by others, or a
+   symbolic link, is not used. */
+static void test_cache_trust(void) {
+    char dir[600], top[256], file[700], real[800], link_dir[600], dir2[600];
+    const char *id = "trust kernel\noptions\ndevice Fake GPU\ndriver 1";
+    const int x = 42;
+    void *data = NULL;
+    size_t size = 0;
+    const char *why = NULL;
+    mode_t old;
+    snprintf(top, sizeof top, "%s/trust", g_root);
+    snprintf(dir, sizeof dir, "%s/deep/cache", top);
+    cache_file(file, sizeof file, dir, id);
+
+    old = umask(0); /* the most open umask: the old code made 0777 directories and 0666 files */
+    CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_OK, "store under umask 000");
+    CHECK(mode_of(top) == 0700 && mode_of(dir) == 0700, "directories created 0700 under umask 000 (%o, %o)", mode_of(top), mode_of(dir));
+    CHECK(mode_of(file) == 0600, "file created 0600 under umask 000 (%o)", mode_of(file));
+    umask(0777); /* the most closed: the owner's bits are set back explicitly */
+    snprintf(dir2, sizeof dir2, "%s/closed", top);
+    CHECK(pclr_cache_store(dir2, id, strlen(id), &x, sizeof x) == PCLR_OK, "store under umask 777");
+    CHECK(mode_of(dir2) == 0700, "directory 0700 under umask 777 (%o)", mode_of(dir2));
+    cache_file(real, sizeof real, dir2, id);
+    CHECK(mode_of(real) == 0600, "file 0600 under umask 777 (%o)", mode_of(real));
+    umask(old);
+    CHECK(pclr_cache_load(dir2, id, strlen(id), NULL, &data, &size, &why) == 1 && size == sizeof x, "and it loads (%s)", why ? why : "hit");
+    free(data);
+
+    /* a directory others may write into: not used, nothing written */
+    chmod(dir, 0777);
+    CHECK(misses(dir, id, &why) && strstr(why, "directory is writable by group or others"), "0777 directory: a miss (%s)", why);
+    CHECK(pclr_cache_store(dir, "new id", 6, &x, sizeof x) == PCLR_ERR_IO, "0777 directory: store refused");
+    chmod(dir, 0720);
+    CHECK(misses(dir, id, &why) && strstr(why, "writable"), "group-writable directory: a miss (%s)", why);
+    CHECK(count_files(dir, ".bin") == 1 && count_files(dir, ".tmp") == 0, "nothing was written there");
+    chmod(dir, 0755); /* readable by others is fine */
+    CHECK(pclr_cache_load(dir, id, strlen(id), NULL, &data, &size, &why) == 1, "0755 directory: used (%s)", why ? why : "hit");
+    free(data);
+    chmod(dir, 0700);
+
+    /* a file others may write: a miss; the next store replaces it with a private one */
+    chmod(file, 0666);
+    CHECK(misses(dir, id, &why) && strstr(why, "file is writable by group or others"), "0666 file: a miss (%s)", why);
+    CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_OK && mode_of(file) == 0600, "stored again: 0600 (%o)", mode_of(file));
+
+    /* another user's directory or file */
+    if (geteuid() == 0) {
+        CHECK(chown(file, 12345, 12345) == 0, "chown the file");
+        CHECK(misses(dir, id, &why) && strstr(why, "file belongs to another user"), "another user's file: a miss (%s)", why);
+        CHECK(chown(file, 0, 0) == 0 && chown(dir, 12345, 12345) == 0, "chown the directory");
+        CHECK(misses(dir, id, &why) && strstr(why, "directory belongs to another user"), "another user's directory: a miss (%s)", why);
+        CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_ERR_IO, "another user's directory: store refused");
+        CHECK(chown(dir, 0, 0) == 0, "chown back");
+    } else {
+        SKIP("not root: files of another user cannot be made here");
+    }
+
+    /* a symbolic link as the cache file: not followed, even to a good file */
+    snprintf(real, sizeof real, "%s.real", file);
+    CHECK(rename(file, real) == 0 && symlink(real, file) == 0, "cache file replaced by a link to it");
+    CHECK(misses(dir, id, &why) && strstr(why, "symbolic link"), "a link as the cache file: a miss (%s)", why);
+    CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_OK && !is_symlink(file), "store replaces the link, not its target");
+    CHECK(mode_of(real) == 0600 && remove(real) == 0, "the link's target untouched");
+
+    /* a symbolic link as the cache directory (the issue's link to /etc): not used, nothing written behind it */
+    snprintf(link_dir, sizeof link_dir, "%s/link_to_dir2", top);
+    CHECK(symlink(dir2, link_dir) == 0, "symlink to a directory");
+    CHECK(pclr_cache_store(link_dir, "via link", 8, &x, sizeof x) == PCLR_ERR_IO, "a link as the cache directory: store refused");
+    CHECK(count_files(dir2, ".bin") == 1, "nothing written behind the link");
+    CHECK(misses(link_dir, id, &why) && strstr(why, "symbolic link"), "and load misses (%s)", why);
+    remove(link_dir);
+    /* a regular file where the directory should be */
+    CHECK(misses(file, id, &why) && strstr(why, "not a directory"), "a file as the cache directory: a miss (%s)", why);
 }
 
 /* ---------------------------------------------------------------- tuning file */
@@ -622,6 +753,137 @@ static void test_tune_files(void) {
     }
 }
 
+/* pclr_tune_save writes only over a tuning file, keeps its mode, writes
+   through a symbolic link and keeps hard links (issue 13). */
+static void test_tune_save_safety(void) {
+    char dir[512], path[600], other[600], lnk[600], text[2048];
+    static const unsigned char binary[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, '\n', 'x', 0, 0xff};
+    const char *script = "#!/bin/sh\necho hello\n", *why = NULL;
+    pclr_tune_entry e = random_entry(PCLR_OPENCL, "Safe GPU", "3.0", PCLR_UINT, PCLR_MAX, 16), *got = NULL;
+    size_t n = 0, len = 0;
+    unsigned char *before, *after;
+    snprintf(dir, sizeof dir, "%s/tune_safety", g_root);
+    mkdir(dir, 0700);
+    path_in(path, sizeof path, dir, "tool");
+
+    /* a binary (0755) and a script: refused, left exactly as they were */
+    CHECK(write_file(path, binary, sizeof binary) && chmod(path, 0755) == 0, "a binary file");
+    CHECK(pclr_tune_save_ex(path, &e, 1, &why) == PCLR_ERR_IO && why && strstr(why, "not a tuning file"), "save over a binary refused (%s)",
+          why ? why : "");
+    before = read_file(path, &len);
+    CHECK(len == sizeof binary && memcmp(before, binary, len) == 0 && mode_of(path) == 0755, "the binary is untouched (mode %o)", mode_of(path));
+    free(before);
+    CHECK(write_file(path, script, strlen(script)), "a script");
+    CHECK(pclr_tune_save(path, &e, 1) == PCLR_ERR_IO && same_text(path, script), "save over a script refused, untouched");
+    CHECK(count_files(dir, ".lock") == 0 && count_files(dir, ".tmp") == 0, "no lock or temporary file left next to them");
+
+    /* a tuning file of 0600 stays 0600 (the umask's 0644 was the old result) */
+    path_in(path, sizeof path, dir, "private.txt");
+    CHECK(write_file(path, "", 0) && chmod(path, 0600) == 0, "an empty 0600 file");
+    CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK && mode_of(path) == 0600, "saved: still 0600 (%o)", mode_of(path));
+    before = read_file(path, &len);
+    CHECK(before && strncmp((char *)before, "# pclreduce tuning file", 23) == 0, "a new tuning file starts with its header line");
+    free(before);
+    chmod(path, 0640);
+    CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK && mode_of(path) == 0640, "0640 kept (%o)", mode_of(path));
+    /* a file of an older version: no header, an entry first */
+    pclr_tune_format(&e, text, sizeof text);
+    CHECK(write_file(path, text, strlen(text)), "a header-less tuning file");
+    CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK && same_text(path, text), "accepted, the same line replaced in place");
+
+    /* a symbolic link: the target is written, the link stays */
+    path_in(other, sizeof other, dir, "target.txt");
+    path_in(lnk, sizeof lnk, dir, "link.txt");
+    CHECK(write_file(other, "# pclreduce tuning file\n", 24) && symlink("target.txt", lnk) == 0, "link.txt -> target.txt");
+    CHECK(pclr_tune_save(lnk, &e, 1) == PCLR_OK, "save through the link");
+    CHECK(is_symlink(lnk), "the link is still a link");
+    CHECK(pclr_tune_load(other, PCLR_OPENCL, "Safe GPU", "3.0", NULL, &got, &n) == PCLR_OK && n == 1, "the target holds the entry (%zu)", n);
+    free(got);
+    /* a dangling link: its target is created */
+    remove(other);
+    CHECK(pclr_tune_save(lnk, &e, 1) == PCLR_OK && is_symlink(lnk) && mode_of(other) != 07777, "dangling link: target created");
+
+    /* hard links: rewritten in place, both names see the new entries */
+    path_in(path, sizeof path, dir, "hard1.txt");
+    path_in(other, sizeof other, dir, "hard2.txt");
+    CHECK(write_file(path, "# pclreduce tuning file\n", 24) && link(path, other) == 0, "two hard links");
+    CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK, "save through one name");
+    before = read_file(path, &len);
+    after = read_file(other, &n);
+    CHECK(before && after && len == n && memcmp(before, after, len) == 0 && strstr((char *)after, "Safe GPU"), "the other name sees it");
+    free(before);
+    free(after);
+
+    /* not regular, or an empty path */
+    CHECK(pclr_tune_save_ex(dir, &e, 1, &why) == PCLR_ERR_IO && why && strstr(why, "regular"), "a directory refused (%s)", why ? why : "");
+    CHECK(pclr_tune_save_ex("", &e, 1, &why) == PCLR_ERR_IO && why, "an empty path refused (%s)", why ? why : "");
+    CHECK(pclr_tune_save_ex(path, &e, 1, &why) == PCLR_OK && why == NULL, "success: why NULL");
+}
+
+/* A device name with control characters (a tab, a line break, \x01) is
+   saved escaped and loads again (the old format wrote spaces: never found). */
+static void test_tune_control_chars(void) {
+    char path[600], line[2048];
+    const char *names[] = {"GPU\twith tab", "two\nlines", "\x01start", "end\x7f", "back\\x41slash \"q\"", "all\x1f\x02\x03"};
+    pclr_tune_entry e, back, *got = NULL;
+    size_t i, n = 0;
+    path_in(path, sizeof path, g_root, "control.txt");
+    for (i = 0; i < sizeof names / sizeof names[0]; ++i) {
+        e = random_entry(PCLR_CUDA, names[i], "dr\tv", PCLR_FLOAT, PCLR_SUM, 20);
+        pclr_tune_format(&e, line, sizeof line);
+        CHECK(strchr(line, '\n') == line + strlen(line) - 1 && !strchr(line, '\t') && !strchr(line, '\x01'), "one line, no raw control character: %s", line);
+        CHECK(pclr_tune_parse(line, &back, NULL) == PCLR_OK && strcmp(back.device, names[i]) == 0 && strcmp(back.driver, "dr\tv") == 0,
+              "name %zu reads back the same", i);
+        CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK, "save name %zu", i);
+        CHECK(pclr_tune_load(path, PCLR_CUDA, names[i], "dr\tv", NULL, &got, &n) == PCLR_OK && n == 1 && same_config(&got[0].cfg, &e.cfg),
+              "name %zu: its entry loads again (%zu)", i, n);
+        free(got);
+    }
+    CHECK(pclr_tune_parse("cuda \"a\\x00b\" \"1\" float sum 20", &back, NULL) == PCLR_ERR_INVALID_KNOB, "\\x00 in a name refused");
+    CHECK(pclr_tune_parse("cuda \"a\\x4\" \"1\" float sum 20", &back, NULL) == PCLR_OK && strcmp(back.device, "ax4") == 0,
+          "a short \\x is the letter x, as before");
+}
+
+/* Four processes save different entries into one file at once, many
+   times: the lock serializes them and each merges what the others wrote. */
+static void test_tune_concurrent(void) {
+    enum { SAVERS = 4, TRIALS = 25, EACH = 3 };
+    static const pclr_op ops[SAVERS] = {PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_COUNT};
+    char path[600];
+    int trial, p, lost = 0, status;
+    path_in(path, sizeof path, g_root, "concurrent.txt");
+    fflush(stdout);
+    for (trial = 0; trial < TRIALS; ++trial) {
+        pid_t kids[SAVERS];
+        int go[2];
+        pclr_tune_entry *got = NULL;
+        size_t n = 0;
+        char c;
+        remove(path);
+        if (pipe(go) != 0) { CHECK(0, "pipe"); return; }
+        for (p = 0; p < SAVERS; ++p) {
+            if ((kids[p] = fork()) == 0) {
+                pclr_tune_entry e[EACH];
+                int k, bad = 0;
+                close(go[1]);
+                for (k = 0; k < EACH; ++k) e[k] = random_entry(PCLR_OPENCL, "Shared GPU", "1", PCLR_INT, ops[p], g_classes[k]);
+                if (read(go[0], &c, 1) < 0) _exit(3); /* all start when the parent closes the pipe */
+                for (k = 0; k < EACH; ++k) bad |= pclr_tune_save(path, &e[k], 1) != PCLR_OK; /* one save each: more races */
+                _exit(bad);
+            }
+        }
+        close(go[0]);
+        close(go[1]);
+        for (p = 0; p < SAVERS; ++p) lost |= !(kids[p] > 0 && waitpid(kids[p], &status, 0) == kids[p] && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        if (pclr_tune_load(path, PCLR_OPENCL, "Shared GPU", "1", NULL, &got, &n) != PCLR_OK || n != SAVERS * EACH) {
+            printf("trial %d: %zu of %d entries\n", trial, n, SAVERS * EACH);
+            lost = 1;
+        }
+        free(got);
+    }
+    CHECK(!lost, "%d trials of %d processes saving at once: every entry present, every save OK", TRIALS, SAVERS);
+}
+
 /* The sweep on a made-up device whose best knobs are known: group 512,
    unroll 8, 4 groups per unit, vector 2; local stride cannot run. */
 static int ilog2(int v) { int l = 0; while (v > 1) { v >>= 1; ++l; } return l; }
@@ -690,10 +952,15 @@ int main(void) {
     test_bad_files(path_in(dir, sizeof dir, g_root, "cache"));
     test_store_errors();
     test_not_regular();
+    test_sha256();
+    test_cache_trust();
     test_two_processes(path_in(dir, sizeof dir, g_root, "shared"));
     test_size_class();
     test_tune_format_parse();
     test_tune_files();
+    test_tune_save_safety();
+    test_tune_control_chars();
+    test_tune_concurrent();
     test_tune_sweep();
     test_default_dir();
     remove_tree(g_root);

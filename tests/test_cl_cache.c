@@ -11,6 +11,7 @@
 #include "pclr_test.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,30 @@ static void test_cold_warm_corrupt(void) {
     for_each_file("clear", remove_file);
 }
 
+/* A cache directory others may write into (the old umask-000 result) is not
+   used: describe says why, once; reduces still work, nothing is written. */
+static void test_untrusted_dir(void) {
+    pclr_cl_context *ctx;
+    char text[4096];
+    int files = for_each_file("count", NULL);
+    chmod(g_dir, 0777);
+    if ((ctx = open_ctx()) != NULL) {
+        unsigned long loaded, stored, tuned;
+        const char *line, *want = "disk cache: off (the cache directory is writable by group or others: ";
+        pclr_cl_describe(ctx, text, sizeof text);
+        line = strstr(text, "disk cache: ");
+        CHECK(line && strncmp(line, want, strlen(want)) == 0,
+              "describe says why the disk cache is off: %.120s", line ? line : "(no line)");
+        CHECK(reduce_ok(ctx, PCLR_FLOAT, PCLR_SUM, N, g_seed) && reduce_ok(ctx, PCLR_INT, PCLR_MIN, 999, g_seed + 3),
+              "reduces work uncached");
+        counts(ctx, &loaded, &stored, &tuned);
+        CHECK(loaded == 0 && stored == 0 && for_each_file("count", NULL) == files, "nothing loaded or stored (%lu, %lu)", loaded, stored);
+        pclr_cl_destroy(ctx);
+    }
+    chmod(g_dir, 0700);
+    expect("private again", 1, 0);
+}
+
 /* A child process (exec'd: the parent's OpenCL threads do not survive a
    plain fork): every type/op into the shared cache. Exit status 0 = all correct. */
 static int child_main(void) {
@@ -332,6 +357,8 @@ int main(int argc, char **argv) {
     test_two_processes(argv[0]);
     for_each_file("clear", remove_file);
     test_cold_warm_corrupt();
+    expect("cold again", 0, 1);
+    test_untrusted_dir();
     test_tune();
     test_unrunnable_entry();
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);

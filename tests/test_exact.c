@@ -501,6 +501,84 @@ done:
     for (t = 0; t < COUNT(g_types); ++t) pclr_buffer_destroy(ctx, buf[t]);
 }
 
+/* ------------------------------------------------------------------ maps
+   The exact sum of a map's values: float x and y with the map double(x) * y
+   (each product exact in double: the correctly rounded dot product),
+   x * s with a float parameter (products rounded in float, then summed
+   exactly), and x - y of doubles; cancelling data, the device against
+   pclr_cpu_reduce_map bit for bit, on the default knobs and one other set
+   (PoCL: the defaults; quick: the first map). */
+typedef struct exact_map { const char *map, *params; pclr_type x, y; double s; } exact_map;
+static const exact_map g_maps[] = {
+    {"double(x) * y", NULL, PCLR_FLOAT, PCLR_FLOAT, 0},
+    {"x * s", "float s", PCLR_FLOAT, PCLR_TYPE_DEFAULT, 0.1},
+    {"x - y", NULL, PCLR_DOUBLE, PCLR_DOUBLE, 0},
+};
+
+static void run_maps(pclr_context *ctx) {
+    static const uint64_t sizes[] = {0, 1, 7, 1021, 65537};
+    const uint64_t most = 65537 + 8;
+    size_t m, k, j;
+    uint64_t st = g_seed ^ 0x3a9ull;
+    long bad = 0, ran = 0;
+    double t0 = now_s();
+    const char *dev = pclr_device_name(ctx);
+    const int pocl = strstr(dev, "pthread") != NULL || strstr(dev, "cpu") != NULL || strstr(dev, "CPU") != NULL;
+    for (m = 0; m < (g_quick ? 1 : COUNT(g_maps)); ++m)
+        for (j = 0; j < (pocl && !g_full ? 1 : 2); ++j) { /* (PoCL: the default knobs; its builds take seconds) */
+            const exact_map *em = &g_maps[m];
+            const size_t xs = pclr_type_size(em->x), ys = em->y ? pclr_type_size(em->y) : 0;
+            unsigned char *hx = (unsigned char *)malloc((size_t)most * 8), *hy = (unsigned char *)malloc((size_t)most * 8);
+            pclr_buffer *bx = NULL, *by = NULL;
+            pclr_config c;
+            uint64_t i;
+            memset(&c, 0, sizeof c);
+            c.type = em->x;
+            c.op = PCLR_SUM;
+            c.accumulate = PCLR_EXACT;
+            c.map = em->map;
+            c.params = em->params;
+            c.y_type = em->y;
+            if (j) { c.vector_width = 1; c.unroll = 2; c.group_size = 64; c.stride = PCLR_STRIDE_GLOBAL; }
+            if (!hx || !hy) { CHECK(0, "out of memory"); free(hx); free(hy); return; }
+            for (i = 0; i < most; ++i) { /* x: cancelling triples B, 1, -B and wide values; y near 1 */
+                const double u = (double)(pclr_test_rand(&st) >> 11) * ldexp(1.0, -53);
+                const double big = em->x == PCLR_DOUBLE ? 1e17 : 1e8;
+                set_value(em->x, hx, i, i % 5 == 4 ? ldexp(2 * u - 1, (int)(pclr_test_rand(&st) % 60) - 30) : i % 3 == 0 ? big : i % 3 == 1 ? 1.0 : -big);
+                if (em->y) set_value(em->y, hy, i, i % 7 == 6 ? 1.0 + u : 1.0);
+            }
+            if (!CHECK(pclr_buffer_create(ctx, (size_t)most * xs, &bx) == PCLR_OK && pclr_buffer_write(ctx, bx, 0, hx, (size_t)most * xs) == PCLR_OK &&
+                           (!em->y || (pclr_buffer_create(ctx, (size_t)most * ys, &by) == PCLR_OK &&
+                                       pclr_buffer_write(ctx, by, 0, hy, (size_t)most * ys) == PCLR_OK)),
+                       "map upload: %s", pclr_last_error(ctx))) {
+                pclr_buffer_destroy(ctx, bx); pclr_buffer_destroy(ctx, by); free(hx); free(hy);
+                return;
+            }
+            for (k = 0; k < COUNT(sizes); ++k) {
+                const uint64_t n = sizes[k], off = k % 3; /* x and y at the same odd offset: their vectors line up */
+                unsigned char got[16], ref[16];
+                pclr_result r, rr;
+                const pclr_type st_ = pclr_sum_type(pclr_reduced_type(&c), PCLR_EXACT);
+                memset(got, 0xa5, sizeof got);
+                memset(ref, 0x5a, sizeof ref);
+                rr = pclr_cpu_reduce_map(&c, hx + off * xs, em->y ? hy + off * ys : NULL, n, em->params ? &em->s : NULL, ref);
+                r = pclr_reduce_map(ctx, &c, bx, off, by, off, n, em->params ? &em->s : NULL, got);
+                ++ran;
+                if (!CHECK(rr == PCLR_OK && r == PCLR_OK, "map %s (set %lu) n = %llu: cpu %s, device %s (%s)", em->map, (unsigned long)j,
+                           (unsigned long long)n, pclr_result_string(rr), pclr_result_string(r), pclr_last_error(ctx)) ||
+                    !CHECK(result_bits(st_, got) == result_bits(st_, ref), "map %s (set %lu) n = %llu: device 0x%llx, cpu reference 0x%llx",
+                           em->map, (unsigned long)j, (unsigned long long)n, (unsigned long long)result_bits(st_, got),
+                           (unsigned long long)result_bits(st_, ref)))
+                    ++bad;
+            }
+            pclr_buffer_destroy(ctx, bx);
+            pclr_buffer_destroy(ctx, by);
+            free(hx);
+            free(hy);
+        }
+    printf("maps: %ld exact sums of mapped values, %ld wrong, %.1fs\n", ran, bad, now_s() - t0);
+}
+
 #ifdef PCLR_TEST_CUDA
 /* Every knob set's CUDA kernel through NVRTC (compute_90 PTX), without a device. */
 static void nvrtc_compiles(void) {
@@ -537,6 +615,20 @@ static void nvrtc_compiles(void) {
             ++compiled;
             CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
         }
+    for (j = 0; j < COUNT(g_maps); ++j) {
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.type = g_maps[j].x;
+        c.op = PCLR_SUM;
+        c.accumulate = PCLR_EXACT;
+        c.backend = PCLR_CUDA;
+        c.map = g_maps[j].map;
+        c.params = g_maps[j].params;
+        c.y_type = g_maps[j].y;
+        r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+        ++compiled;
+        CHECK(r == PCLR_OK, "NVRTC compute_90: map %s: %s\n%.3000s", g_maps[j].map, pclr_result_string(r), log);
+    }
     printf("nvrtc: %ld exact kernels compiled, %.1fs\n", compiled, now_s() - t0);
 }
 #endif
@@ -581,6 +673,7 @@ int main(int argc, char **argv) {
     } else {
         printf("device: %s (%s)\n", pclr_device_name(ctx), pclr_backend_name(pclr_get_backend(ctx)));
         run_device(ctx);
+        run_maps(ctx);
         pclr_destroy(ctx);
     }
     for (i = 0; i < 3; ++i) free(g_host[i]);

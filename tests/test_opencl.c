@@ -816,6 +816,245 @@ static void test_contexts(void) {
     }
 }
 
+/* A buffer on the caller's memory (CL_MEM_USE_HOST_PTR) 1, 2 or 3 bytes off
+   a float's alignment crashed the process inside PoCL's kernel: now
+   PCLR_ERR_MISALIGNED, as CUDA; an element-aligned one (4 off a 16-byte
+   boundary) reduces correctly; a sub-buffer counts its parent's address. */
+static void test_misaligned(void) {
+    const cl_context cc = pclr_cl_get_cl_context(g_ctx);
+    const size_t n = 4099, bytes = n * sizeof(float);
+    unsigned char *raw = (unsigned char *)malloc(bytes + 4096 + 64);
+    unsigned char *base = raw + (64 - (uintptr_t)raw % 64); /* 64-byte aligned */
+    uint64_t st = g_seed ^ 0xa11e;
+    pclr_config c = make_cfg(PCLR_FLOAT, PCLR_MAX);
+    cl_uint align_bits = 0;
+    cl_device_id dev = NULL;
+    float *tmp = (float *)malloc(bytes);
+    size_t off, origin;
+    float want, got;
+    cl_int err;
+    if (!CHECK(raw && tmp, "host memory")) return;
+    clGetCommandQueueInfo(pclr_cl_get_queue(g_ctx), CL_QUEUE_DEVICE, sizeof dev, &dev, NULL);
+    clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    origin = align_bits >= 8 ? align_bits / 8 : 128; /* the smallest sub-buffer origin the device takes */
+    for (off = 0; off <= 4; ++off) {
+        cl_mem m, sub = NULL;
+        cl_buffer_region region;
+        pclr_result r;
+        fill(PCLR_FLOAT, tmp, n, &st, 0);
+        memcpy(base + off, tmp, bytes); /* misaligned floats are never touched through a float pointer here */
+        m = clCreateBuffer(cc, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, bytes, base + off, &err);
+        if (!CHECK(err == CL_SUCCESS, "USE_HOST_PTR buffer at +%zu: %d", off, (int)err)) continue;
+        memset(&got, 0x5a, sizeof got);
+        r = pclr_cl_reduce(g_ctx, &c, m, 0, n, &got);
+        if (off % 4) {
+            CHECK(r == PCLR_ERR_MISALIGNED && strstr(pclr_cl_last_error(g_ctx), "not aligned"),
+                  "host memory %zu bytes off: PCLR_ERR_MISALIGNED, no crash (%s: %s)", off, pclr_result_string(r), pclr_cl_last_error(g_ctx));
+        } else {
+            pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, tmp, n, &want);
+            CHECK(r == PCLR_OK && memcmp(&got, &want, sizeof got) == 0, "host memory %zu bytes off: reduced (%s)", off, pclr_result_string(r));
+        }
+        /* a sub-buffer at an origin the device accepts: its address is the parent's plus the origin */
+        region.origin = origin;
+        region.size = bytes - origin;
+        sub = clCreateSubBuffer(m, CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        if (err == CL_SUCCESS) {
+            r = pclr_cl_reduce(g_ctx, &c, sub, 0, (bytes - origin) / 4, &got);
+            if (off % 4) {
+                CHECK(r == PCLR_ERR_MISALIGNED, "sub-buffer of host memory %zu bytes off: PCLR_ERR_MISALIGNED (%s)", off, pclr_result_string(r));
+            } else {
+                pclr_cpu_reduce(PCLR_FLOAT, PCLR_MAX, tmp + origin / 4, (bytes - origin) / 4, &want);
+                CHECK(r == PCLR_OK && memcmp(&got, &want, sizeof got) == 0, "sub-buffer %zu bytes off: reduced (%s)", off, pclr_result_string(r));
+            }
+            clReleaseMemObject(sub);
+        } else {
+            SKIP("clCreateSubBuffer at origin %zu: %d", origin, (int)err);
+        }
+        clReleaseMemObject(m);
+    }
+    /* the context is still usable */
+    CHECK(run_check(&c, 0, 1000, "after the misaligned buffers"), "a reduce after the refusals");
+    free(raw);
+    free(tmp);
+}
+
+/* ------------------------------------------------- the float-sum error bound
+   README's bound, from the kernel's structure: each work-item folds its
+   vectors in order (each vector a tree of log2 V adds; one head and one tail
+   element), the group combines by a tree of log2 G levels, and with several
+   groups the last one folds the partials (ceil(groups / 4G) rounds of a
+   2-level tree, then a tree of log2 G) or a second pass does (the same
+   kernel on the partials, one group). With D the longest chain of rounded
+   additions an element goes through, |sum - exact| <= D u / (1 - D u) S,
+   S = sum |x|. Checked on adversarial data against an exact sum. */
+enum { EXACT_LIMBS = 72 }; /* 32 bits each from 2^-1074: every double and any sum of 2^31 of them */
+typedef struct exact_sum { int64_t limb[EXACT_LIMBS]; } exact_sum;
+
+/* Adds x exactly: its 53-bit integer mantissa placed at bit (exponent + 1074). */
+static void exact_add(exact_sum *a, double x) {
+    int e, sign = x < 0 ? -1 : 1;
+    double f = frexp(fabs(x), &e);
+    uint64_t m;
+    int bit;
+    unsigned q, s;
+    if (x == 0) return;
+    m = (uint64_t)ldexp(f, 53); /* x = m 2^(e - 53) */
+    bit = e - 53 + 1074;
+    if (bit < 0) { /* a subnormal: its low bits are zeros */
+        m >>= -bit;
+        bit = 0;
+    }
+    q = (unsigned)bit / 32;
+    s = (unsigned)bit % 32;
+    /* m << s spans up to three 32-bit limbs; each piece < 2^32, so 2^31 additions cannot overflow */
+    a->limb[q] += sign * (int64_t)((m << s) & 0xffffffffu);
+    a->limb[q + 1] += sign * (int64_t)((s ? m >> (32 - s) : m >> 32) & 0xffffffffu);
+    a->limb[q + 2] += sign * (int64_t)(s ? m >> (64 - s) : 0);
+}
+/* Carries: every limb but the top one into [0, 2^32). */
+static void exact_normalize(exact_sum *a) {
+    int i;
+    for (i = 0; i + 1 < EXACT_LIMBS; ++i) {
+        const int64_t low = a->limb[i] & 0xffffffff;
+        a->limb[i + 1] += (a->limb[i] - low) / 4294967296;
+        a->limb[i] = low;
+    }
+}
+/* The value, rounded once to long double: magnitude limbs, added from the top. */
+static long double exact_value(const exact_sum *in) {
+    exact_sum a = *in;
+    long double v = 0;
+    int i, neg;
+    exact_normalize(&a);
+    if ((neg = a.limb[EXACT_LIMBS - 1] < 0) != 0) {
+        for (i = 0; i < EXACT_LIMBS; ++i) a.limb[i] = -a.limb[i];
+        exact_normalize(&a);
+    }
+    for (i = EXACT_LIMBS - 1; i >= 0; --i) v += ldexpl((long double)a.limb[i], 32 * i - 1074);
+    return neg ? -v : v;
+}
+
+static unsigned ceil_log2(uint64_t v) {
+    unsigned l = 0;
+    while (((uint64_t)1 << l) < v) ++l;
+    return l;
+}
+
+/* D for the resolved config c on n elements (see above). */
+static uint64_t sum_depth(const pclr_config *c, uint64_t n) {
+    pclr_launch plan;
+    uint64_t T, d;
+    if (pclr_plan(c, &g_facts, n, &plan) != PCLR_OK) return 0;
+    T = plan.groups * plan.group_size;
+    d = ceil_log2((uint64_t)c->vector_width) + (n + (uint64_t)c->vector_width * T - 1) / ((uint64_t)c->vector_width * T) + 1 +
+        ceil_log2(plan.group_size);
+    if (plan.groups > 1 && c->finish == PCLR_FINISH_PARTIALS)
+        d += ceil_log2((uint64_t)c->vector_width) + (plan.groups + (uint64_t)c->vector_width * plan.group_size - 1) /
+             ((uint64_t)c->vector_width * plan.group_size) + 1 + ceil_log2(plan.group_size);
+    else if (plan.groups > 1)
+        d += (plan.groups + 4 * plan.group_size - 1) / (4 * plan.group_size) + 2 + ceil_log2(plan.group_size);
+    return d;
+}
+
+/* Adversarial data: 0 cancellation (big values of both signs that cancel,
+   small ones between), 1 exponents from 2^-60 to 2^60, 2 values that sum to
+   exactly 0, 3 equal values (every add rounds a growing sum), 4 lost
+   increments: each work-item's first vector starts with 1 and every other
+   element is 0.24 u, so that each vector's sum is lost against the running
+   1 (the bound's chain term, nearly reached). Kind 4 follows c's plan. */
+static void bound_data(int kind, const pclr_config *c, double *x, uint64_t n, uint64_t *st) {
+    const double u = c->type == PCLR_DOUBLE ? ldexp(1.0, -53) : ldexp(1.0, -24);
+    const uint64_t V = (uint64_t)c->vector_width;
+    pclr_launch plan;
+    uint64_t i, T = 1, block = 1;
+    if (kind == 4 && pclr_plan(c, &g_facts, n, &plan) == PCLR_OK) {
+        T = plan.groups * plan.group_size;
+        block = (n / V + T - 1) / T;
+    }
+    for (i = 0; i < n; ++i) {
+        const uint64_t r = pclr_test_rand(st);
+        const double unit = (double)(r >> 40) / 16777216.0 + 0.5; /* [0.5, 1.5), 24 bits */
+        const double sign = r & 1 ? -1.0 : 1.0;
+        const uint64_t v = i / V; /* the vector i is in */
+        switch (kind) {
+        case 0: x[i] = i % 3 == 0 ? sign * ldexp(unit, 30 + (int)(r >> 8) % 10) : sign * unit; break;
+        case 1: x[i] = sign * ldexp(unit, (int)((r >> 8) % 121) - 60); break;
+        case 2: x[i] = i % 2 ? -x[i - 1] : sign * ldexp(unit, (int)((r >> 8) % 40) - 20); break;
+        case 3: x[i] = 1.0 + ldexp(1.0, -22); break;
+        default: x[i] = i % V == 0 && (c->stride == PCLR_STRIDE_LOCAL ? v % block == 0 : v < T) ? 1.0 : 0.24 * u; break;
+        }
+    }
+    if (kind == 2 && n % 2) x[n - 1] = 0;
+}
+
+static void test_error_bound(void) {
+    static const char *const kinds[] = {"cancellation", "exponents 2^-60..2^60", "exact zero sum", "equal values", "lost increments"};
+    const uint64_t sizes[] = {777, 100003, 1000003};
+    const uint64_t n_max = 1000003;
+    double *x = (double *)malloc(n_max * sizeof *x);
+    float *xf = (float *)malloc(n_max * sizeof *xf);
+    pclr_config cfgs[3];
+    size_t k, s, c, nc = 0;
+    uint64_t st = g_seed ^ 0xb0b0;
+    double worst = 0, tightest = 0;
+    if (!CHECK(x && xf, "host memory")) { free(x); free(xf); return; }
+    cfgs[nc++] = make_cfg(PCLR_FLOAT, PCLR_SUM); /* the device's defaults */
+    cfgs[nc] = make_cfg(PCLR_FLOAT, PCLR_SUM);   /* grid stride, scalar loads, the second pass */
+    cfgs[nc].stride = PCLR_STRIDE_GLOBAL;
+    cfgs[nc].vector_width = 1;
+    cfgs[nc++].finish = PCLR_FINISH_PARTIALS;
+    if (type_ok(PCLR_DOUBLE)) cfgs[nc++] = make_cfg(PCLR_DOUBLE, PCLR_SUM);
+    for (c = 0; c < nc; ++c) {
+        pclr_config rc;
+        const int dbl = cfgs[c].type == PCLR_DOUBLE;
+        const long double u = dbl ? ldexpl(1.0L, -53) : ldexpl(1.0L, -24);
+        cl_mem buf;
+        cl_int err;
+        if (!CHECK(pclr_cl_resolve(g_ctx, &cfgs[c], &rc) == PCLR_OK, "resolve: %s", pclr_cl_last_error(g_ctx))) continue;
+        buf = clCreateBuffer(pclr_cl_get_cl_context(g_ctx), CL_MEM_READ_ONLY, n_max * sizeof *x, NULL, &err);
+        if (!CHECK(err == CL_SUCCESS, "buffer for the bound test")) continue;
+        for (k = 0; k < sizeof kinds / sizeof kinds[0]; ++k)
+            for (s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+                const uint64_t n = sizes[s];
+                exact_sum diff, abs_sum;
+                long double e, sabs, bound;
+                uint64_t i, d = sum_depth(&rc, n);
+                double got = 0;
+                float gotf = 0;
+                pclr_result r;
+                bound_data((int)k, &rc, x, n, &st);
+                memset(&diff, 0, sizeof diff);
+                memset(&abs_sum, 0, sizeof abs_sum);
+                for (i = 0; i < n; ++i) {
+                    if (!dbl) x[i] = xf[i] = (float)x[i]; /* the values the device sums */
+                    exact_add(&diff, x[i]);
+                    exact_add(&abs_sum, fabs(x[i]));
+                }
+                clEnqueueWriteBuffer(pclr_cl_get_queue(g_ctx), buf, CL_TRUE, 0, n * (dbl ? sizeof *x : sizeof *xf),
+                                     dbl ? (const void *)x : (const void *)xf, 0, NULL, NULL);
+                r = pclr_cl_reduce(g_ctx, &cfgs[c], buf, 0, n, dbl ? (void *)&got : (void *)&gotf);
+                if (!dbl) got = gotf;
+                if (!CHECK(r == PCLR_OK, "%s sum: %s", kinds[k], pclr_cl_last_error(g_ctx))) continue;
+                exact_add(&diff, -got); /* exact - got, exactly */
+                e = fabsl(exact_value(&diff));
+                sabs = exact_value(&abs_sum);
+                bound = (long double)d * u / (1 - (long double)d * u) * sabs * (1 + 1e-15L);
+                if (sabs > 0 && e / (u * sabs) > worst) worst = (double)(e / (u * sabs));
+                if (sabs > 0 && d && e / (u * sabs * d) > tightest) tightest = (double)(e / (u * sabs * d));
+                CHECK(d > 0 && e <= bound, "%s %s n=%llu stride=%s vector=%d finish=%s: |error| = %.3Lg u S, over the bound D = %llu",
+                      kinds[k], pclr_type_name(rc.type), (unsigned long long)n, pclr_stride_name(rc.stride), rc.vector_width,
+                      pclr_finish_name(rc.finish), sabs > 0 ? e / (u * sabs) : 0.0L, (unsigned long long)d);
+            }
+        clReleaseMemObject(buf);
+    }
+    /* the bound is not vacuous: the lost increments come close to it */
+    CHECK(tightest > 0.5, "the worst case reaches %.2f of the bound (D u S)", tightest);
+    printf("float-sum error bound: worst |error| %.2f u S, %.2f of the bound D u S, over %zu configurations x 5 data sets x 3 sizes\n",
+           worst, tightest, nc);
+    free(x);
+    free(xf);
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     int pi = env_int("PCLR_CL_PLATFORM", -1), di = env_int("PCLR_CL_DEVICE", -1), s, seeds;
@@ -864,6 +1103,8 @@ int main(void) {
     test_refusals();
     test_build_failure();
     test_null_and_sizes();
+    test_misaligned();
+    test_error_bound();
     test_cache();
     test_atomic_slots();
     test_nan();

@@ -87,6 +87,19 @@ for input in "$T/fifo" /dev/zero "$T"; do # a FIFO blocked forever; /dev/zero an
   check "run --input $input is refused (rc $rc)" [ $rc = 1 ]
   check "run --input $input says it is not a regular file" grep -q "not a regular file" "$T/err"
 done
+# --input - reads standard input to its end (a file or a pipe); /proc files (size 0, content there) are refused
+check "run --input - from a file" [ "$($RUN --backend cpu --type uint --op sum --input - <"$T/u32.bin" | tail -1)" = "result: 500500" ]
+check "run --input - from a pipe" [ "$(cat "$T/u32.bin" | $RUN --backend cpu --type uint --op sum --input - | tail -1)" = "result: 500500" ]
+$RUN --backend cpu --type uint8 --op sum --input /proc/self/status >"$T/out" 2>"$T/err"; rc=$?
+check "run --input /proc/self/status refused (rc $rc)" [ $rc = 1 ]
+check "run --input /proc/... says why" grep -q "a /proc or /sys file" "$T/err"
+# a result that cannot be written (a full disk) is a failure
+$RUN --backend cpu --type uint --op sum --input "$T/u32.bin" >/dev/full 2>"$T/err"; rc=$?
+check "run > /dev/full exits 1 (got $rc)" [ $rc = 1 ]
+check "run > /dev/full says why" grep -q "cannot write the output" "$T/err"
+$GEN --backend opencl --type uint --op sum >/dev/full 2>"$T/err"; rc=$?
+check "gen > /dev/full exits 1 (got $rc)" [ $rc = 1 ]
+check "gen > /dev/full says why" grep -q "cannot write the output" "$T/err"
 $RUN --backend cpu --type uint --op sum --input "$T/missing.bin" >"$T/out" 2>"$T/err"; rc=$?
 check "run missing input fails" [ $rc != 0 ]
 check "run missing input says why" grep -q "cannot open" "$T/err"
@@ -144,6 +157,14 @@ expect_line cpu "result: 10 at 9" --type float16 --op argmax --input "$T/f16ten.
 expect_both "result: -0.25" --type half --op sum --input "$T/f16.bin"
 expect_line cpu "result: -0.25" --type half --op sum --accumulate wide --input "$T/f16.bin"
 expect_line cpu "result: min=-2 max=1.5" --type half --op minmax --input "$T/f16.bin"
+# signed zeros, one rule everywhere: min -0, max +0 when zeros of both signs tie
+py "struct.pack('<3f', 0.0, -0.0, 0.0)" "$T/f32zeros.bin"
+py "struct.pack('<3d', -0.0, 0.0, -0.0)" "$T/f64zeros.bin"
+expect_both "result: -0" --type float --op min --input "$T/f32zeros.bin"
+expect_both "result: 0" --type float --op max --input "$T/f32zeros.bin"
+expect_both "result: min=-0 max=0" --type float --op minmax --input "$T/f32zeros.bin"
+expect_line cpu "result: -0" --type double --op min --input "$T/f64zeros.bin"
+expect_line cpu "result: 0" --type double --op max --input "$T/f64zeros.bin"
 expect_both "result: -?nan at 1" --type float --op argmax --input "$T/f32nan.bin"
 expect_line cpu "result: -?nan at 1" --type float --op argmin --input "$T/f32nan.bin"
 expect_both "result: 2" --type float --op count --input "$T/f32count.bin"
@@ -199,6 +220,9 @@ for t in uint int float double; do
 done
 $RUN --backend opencl --type uint --op sum --n 1000 -v >"$T/out" 2>&1
 check "run -v shows the chosen path" grep -q "variant=" "$T/out"
+check "run -v: a knob given is 'flag', the rest 'default' without a tuning file" \
+  grep -q "^  unroll  *8  *flag$" <($RUN --backend opencl --type uint --op sum --n 1000 --unroll 8 -v 2>&1)
+check "run -v: untouched knobs are 'default'" grep -Eq "^  group +[0-9]+ +default$" "$T/out"
 $RUN --backend cuda --type uint --op sum --n 1000 >"$T/out" 2>"$T/err"; rc=$?
 if nvidia-smi >/dev/null 2>&1; then
   check "cuda backend runs" [ $rc = 0 ]
@@ -214,7 +238,20 @@ $TUNE --backend opencl --types uint --ops max --max-n 4096 --file "$T/tuning.txt
 check "tune exit 0 (got $rc)" [ $rc = 0 ]
 check "tune prints the winner" grep -Eq "^uint +max +2\^12 .*type=uint op=max" "$T/out"
 check "tune writes one line for the class" [ "$(grep -c '^opencl ".*" ".*" uint max 12 ' "$T/tuning.txt")" = 1 ]
-for args in "" "--backend metal" "--backend opencl --types quad" "--backend opencl --max-n 12"; do
+# -v with that file: the knobs left out come from it ('tuned'), the ones given are 'flag'
+PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type uint --op max --n 1000 --unroll 8 -v >"$T/out" 2>&1
+check "run -v: tuned knobs say 'tuned'" grep -Eq "^  group +[0-9]+ +tuned$" "$T/out"
+check "run -v: a flag over a tuned knob says 'flag'" grep -q "^  unroll  *8  *flag$" "$T/out"
+check "run -v: accumulate is never tuned" grep -q "^  accumulate  *native  *default$" "$T/out"
+# a file that is not a tuning file (the issue's binary) is refused before the sweep, untouched, mode kept
+cp "$(type -P true)" "$T/binary"; chmod 755 "$T/binary"
+$TUNE --backend opencl --types uint --ops max --max-n 4096 --file "$T/binary" >"$T/out" 2>"$T/err"; rc=$?
+check "tune --file over a binary exits 1 (got $rc)" [ $rc = 1 ]
+check "tune --file over a binary says why" grep -q "not a tuning file" "$T/err"
+check "tune leaves the binary as it was" cmp -s "$(type -P true)" "$T/binary"
+check "tune keeps the binary's mode" [ "$(stat -c %a "$T/binary")" = 755 ]
+for args in "" "--backend metal" "--backend opencl --types quad" "--backend opencl --max-n 12" \
+            "--backend opencl --device 4294967296" "--backend opencl --device 4294967295" "--backend opencl --platform -1"; do
   $TUNE $args >"$T/out" 2>"$T/err"; rc=$?
   check "tune '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "tune '$args' says why" test -s "$T/err"
