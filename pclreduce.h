@@ -280,13 +280,13 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
 PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
 
 /* Most groups the planner may ask for on this device (scratch sizing). Exact
-   sums, which take no per-group scratch, get more above 2^30 elements per
-   group of this: ceil(n / 2^30) (see pclr_plan). */
+   sums, which take no per-group scratch, get more above 2^29 elements per
+   group of this: ceil(n / 2^29) (see pclr_plan). */
 PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device_facts *dev);
 
 /* Grid for n elements: min(ceil(n / items per group), compute units x
    groups_per_unit), at least 1 (n = 0 still launches one group that writes
-   the identity); exact sums at least ceil(n / 2^30) (their cells' bound).
+   the identity); exact sums at least ceil(n / 2^29) (their cells' bound).
    `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
@@ -2726,8 +2726,10 @@ static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
 }
 
 /* The elements one group adds into its cells at most: each of its deposits
-   adds less than 2^32 to a cell, and a cell takes 2^31 of them. */
-#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 30)
+   adds less than 2^32 to a cell, and an element causes at most two deposits
+   (its own spill, or its share of a running sum's s and c when that is
+   spilled), so a cell stays under 2^62. */
+#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
 /* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
 #define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
 
@@ -3304,7 +3306,7 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     wanted = n / per_group + (n % per_group != 0);
     cap = pclr_max_groups(cfg, dev);
     if (wanted > cap) wanted = cap;
-    /* exact sums: a group's cells take at most 2^30 elements (see PCLR__EXACT_GROUP_MOST) */
+    /* exact sums: a group's cells take at most 2^29 elements (see PCLR__EXACT_GROUP_MOST) */
     if (cfg->accumulate == PCLR_EXACT && wanted < n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0))
         wanted = n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0);
     if (wanted < 1) wanted = 1;

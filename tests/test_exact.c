@@ -397,8 +397,8 @@ static void api(void) {
         memset(&c, 0, sizeof c);
         c.accumulate = PCLR_EXACT;
         c.groups_per_unit = 1;
-        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK && pclr_plan(&c, &dev, (uint64_t)5 << 30, &plan) == PCLR_OK && plan.groups == 5,
-              "an exact sum's group takes at most 2^30 elements (5 x 2^30 on one group per device: %llu groups)",
+        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK && pclr_plan(&c, &dev, (uint64_t)5 << 29, &plan) == PCLR_OK && plan.groups == 5,
+              "an exact sum's group takes at most 2^29 elements (5 x 2^29 on one group per device: %llu groups)",
               (unsigned long long)plan.groups);
     }
 }

@@ -224,8 +224,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* the planner on fuzzed device facts */
     if (pclr_plan(&res, &dev, n, &plan) == PCLR_OK) {
-        /* (exact sums: a group takes at most 2^30 elements, however many groups that needs) */
-        const uint64_t exact_groups = res.accumulate == PCLR_EXACT ? (n >> 30) + ((n & ((1u << 30) - 1)) != 0) : 0;
+        /* (exact sums: a group takes at most 2^29 elements, however many groups that needs) */
+        const uint64_t exact_groups = res.accumulate == PCLR_EXACT ? (n >> 29) + ((n & ((1u << 29) - 1)) != 0) : 0;
         REQUIRE(plan.groups >= 1 && (plan.groups <= pclr_max_groups(&res, &dev) || plan.groups == exact_groups));
         REQUIRE(plan.group_size == (uint32_t)res.group_size);
     } else {
