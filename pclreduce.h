@@ -98,9 +98,12 @@ typedef enum pclr_op {
    NATIVE: in the element's own width: 32-bit ints wrap mod 2^32, 64-bit mod
      2^64, 8/16-bit ints accumulate in 32 bits, half in float;
    WIDE: integers in 64 bits, half and float in double (needs fp64);
-   COMPENSATED: Kahan-Babuska-Neumaier in the element's float type (half: float). */
+   COMPENSATED: Kahan-Babuska-Neumaier in the element's float type (half: float);
+   EXACT: half, float and double sums only: the exact sum rounded once to
+     nearest-even into float (half, float) or double, the same bits for every
+     knob, backend and device (needs fp64 and 64-bit integer atomics). */
 typedef enum pclr_accumulate {
-    PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_ACCUMULATE_COUNT_
+    PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_EXACT, PCLR_ACCUMULATE_COUNT_
 } pclr_accumulate;
 /* Where a reduction runs, and the kernel language it is written in: one word in
    the API, on the command lines (--backend) and in the tuning file. 0 is
@@ -276,12 +279,15 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
    buffer protocol as pclr_kernel_source. Backends add their own (CUDA arch). */
 PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
 
-/* Most groups the planner may ask for on this device (scratch sizing). */
+/* Most groups the planner may ask for on this device (scratch sizing). Exact
+   sums, which take no per-group scratch, get more above 2^29 elements per
+   group of this: ceil(n / 2^29) (see pclr_plan). */
 PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device_facts *dev);
 
 /* Grid for n elements: min(ceil(n / items per group), compute units x
    groups_per_unit), at least 1 (n = 0 still launches one group that writes
-   the identity). `cfg` must be resolved. */
+   the identity); exact sums at least ceil(n / 2^29) (their cells' bound).
+   `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
 /* The types in a result (see "results"): min, max, argmin, argmax, minmax
@@ -978,7 +984,7 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
 static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
-static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated"};
+static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
@@ -1072,7 +1078,7 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
     pclr_type v = pclr__compute_type(t);
     if (v == PCLR_TYPE_DEFAULT || (int)a < 0 || a >= PCLR_ACCUMULATE_COUNT_) return PCLR_TYPE_DEFAULT;
     if (a == PCLR_WIDE) return v == PCLR_FLOAT ? PCLR_DOUBLE : pclr__is_float(v) ? v : pclr__is_signed(v) ? PCLR_INT64 : PCLR_UINT64;
-    if (a == PCLR_COMPENSATED && !pclr__is_float(v)) return PCLR_TYPE_DEFAULT;
+    if ((a == PCLR_COMPENSATED || a == PCLR_EXACT) && !pclr__is_float(v)) return PCLR_TYPE_DEFAULT;
     return v;
 }
 
@@ -1671,6 +1677,7 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
 static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
+    if (c->accumulate == PCLR_EXACT) return 1; /* its running sums are doubles */
     pclr__layout_of(c, &l);
     for (i = 0; i < l.count; ++i) if (l.field[i].type == PCLR_DOUBLE) return 1;
     if (pclr__has_map(c)) { /* a double anywhere in the map */
@@ -1693,7 +1700,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     c = *in;
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide or compensated"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl and cuda kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
@@ -1726,6 +1733,12 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_TSIZE
     if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
     if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
+        if (!pclr__is_float(pclr__reduced(&c))) { *why = "exact sums are for half, float and double values (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.op != PCLR_SUM) { *why = "exact accumulation is for sum only (stats: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "the exact sum finishes with last_group: the groups add integer cells, the last one rounds them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the exact sum has its own in-group step: variant naive, sequential, unrolled (a tree in local memory) or shuffle"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
     if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
     if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
@@ -2615,8 +2628,9 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "}\n");
 }
 
-/* Level 1: each work-item folds its share of the input, loads in flight. */
-static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
+/* What one step of the loop loads (pclr_in, PCLR_LOAD) and the kernel's arguments to its
+   opening brace; args: the text of its first arguments (PCLR__TEXT_KERNEL_ARGS, or the exact sum's). */
+static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
     const int y = g->map && g->map->y;
     int k;
     if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
@@ -2624,17 +2638,18 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
                          "PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {\n"
                          "    pclr_in r;\n    r.x = pv[j];\n    r.y = qv[j];\n    return r;\n}\n"
                          "#define PCLR_LOAD(j) pclr_load(pv, qv, (j))\n");
-    pclr__put(g->w, PCLR__TEXT_KERNEL_ARGS);
+    pclr__put(g->w, args);
     if (y) pclr__put(g->w, ",\n                             PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2");
     for (k = 0; g->map && k < g->map->params; ++k)
         PCLR__GEN_PUTF(g, "%s%s p%d", k ? ", " : ",\n                             ", pclr__mtname(g->map->param[k], g->cuda), k);
-    PCLR__GEN_PUTF(g, ") {\n" PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
-                                                         : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
-                                                         : "PCLR_GROUP");
-    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
-    pclr__put(g->w, PCLR__TEXT_IDS);
+    pclr__put(g->w, ") {\n");
+}
+
+/* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in
+   flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
+static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
+    const int y = g->map && g->map->y;
     if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *q = in2 + offset2; /* y, element for element with x */\n");
-    if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
     if (c->vector_width > 1) /* (the piece holds %: not a format) */
         pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
                       : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
@@ -2647,9 +2662,21 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
                          "    pclr_u64 i = thread * block;\n"
                          "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, PCLR__TEXT_LOOP);
+    pclr__put(g->w, loop);
     if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
     if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
+}
+
+/* The kernel's head and levels 1 and 2. */
+static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
+    pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
+    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                                 : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                                 : "PCLR_GROUP");
+    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
+    pclr__put(g->w, PCLR__TEXT_IDS);
+    if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
+    pclr__gen_level1(g, c, PCLR__TEXT_LOOP);
     pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
 }
 
@@ -2678,6 +2705,523 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                           "}\n", g->cuda ? (c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax")
                                             : (c->op == PCLR_SUM ? "atomic_add" : c->op == PCLR_MIN ? "atomic_min" : "atomic_max"),
                        ticket, g->cuda ? "atomicExch" : "atomic_xchg");
+}
+
+/* ------------------------------------------------------------ the exact sum
+   accumulate = exact (sums of half, float, double): the exact sum of the
+   elements rounded once to nearest-even, so that every knob, grid, backend
+   and device gives the same bits (README "Exact sums": the method and why it
+   is exact). In short: a work-item adds its elements in double and keeps the
+   sum while a cheap test shows that no addition rounded; a vector that would
+   round goes, with the running sum, into the group's superaccumulator:
+   integer cells of 32-bit digits carried in 64 bits (carry-save), added with
+   64-bit atomics in local memory. The group tree merges running sums with
+   TwoSum and deposits the rounding errors. Each group adds its cells into the
+   launch's cells (the kernel's partials argument, zero between launches) with
+   64-bit atomics; the last group rounds them and zeroes them again. */
+
+/* The cells for an element type: cell k weighs 2^(32 k + emin); the rest
+   describes the result's format. */
+typedef struct pclr__exact_shape {
+    int cells;       /* deposits reach cell cells - 4 at most: room for the carries of 2^64 elements */
+    int emin;        /* a multiple of 32 at or below the smallest ulp of the elements */
+    int mant;        /* the result's precision in bits (24, 53) */
+    int sub, top;    /* the result's smallest and largest ulp exponents (-149 and 104; -1074 and 971) */
+} pclr__exact_shape;
+
+static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
+    /* float and half elements (values < 2^128, multiples of 2^-149): a running
+       sum of < 2^31 of them stays below 2^159, bit 319 of cells from 2^-160;
+       the launch's total stays below 2^192. Doubles: below 2^1024 and 2^1088. */
+    pclr__exact_shape s;
+    if (t == PCLR_DOUBLE) { s.cells = 69; s.emin = -1088; s.mant = 53; s.sub = -1074; s.top = 971; }
+    else { s.cells = 12; s.emin = -160; s.mant = 24; s.sub = -149; s.top = 104; }
+    return s;
+}
+
+/* The elements one group adds into its cells at most: each of its deposits
+   adds less than 2^32 to a cell, and an element causes at most two deposits
+   (its own spill, or its share of a running sum's s and c when that is
+   spilled), so a cell stays under 2^62. */
+#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
+/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
+#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
+
+/* The zeroed device scratch a configuration's kernel takes as its partials
+   argument, and leaves zeroed after each launch (0: it takes the per-group
+   partials instead). The backends allocate it once, zero-filled. */
+PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
+    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
+}
+
+/* The dialect's words for the exact kernel. */
+static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    if (g->cuda)
+        PCLR__GEN_PUTF(g, "#define PCLR_ATOMIC_ADD64(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))\n"
+                          "#define PCLR_ATOMIC_OR(p, v) atomicOr((p), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(p, v) atomicMin((p), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(p, v) atomicMax((p), (v))\n"
+                          "#define PCLR_BITS(d) ((pclr_u64)__double_as_longlong(d))\n"
+                          "#define PCLR_CLZ(x) __clz((int)(x))\n"
+                          "#define PCLR_RESULT(b) %s\n"
+                          "#define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */\n",
+                       dbl ? "__longlong_as_double((long long)(b))" : "__int_as_float((int)(uint)(b))");
+    else
+        PCLR__GEN_PUTF(g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+                          "typedef long pclr_i64;\n"
+                          "#define PCLR_ATOMIC_ADD64(p, v) atom_add((p), (v))\n"
+                          "#define PCLR_ATOMIC_OR(p, v) atomic_or((p), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(p, v) atomic_min((p), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(p, v) atomic_max((p), (v))\n"
+                          "#define PCLR_BITS(d) as_ulong(d)\n"
+                          "#define PCLR_CLZ(x) ((int)clz((uint)(x)))\n"
+                          "#define PCLR_RESULT(b) %s\n"
+                          "/* PoCL 3 (LLVM 15) loses the local-memory atomics of a function called both inside\n"
+                          "   and outside a function with barriers, unless it is inlined: inline them all */\n"
+                          "#ifdef __clang__\n#undef PCLR_FN\n#define PCLR_FN static inline __attribute__((always_inline))\n#endif\n"
+                          "#define PCLR_COLD PCLR_FN\n",
+                       dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
+}
+
+/* Lane k of a work-item's lanes (base: a pclr_lanes expression; part 's' the
+   running sum, 'c' the sum of its rounding errors for double elements), or of
+   a vector's values (part 'x', base: a pclr_values expression). */
+static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *buf, size_t cap, const char *base, char part, int k) {
+    const int dbl_lanes = pclr__reduced(c) == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
+    if (g->cuda) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
+    else if (dbl_lanes && v1) snprintf(buf, cap, "%s.%c", base, part);
+    else if (dbl_lanes) snprintf(buf, cap, "%s.%c.s%x", base, part, k);
+    else if (v1) snprintf(buf, cap, "%s", base);
+    else snprintf(buf, cap, "%s.s%x", base, k);
+    return buf;
+}
+
+/* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
+   checked additions, spills, merges and deposits. */
+static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr_type rt = pclr__reduced(c); /* the elements', or their map's */
+    const int dbl = rt == PCLR_DOUBLE, V = c->vector_width;
+    const pclr__exact_shape x = pclr__exact_shape_of(rt);
+    char a[64], b[64];
+    int k;
+    pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
+                    "   The exact sum of the elements, rounded once (nearest, ties to even). */\n");
+    pclr__gen_value(g, c);
+    pclr__gen_exact_words(g, c);
+    PCLR__GEN_PUTF(g, "typedef %s pclr_r; /* the result */\n"
+                      "/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - %d),\n"
+                      "   carried in 64 bits: deposits add signed pieces under 2^32 to it. */\n"
+                      "#define PCLR_CELLS %d\n#define PCLR_CELL_EMIN (%d)\n"
+                      "/* the result's precision; its smallest and largest ulp, in bits of the cells */\n"
+                      "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
+                   dbl ? "double" : "float", -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
+    pclr__put(g->w,
+        "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
+        "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
+        "   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */\n"
+        "#define PCLR_ADD_CHECKED(t, x, exact) do { const double s_ = (t) + (x); \\\n"
+        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n"
+        "/* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN\n"
+        "   or an overflow make e NaN) */\n"
+        "#define PCLR_TWO_SUM(s, x, e) do { const double t_ = (s) + (x), v_ = t_ - (s); \\\n"
+        "    (e) = ((s) - (t_ - v_)) + ((x) - v_); (s) = t_; } while (0)\n"
+        "/* A finite double d = m 2^q (m < 2^53 an integer) as signed pieces of the\n"
+        "   cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */\n"
+        "typedef struct pclr_pieces { int k; pclr_i64 p0, p1, p2; } pclr_pieces;\n"
+        "PCLR_FN pclr_pieces pclr_pieces_of(double d) {\n"
+        "    const pclr_u64 b = PCLR_BITS(d);\n"
+        "    const int e = (int)(b >> 52) & 0x7ff;\n"
+        "    pclr_u64 m = (b & (pclr_u64)0xfffffffffffff) | ((pclr_u64)(e != 0) << 52);\n"
+        "    int p = (e != 0 ? e : 1) - 1075 - PCLR_CELL_EMIN;\n"
+        "    pclr_pieces r;\n");
+    if (x.emin > -1074) /* the smallest p is 1 - 1075 - emin */
+        pclr__put(g->w, "    if (p < 0) { m >>= -p; p = 0; } /* below 2^-160: float data has zeros there */\n");
+    pclr__put(g->w,
+        "    const int sh = p & 31;\n"
+        "    const pclr_u64 w = m << sh, top = sh != 0 ? m >> (64 - sh) : 0; /* m 2^sh: 85 bits */\n"
+        "    r.k = p >> 5;\n"
+        "    r.p0 = (pclr_i64)(w & 0xffffffff);\n"
+        "    r.p1 = (pclr_i64)(w >> 32);\n"
+        "    r.p2 = (pclr_i64)top;\n"
+        "    if (b >> 63) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }\n"
+        "    return r;\n"
+        "}\n"
+        "/* One value into the group's cells; inf and NaN set flags instead (1 NaN, 2 +inf, 4 -inf). */\n"
+        "PCLR_COLD void pclr_put(double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+        "    if (x - x != 0) {\n"
+        "        PCLR_ATOMIC_OR(specials, x != x ? 1u : x > 0 ? 2u : 4u);\n"
+        "    } else if (x != 0) {\n"
+        "        const pclr_pieces q = pclr_pieces_of(x);\n"
+        "        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells + q.k, q.p0);\n"
+        "        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 1, q.p1);\n"
+        "        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 2, q.p2);\n"
+        "    }\n"
+        "}\n");
+    /* pclr_acc: a running sum in the group tree */
+    if (dbl)
+        pclr__put(g->w, "/* A running sum: s, and the exact sum c of the rounding errors of s. */\n"
+                        "typedef struct pclr_acc { double s, c; } pclr_acc;\n"
+                        "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n"
+                        "PCLR_FN void pclr_put_acc(pclr_acc a, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    pclr_put(a.s, cells, specials);\n"
+                        "    pclr_put(a.c, cells, specials);\n"
+                        "}\n"
+                        "/* Two running sums into one: s by TwoSum, its error into c, checked; a merge\n"
+                        "   that would round puts the four parts into the cells. */\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    pclr_acc t = a;\n"
+                        "    double e;\n"
+                        "    int exact = 1;\n"
+                        "    PCLR_TWO_SUM(t.s, b.s, e);\n"
+                        "    PCLR_ADD_CHECKED(t.c, b.c, exact);\n"
+                        "    PCLR_ADD_CHECKED(t.c, e, exact);\n"
+                        "    if (exact) return t;\n"
+                        "    pclr_put_acc(a, cells, specials);\n"
+                        "    pclr_put_acc(b, cells, specials);\n"
+                        "    return pclr_acc_zero();\n"
+                        "}\n");
+    else
+        pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n"
+                        "typedef double pclr_acc;\n#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
+                        "/* Two running sums into one; the rounding error (TwoSum) goes into the cells. */\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    double e;\n"
+                        "    PCLR_TWO_SUM(a, b, e); /* (no overflow: |a|, |b| < 2^159) */\n"
+                        "    if (e != 0) pclr_put(e, cells, specials);\n"
+                        "    return a;\n"
+                        "}\n");
+    /* pclr_lanes: level 1's running sums, one per lane of a loaded vector; pclr_values: a vector's values in double */
+    pclr__put(g->w, "/* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add\n"
+                    "   independently (SIMD on CPUs: OpenCL vector types) ---- */\n");
+    if (g->cuda) {
+        PCLR__GEN_PUTF(g, "typedef struct pclr_values { double s[%d]; } pclr_values;\n", V);
+        if (dbl) PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { double s[%d], c[%d]; } pclr_lanes;\n", V, V);
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
+        pclr__put(g->w, "typedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+    } else {
+        if (V == 1) pclr__put(g->w, "typedef double pclr_values;\ntypedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+        else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\ntypedef long%d pclr_mask; /* comparisons: -1 true */\n"
+                               "#define PCLR_MASK_ALL ((pclr_mask)(-1))\n#define PCLR_ALL(m) all(m)\n", V, V);
+        if (dbl) pclr__put(g->w, "typedef struct pclr_lanes { pclr_values s, c; } pclr_lanes;\n");
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
+    }
+    pclr__put(g->w, "PCLR_FN pclr_lanes pclr_lanes_zero(void) {\n    pclr_lanes t;\n");
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    pclr__put(g->w, "    return t;\n}\n");
+    /* PCLR_VALUES_OF(v, i): the values of a load v (a pclr_in; i: its first element's index) in double */
+    if (!g->cuda && !g->map && c->type == PCLR_FLOAT)
+        PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
+    else if (!g->cuda && !g->map && dbl)
+        pclr__put(g->w, "#define PCLR_VALUES_OF(v, i) (v)\n");
+    else { /* (a macro: a map's call takes the kernel's parameters) */
+        char e[160];
+        pclr__put(g->w, "PCLR_FN pclr_values pclr_values_make(");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "double x%d%s", k, k + 1 < V ? ", " : ") {\n    pclr_values x;\n");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    %s = x%d;\n", pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
+        pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
+        for (k = 0; k < V; ++k) {
+            pclr__gen_elem(g, k, e, sizeof e);
+            PCLR__GEN_PUTF(g, "%sPCLR_VALUE(%s)%s", k && k % 2 == 0 ? "\\\n    " : "", e, k + 1 < V ? ", " : ")\n");
+        }
+    }
+    /* the checked addition of a vector into the lanes */
+    if (!g->cuda && !dbl)
+        pclr__put(g->w, "/* t += x lane by lane, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \\\n"
+                        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n");
+    else if (!g->cuda)
+        pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { \\\n"
+                        "    const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \\\n"
+                        "    (exact) &= ((c_ - (t).c) == e_) & ((c_ - e_) == (t).c); (t).s = u_; (t).c = c_; } while (0)\n");
+    else {
+        pclr__put(g->w, dbl ? "/* t += x lane by lane: s by TwoSum, its error into c, checked */\n#define PCLR_ADD_LANES(t, x, exact) do { double e_;"
+                            : "/* t += x lane by lane, checked */\n#define PCLR_ADD_LANES(t, x, exact) do {");
+        for (k = 0; k < V; ++k)
+            PCLR__GEN_PUTF(g, dbl ? " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);"
+                                  : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
+        pclr__put(g->w, " \\\n} while (0)\n");
+    }
+    /* the spill, the fold of a vector and of one element, the lanes' sum */
+    PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
+                      "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
+                      "   than 53 bits within a running sum). */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    const double x[%d] = {", (dbl ? 3 : 2) * V);
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : "};\n");
+    PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
+                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k], cells, specials);\n"
+                      "    return pclr_lanes_zero();\n"
+                      "}\n", (dbl ? 3 : 2) * V);
+    pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
+                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    pclr_lanes t = acc;\n"
+                    "    pclr_mask exact = PCLR_MASK_ALL;\n"
+                    "    PCLR_ADD_LANES(t, x, exact);\n"
+                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x, cells, specials);\n"
+                    "}\n");
+    pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
+    pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
+    PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    pclr_put(%s, cells, specials);\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s, cells, specials);\n", b);
+    PCLR__GEN_PUTF(g, "    pclr_put(x, cells, specials);\n    %s = 0.0;\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
+    pclr__put(g->w, "    return acc;\n"
+                    "}\n"
+                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    int exact = 1;\n");
+    if (dbl)
+        PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
+                          "    PCLR_TWO_SUM(s, x, e);\n"
+                          "    PCLR_ADD_CHECKED(c, e, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    %s = c;\n"
+                          "    return acc;\n"
+                          "}\n", a, b, a, b);
+    else
+        PCLR__GEN_PUTF(g, "    double s = %s;\n"
+                          "    PCLR_ADD_CHECKED(s, x, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    return acc;\n"
+                          "}\n", a, a);
+    pclr__put(g->w, "/* The lanes into one running sum: TwoSum merges, their errors into the cells. */\n"
+                    "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n");
+    if (dbl) {
+        PCLR__GEN_PUTF(g, "    pclr_acc a%s;\n    a.s = %s;\n", V > 1 ? ", b" : "", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        PCLR__GEN_PUTF(g, "    a.c = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', 0));
+        for (k = 1; k < V; ++k) {
+            PCLR__GEN_PUTF(g, "    b.s = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+            PCLR__GEN_PUTF(g, "    b.c = %s;\n    a = pclr_merge(a, b, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+        }
+    } else {
+        PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+    }
+    pclr__gen_elem(g, -1, a, sizeof a);
+    PCLR__GEN_PUTF(g, "    return a;\n}\n"
+                      "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s), cells, &specials)\n"
+                      "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i), cells, &specials)\n", a);
+}
+
+/* Level 2 for the exact sum: the running sums merge up a tree (lanes whose
+   partner is not theirs merge nothing: a merge may deposit). */
+static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2);
+    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+        if (g->cuda && !dbl) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
+        else if (g->cuda)
+            pclr__put(g->w, "PCLR_FN pclr_acc pclr_shfl_down(pclr_acc v, uint delta) {\n"
+                            "    v.s = __shfl_down_sync(0xffffffffu, v.s, delta);\n"
+                            "    v.c = __shfl_down_sync(0xffffffffu, v.c, delta);\n"
+                            "    return v;\n"
+                            "}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        else {
+            pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
+                            "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
+                            "    uint r;\n"
+                            "    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+                            "    return r;\n"
+                            "}\n"
+                            "PCLR_FN pclr_acc pclr_shfl_down(pclr_acc v, uint delta) {\n");
+            pclr__gen_shfl_field(g, dbl ? "v.s" : "v", PCLR_DOUBLE);
+            if (dbl) pclr__gen_shfl_field(g, "v.c", PCLR_DOUBLE);
+            pclr__put(g->w, "    return v;\n}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        }
+        pclr__put(g->w, "/* lanes below delta merge their partner's sum: lane 0 gets the wave's */\n"
+                        "PCLR_FN pclr_acc pclr_wave_sum(pclr_acc v, uint width, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    const uint lane = PCLR_LID % PCLR_WAVE;\n"
+                        "#pragma unroll\n"
+                        "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1) {\n"
+                        "        const pclr_acc o = PCLR_SHFL_DOWN(v, delta);\n"
+                        "        if (delta < width && lane < delta) v = pclr_merge(v, o, cells, specials);\n"
+                        "    }\n"
+                        "    return v;\n"
+                        "}\n");
+    }
+    pclr__put(g->w, "PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc, PCLR_LOCAL pclr_acc *lds, PCLR_LOCAL pclr_i64 *cells,\n"
+                    "                                PCLR_LOCAL uint *specials) {\n"
+                    "    const uint lid = PCLR_LID;\n");
+    if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
+        pclr__put(g->w, "    acc = pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n"
+                        "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    if (lid < PCLR_WAVE) {\n"
+                        "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : pclr_acc_zero();\n"
+                        "        acc = pclr_wave_sum(acc, PCLR_GROUP / PCLR_WAVE, cells, specials);\n"
+                        "    }\n"
+                        "    return acc;\n");
+    else if (c->variant == PCLR_VARIANT_SHUFFLE)
+        pclr__put(g->w, "    (void)lds; (void)lid; /* one wave */\n"
+                        "    return pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n");
+    else
+        PCLR__GEN_PUTF(g, "    lds[lid] = acc;\n"
+                          "    PCLR_BARRIER();\n"
+                          "    /* the divergence-free tree%s */\n"
+                          "#pragma unroll%s\n"
+                          "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n"
+                          "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s], cells, specials);\n"
+                          "        PCLR_BARRIER();\n"
+                          "    }\n"
+                          "    return acc;\n",
+                       c->variant == PCLR_VARIANT_UNROLLED ? "" : " (kept as a loop)", c->variant == PCLR_VARIANT_UNROLLED ? "" : " 1");
+    pclr__put(g->w, "}\n");
+}
+
+/* Rounds the launch's cells into the result (the last group's work-item 0). */
+static void pclr__gen_exact_round(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    PCLR__GEN_PUTF(g,
+        "/* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----\n"
+        "   specials: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.\n"
+        "   c[lo..hi] are the nonzero cells (c[hi + 1] is 0 and may be written). */\n"
+        "#define PCLR_SIGN_BIT %s\n#define PCLR_INF_BITS %s\n#define PCLR_NAN_BITS %s\n"
+        "PCLR_FN pclr_r pclr_round(PCLR_LOCAL pclr_i64 *c, int lo, int hi, uint specials) {\n"
+        "    if ((specials & 1) != 0 || (specials & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);\n"
+        "    if (specials != 0) return PCLR_RESULT(specials == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);\n"
+        "    if (hi < 0) return PCLR_RESULT(0); /* an exact zero is +0, as 0 elements give */\n"
+        "    /* carries up: each cell keeps a digit in [0, 2^32); the last carry (0 or -1) is the sign */\n"
+        "    pclr_i64 carry = 0;\n"
+        "    int k;\n"
+        "    for (k = lo; k <= hi + 1; ++k) {\n"
+        "        const pclr_i64 v = c[k] + carry;\n"
+        "        c[k] = v & 0xffffffff;\n"
+        "        carry = v >> 32;\n"
+        "    }\n"
+        "    const int neg = carry < 0;\n"
+        "    if (neg) { /* the magnitude: the digits' two's complement */\n"
+        "        pclr_i64 borrow = 1;\n"
+        "        for (k = lo; k <= hi + 1; ++k) {\n"
+        "            const pclr_i64 v = (~c[k] & 0xffffffff) + borrow;\n"
+        "            c[k] = v & 0xffffffff;\n"
+        "            borrow = v >> 32;\n"
+        "        }\n"
+        "    }\n"
+        "    int top = hi + 1;\n"
+        "    while (top > lo && c[top] == 0) --top;\n"
+        "    if (c[top] == 0) return PCLR_RESULT(0); /* exact cancellation */\n"
+        "    /* the result's ulp, in bits of the cells: PCLR_MANT bits below the leading one, or the subnormal ulp */\n"
+        "    const int msb = 32 * top + 31 - PCLR_CLZ(c[top]);\n"
+        "    const int ulp = msb - (PCLR_MANT - 1) > PCLR_SUB_ULP ? msb - (PCLR_MANT - 1) : PCLR_SUB_ULP;\n"
+        "    const pclr_u64 sign = neg ? PCLR_SIGN_BIT : 0;\n"
+        "    if (ulp > PCLR_TOP_ULP) return PCLR_RESULT(sign | PCLR_INF_BITS);\n"
+        "    /* 64 bits from the guard bit (the one below the ulp) up; the sticky bit: any lower one */\n"
+        "    const int gk = (ulp - 1) >> 5, gs = (ulp - 1) & 31;\n"
+        "    const pclr_u64 d0 = (pclr_u64)c[gk], d1 = gk + 1 <= top ? (pclr_u64)c[gk + 1] : 0,\n"
+        "                   d2 = gk + 2 <= top ? (pclr_u64)c[gk + 2] : 0;\n"
+        "    const pclr_u64 w = ((d1 << 32 | d0) >> gs) | (gs != 0 ? d2 << (64 - gs) : 0);\n"
+        "    int sticky = (d0 & (((pclr_u64)1 << gs) - 1)) != 0;\n"
+        "    for (k = lo; k < gk; ++k) sticky |= c[k] != 0;\n"
+        "    pclr_u64 kept = w >> 1;\n"
+        "    kept += (w & 1) != 0 && (sticky || (kept & 1) != 0);\n"
+        "    /* exponent field and mantissa in one sum: kept's leading bit (or a carry\n"
+        "       out of the rounding) steps the exponent; past the largest value it gives inf */\n"
+        "    return PCLR_RESULT(sign | (((pclr_u64)(ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));\n"
+        "}\n",
+        dbl ? "((pclr_u64)1 << 63)" : "((pclr_u64)1 << 31)", dbl ? "((pclr_u64)0x7ff0000000000000)" : "((pclr_u64)0x7f800000)",
+        dbl ? "((pclr_u64)0x7ff8000000000000)" : "((pclr_u64)0x7fc00000)");
+}
+
+/* The exact kernel: levels 1 and 2 as the others, level 3 through the cells. */
+static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
+    pclr__gen_exact_ops(g, c);
+    pclr__gen_exact_group(g, c);
+    pclr__gen_exact_round(g, c);
+    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                             "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
+                             "                             PCLR_GLOBAL uint *counter");
+    PCLR__GEN_PUTF(g,
+        "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n"
+        "    PCLR_SHARED pclr_acc lds[%s];\n"
+        "    PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */\n"
+        "    PCLR_SHARED uint specials;\n"
+        "    PCLR_SHARED int cell_lo, cell_hi;\n"
+        PCLR__TEXT_IS_LAST
+        "    const uint lid = PCLR_LID;\n"
+        "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
+        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
+        "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
+        "    pclr_lanes acc = pclr_lanes_zero();\n"
+        "    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;\n"
+        "    if (lid == 0) {\n"
+        "        specials = 0;\n"
+        "        cell_lo = PCLR_CELLS;\n"
+        "        cell_hi = -1;\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n",
+        c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
+    pclr__gen_level1(g, c,
+        "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+        "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
+        "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
+        "        pclr_lanes t = acc;\n"
+        "        pclr_mask exact = PCLR_MASK_ALL;\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);\n"
+        "        if (PCLR_ALL(exact)) {\n"
+        "            acc = t;\n"
+        "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
+        "#pragma unroll 1\n"
+        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+        "        }\n"
+        "    }\n");
+    PCLR__GEN_PUTF(g,
+        "    /* Level 2, in-group. */\n"
+        "    pclr_acc sum = pclr_lanes_sum(acc, cells, &specials);\n"
+        "    sum = pclr_group_sum(sum, lds, cells, &specials);\n"
+        "    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */\n"
+        "    if (lid == 0) pclr_put_acc(sum, cells, &specials);\n"
+        "    PCLR_BARRIER();\n"
+        "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
+        "        /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */\n"
+        "        const pclr_i64 d = (cells[k] & 0xffffffff) + (k > 0 ? cells[k - 1] >> 32 : 0);\n"
+        "        if (d != 0) PCLR_ATOMIC_ADD64(total + k, d);\n"
+        "    }\n"
+        "    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR((PCLR_GLOBAL uint *)(total + PCLR_CELLS), specials);\n"
+        "    if (lid < PCLR_CELLS) PCLR_DEVICE_FENCE(); /* release: the group's atomics before its ticket */\n"
+        "    PCLR_BARRIER();\n"
+        "    if (lid == 0) {\n"
+        "        is_last = %s == groups - 1;\n"
+        "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n"
+        "    if (!is_last) return;\n"
+        "    /* the last group: the launch's cells into local memory (zeroed for the next launch), rounded */\n"
+        "    PCLR_DEVICE_FENCE();\n"
+        "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
+        "        const pclr_i64 v = ((PCLR_GLOBAL volatile pclr_i64 *)total)[k];\n"
+        "        cells[k] = v;\n"
+        "        total[k] = 0;\n"
+        "        if (v != 0) {\n"
+        "            PCLR_ATOMIC_MIN(&cell_lo, (int)k);\n"
+        "            PCLR_ATOMIC_MAX(&cell_hi, (int)k);\n"
+        "        }\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n"
+        "    if (lid == 0) {\n"
+        "        PCLR_GLOBAL volatile uint *flags = (PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS);\n"
+        "        const uint sp = *flags;\n"
+        "        *flags = 0;\n"
+        "        out[0] = pclr_round(cells, cell_lo, cell_hi, sp);\n"
+        "        *counter = 0;\n"
+        "    }\n"
+        "}\n",
+        g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
 }
 
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
@@ -2718,10 +3262,14 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
         pclr__gen_map(&g, &c);
     }
-    pclr__gen_ops(&g, &c);
-    pclr__gen_group(&g, &c);
-    pclr__gen_kernel(&g, &c);
-    pclr__gen_finish(&g, &c);
+    if (c.accumulate == PCLR_EXACT) {
+        pclr__gen_exact(&g, &c);
+    } else {
+        pclr__gen_ops(&g, &c);
+        pclr__gen_group(&g, &c);
+        pclr__gen_kernel(&g, &c);
+        pclr__gen_finish(&g, &c);
+    }
     return pclr__finish_text(&w, size_needed);
 }
 
@@ -2772,6 +3320,9 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     wanted = n / per_group + (n % per_group != 0);
     cap = pclr_max_groups(cfg, dev);
     if (wanted > cap) wanted = cap;
+    /* exact sums: a group's cells take at most 2^29 elements (see PCLR__EXACT_GROUP_MOST) */
+    if (cfg->accumulate == PCLR_EXACT && wanted < n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0))
+        wanted = n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0);
     if (wanted < 1) wanted = 1;
     out->groups = wanted;
     out->group_size = (uint32_t)cfg->group_size;
@@ -3549,6 +4100,114 @@ PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pcl
               pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
               pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
 
+/* Exact sums (accumulate = exact): every element goes into one big two's
+   complement integer of 64-bit limbs whose bit 0 weighs the smallest
+   subnormal of the result's format (2^-149 for half and float, 2^-1074 for
+   double; every element is a whole multiple of it), rounded once at the end.
+   Plain integer code, apart from the kernels' cells on purpose: the tests
+   hold the two against each other and against Python's fractions. */
+#define PCLR__XREF_LIMBS 35 /* double: 2^-1074 .. 2^1024 x 2^64 elements, and a sign bit */
+typedef struct pclr__xref {
+    uint64_t limb[PCLR__XREF_LIMBS]; /* little-endian */
+    int limbs;                       /* in use: 6 for a float result, 35 for a double one */
+    unsigned specials;               /* seen: 1 NaN, 2 +inf, 4 -inf */
+} pclr__xref;
+
+/* a += m 2^shift, or a -= m 2^shift (neg), modulo 2^(64 limbs); m < 2^53. */
+static void pclr__xref_add(pclr__xref *a, uint64_t m, int shift, int neg) {
+    const int k = shift / 64, s = shift % 64;
+    const uint64_t part[2] = {m << s, s ? m >> (64 - s) : 0};
+    uint64_t carry = 0; /* a carry, or a borrow */
+    int i;
+    for (i = k; i < a->limbs && (i < k + 2 || carry); ++i) {
+        const uint64_t x = i < k + 2 ? part[i - k] : 0, old = a->limb[i];
+        if (!neg) {
+            const uint64_t v = old + x, w = v + carry;
+            carry = (uint64_t)(v < x) + (uint64_t)(w < v);
+            a->limb[i] = w;
+        } else {
+            const uint64_t v = old - x, w = v - carry;
+            carry = (uint64_t)(old < x) + (uint64_t)(v < carry);
+            a->limb[i] = w;
+        }
+    }
+}
+
+/* One element: mantissa m (with its hidden bit), shift = the position of m's bit 0, sign; or a special. */
+static void pclr__xref_put(pclr__xref *a, uint64_t m, int shift, int neg) {
+    if (m) pclr__xref_add(a, m, shift, neg);
+}
+
+/* The bits of the correctly rounded sum in a format of mant bits of
+   precision whose subnormal ulp is bit 0 of a, largest ulp bit top_ulp, and
+   sign bit sign_bit (infinity: exponent field all ones). */
+static uint64_t pclr__xref_round(const pclr__xref *a, int mant, int top_ulp, int sign_bit) {
+    uint64_t mag[PCLR__XREF_LIMBS], kept = 0, borrow = 1;
+    const uint64_t sign = a->limb[a->limbs - 1] >> 63, inf = ((uint64_t)1 << sign_bit) - ((uint64_t)1 << (mant - 1));
+    int i, msb = -1, ulp, guard = 0, sticky = 0;
+    for (i = 0; i < a->limbs; ++i) { /* the magnitude */
+        mag[i] = sign ? ~a->limb[i] + borrow : a->limb[i];
+        if (sign) borrow = borrow && mag[i] == 0;
+    }
+    for (i = 64 * a->limbs - 1; i >= 0 && msb < 0; --i)
+        if (mag[i / 64] >> (i % 64) & 1) msb = i;
+    if (msb < 0) return 0; /* an exact zero: +0 */
+    ulp = msb - (mant - 1) > 0 ? msb - (mant - 1) : 0;
+    if (ulp > top_ulp) return sign << sign_bit | inf;
+    for (i = msb; i >= ulp; --i) kept = kept << 1 | (mag[i / 64] >> (i % 64) & 1);
+    if (ulp > 0) guard = (int)(mag[(ulp - 1) / 64] >> ((ulp - 1) % 64) & 1);
+    for (i = 0; i < ulp - 1 && !sticky; ++i) sticky = (int)(mag[i / 64] >> (i % 64) & 1);
+    if (guard && (sticky || (kept & 1))) ++kept;
+    /* the exponent field is ulp (bit 0 is the subnormal ulp); a rounding carry into
+       bit mant steps it, and past the largest finite value gives inf's pattern */
+    return sign << sign_bit | (((uint64_t)ulp << (mant - 1)) + kept);
+}
+
+static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, void *result) {
+    pclr__xref a;
+    uint64_t i, bits;
+    memset(&a, 0, sizeof a);
+    a.limbs = type == PCLR_DOUBLE ? PCLR__XREF_LIMBS : 6;
+    for (i = 0; i < n; ++i) {
+        uint64_t b, m;
+        int e, neg;
+        if (type == PCLR_DOUBLE) {
+            memcpy(&b, (const unsigned char *)data + 8 * i, 8);
+            e = (int)(b >> 52 & 0x7ff), m = b & 0xfffffffffffffull, neg = (int)(b >> 63);
+            if (e == 0x7ff) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | (uint64_t)1 << 52 : m, e ? e - 1 : 0, neg);
+        } else if (type == PCLR_FLOAT) {
+            uint32_t f;
+            memcpy(&f, (const unsigned char *)data + 4 * i, 4);
+            e = (int)(f >> 23 & 0xff), m = f & 0x7fffffu, neg = (int)(f >> 31);
+            if (e == 0xff) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | 1u << 23 : m, e ? e - 1 : 0, neg);
+        } else { /* half: m 2^(max(e, 1) - 25), that is bit max(e, 1) + 124 above 2^-149 */
+            uint16_t h;
+            memcpy(&h, (const unsigned char *)data + 2 * i, 2);
+            e = h >> 10 & 0x1f, m = h & 0x3ffu, neg = h >> 15;
+            if (e == 0x1f) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | 1u << 10 : m, (e ? e : 1) + 124, neg);
+        }
+    }
+    if (type == PCLR_DOUBLE) {
+        double d;
+        bits = (a.specials & 1) || (a.specials & 6) == 6 ? 0x7ff8000000000000ull
+             : a.specials == 2 ? 0x7ff0000000000000ull : a.specials == 4 ? 0xfff0000000000000ull
+             : pclr__xref_round(&a, 53, 2045, 63);
+        memcpy(&d, &bits, 8);
+        memcpy(result, &d, 8);
+    } else {
+        uint32_t f;
+        bits = (a.specials & 1) || (a.specials & 6) == 6 ? 0x7fc00000u
+             : a.specials == 2 ? 0x7f800000u : a.specials == 4 ? 0xff800000u
+             : pclr__xref_round(&a, 24, 253, 31);
+        f = (uint32_t)bits;
+        memcpy(result, &f, 4);
+    }
+    return PCLR_OK;
+}
+
 static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumulate acc, const void *data, uint64_t n,
                                        void *result) {
     pclr__ref_parts p;
@@ -3560,6 +4219,7 @@ static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumula
         return PCLR_ERR_INVALID_ENUM;
     st = pclr_sum_type(type, acc);
     if ((op == PCLR_SUM || op == PCLR_STATS) && st == PCLR_TYPE_DEFAULT) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    if (acc == PCLR_EXACT) return op == PCLR_SUM ? pclr__xref_sum(type, data, n, result) : PCLR_ERR_UNSUPPORTED_COMBINATION;
     memset(&p, 0, sizeof p);
     switch (type) {
     case PCLR_UINT8: pclr__ref_do_u8(op, acc, data, n, &p); break;

@@ -200,7 +200,8 @@ PCLR_EXTERN_C_END
 #define PCLR__CUDA_CTL_COUNTER 0 /* uint: the last-group ticket counter, 0 between launches */
 #define PCLR__CUDA_CTL_SLOTS 8   /* 6 x uint: the atomic finish's running values, (uint|int) x (sum|min|max) */
 #define PCLR__CUDA_CTL_RESULT 64 /* 64 bytes (the largest state): the blocking result when mapped memory is unavailable */
-#define PCLR__CUDA_CTL_BYTES 128
+#define PCLR__CUDA_CTL_ZEROED 128 /* the exact sum's cells (pclr__zeroed_scratch_bytes), zero between launches */
+#define PCLR__CUDA_CTL_BYTES (PCLR__CUDA_CTL_ZEROED + PCLR__EXACT_SCRATCH_BYTES)
 
 struct pclr_cuda_context {
     pclr__engine e;              /* first: the engine's view of this context */
@@ -731,7 +732,8 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     }
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
-    fold = e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
+    fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
+         : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
          : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
         /* pass 1: one value per group into the partials; pass 2: one group folds them */

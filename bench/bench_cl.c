@@ -602,7 +602,7 @@ static void run_vocab(bench *b, int cpu) {
     impl pclr_im, read_im, stats_im;
     bench_row read_cache[64];
     int have_read[64], ti, oi, ai, i;
-    FILE *csv = bench_open_out(b->out_dir, "vocab_opencl.csv");
+    FILE *csv = bench_open_out(b->out_dir, b->o.exact ? "exact_opencl.csv" : "vocab_opencl.csv");
     if (!csv) exit(1);
     bench_vocab_csv_header(csv);
     memset(have_read, 0, sizeof have_read);
@@ -649,10 +649,11 @@ static void run_vocab(bench *b, int cpu) {
             uint64_t n = sizes[si];
             size_t bytes = n * pclr_type_size(t);
             int buffers = buffers_for(b, bytes), lg = bench_log2(bytes), j;
-            bench_row stats_row;
-            int have_stats = 0;
+            bench_row stats_row, native_sum; /* native_sum: --exact, the exact rows' anchor */
+            int have_stats = 0, have_native = 0;
             point p;
             memset(&p, 0, sizeof p);
+            memset(&native_sum, 0, sizeof native_sum);
             p.b = b; p.type = t; p.n = n; p.bytes = bytes; p.buffers = buffers;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 1)
@@ -706,11 +707,20 @@ static void run_vocab(bench *b, int cpu) {
                     row.anchor_kernel_us = stats_row.kernel_us;
                     row.anchor_pipelined_us = stats_row.pipelined_us;
                 }
+                if (have_native && acc == PCLR_EXACT && c->cfg.op == PCLR_SUM) { /* native time / exact time */
+                    snprintf(row.anchor, sizeof row.anchor, "pclreduce-native");
+                    row.anchor_kernel_us = native_sum.kernel_us;
+                    row.anchor_pipelined_us = native_sum.pipelined_us;
+                }
                 p.im = &pclr_im; p.err[0] = '\0'; p.next = 0;
                 if (!c->usable) snprintf(row.status, sizeof row.status, "FAIL: prepare or CPU reference failed");
                 else if (!b->o.no_check && !vocab_check_point(&p, c->ref, why, sizeof why)) snprintf(row.status, sizeof row.status, "FAIL: %.150s", why);
                 else measure(&p, &row);
                 if (strncmp(row.status, "ok", 2) != 0) ++b->failures;
+                if (acc == PCLR_NATIVE && c->cfg.op == PCLR_SUM && strncmp(row.status, "ok", 2) == 0) {
+                    native_sum = row;
+                    have_native = 1;
+                }
                 bench_vocab_csv_row(csv, &row);
                 bench_vocab_table_row(&row);
             }

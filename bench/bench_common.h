@@ -48,7 +48,9 @@ typedef struct bench_opts {
     /* --vocab: every type / op / accumulator against its anchor (see run_vocab) */
     int vocab;
     int accs[PCLR_ACCUMULATE_COUNT_]; /* 1 = selected (sums and stats) */
-    int types_set, ops_set, min_set, step_set, timings_set, target_set;
+    /* --exact: the vocabulary run of float and double sums, native and exact (see run_vocab) */
+    int exact;
+    int types_set, ops_set, accs_set, min_set, step_set, timings_set, target_set;
 } bench_opts;
 
 BENCH_FN void bench_usage(FILE *f, const char *prog, const char *extra) {
@@ -60,7 +62,10 @@ BENCH_FN void bench_usage(FILE *f, const char *prog, const char *extra) {
             "  --vocab             the vocabulary run: every type/op/accumulator vs the read kernel and its\n"
             "                      anchor, n = 2^20, 2^24, 2^28 (8-byte types 2^27) unless --step-log is given;\n"
             "                      kernel + pipelined timings, 20 ms each, unless --timings/--target-ms say otherwise\n"
-            "  --accumulate LIST   native,wide,compensated (default all): sums and stats once per accumulator\n"
+            "  --accumulate LIST   native,wide,compensated,exact (default all): sums and stats once per accumulator\n"
+            "  --exact             the vocabulary run for exact sums: float and double sums (--types changes\n"
+            "                      that), accumulate native and exact, each exact row against the native sum\n"
+            "                      (CUDA: the native row against CUB's two-phase DeviceReduce::Sum); exact_<backend>.csv\n"
             "  --min-log N         smallest n = 2^N (default 10)\n"
             "  --max-log N         largest n = 2^N (default 28; double stops at 1 GiB = 2^27)\n"
             "  --step-log N        n grows by 2^N (default 2)\n"
@@ -147,8 +152,9 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { bench_usage(stdout, prog, extra_usage); exit(0); }
         else if (strcmp(a, "--types") == 0) { BENCH_NEED_VAL(); o->types_set = 1; if (bench_parse_list(val, o->types, PCLR_TYPE_COUNT_, bench__parse_type)) { fprintf(stderr, "%s: bad --types '%s'\n", prog, val); return 2; } }
         else if (strcmp(a, "--ops") == 0) { BENCH_NEED_VAL(); o->ops_set = 1; if (bench_parse_list(val, o->ops, PCLR_OP_COUNT_, bench__parse_op)) { fprintf(stderr, "%s: bad --ops '%s'\n", prog, val); return 2; } }
-        else if (strcmp(a, "--accumulate") == 0) { BENCH_NEED_VAL(); if (bench_parse_list(val, o->accs, PCLR_ACCUMULATE_COUNT_, bench__parse_acc)) { fprintf(stderr, "%s: bad --accumulate '%s'\n", prog, val); return 2; } }
+        else if (strcmp(a, "--accumulate") == 0) { BENCH_NEED_VAL(); o->accs_set = 1; if (bench_parse_list(val, o->accs, PCLR_ACCUMULATE_COUNT_, bench__parse_acc)) { fprintf(stderr, "%s: bad --accumulate '%s'\n", prog, val); return 2; } }
         else if (strcmp(a, "--vocab") == 0) o->vocab = 1;
+        else if (strcmp(a, "--exact") == 0) o->exact = o->vocab = 1;
         else if (strcmp(a, "--min-log") == 0) { BENCH_INT(0, 34, o->min_log); o->min_set = 1; }
         else if (strcmp(a, "--max-log") == 0) BENCH_INT(0, 34, o->max_log);
         else if (strcmp(a, "--step-log") == 0) { BENCH_INT(1, 10, o->step_log); o->step_set = 1; }
@@ -228,6 +234,9 @@ BENCH_FN int bench_parse_args(int argc, char **argv, bench_opts *o, const char *
             }
         }
     } else {
+        for (i = 1; o->exact && i < PCLR_TYPE_COUNT_; ++i) if (!o->types_set) o->types[i] = i == PCLR_FLOAT || i == PCLR_DOUBLE;
+        for (i = 1; o->exact && i < PCLR_OP_COUNT_; ++i) if (!o->ops_set) o->ops[i] = i == PCLR_SUM;
+        for (i = 1; o->exact && i < PCLR_ACCUMULATE_COUNT_; ++i) if (!o->accs_set) o->accs[i] = i == PCLR_NATIVE || i == PCLR_EXACT;
         if (!o->min_set) o->min_log = 20;
         if (!o->step_set) o->step_log = 4;
         if (!o->timings_set) o->do_blocking = 0;
@@ -534,7 +543,8 @@ BENCH_FN int bench_check_result(const pclr_config *cfg, const void *got, const v
     int ok = 1;
     if (why && cap) why[0] = '\0';
     switch (cfg->op) {
-    case PCLR_SUM: return bench_check_scalar(st, got, ref, bench_sum_tol(st), "sum", why, cap);
+    case PCLR_SUM: /* exact sums: the same bits */
+        return bench_check_scalar(st, got, ref, bench_acc_of(cfg) == PCLR_EXACT ? 0 : bench_sum_tol(st), "sum", why, cap);
     case PCLR_MIN: case PCLR_MAX: return bench_check_scalar(vt, got, ref, 0, pclr_op_name(cfg->op), why, cap);
     case PCLR_COUNT: return bench_check_scalar(PCLR_UINT64, got, ref, 0, "count", why, cap);
     case PCLR_ARGMIN: case PCLR_ARGMAX: {

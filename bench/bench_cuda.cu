@@ -4,6 +4,7 @@
    Build: nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/bench_cuda.cu -o build/bench_cuda -ldl
    Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
           build/bench_cuda --vocab [--types uint8,half] [--ops argmin,stats] [--accumulate native,wide]
+          build/bench_cuda --exact   (exact float/double sums vs the native sum and CUB's two-phase Sum)
    Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
 
@@ -709,14 +710,15 @@ static void grow_cub_temp_vocab(bench *b, impl_kind k, pclr_type t, pclr_type st
 }
 
 static void run_vocab(bench *b) {
-    impl pclr_im, read_im, argmin_im, argmax_im, sum_im, smm_im;
+    impl pclr_im, read_im, argmin_im, argmax_im, sum_im, smm_im, cub_im;
     bench_row read_cache[64];
     int have_read[64] = {0};
-    FILE *csv = bench_open_out(b->out_dir, "vocab_cuda.csv");
+    FILE *csv = bench_open_out(b->out_dir, b->o.exact ? "exact_cuda.csv" : "vocab_cuda.csv");
     if (!csv) exit(1);
     bench_vocab_csv_header(csv);
     memset(&pclr_im, 0, sizeof pclr_im);
-    read_im = argmin_im = argmax_im = sum_im = smm_im = pclr_im;
+    read_im = argmin_im = argmax_im = sum_im = smm_im = cub_im = pclr_im;
+    cub_im.kind = IMPL_CUB; snprintf(cub_im.name, sizeof cub_im.name, "cub-sum-2phase");
     pclr_im.kind = IMPL_PCLR; snprintf(pclr_im.name, sizeof pclr_im.name, "pclreduce");
     read_im.kind = IMPL_READ; snprintf(read_im.name, sizeof read_im.name, "read-limit");
     argmin_im.kind = IMPL_CUB_ARGMIN; snprintf(argmin_im.name, sizeof argmin_im.name, "cub-argmin");
@@ -758,7 +760,10 @@ static void run_vocab(bench *b) {
             size_t bytes = n * pclr_type_size(t);
             int buffers = buffers_for(b, bytes), lg = bench_log2(bytes);
             std::vector<std::pair<std::string, bench_row>> anchors; /* this (type, n)'s CUB rows */
+            bench_row native_sum; /* --exact: the exact rows' anchor */
             point p;
+            bench_row_init(&native_sum, "cuda", b->device, t, PCLR_SUM, n, "pclreduce-native");
+            snprintf(native_sum.status, sizeof native_sum.status, "FAIL: not run");
             vocab_refs(b, cfgs, n, bytes, buffers);
             memset(&p, 0, sizeof p);
             p.b = b; p.type = t; p.n = n; p.bytes = bytes; p.buffers = buffers;
@@ -788,6 +793,7 @@ static void run_vocab(bench *b) {
                 else if (c.cfg.op == PCLR_ARGMAX) anchor = &argmax_im;
                 else if (c.cfg.op == PCLR_STATS) anchor = &smm_im;
                 else if (c.cfg.op == PCLR_SUM && t == PCLR_UINT8) anchor = &sum_im;
+                else if (b->o.exact && c.cfg.op == PCLR_SUM && acc == PCLR_NATIVE && (t == PCLR_FLOAT || t == PCLR_DOUBLE)) anchor = &cub_im;
                 if (anchor) anchor_st = pclr_sum_type(t, acc == PCLR_COMPENSATED ? PCLR_NATIVE : acc);
                 p.cfg = c.cfg; p.op = c.cfg.op; p.sum_type = anchor_st;
                 if (anchor) { /* measured once per (type, n, anchor, sum type) */
@@ -805,7 +811,8 @@ static void run_vocab(bench *b) {
                         }
                         arow.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
                         p.im = anchor; p.err[0] = '\0'; p.next = 0;
-                        grow_cub_temp_vocab(b, anchor->kind, t, anchor_st, n);
+                        if (anchor->kind == IMPL_CUB) grow_cub_temp(b, t, PCLR_SUM, n);
+                        else grow_cub_temp_vocab(b, anchor->kind, t, anchor_st, n);
                         if (!c.usable) snprintf(arow.status, sizeof arow.status, "FAIL: no CPU reference");
                         else if (!b->o.no_check && !vocab_check_point(&p, c.ref, why, sizeof why))
                             snprintf(arow.status, sizeof arow.status, "FAIL: %.150s", why);
@@ -826,11 +833,21 @@ static void run_vocab(bench *b) {
                     row.anchor_kernel_us = arow.kernel_us;
                     row.anchor_pipelined_us = arow.pipelined_us;
                 }
+                if (acc == PCLR_EXACT && c.cfg.op == PCLR_SUM && strncmp(native_sum.status, "ok", 2) == 0) {
+                    snprintf(row.anchor, sizeof row.anchor, "%s", native_sum.impl); /* native time / exact time */
+                    row.anchor_kernel_us = native_sum.kernel_us;
+                    row.anchor_pipelined_us = native_sum.pipelined_us;
+                }
                 p.im = &pclr_im; p.err[0] = '\0'; p.next = 0;
                 if (!c.usable) snprintf(row.status, sizeof row.status, "FAIL: prepare or CPU reference failed");
                 else if (!b->o.no_check && !vocab_check_point(&p, c.ref, why, sizeof why)) snprintf(row.status, sizeof row.status, "FAIL: %.150s", why);
                 else measure(&p, &row);
                 if (strncmp(row.status, "ok", 2) != 0) ++b->failures;
+                if (acc == PCLR_NATIVE && c.cfg.op == PCLR_SUM) {
+                    native_sum.kernel_us = row.kernel_us;
+                    native_sum.pipelined_us = row.pipelined_us;
+                    snprintf(native_sum.status, sizeof native_sum.status, "%s", row.status);
+                }
                 bench_vocab_csv_row(csv, &row);
                 bench_vocab_table_row(&row);
             }

@@ -8,7 +8,11 @@
 # CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it); the CUDA device
 # also gets bench_map (map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes).
 #
-# usage: bash bench/run.sh [--quick] [--no-study] [--no-vocab] [--vocab-only] [--only PATTERN] [-- args for the bench programs]
+# With --exact (or --exact-only) each device also gets the exact-sum run (float and double sums,
+# accumulate native and exact at 2^20, 2^24, 2^28 (double 2^27); on CUDA beside CUB's two-phase Sum):
+# exact.log and exact_<backend>.csv.
+#
+# usage: bash bench/run.sh [--quick] [--no-study] [--no-vocab] [--vocab-only] [--exact] [--exact-only] [--only PATTERN] [-- args for the bench programs]
 #   --only PATTERN   run only devices whose result folder name contains PATTERN (e.g. cuda, pocl, nvidia-opencl)
 #   --vocab-only     only the vocabulary run (no sweep, no study) on each device, then the plots
 # Each program run has a time limit (sweep 420 s, study 240 s, vocabulary 240 s, on CPU devices 150 s;
@@ -16,16 +20,18 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
-quick=() study=1 sweep=1 vocab=1 only="" extra=()
+quick=() study=1 sweep=1 vocab=1 exact=0 only="" extra=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) quick=(--quick) ;;
     --no-study) study=0 ;;
     --no-vocab) vocab=0 ;;
     --vocab-only) vocab=1 sweep=0 study=0 ;;
+    --exact) exact=1 ;;
+    --exact-only) exact=1 vocab=0 sweep=0 study=0 ;;
     --only) only="${2:-}"; shift ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
     shift
@@ -61,6 +67,11 @@ run_device() {
         log "$name: vocabulary"
         limited "${VOCAB_LIMIT:-240}" "$@" --vocab ${quick[@]+"${quick[@]}"} --out "$dir" ${VOCAB_ARGS:-} ${extra[@]+"${extra[@]}"} 2>&1 | tee "$dir/vocab.log"
         [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "$name: vocabulary run reported failures or was cut off (see $dir/vocab.log)"; }
+    fi
+    if [ "$exact" = 1 ]; then
+        log "$name: exact sums"
+        limited "${VOCAB_LIMIT:-240}" "$@" --exact ${quick[@]+"${quick[@]}"} --out "$dir" ${extra[@]+"${extra[@]}"} 2>&1 | tee "$dir/exact.log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "$name: exact run reported failures or was cut off (see $dir/exact.log)"; }
     fi
     if [ "$study" = 1 ]; then
         log "$name: study"

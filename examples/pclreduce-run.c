@@ -12,7 +12,8 @@
    each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
    (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
-   minmax stats count; --accumulate native|wide|compensated (sums and stats).
+   minmax stats count; --accumulate native|wide|compensated (sums and stats)
+   or exact (half, float and double sums: correctly rounded).
    --input is a raw little-endian array of the element type (half: 2-byte
    IEEE binary16), a regular file or - for standard input (read to its end);
    FIFOs, devices, directories and files that do not hold their size (/proc)
@@ -59,7 +60,7 @@ static void usage(FILE *f) {
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
-            "                     [--accumulate native|wide|compensated] (--input FILE|- | --n N [--seed S]) [-v]\n"
+            "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"

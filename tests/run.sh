@@ -92,7 +92,16 @@ if [ -n "$CUDA_INC" ]; then
   step vocab-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm && $B/test_vocab_nvrtc"
 fi
 
-# 5d. map expressions (issue 15) through the generic context: a table of maps x types x ops against the
+# 5d. exact sums (accumulate = exact) on PoCL and in the CPU reference, bit for bit against Python's
+#     fractions (tests/exact_reference.py) on adversarial data; a quick run under ASan/UBSan; every
+#     knob set's CUDA kernel through NVRTC
+step exact sh -c "gcc -std=c99 $WARN -O2 -o $B/test_exact tests/test_exact.c -ldl -lm && $B/test_exact"
+step exact-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_exact_asan tests/test_exact.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_exact_asan"
+if [ -n "$CUDA_INC" ]; then
+  step exact-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_exact_nvrtc tests/test_exact.c -ldl -lm && $B/test_exact_nvrtc --nvrtc-only"
+fi
+
+# 5e. map expressions (issue 15) through the generic context: a table of maps x types x ops against the
 #     CPU reference and each row's own C evaluation, every row on the CPU backend, a sample on PoCL
 #     (PCLR_TEST_FULL=1: all), parameters without rebuilds, y offsets, every refusal with its column, the
 #     GLSL functions through glslc where it is installed; a quick run under ASan/UBSan; the CUDA kernels

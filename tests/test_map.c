@@ -931,12 +931,13 @@ static void reference_row(row_data *d, const double *p, uint64_t *st) {
             plain.type = d->vt;
             plain.op = all_ops[o];
             plain.accumulate = acc;
-            if (acc == PCLR_COMPENSATED && !is_float(d->vt)) { /* compensated sums of integers are refused, with a map too */
+            if ((acc == PCLR_COMPENSATED && !is_float(d->vt)) || /* compensated sums of integers are refused, with a map too */
+                (acc == PCLR_EXACT && (!is_float(d->vt) || c.op == PCLR_STATS))) { /* exact: float sums only */
                 pclr_config out;
                 const char *why = NULL;
                 report(pclr_config_resolve(&c, &out, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION,
-                       "map \"%s\" (an integer map) with a compensated %s is refused", r->map, pclr_op_name(c.op));
-                report(pclr_result_size(&c) == 0, "pclr_result_size of map \"%s\" compensated is 0", r->map);
+                       "map \"%s\" (an integer map) with a %s %s is refused", r->map, pclr_accumulate_name(acc), pclr_op_name(c.op));
+                report(pclr_result_size(&c) == 0, "pclr_result_size of map \"%s\" %s is 0", r->map, pclr_accumulate_name(acc));
                 continue;
             }
             evaluate(d, xo, yo, n, p);
@@ -1010,6 +1011,7 @@ static void cpu_table(dev *D, int row_lo, int row_hi) {
                 pclr_config c = row_config(r, all_ops[o], acc);
                 if (acc != PCLR_NATIVE && all_ops[o] != PCLR_SUM && all_ops[o] != PCLR_STATS) continue;
                 if (acc == PCLR_COMPENSATED && !is_float(r->want)) continue;
+                if (acc == PCLR_EXACT && (!is_float(r->want) || all_ops[o] == PCLR_STATS)) continue; /* refused (checked above) */
                 ps = (int)(pclr_test_rand(&st) & 1) && r->params;
                 /* the CPU backend: y at any offset */
                 run_sizes(D, &d, &c, small_sizes, g_quick ? 12 : COUNT(small_sizes), 1, o == big_op && acc == PCLR_NATIVE && !g_quick ? 65537 : 0,
@@ -1080,6 +1082,7 @@ static void device_table(dev *D) {
                 for (acc = PCLR_NATIVE; acc < PCLR_ACCUMULATE_COUNT_; acc = (pclr_accumulate)(acc + 1)) {
                     if (acc != PCLR_NATIVE && all_ops[o] != PCLR_SUM && all_ops[o] != PCLR_STATS) continue;
                     if (acc == PCLR_COMPENSATED && !is_float(g_rows[k].want)) continue;
+                    if (acc == PCLR_EXACT && (!is_float(g_rows[k].want) || all_ops[o] == PCLR_STATS)) continue;
                     if (D->slow_builds && acc != PCLR_NATIVE) continue;
                     picks[np].row = k;
                     picks[np].op = all_ops[o];

@@ -54,6 +54,10 @@ for b in opencl cuda; do
   $GEN --backend $b --type int8 --op sum --accumulate native >"$T/native.src"
   $GEN --backend $b --type int8 --op sum --accumulate wide >"$T/wide.src"
   check "gen $b int8 --accumulate wide changes the kernel" differ "$T/native.src" "$T/wide.src"
+  $GEN --backend $b --type float --op sum --accumulate exact >"$T/exact.src"; rc1=$?
+  check "gen $b float --accumulate exact prints the exact kernel ($rc1)" grep -q "accumulate exact" "$T/exact.src"
+  $GEN --backend $b --type int --op sum --accumulate exact >"$T/exact.src" 2>"$T/err"; rc1=$?
+  check "gen $b int --accumulate exact is refused with a reason ($rc1)" [ $rc1 = 2 ] && check "gen $b int exact says why" grep -q "exact" "$T/err"
 done
 check "gen usage names the accumulators" grep -q "accumulate native|wide|compensated" <($GEN --help)
 check "gen usage names the new types and ops" grep -q "uint8.*half" <($GEN --help)
@@ -117,6 +121,8 @@ py "struct.pack('<3e', 1.5, -2, 0.25)" "$T/f16.bin"
 py "struct.pack('<4f', 1, float('nan'), 5, float('nan'))" "$T/f32nan.bin"
 py "struct.pack('<5f', 0.0, -0.0, float('nan'), 1, 0)" "$T/f32count.bin"
 py "struct.pack('<4f', 1, 1e8, 1, -1e8)" "$T/f32comp.bin"
+py "struct.pack('<9f', *[1e8, 1, -1e8] * 3)" "$T/f32exact.bin"
+py "struct.pack('<4d', 1, 2.0**-53, 1.7976931348623157e308, -1.7976931348623157e308)" "$T/f64exact.bin"
 expect_line() { # backend, expected last line (extended regex, anchored), run arguments...
   local b=$1 want=$2 got; shift 2
   got=$($RUN --backend $b "$@" 2>"$T/err" | tail -1)
@@ -163,6 +169,8 @@ expect_both "result: -?nan at 1" --type float --op argmax --input "$T/f32nan.bin
 expect_line cpu "result: -?nan at 1" --type float --op argmin --input "$T/f32nan.bin"
 expect_both "result: 2" --type float --op count --input "$T/f32count.bin"
 expect_both "result: 2" --type float --op sum --accumulate compensated --input "$T/f32comp.bin"
+expect_both "result: 3" --type float --op sum --accumulate exact --input "$T/f32exact.bin"
+expect_line cpu "result: 1" --type double --op sum --accumulate exact --input "$T/f64exact.bin"
 expect_line cpu "result: min=-2.25 max=1.0000000000000001e\\+300" --type double --op minmax --input "$T/f64.bin"
 expect_line cpu "result: 1.0000000000000001e\\+300 at 2" --type double --op argmax --input "$T/f64.bin"
 expect_line cpu "result: -2.25 at 1" --type double --op argmin --input "$T/f64.bin"
@@ -185,9 +193,13 @@ for t in uint8 int8 uint16 int16 uint64 int64 half; do
   done
 done
 check "run prints the accumulator" grep -q "accumulate wide" <($RUN --backend cpu --type float --op sum --accumulate wide --n 10)
+cpu=$($RUN --backend cpu --type float --op sum --accumulate exact --n 100003 --seed 5 | tail -1)
+cl=$($RUN --backend opencl --type float --op sum --accumulate exact --n 100003 --seed 5 2>"$T/err" | tail -1)
+check "opencl float exact sum equals the cpu's, bit for bit ($cl vs $cpu)" [ "$cl" = "$cpu" ]
 for args in "--backend cpu --type float --op sum --n 5 --accumulate kahan" "--backend cpu --type int --op sum --n 5 --accumulate compensated" \
             "--backend cpu --type uint8 --op stats --n 5 --accumulate compensated" "--backend cpu --type float --op sum --n 5 --accumulate" \
-            "--backend cpu --type float --op median --n 5" "--backend cpu --type float128 --op sum --n 5"; do
+            "--backend cpu --type float --op median --n 5" "--backend cpu --type float128 --op sum --n 5" \
+            "--backend cpu --type int --op sum --n 5 --accumulate exact" "--backend cpu --type float --op stats --n 5 --accumulate exact"; do
   $RUN $args >"$T/out" 2>"$T/err"; rc=$?
   check "run '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "run '$args' says why" test -s "$T/err"

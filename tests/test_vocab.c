@@ -534,9 +534,9 @@ static void select_triples(uint64_t seed, int all) {
         a = accumulates(op) ? PCLR_NATIVE + (int)(pclr_test_rand(&st) % (is_float(types[k]) ? 3 : 2)) : PCLR_NATIVE;
         g_selected[types[k]][op][a] = 1;
     }
-    /* every accumulator of sum and stats at least once, on a float type */
+    /* every accumulator of sum and stats at least once, on a float type (exact: tests/test_exact.c) */
     for (o = PCLR_SUM; o <= PCLR_STATS && picked < most; o += PCLR_STATS - PCLR_SUM)
-        for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_ && picked < most; ++a) {
+        for (a = PCLR_NATIVE; a < PCLR_EXACT && picked < most; ++a) {
             int have = 0;
             for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t) have |= g_selected[t][o][a];
             if (!have) {
@@ -809,9 +809,10 @@ static void known_answers(void) {
         const pclr_type ty = (pclr_type)t;
         known_empty(ty);
         for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a) {
-            if (a == PCLR_COMPENSATED && !is_float(ty)) continue;
+            if ((a == PCLR_COMPENSATED || a == PCLR_EXACT) && !is_float(ty)) continue;
             e = ex_val(23, 0);
             known("3 9 1 9 1", ty, PCLR_SUM, (pclr_accumulate)a, a5, 5, &e);
+            if (a == PCLR_EXACT) continue; /* sums only (tests/test_exact.c) */
             memset(&e, 0, sizeof e);
             e.v = 23; e.smin = 1; e.smax = 9; e.mean = 4.6; e.var = 13.44; e.svar = 16.8;
             known("3 9 1 9 1", ty, PCLR_STATS, (pclr_accumulate)a, a5, 5, &e);
@@ -933,7 +934,7 @@ static void api_tables(void) {
                 case PCLR_COUNT: want_size = 8; break;
                 case PCLR_ARGMIN: case PCLR_ARGMAX: want_size = sizeof(pclr_arg_result); break;
                 case PCLR_MINMAX: want_size = sizeof(pclr_minmax_result); break;
-                case PCLR_STATS: want_size = st == PCLR_TYPE_DEFAULT ? 0 : sizeof(pclr_stats_result); break;
+                case PCLR_STATS: want_size = st == PCLR_TYPE_DEFAULT || a == PCLR_EXACT ? 0 : sizeof(pclr_stats_result); break;
                 default: break;
                 }
                 got = pclr_result_size(&c);
@@ -948,7 +949,7 @@ static void api_tables(void) {
         static const pclr_type want[] = {PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT64, PCLR_INT64, PCLR_HALF,
                                          PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE, PCLR_HALF};
         static const char *const ops[] = {"argmin", "argmax", "minmax", "stats", "count"};
-        static const char *const accs[] = {"native", "wide", "compensated"};
+        static const char *const accs[] = {"native", "wide", "compensated", "exact"};
         size_t k;
         for (k = 0; k < COUNT(names); ++k) {
             pclr_type ty = PCLR_TYPE_DEFAULT;

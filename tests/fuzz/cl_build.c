@@ -1,7 +1,7 @@
 /* Builds the sources fuzz_generator dumped (PCLR_FUZZ_DUMP=dir), for
    tests/fuzz/compile_corpus.sh:
      cl_build FILE.cfg...
-   FILE.cfg holds a resolved config (11 ints). OpenCL dialect: FILE.cl is
+   FILE.cfg holds a resolved config (11 ints, then the accumulator: 12). OpenCL dialect: FILE.cl is
    built with clBuildProgram (options from FILE.opts) on platform 0 device 0
    (PCLR_CL_PLATFORM / PCLR_CL_DEVICE to pick others); shuffle off NVIDIA,
    collective below OpenCL C 2.0 and double without fp64 are skipped as the
@@ -97,10 +97,11 @@ int main(int argc, char **argv) {
     if (!have_cl) printf("skip: no OpenCL device: OpenCL sources not built\n");
     for (i = 1; i < argc; ++i) {
         pclr_config c;
-        int v[11];
+        int v[12], got = 0;
         char path[4096], *text = slurp(argv[i]), *src, *opts;
-        if (!text || sscanf(text, "%d %d %d %d %d %d %d %d %d %d %d", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
-                            &v[7], &v[8], &v[9], &v[10]) != 11) {
+        v[11] = 0;
+        if (!text || (got = sscanf(text, "%d %d %d %d %d %d %d %d %d %d %d %d", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                                   &v[7], &v[8], &v[9], &v[10], &v[11])) < 11) {
             printf("FAIL %s: not a config file\n", argv[i]);
             free(text);
             ++failed;
@@ -112,6 +113,7 @@ int main(int argc, char **argv) {
         c.wave_width = v[3]; c.group_size = v[4]; c.unroll = v[5]; c.vector_width = v[6];
         c.stride = (pclr_stride)v[7]; c.variant = (pclr_variant)v[8]; c.finish = (pclr_finish)v[9];
         c.groups_per_unit = v[10];
+        c.accumulate = (pclr_accumulate)v[11];
         if (pclr_config_resolve(&c, &c, NULL) != PCLR_OK) {
             printf("FAIL %s: the dumped config does not resolve\n", argv[i]);
             ++failed;

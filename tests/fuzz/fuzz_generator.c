@@ -11,11 +11,12 @@
    unroll vector stride variant finish groups_per_unit): s < 0xf0 picks
    table[s % size] (valid values plus near misses), s >= 0xf0 takes the next
    4 bytes as a raw int. Then 2 bytes small cap, 2+2 bytes device facts
-   (compute units, max group), 8 bytes n for pclr_plan.
+   (compute units, max group), 8 bytes n for pclr_plan, then one selector
+   byte for the accumulator (inputs that end earlier: the default).
    Modes (environment, read once):
      PCLR_FUZZ_DUMP=dir  write every valid config's source to dir/<hash>.cl
                          (OpenCL) or dir/<hash>.cu (CUDA), its compiler
-                         options to .opts and the config to .cfg (11 ints),
+                         options to .opts and the config to .cfg (12 ints),
                          for tests/fuzz/compile_corpus.sh.
    Build with -DPCLR_FUZZ_COMPILE_CHECK (and -lOpenCL) to also build every
    valid OpenCL source with the first OpenCL device inside the loop (slow:
@@ -69,6 +70,7 @@ static const int t_stride[] = {0, 1, 2, 3};
 static const int t_variant[] = {0, 1, 2, 3, 4, 5, 6};
 static const int t_finish[] = {0, 1, 2, 3, 4};
 static const int t_gpu[] = {0, 1, 2, 8, 64, 65, -1};
+static const int t_acc[] = {0, 1, 2, 3, 4, 5, -1};
 
 static const char *g_dump;
 
@@ -108,9 +110,9 @@ static void dump(const pclr_config *c, const char *src, const char *opts) {
     if ((f = fopen(path, "w"))) { fputs(opts, f); fclose(f); }
     snprintf(path, sizeof path, "%s/%016llx.cfg", g_dump, (unsigned long long)h);
     if ((f = fopen(path, "w"))) {
-        fprintf(f, "%d %d %d %d %d %d %d %d %d %d %d\n", (int)c->type, (int)c->op, (int)c->backend, c->wave_width,
+        fprintf(f, "%d %d %d %d %d %d %d %d %d %d %d %d\n", (int)c->type, (int)c->op, (int)c->backend, c->wave_width,
                 c->group_size, c->unroll, c->vector_width, (int)c->stride, (int)c->variant, (int)c->finish,
-                c->groups_per_unit);
+                c->groups_per_unit, (int)c->accumulate);
         fclose(f);
     }
 }
@@ -151,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dev.compute_units = (uint32_t)rd_bytes(&rd, 2);
     dev.max_group_size = (uint32_t)rd_bytes(&rd, 2);
     n = rd_bytes(&rd, 8);
+    cfg.accumulate = (pclr_accumulate)FIELD(&rd, t_acc);
 
     /* describe works on anything, resolved or not */
     dlen = pclr_config_describe(&cfg, NULL, 0);
@@ -221,7 +224,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* the planner on fuzzed device facts */
     if (pclr_plan(&res, &dev, n, &plan) == PCLR_OK) {
-        REQUIRE(plan.groups >= 1 && plan.groups <= pclr_max_groups(&res, &dev));
+        /* (exact sums: a group takes at most 2^29 elements, however many groups that needs) */
+        const uint64_t exact_groups = res.accumulate == PCLR_EXACT ? (n >> 29) + ((n & ((1u << 29) - 1)) != 0) : 0;
+        REQUIRE(plan.groups >= 1 && (plan.groups <= pclr_max_groups(&res, &dev) || plan.groups == exact_groups));
         REQUIRE(plan.group_size == (uint32_t)res.group_size);
     } else {
         REQUIRE(dev.max_group_size && (uint32_t)res.group_size > dev.max_group_size);
