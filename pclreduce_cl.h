@@ -1076,32 +1076,37 @@ static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char 
     return PCLR_OK;
 }
 
-/* A buffer on the caller's memory (CL_MEM_USE_HOST_PTR, or a sub-buffer of
-   one) at a host address not aligned to `align`: a CPU device such as PoCL
-   runs the kernel on that very memory, and its vector loads fault. Refused
-   with PCLR_ERR_MISALIGNED, as the CUDA backend refuses such a pointer. */
-static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t align) {
+/* Where a buffer's memory starts, as far as alignment goes (*addr): 0 for
+   the driver's own memory (aligned far beyond any element), else the
+   caller's host address (CL_MEM_USE_HOST_PTR; a sub-buffer: its parent's
+   plus its origin, since drivers differ in what CL_MEM_HOST_PTR gives for one).
+   With align > 0, a host address not aligned to it is refused with
+   PCLR_ERR_MISALIGNED, as the CUDA backend refuses such a pointer: a CPU
+   device such as PoCL runs the kernel on that very memory, and its vector
+   loads fault. */
+static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t align, uint64_t *addr) {
     cl_mem_flags flags = 0;
     cl_mem parent = NULL;
     void *host = NULL, *parent_host = NULL;
     size_t origin = 0;
     cl_int err = ctx->cl.GetMemObjectInfo(m, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
+    if (addr) *addr = 0;
     if (err != CL_SUCCESS)
         return pclr__cl_fail(ctx, pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
                              "clGetMemObjectInfo(CL_MEM_FLAGS) failed with %s (%d) on the %s buffer",
                              pclr__cl_error_name(err), (int)err, which);
     if (!(flags & CL_MEM_USE_HOST_PTR)) return PCLR_OK; /* the driver's own memory: aligned */
-    /* a sub-buffer's address is its parent's plus its origin (drivers differ in what CL_MEM_HOST_PTR gives for one) */
     if (ctx->cl.GetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && parent &&
         ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) == CL_SUCCESS &&
         ctx->cl.GetMemObjectInfo(parent, CL_MEM_HOST_PTR, sizeof parent_host, &parent_host, NULL) == CL_SUCCESS && parent_host)
         host = (char *)parent_host + origin;
     else if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
         host = NULL;
-    if (host && (uintptr_t)host % align != 0)
+    if (addr) *addr = (uint64_t)(uintptr_t)host;
+    if (host && align && (uintptr_t)host % align != 0)
         return pclr__cl_fail(ctx, PCLR_ERR_MISALIGNED,
                              "the %s buffer uses host memory (CL_MEM_USE_HOST_PTR) at %p, not aligned to %u bytes (%s)",
-                             which, host, (unsigned)align, which[0] == 'i' ? "the element size" : "the state's alignment");
+                             which, host, (unsigned)align, which[0] == 'o' ? "the state's alignment" : "the element size");
     return PCLR_OK;
 }
 
@@ -1153,16 +1158,6 @@ static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en,
     return PCLR_OK;
 }
 
-/* Where a buffer starts, as far as alignment goes: its host pointer (CL_MEM_USE_HOST_PTR) or 0
-   (device allocations are aligned far beyond an element), plus a sub-buffer's origin. */
-static uint64_t pclr__cl_address(pclr_cl_context *ctx, cl_mem m) {
-    void *host = NULL;
-    size_t origin = 0;
-    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS) host = NULL;
-    if (ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) != CL_SUCCESS) origin = 0;
-    return (uint64_t)(uintptr_t)host + (host ? 0 : (uint64_t)origin);
-}
-
 /* The whole reduction, enqueued. `*entry` gets its configuration (valid until the next lookup); x: a map's y and parameters. */
 static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, cl_mem out, uint64_t out_offset, cl_uint nw, const cl_event *w,
@@ -1190,8 +1185,10 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
                 return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "elements [%llu, %llu) of %u bytes each exceed the y buffer (%llu bytes)",
                                      (unsigned long long)y_offset, (unsigned long long)(y_offset + n), (unsigned)en->y_size,
                                      (unsigned long long)size);
-            if (in && en->cfg.vector_width > 1 &&
-                !pclr__y_lines_up(en, pclr__cl_address(ctx, in), offset, pclr__cl_address(ctx, y), y_offset)) {
+            uint64_t x_addr = 0, y_addr = 0;
+            if ((r = pclr__cl_check_aligned(ctx, y, "y", en->y_size, &y_addr)) != PCLR_OK) return r;
+            if (in && en->cfg.vector_width > 1 && (r = pclr__cl_check_aligned(ctx, in, "input", 0, &x_addr)) != PCLR_OK) return r;
+            if (in && !pclr__y_lines_up(en, x_addr, offset, y_addr, y_offset)) {
                 pclr_config one = *cfg; /* y's vectors would be misaligned: one element per load */
                 one.vector_width = 1;
                 if ((r = pclr__engine_lookup(&ctx->e, &one, n, &en)) != PCLR_OK) return r;
@@ -1207,7 +1204,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
         return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
     if (in) {
         if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
-        if ((r = pclr__cl_check_aligned(ctx, in, "input", ts)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, in, "input", ts, NULL)) != PCLR_OK) return r;
         if ((offset + n) * ts > size)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW,
                                  "elements [%llu, %llu) of %llu bytes each exceed the input buffer (%llu bytes)",
@@ -1219,7 +1216,7 @@ static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg
     }
     if (out != ctx->result) {
         if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
-        if ((r = pclr__cl_check_aligned(ctx, out, "output", ss < 8 ? ss : 8)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, out, "output", ss < 8 ? ss : 8, NULL)) != PCLR_OK) return r;
         if (out_offset >= size / ss)
             return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "output element %llu is past the output buffer (%llu bytes)",
                                  (unsigned long long)out_offset, (unsigned long long)size);
