@@ -3609,6 +3609,12 @@ static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
     return r;
 }
 
+/* -a for an integer a of type t, wrapping to t's width (the negation of INT_MIN is INT_MIN) */
+static pclr__mval pclr__mneg(pclr__mval a, pclr_type t) {
+    a.u = 0 - a.u;
+    return pclr__mconv(a, PCLR_UINT64, t);
+}
+
 typedef struct pclr__meval {
     const pclr__mtree *t;
     const unsigned char *x, *y; /* this element's bytes */
@@ -3659,7 +3665,7 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
     case PCLR__MN_NEG:
         a = pclr__mev(V, m->a[0]);
         if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = -a.d;
-        else r = pclr__mconv(pclr__mconv(a, t, PCLR_UINT64), PCLR_UINT64, t), r.u = 0 - r.u, r = pclr__mconv(r, PCLR_UINT64, t);
+        else r = pclr__mneg(a, t);
         return r;
     case PCLR__MN_NOT: r.i = !pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type); return r;
     case PCLR__MN_COND:
@@ -3740,7 +3746,7 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
         }
         if (f == PCLR__MF_ABS) {
             if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = fabs(a.d);
-            else if (pclr__mis_signed(t) && a.i < 0) r = pclr__mconv(pclr__mconv(a, t, PCLR_UINT64), PCLR_UINT64, t), r.u = 0 - r.u, r = pclr__mconv(r, PCLR_UINT64, t);
+            else if (pclr__mis_signed(t) && a.i < 0) r = pclr__mneg(a, t);
             else r = a;
             return r;
         }
