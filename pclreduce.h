@@ -110,7 +110,7 @@ typedef enum pclr_accumulate {
    "auto": a backend's own calls fill in their own, the generic context picks
    one (see pclr_context). The CPU reference runs no kernel. */
 typedef enum pclr_backend {
-    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_BACKEND_COUNT_
+    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_VULKAN, PCLR_BACKEND_COUNT_
 } pclr_backend;
 /* Earlier spellings, kept so that existing programs build. */
 typedef pclr_backend pclr_dialect;
@@ -985,7 +985,7 @@ static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint"
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
-static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu"};
+static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
 static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
@@ -1701,8 +1701,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
-    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl and cuda kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
@@ -1748,6 +1748,12 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_COLLECTIVE && c.backend != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.backend == PCLR_VULKAN) { /* see "the GLSL kernel" */
+        const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
+        const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums are not written in GLSL (the opencl and cuda backends have them; vulkan: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
     {
         pclr__layout l;
         int simple = c.op == PCLR_SUM || c.op == PCLR_MIN || c.op == PCLR_MAX;
@@ -3224,6 +3230,546 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
 }
 
+/* ------------------------------------------------------------ the GLSL kernel
+   backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
+   shaderc or the caller's compiler) with the same three levels. GLSL has no
+   pointers: every input is an array of 32-bit words, loaded as uint, uvec2
+   or uvec4 (4, 8 or 16 bytes: the vector knob) and taken apart with bit
+   casts, so that 8/16-bit types and half need no storage extension. The
+   bindings (descriptor set 0, pushed per dispatch): 0 x, 1 out, 2 the
+   partials (also the atomic finish's running value), 3 the ticket counter,
+   4 y. The push constants: x's first element and n, y's first element, the
+   word where out's state goes and the atomic finish's word, then a map's
+   parameters. Needs shaderInt64 (64-bit indices); the shuffle variant needs
+   subgroup arithmetic and relative shuffles (gl_SubgroupSize is read at run
+   time: any subgroup width works). */
+#define PCLR__GLSL_ARGS_BYTES 32 /* the push constants before a map's parameters */
+
+static const char *pclr__gtype(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_UINT8: case PCLR_UINT16: return "uint";
+    case PCLR_INT: case PCLR_INT8: case PCLR_INT16: return "int";
+    case PCLR_UINT64: return "uint64_t";
+    case PCLR_INT64: return "int64_t";
+    case PCLR_DOUBLE: return "double";
+    default: return "float";
+    }
+}
+
+/* A compute type's largest (big) or smallest value as a GLSL literal. */
+static const char *pclr__gextreme(pclr_type t, int big) {
+    switch (t) {
+    case PCLR_UINT: return big ? "0xffffffffu" : "0u";
+    case PCLR_INT: return big ? "0x7fffffff" : "(-0x7fffffff - 1)";
+    case PCLR_UINT64: return big ? "0xfffffffffffffffful" : "0ul";
+    case PCLR_INT64: return big ? "0x7fffffffffffffffl" : "(-0x7fffffffffffffffl - 1l)";
+    case PCLR_DOUBLE: return big ? "packDouble2x32(uvec2(0u, 0x7ff00000u))" : "packDouble2x32(uvec2(0u, 0xfff00000u))";
+    default: return big ? "uintBitsToFloat(0x7f800000u)" : "uintBitsToFloat(0xff800000u)";
+    }
+}
+
+/* Bytes one load of x (y: 1) reads: 4, 8 or 16 (pclr_config_resolve checked). */
+static int pclr__gload_bytes(const pclr__gen *g, const pclr_config *c, int y) {
+    const int comps = g->map ? g->map->comps : 1;
+    return c->vector_width * comps * (int)pclr_type_size(y ? g->map->y : c->type);
+}
+
+/* Scalar s of the input (x or y) of element type t as its natural GLSL type, from words:
+   w0/w1 the text of the word holding it (and the next, for 8-byte types), sh the bit shift within w0. */
+static void pclr__gscalar(char *buf, size_t cap, pclr_type t, const char *w0, const char *w1, const char *sh) {
+    switch (t) {
+    case PCLR_UINT8: snprintf(buf, cap, "((%s >> %s) & 0xffu)", w0, sh); break;
+    case PCLR_UINT16: snprintf(buf, cap, "((%s >> %s) & 0xffffu)", w0, sh); break;
+    case PCLR_INT8: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 8)", w0, sh); break;
+    case PCLR_INT16: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 16)", w0, sh); break;
+    case PCLR_HALF: snprintf(buf, cap, "unpackHalf2x16(%s >> %s).x", w0, sh); break;
+    case PCLR_UINT: snprintf(buf, cap, "%s", w0); break;
+    case PCLR_INT: snprintf(buf, cap, "int(%s)", w0); break;
+    case PCLR_FLOAT: snprintf(buf, cap, "uintBitsToFloat(%s)", w0); break;
+    case PCLR_DOUBLE: snprintf(buf, cap, "packDouble2x32(uvec2(%s, %s))", w0, w1); break;
+    case PCLR_UINT64: snprintf(buf, cap, "packUint2x32(uvec2(%s, %s))", w0, w1); break;
+    default: snprintf(buf, cap, "int64_t(packUint2x32(uvec2(%s, %s)))", w0, w1); break; /* INT64 */
+    }
+}
+
+/* The element of an input (x or y) as the op or the map takes it: a map gets
+   its promoted type (a vecN of them for pixels), the op the value type.
+   k >= 0: element k of the loaded value `v` (y: `v2`); k < 0: the element
+   at binding index `e` (text), read through pclr_xw / pclr_yw. */
+static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, const char *e, char *buf, size_t cap) {
+    const pclr_type t = y ? g->map->y : c->type;
+    const int es = (int)pclr_type_size(t), comps = g->map ? g->map->comps : 1;
+    const int words = pclr__gload_bytes(g, c, y) / 4;
+    const char *lv = y ? "v2" : "v", *fn = y ? "pclr_yw" : "pclr_xw";
+    char part[4][400], w0[160], w1[160], sh[160];
+    int j;
+    for (j = 0; j < comps; ++j) {
+        if (k >= 0) { /* compile-time positions in the load */
+            const int s = k * comps + j, byte = s * es, q = byte / 4;
+            if (words == 1) snprintf(w0, sizeof w0, "%s", lv);
+            else snprintf(w0, sizeof w0, "%s[%d]", lv, q);
+            snprintf(w1, sizeof w1, "%s[%d]", lv, q + 1);
+            snprintf(sh, sizeof sh, "%du", (byte % 4) * 8);
+        } else { /* scalar index S = e * comps + j, counted in the binding */
+            char S[80];
+            if (comps == 1) snprintf(S, sizeof S, "(%s)", e);
+            else snprintf(S, sizeof S, "((%s) * %dul + %dul)", e, comps, j);
+            if (es == 8) { snprintf(w0, sizeof w0, "%s(2ul * %s)", fn, S); snprintf(w1, sizeof w1, "%s(2ul * %s + 1ul)", fn, S); }
+            else if (es == 4) snprintf(w0, sizeof w0, "%s(%s)", fn, S);
+            else snprintf(w0, sizeof w0, "%s(%s >> %d)", fn, S, es == 2 ? 1 : 2);
+            if (es < 4) snprintf(sh, sizeof sh, "(uint(%s & %dul) * %du)", S, 4 / es - 1, es * 8);
+            else snprintf(sh, sizeof sh, "0u");
+        }
+        pclr__gscalar(part[j], sizeof part[j], t, w0, w1, sh);
+    }
+    if (!g->map) { /* the op's value */
+        snprintf(buf, cap, "pclr_v(%s)", part[0]);
+    } else if (comps == 1) {
+        snprintf(buf, cap, "%s(%s)", pclr__mtname(pclr__mpromote(t), PCLR__ML_GLSL), part[0]);
+    } else {
+        const pclr_type pt = pclr__mpromote(t);
+        const char *pre = pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64";
+        if (comps == 2) snprintf(buf, cap, "%svec2(%s, %s)", pre, part[0], part[1]);
+        else snprintf(buf, cap, "%svec4(%s, %s, %s, %s)", pre, part[0], part[1], part[2], part[3]);
+    }
+}
+
+/* The value the op folds for element k of the load (k < 0: relative index r, at binding indexes base + r). */
+static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap) {
+    char x[900], y[900];
+    int j, len;
+    if (k >= 0) pclr__gelem(g, c, 0, k, NULL, x, sizeof x);
+    else pclr__gelem(g, c, 0, -1, "args.offset + r", x, sizeof x);
+    if (!g->map) { snprintf(buf, cap, "%s", x); return; }
+    y[0] = '\0';
+    if (g->map->y) {
+        if (k >= 0) pclr__gelem(g, c, 1, k, NULL, y, sizeof y);
+        else pclr__gelem(g, c, 1, -1, "args.offset2 + r", y, sizeof y);
+    }
+    if (k >= 0) len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%si + %dul", x, y, g->map->y ? ", " : "", k);
+    else len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%sr", x, y, g->map->y ? ", " : "");
+    for (j = 0; j < g->map->params && len > 0 && (size_t)len < cap; ++j) len += snprintf(buf + len, cap - (size_t)len, ", args.p%d", j);
+    if (len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, "))");
+}
+
+/* A field's value as 32-bit words into buffer `arr` at word index `at` (text), and back. */
+static void pclr__gstore_field(pclr__gen *g, const char *arr, const char *at, int off, const char *f, pclr_type t) {
+    if (pclr_type_size(t) == 8) {
+        PCLR__GEN_PUTF(g, "    { const uvec2 w = %s(%ss.%s%s); %s[%s + %du] = w.x; %s[%s + %du] = w.y; }\n",
+                       t == PCLR_DOUBLE ? "unpackDouble2x32" : "unpackUint2x32", t == PCLR_INT64 ? "uint64_t(" : "", f,
+                       t == PCLR_INT64 ? ")" : "", arr, at, off, arr, at, off + 1);
+    } else {
+        PCLR__GEN_PUTF(g, "    %s[%s + %du] = %s(s.%s);\n", arr, at, off, t == PCLR_FLOAT ? "floatBitsToUint" : "uint", f);
+    }
+}
+static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char *f, pclr_type t) {
+    char w[2][64], v[200];
+    snprintf(w[0], sizeof w[0], "%s[at + %du]", arr, off);
+    snprintf(w[1], sizeof w[1], "%s[at + %du]", arr, off + 1);
+    pclr__gscalar(v, sizeof v, t, w[0], w[1], "0u");
+    PCLR__GEN_PUTF(g, "    s.%s = %s;\n", f, v);
+}
+
+static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup) {
+    const int xw = pclr__gload_bytes(g, c, 0) / 4, yw = g->map && g->map->y ? pclr__gload_bytes(g, c, 1) / 4 : 0;
+    const char *vt[5] = {"", "uint", "uvec2", "", "uvec4"};
+    int k, at = PCLR__GLSL_ARGS_BYTES;
+    pclr__put(g->w, "#version 450\n"
+                    "#extension GL_ARB_gpu_shader_int64 : require\n");
+    if (subgroup)
+        pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
+                        "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
+    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n#define pclr_u64 uint64_t\n");
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOBS(PCLR__GEN_KNOB)
+#undef PCLR__GEN_KNOB
+    pclr__put(g->w, "layout(local_size_x = PCLR_GROUP) in;\n");
+    PCLR__GEN_PUTF(g, "#define pclr_in_x %s /* one load of x: %d bytes */\n", vt[xw], xw * 4);
+    PCLR__GEN_PUTF(g, "layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };\n"
+                      "layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };\n"
+                      "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };\n"
+                      "layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };\n");
+    if (c->finish == PCLR_FINISH_ATOMIC && g->l.field[0].type == PCLR_INT)
+        pclr__put(g->w, "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_ints { int pwi[]; }; /* the same words, signed */\n");
+    if (yw) PCLR__GEN_PUTF(g, "#define pclr_in_y %s /* one load of y: %d bytes */\n"
+                              "layout(std430, set = 0, binding = 4) readonly buffer pclr_y_words { pclr_in_y yv[]; };\n", vt[yw], yw * 4);
+    pclr__put(g->w, "layout(push_constant) uniform pclr_args_block {\n"
+                    "    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */\n"
+                    "    layout(offset = 8) uint64_t n;\n"
+                    "    layout(offset = 16) uint64_t offset2; /* y's first element */\n"
+                    "    layout(offset = 24) uint out_at;      /* out's first word */\n"
+                    "    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */\n");
+    for (k = 0; g->map && k < g->map->params; ++k) {
+        const int sz = pclr__mis_int(g->map->param[k]) && g->map->param[k] != PCLR_INT64 && g->map->param[k] != PCLR_UINT64 ? 4
+                     : g->map->param[k] == PCLR_FLOAT ? 4 : 8;
+        at = (at + sz - 1) / sz * sz;
+        PCLR__GEN_PUTF(g, "    layout(offset = %d) %s p%d;\n", at, pclr__mtname(g->map->param[k], PCLR__ML_GLSL), k);
+        at += sz;
+    }
+    pclr__put(g->w, "} args;\n");
+    /* word w of an input, counted from its binding's start */
+    if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
+    else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);
+    if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
+    else if (yw) PCLR__GEN_PUTF(g, "uint pclr_yw(uint64_t w) { return yv[uint(w / %dul)][uint(w %% %dul)]; }\n", yw, yw);
+}
+
+/* Lifted elements e[lo, hi) of a load as a balanced tree of merges. */
+static void pclr__gtree(pclr__gen *g, int lo, int hi) {
+    if (hi - lo == 1) { PCLR__GEN_PUTF(g, "e%d", lo); return; }
+    pclr__put(g->w, "pclr_merge(");
+    pclr__gtree(g, lo, (lo + hi) / 2);
+    pclr__put(g->w, ", ");
+    pclr__gtree(g, (lo + hi) / 2, hi);
+    pclr__put(g->w, ")");
+}
+
+/* The state (always a struct), identity, store and load, and the op's functions. */
+static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
+    const int sequential = pclr__folds_each(c), words = (int)(l->size / 4);
+    char e[2400];
+    int i, k;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
+    if (c->op == PCLR_SUM || c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
+    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
+    pclr__put(g->w, "struct pclr_s {");
+    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
+    pclr__put(g->w, " };\npclr_s pclr_identity() {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const char *v = !strcmp(n, "lo") || (!strcmp(n, "v") && c->op != PCLR_MAX && c->op != PCLR_ARGMAX) ? pclr__gextreme(l->value, 1)
+                      : !strcmp(n, "hi") || !strcmp(n, "v") ? pclr__gextreme(l->value, 0)
+                      : !strcmp(n, "i") ? "0xfffffffffffffffful /* no index */" : NULL;
+        if (v) PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
+        else PCLR__GEN_PUTF(g, "    s.%s = %s(0);\n", n, pclr__gtype(l->field[i].type));
+    }
+    pclr__put(g->w, "    return s;\n}\n");
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
+    pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\nvoid pclr_store_partial(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "    return s;\n}\n");
+    if (nan && c->op != PCLR_SUM && c->op != PCLR_COUNT && c->op != PCLR_ARGMIN && c->op != PCLR_ARGMAX)
+        PCLR__GEN_PUTF(g, "bool pclr_neg(pclr_v x) { return %s; } /* the sign bit */\n",
+                            dbl ? "int(unpackDouble2x32(x).y) < 0" : "floatBitsToInt(x) < 0");
+    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS) {
+        if (nan) pclr__put(g->w, "/* NaN propagates; -0 orders before +0 */\n"
+                                 "pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }\n"
+                                 "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n");
+        else pclr__put(g->w, "pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }\n"
+                             "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
+    }
+    if (comp) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
+                              "void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {\n"
+                              "    precise pclr_a t = s + x;\n"
+                              "    precise pclr_a e = abs(s) >= abs(x) ? (s - t) + x : (x - t) + s;\n"
+                              "    c += e;\n"
+                              "    s = t;\n"
+                              "}\n");
+    switch (c->op) {
+    case PCLR_SUM:
+        if (!comp) pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }\n"
+                                   "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }\n");
+        else pclr__put(g->w, "pclr_s pclr_fold(pclr_s a, pclr_v x) { pclr_kbn(a.s, a.c, pclr_a(x)); return a; }\n"
+                             "pclr_s pclr_merge(pclr_s a, pclr_s b) { pclr_kbn(a.s, a.c, b.s); a.c += b.c; return a; }\n");
+        break;
+    case PCLR_MIN: case PCLR_MAX:
+        PCLR__GEN_PUTF(g, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_%s(a.v, b.v); return a; }\n"
+                          "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }\n", c->op == PCLR_MIN ? "min" : "max");
+        break;
+    case PCLR_COUNT:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.n += b.n; return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.n = x == pclr_v(0) ? 0ul : 1ul; return s; } /* NaN counts, -0 does not */\n");
+        break;
+    case PCLR_MINMAX:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = x; s.hi = x; return s; }\n");
+        break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
+        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
+        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
+                                   "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                                   "    const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n"
+                                   "                                   : (!isnan(a.v) && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
+        else PCLR__GEN_PUTF(g, " */\npclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                               "    const bool b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
+        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
+                          "   and any element beats the identity (no index yet). */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {\n"
+                          "    if (x %s a.v%s || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }\n"
+                          "    return a;\n"
+                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (isnan(x) && !isnan(a.v))" : "");
+        break;
+    }
+    default: /* PCLR_STATS */
+        PCLR__GEN_PUTF(g, "/* one value: the count; the first value a work-item meets becomes the shift its\n"
+                          "   moments are summed about; sum, min, max, and the moments about the shift */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
+                          "    if (a.n == 0ul) a.shift = pclr_m(x);\n"
+                          "    a.n += 1ul;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, x);\n"
+                          "    a.hi = pclr_max(a.hi, x);\n"
+                          "    const pclr_m d = pclr_m(x) - a.shift;\n"
+                          "    a.d1 += d;\n"
+                          "    a.m2 += d * d;\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, pclr_a(x));" : "a.s += pclr_a(x);");
+        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
+                          "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                          "    if (b.n == 0ul) return a;\n"
+                          "    if (a.n == 0ul) return b;\n"
+                          "    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n"
+                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
+                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
+                          "    a.shift = ma + delta * (nb / n);\n"
+                          "    a.d1 = pclr_m(0);\n"
+                          "    a.n += b.n;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, b.lo);\n"
+                          "    a.hi = pclr_max(a.hi, b.hi);\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s += b.s;");
+        break;
+    }
+    /* the folds: one element at relative index r (binding index args.offset + r), and one load */
+    pclr__gvalue(g, c, -1, e, sizeof e);
+    {
+        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        const int y = g->map && g->map->y;
+        if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
+        else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
+        PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
+                          "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
+                       sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
+        if (sequential) {
+            for (k = 0; k < c->vector_width; ++k) {
+                char idx[32] = "";
+                if (at) snprintf(idx, sizeof idx, ", i + %dul", k);
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    acc = pclr_fold(acc, %s%s);\n", e, idx);
+            }
+            pclr__put(g->w, "    return acc;\n}\n");
+        } else {
+            for (k = 0; k < c->vector_width; ++k) {
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    const pclr_s e%d = pclr_lift(%s);\n", k, e);
+            }
+            pclr__put(g->w, "    return pclr_merge(acc, ");
+            pclr__gtree(g, 0, c->vector_width);
+            pclr__put(g->w, ");\n}\n");
+        }
+    }
+}
+
+/* Whether the group step uses subgroup operations (the shuffle variant), and
+   whether the whole state is one 32-bit value subgroupAdd/Min/Max reduce as
+   the op does (float min/max are not: NaN and -0 have their own rules). */
+static int pclr__gsubgroup(const pclr_config *c) { return c->variant == PCLR_VARIANT_SHUFFLE; }
+static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = g->l.field[0].type;
+    if (g->l.count != 1 || pclr_type_size(t) != 4 || c->op == PCLR_STATS) return NULL;
+    if (c->op == PCLR_SUM) return c->accumulate == PCLR_COMPENSATED ? NULL : "subgroupAdd";
+    if (t == PCLR_FLOAT) return NULL;
+    return c->op == PCLR_MIN ? "subgroupMin" : c->op == PCLR_MAX ? "subgroupMax" : NULL;
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    int i;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\nshared bool is_last;\n"
+                    "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
+                    "pclr_s pclr_tree(pclr_s acc) {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    barrier(); /* lds may still be read by an earlier call */\n"
+                    "    lds[lid] = acc;\n"
+                    "    barrier();\n"
+                    "    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {\n"
+                    "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                    "        barrier();\n"
+                    "    }\n"
+                    "    return lds[0];\n"
+                    "}\n");
+    if (c->variant == PCLR_VARIANT_NAIVE)
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x;\n"
+                        "    barrier();\n"
+                        "    lds[lid] = acc;\n"
+                        "    barrier();\n"
+                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
+                        "    for (uint s = 1u; s < PCLR_GROUP; s *= 2u) {\n"
+                        "        if (lid % (2u * s) == 0u) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    else if (!pclr__gsubgroup(c))
+        pclr__put(g->w, "#define pclr_group_reduce pclr_tree\n");
+    else {
+        const char *op = pclr__gsubgroup_op(g, c);
+        pclr__put(g->w, "/* Lane 0 of each subgroup gets the subgroup's value (any subgroup width). */\n"
+                        "pclr_s pclr_subgroup_reduce(pclr_s v) {\n");
+        if (op) PCLR__GEN_PUTF(g, "    v.%s = %s(v.%s);\n    return v;\n}\n", l->field[0].name, op, l->field[0].name);
+        else {
+            pclr__put(g->w, "    const uint width = min(gl_SubgroupSize, PCLR_GROUP), lane = gl_SubgroupInvocationID;\n"
+                            "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
+                            "        pclr_s o;\n");
+            for (i = 0; i < l->count; ++i) {
+                const char *f = l->field[i].name;
+                const pclr_type t = l->field[i].type;
+                if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o.%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o.%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o.%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v.%s)), d)));\n", f, f);
+                else PCLR__GEN_PUTF(g, "        o.%s = subgroupShuffleDown(v.%s, d);\n", f, f);
+            }
+            pclr__put(g->w, "        if (lane + d < width) v = pclr_merge(v, o);\n"
+                            "    }\n"
+                            "    return v;\n"
+                            "}\n");
+        }
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x, m = gl_NumSubgroups;\n"
+                        "    acc = pclr_subgroup_reduce(acc);\n"
+                        "    if (m == 1u) return acc;\n"
+                        "    barrier(); /* lds may still be read by an earlier call */\n"
+                        "    if (gl_SubgroupInvocationID == 0u) lds[gl_SubgroupID] = acc;\n"
+                        "    barrier();\n"
+                        "    if (m <= gl_SubgroupSize) { /* one more subgroup step */\n"
+                        "        if (gl_SubgroupID == 0u) acc = pclr_subgroup_reduce(lid < m ? lds[lid] : pclr_identity());\n"
+                        "        return acc;\n"
+                        "    }\n"
+                        "    for (uint s = m / 2u; s > 0u; s >>= 1) { /* narrow subgroups: a tree over their values */\n"
+                        "        if (lid < s) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    }
+}
+
+/* Levels 1 and 3: the entry point. */
+static void pclr__glsl_main(pclr__gen *g, const pclr_config *c) {
+    const int y = g->map && g->map->y;
+    pclr__put(g->w, "/* ---- the kernel ---- */\n");
+    if (y) pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
+                           "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
+                           "#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v).x, (v).y, (i))\n");
+    else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define pclr_load(j, j2) xv[uint(j)]\n#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))\n");
+    pclr__put(g->w, "void main() {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);\n"
+                    "    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;\n"
+                    "    pclr_s acc = pclr_identity();\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
+                        "    uint64_t head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
+                        "    if (head > n) head = n;\n"
+                        "    if (thread < head) acc = pclr_fold1(acc, thread);\n");
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const uint64_t head = 0ul;\n");
+    pclr__put(g->w, "    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;\n"
+                    "    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
+                         "    const uint64_t block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    uint64_t i = thread * block;\n"
+                         "    const uint64_t end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+                    "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n"
+                    "    }\n");
+    if (c->unroll > 1)
+        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
+                        "    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)\n"
+                        "        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
+                        "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_fold1(acc, head + nvec * PCLR_VECTOR + thread);\n");
+    pclr__put(g->w, "    /* Level 2, in-group. */\n    acc = pclr_group_reduce(acc);\n");
+    if (c->finish == PCLR_FINISH_PARTIALS) {
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0u) pclr_store_out(args.out_at + uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "}\n");
+        return;
+    }
+    pclr__put(g->w, "    /* Level 3, between groups. */\n"
+                    "    if (groups == 1ul) {\n"
+                    "        if (lid == 0u) pclr_store_out(args.out_at, acc);\n"
+                    "        return;\n"
+                    "    }\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP)
+        pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
+                        "    if (lid == 0u) {\n"
+                        "        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "        memoryBarrierBuffer(); /* release: the partial before the ticket */\n"
+                        "        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;\n"
+                        "    }\n"
+                        "    barrier();\n"
+                        "    if (is_last) {\n"
+                        "        memoryBarrierBuffer(); /* acquire */\n"
+                        "        acc = pclr_identity();\n"
+                        "        /* four loads in flight: the fold's time is L2 round trips */\n"
+                        "        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {\n"
+                        "            const pclr_s a = pclr_partial(j);\n"
+                        "            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();\n"
+                        "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
+                        "        }\n"
+                        "        acc = pclr_tree(acc);\n"
+                        "        if (lid == 0u) {\n"
+                        "            pclr_store_out(args.out_at, acc);\n"
+                        "            counter = 0u;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+    else { /* ATOMIC: 32-bit integer sum, min, max */
+        const int sgn = g->l.field[0].type == PCLR_INT;
+        const char *fn = c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax";
+        PCLR__GEN_PUTF(g, "    /* the partials' word args.part_at holds the running value; it is the identity between calls */\n"
+                          "    if (lid == 0u) {\n"
+                          "        %s(%s[args.part_at], %sacc.%s);\n"
+                          "        memoryBarrierBuffer();\n"
+                          "        if (atomicAdd(counter, 1u) == uint(groups) - 1u) {\n"
+                          "            memoryBarrierBuffer();\n"
+                          "            outw[args.out_at] = uint(atomicExchange(%s[args.part_at], %s));\n"
+                          "            counter = 0u;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", fn, sgn ? "pwi" : "pw", c->op == PCLR_SUM && sgn ? "" : "", g->l.field[0].name, sgn ? "pwi" : "pw",
+                       c->op == PCLR_SUM ? (sgn ? "0" : "0u") : pclr__gextreme(g->l.field[0].type, c->op == PCLR_MIN));
+    }
+}
+
+/* The whole GLSL kernel (after pclr_kernel_source's first comment). */
+static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
+    pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
+    if (g->map) {
+        pclr__memit E;
+        E.w = g->w;
+        E.t = g->map;
+        E.lang = PCLR__ML_GLSL;
+        PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+        pclr__mfunction(&E);
+    }
+    pclr__glsl_ops(g, c);
+    pclr__glsl_group(g, c);
+    pclr__glsl_main(g, c);
+}
+
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
                                    size_t *size_needed) {
@@ -3253,6 +3799,15 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     }
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
+    if (c.backend == PCLR_VULKAN) { /* (the comment's text may not hold a '#version' line: it comes first) */
+        pclr__put(&w, "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter");
+        if (g.map && g.map->y) pclr__put(&w, ", 4 y");
+        pclr__put(&w, "; push constants: offset, n, offset2, out_at, part_at");
+        if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
+        pclr__put(&w, " */\n");
+        pclr__gen_glsl(&g, &c);
+        return pclr__finish_text(&w, size_needed);
+    }
     pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
     if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
     if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
@@ -4842,7 +5397,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     s = pclr__skip_blank(s);
     if (!*s || *s == '#') { *why = "not an entry (blank line or comment)"; return PCLR_ERR_INVALID_KNOB; }
 #define PCLR__TUNE_FAIL(code, text) do { *why = text; return code; } while (0)
-    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl or cuda");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA && e.backend != PCLR_VULKAN)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl, cuda or vulkan");
     if (!(s = pclr__token(s, e.device, sizeof e.device))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "device name missing, unterminated or over 255 bytes");
     if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
     if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
