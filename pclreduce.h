@@ -522,7 +522,8 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 typedef struct pclr_desc {
     PCLR_DESC_COMMON
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
-                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU */
+                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU; Vulkan
+                                                 (PCLR_VULKAN) only where listed */
     int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
     int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
@@ -531,6 +532,10 @@ typedef struct pclr_desc {
     const struct pclr_cl_api *opencl_api;  /* a caller's table of entry points instead of loading (copied; */
     const struct pclr_cuda_api *cuda_api;  /* see pclreduce_cl.h, pclreduce_cuda.h) */
     const struct pclr_nvrtc_api *nvrtc_api;
+    const char *vulkan_library;         /* NULL = $PCLR_VULKAN_LIBRARY, else libvulkan.so.1 (pclreduce_vk.h) */
+    const char *shaderc_library;        /* NULL = $PCLR_SHADERC_LIBRARY, else libshaderc.so.1 */
+    const struct pclr_vk_api *vulkan_api;
+    const struct pclr_shaderc_api *shaderc_api;
 } pclr_desc;
 
 typedef struct pclr_context pclr_context;
@@ -6064,7 +6069,8 @@ PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config
     if (e->ops->defaults) e->ops->defaults(e, &c);
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
     if (c.backend != e->ops->backend) {
-        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels" : "the OpenCL backend runs only opencl kernels";
+        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels"
+             : e->ops->backend == PCLR_VULKAN ? "the Vulkan backend runs only vulkan kernels" : "the OpenCL backend runs only opencl kernels";
         return PCLR_ERR_UNSUPPORTED_COMBINATION;
     }
     if (e->facts.max_group_size && (uint32_t)c.group_size > e->facts.max_group_size) {
@@ -6512,6 +6518,12 @@ static const pclr__backend_ops *pclr__cuda_ops(void);
 #else
 #define PCLR__HAVE_CUDA 0
 #endif
+#if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
+static const pclr__backend_ops *pclr__vk_ops(void);
+#define PCLR__HAVE_VULKAN 1
+#else
+#define PCLR__HAVE_VULKAN 0
+#endif
 
 struct pclr_context {
     pclr__engine *engine;  /* the backend's context; NULL on the CPU */
@@ -6532,6 +6544,9 @@ PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
 #endif
 #if PCLR__HAVE_CUDA
     if (b == PCLR_CUDA) return pclr__cuda_ops();
+#endif
+#if PCLR__HAVE_VULKAN
+    if (b == PCLR_VULKAN) return pclr__vk_ops();
 #endif
     (void)b;
     return NULL;
@@ -6575,7 +6590,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
         why[0] = '\0';
         if (!ops) {
             pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)",
-                      order[i] == PCLR_CUDA ? "CUDA" : "OPENCL");
+                      order[i] == PCLR_CUDA ? "CUDA" : order[i] == PCLR_VULKAN ? "VULKAN" : "OPENCL");
         } else {
             d.error = why;
             d.error_cap = sizeof why;
@@ -6790,4 +6805,7 @@ PCLR_EXTERN_C_END
 #endif
 #if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
 #include "pclreduce_cuda.h"
+#endif
+#if defined(PCLREDUCE_VULKAN) && !defined(PCLREDUCE_VK_H)
+#include "pclreduce_vk.h"
 #endif
