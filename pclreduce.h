@@ -3341,7 +3341,7 @@ static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, 
 
 /* The value the op folds for element k of the load (k < 0: relative index r, at binding indexes base + r). */
 static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap) {
-    char x[900], y[900];
+    char x[1700], y[1700];
     int j, len;
     if (k >= 0) pclr__gelem(g, c, 0, k, NULL, x, sizeof x);
     else pclr__gelem(g, c, 0, -1, "args.offset + r", x, sizeof x);
@@ -3436,7 +3436,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
     const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
     const int sequential = pclr__folds_each(c), words = (int)(l->size / 4);
-    char e[2400];
+    char e[4000];
     int i, k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",

@@ -184,6 +184,7 @@ typedef struct pclr_vk_features {
     int int64, float64;          /* shaderInt64, shaderFloat64 (enabled) */
     uint64_t max_storage_range;  /* maxStorageBufferRange */
     uint32_t max_push_constants, max_shared_bytes, storage_alignment;
+    uint32_t queue_family;       /* the context's (its own device has one queue there) */
 } pclr_vk_features;
 
 typedef struct pclr_vk_context pclr_vk_context;
@@ -941,6 +942,7 @@ static pclr_result pclr__vk_init(pclr_vk_context *ctx, const pclr_vk_desc *d) {
         if (ctx->queue_family >= n || !fam[ctx->queue_family].timestampValidBits) ctx->timestamp_period = 0.0f;
     }
     if (!ctx->queue) ctx->vk.GetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
+    ctx->features.queue_family = ctx->queue_family;
     if ((r = pclr__vk_objects(ctx)) != PCLR_OK) return r;
     /* the engine's view */
     pclr__copy(ctx->e.device, sizeof ctx->e.device, ctx->features.device_name);

@@ -300,7 +300,7 @@ static void test_record(void) {
     int k;
     memset(&pi, 0, sizeof pi);
     pi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-    pi.queueFamilyIndex = 0; /* lavapipe and NVIDIA: family 0 computes */
+    pi.queueFamilyIndex = g_feat->queue_family;
     if (!CHECK(vk->CreateCommandPool(dev, &pi, NULL, &pool) == VK_SUCCESS, "vkCreateCommandPool")) return;
     memset(&ai, 0, sizeof ai);
     ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
@@ -308,7 +308,7 @@ static void test_record(void) {
     ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     ai.commandBufferCount = 1;
     vk->AllocateCommandBuffers(dev, &ai, &cmd);
-    vk->GetDeviceQueue(dev, 0, 0, &queue);
+    vk->GetDeviceQueue(dev, g_feat->queue_family, 0, &queue);
     pclr_vk_buffer_create(g_ctx, 4096, &out);
     fill(PCLR_FLOAT, g_host, 50000, &st);
     pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, 50000 * 4);
