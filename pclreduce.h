@@ -3793,6 +3793,7 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         E.w = g->w;
         E.t = g->map;
         E.lang = PCLR__ML_GLSL;
+        E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
         PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
         pclr__mfunction(&E);
     }
