@@ -8,7 +8,7 @@ CC        ?= cc
 CUDA_PATH ?= /usr/local/cuda
 CFLAGS    ?= -O2 -g
 WARN       = -std=c99 -Wall -Wextra -Wpedantic -Werror
-HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h
+HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h examples/pclr_args.h
 # OpenCL, the CUDA driver and NVRTC are loaded at run time (dlopen): no -lOpenCL
 # (programs built with -DPCLREDUCE_NO_RUNTIME_LINKING add -lOpenCL -lcuda -lnvrtc)
 LIBS       = -ldl -lm
@@ -19,6 +19,14 @@ ifneq ($(wildcard $(CUDA_PATH)/include/cuda.h),)
 CUDA_INC   = -I$(CUDA_PATH)/include
 else
 CUDA_INC   = -DPCLR_RUN_NO_CUDA -DPCLR_DEMO_NO_CUDA
+endif
+
+# The Vulkan backend needs vulkan/vulkan.h at compile time only (the loader and
+# shaderc are loaded at run time); without it the tools, demo and auto_exposure
+# build without Vulkan (apt-get install libvulkan-dev).
+PCLR_HASH := \#
+ifneq ($(shell printf '$(PCLR_HASH)include <vulkan/vulkan.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes),yes)
+CUDA_INC  += -DPCLR_RUN_NO_VULKAN -DPCLR_DEMO_NO_VULKAN
 endif
 
 all: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune build/demo

@@ -199,7 +199,8 @@ PCLR_API VkDevice pclr_vk_get_device(const pclr_vk_context *ctx);
 /* Tables without a context (path NULL: the environment variable, else the usual names). */
 PCLR_API pclr_result pclr_vk_load_api(const char *path, pclr_vk_api *api, char *why, size_t why_cap);
 PCLR_API pclr_result pclr_shaderc_load_api(const char *path, pclr_shaderc_api *api, char *why, size_t why_cap);
-/* The Vulkan devices here, one line each ("0: NVIDIA H100 80GB HBM3 (discrete, Vulkan 1.4.312)"), under the
+/* The Vulkan devices here, one line each ("0: NVIDIA H100 80GB HBM3 (discrete, Vulkan 1.4.312, driver NVIDIA 570.124.06,
+   subgroup 32, shaderInt64 yes, shaderFloat64 yes)": the driver's name and version string), under the
    buffer protocol of pclr_config_describe; *count (may be NULL) gets their number. desc: the library fields. */
 PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, size_t cap, size_t *len, int *count);
 /* Backend vulkan where 0, the device's defaults, pclr_config_resolve, then the device's limits. */
@@ -1054,9 +1055,28 @@ PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, s
     else pclr__say(ctx->e.last_error, sizeof ctx->e.last_error, r, "%s", why);
     for (i = 0; r == PCLR_OK && i < n; ++i) {
         VkPhysicalDeviceProperties p;
+        VkPhysicalDeviceProperties2 p2;
+        VkPhysicalDeviceSubgroupProperties sg;
+        VkPhysicalDeviceDriverProperties dp;
+        VkPhysicalDeviceFeatures f;
+        char driver[2 * VK_MAX_DRIVER_NAME_SIZE + 16];
         ctx->vk.GetPhysicalDeviceProperties(devices[i], &p);
-        pclr__appendf(buf, cap, &at, "%u: %s (%s, Vulkan %u.%u.%u)\n", i, p.deviceName, pclr__vk_type_name(p.deviceType),
-                      VK_VERSION_MAJOR(p.apiVersion), VK_VERSION_MINOR(p.apiVersion), VK_VERSION_PATCH(p.apiVersion));
+        ctx->vk.GetPhysicalDeviceFeatures(devices[i], &f);
+        memset(&p2, 0, sizeof p2);
+        memset(&sg, 0, sizeof sg);
+        memset(&dp, 0, sizeof dp);
+        p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+        sg.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+        dp.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+        p2.pNext = &sg;
+        /* the driver's name and version string: core in 1.2, else VK_KHR_driver_properties */
+        if (p.apiVersion >= VK_MAKE_VERSION(1, 2, 0) || pclr__vk_has_extension(ctx, devices[i], "VK_KHR_driver_properties")) sg.pNext = &dp;
+        if (p.apiVersion >= VK_MAKE_VERSION(1, 1, 0)) ctx->vk.GetPhysicalDeviceProperties2(devices[i], &p2);
+        if (dp.driverName[0]) snprintf(driver, sizeof driver, "%.*s %.*s", (int)VK_MAX_DRIVER_NAME_SIZE - 1, dp.driverName, (int)VK_MAX_DRIVER_INFO_SIZE - 1, dp.driverInfo);
+        else snprintf(driver, sizeof driver, "version 0x%x", (unsigned)p.driverVersion);
+        pclr__appendf(buf, cap, &at, "%u: %s (%s, Vulkan %u.%u.%u, driver %s, subgroup %u, shaderInt64 %s, shaderFloat64 %s)\n", i, p.deviceName,
+                      pclr__vk_type_name(p.deviceType), VK_VERSION_MAJOR(p.apiVersion), VK_VERSION_MINOR(p.apiVersion),
+                      VK_VERSION_PATCH(p.apiVersion), driver, (unsigned)sg.subgroupSize, f.shaderInt64 ? "yes" : "no", f.shaderFloat64 ? "yes" : "no");
     }
     if (r == PCLR_OK && count) *count = (int)n;
     if (r != PCLR_OK) pclr__appendf(buf, cap, &at, "%s\n", ctx->e.last_error);
