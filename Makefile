@@ -1,6 +1,7 @@
 # pclreduce: the headers need no build; this builds the tools, examples and tests.
 #   make            build/pclreduce-gen, build/pclreduce-run, build/pclreduce-tune, build/demo
-#   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root)
+#   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root),
+#                   then on the Vulkan device where there is one
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
 #   make bench      benchmarks against the anchors (bench/run.sh), results under bench/results/
 
@@ -49,8 +50,10 @@ build/demo: examples/demo.c $(HEADERS) | build
 deps:
 	bash .ci/deps.sh
 
+# shaderc for the demo's Vulkan table: $PCLR_SHADERC_LIBRARY, else one that loads (tests/shaderc.sh: Debian 12's
+# libshaderc1 needs glslang linked in), else none (the demo prints "vulkan: skipped: ...")
 demo: deps all
-	./build/demo
+	PCLR_SHADERC_LIBRARY="$${PCLR_SHADERC_LIBRARY:-$$(bash tests/shaderc.sh build)}" ./build/demo
 
 test: deps all
 	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
