@@ -257,6 +257,7 @@ PCLR_EXTERN_C_END
 #define PCLR__VK_CTL_SLOTS 2        /* first word of the running values, (uint|int) x (sum|min|max) */
 #define PCLR__VK_RESULT_BYTES 256   /* the blocking calls' state, host-visible */
 #define PCLR__VK_STAGING_BYTES ((VkDeviceSize)64 << 20)
+#define PCLR__VK_ROUNDED(bytes) ((bytes) ? ((VkDeviceSize)(bytes) + 15) / 16 * 16 : 16) /* what a buffer of ours holds */
 #define PCLR__VK_RETIRED 16         /* outgrown partials buffers kept until destroy (recorded work may use them) */
 
 /* A buffer and its memory (the generic buffers, the scratch, staging). */
@@ -400,7 +401,7 @@ static pclr_result pclr__vk_mem_create(pclr_vk_context *ctx, VkDeviceSize bytes,
     memset(m, 0, sizeof *m);
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    bi.size = bytes ? bytes : 4;
+    bi.size = PCLR__VK_ROUNDED(bytes); /* whole words: a shader reads 32-bit words, and a binding's array ends at its last whole one */
     bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if ((r = ctx->vk.CreateBuffer(ctx->device, &bi, NULL, &m->buffer)) != VK_SUCCESS) return pclr__vk_fail(ctx, r, "vkCreateBuffer");
@@ -1108,10 +1109,16 @@ static pclr_result pclr__vk_partials(pclr_vk_context *ctx, const pclr__entry *en
     return PCLR_OK;
 }
 
-/* A storage-buffer descriptor for bytes [at, at + bytes) of buf: bound from the alignment below at; *skip gets at - that. */
+static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b);
+
+/* A storage-buffer descriptor for bytes [at, at + bytes) of buf: bound from the alignment below at; *skip gets at - that.
+   A buffer of ours (pclr_vk_buffer_create) is bound to its rounded size; another whose size ends inside the last
+   element's 32-bit word is refused (the shader's array holds whole words only). */
 static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuffer buf, VkDeviceSize size, uint64_t at, uint64_t bytes,
                                  VkDescriptorBufferInfo *info, uint64_t *skip) {
     const uint64_t a = ctx->features.storage_alignment;
+    const pclr__vk_mem *own = pclr__vk_find(ctx, buf);
+    if (own && size <= own->size) size = PCLR__VK_ROUNDED(own->size);
     info->buffer = buf;
     info->offset = at / a * a;
     *skip = at - info->offset;
@@ -1121,6 +1128,10 @@ static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuff
         return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_vk_reduce: %s's %llu bytes from byte %llu are more than the device binds at once "
                           "(maxStorageBufferRange %llu bytes): reduce it in pieces", which, (unsigned long long)bytes,
                           (unsigned long long)at, (unsigned long long)ctx->features.max_storage_range);
+    if (bytes && (*skip + bytes + 3) / 4 * 4 > info->range)
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_vk_reduce: %s ends inside a 32-bit word (%llu bytes from byte %llu of a %llu-byte "
+                          "buffer): shaders read whole words, so create the buffer with its size rounded up to 4 bytes",
+                          which, (unsigned long long)bytes, (unsigned long long)at, (unsigned long long)size);
     return PCLR_OK;
 }
 
@@ -1344,7 +1355,8 @@ static pclr_result pclr__vk_reduce_mem(pclr__engine *e, const pclr_config *cfg, 
     if (x) extra = *x;
     if (my) memcpy(&extra.y.ptr, &my->buffer, sizeof my->buffer < sizeof extra.y.ptr ? sizeof my->buffer : sizeof extra.y.ptr);
     else extra.y.ptr = NULL;
-    return pclr__vk_reduce(ctx, cfg, mx ? mx->buffer : VK_NULL_HANDLE, mx ? mx->size : 0, offset, &extra, my ? my->size : 0, n, result);
+    return pclr__vk_reduce(ctx, cfg, mx ? mx->buffer : VK_NULL_HANDLE, mx ? PCLR__VK_ROUNDED(mx->size) : 0, offset, &extra,
+                           my ? PCLR__VK_ROUNDED(my->size) : 0, n, result);
 }
 
 PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
