@@ -91,14 +91,14 @@ build/maps: examples/maps.c $(HEADERS) | build
 install: build/pclreduce-gen build/pclreduce-run
 	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig $(PCLR_INSTALL_TO)/lib/cmake/pclreduce
-	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h $(PCLR_INSTALL_TO)/include/
+	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h $(PCLR_INSTALL_TO)/include/
 	install -m 755 build/pclreduce-gen build/pclreduce-run $(PCLR_INSTALL_TO)/bin/
 	$(PCLR_SUBST) cmake/pclreduce.pc.in > $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc
 	$(PCLR_SUBST) cmake/pclreduceConfig.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfig.cmake
 	$(PCLR_SUBST) cmake/pclreduceConfigVersion.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h) \
+	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h) \
 	    $(addprefix $(PCLR_INSTALL_TO)/bin/,pclreduce-gen pclreduce-run) \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc \
 	    $(addprefix $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/,pclreduceConfig.cmake pclreduceConfigVersion.cmake)
