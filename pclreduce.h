@@ -1909,7 +1909,8 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 
 /* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
-typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang; } pclr__memit;
+/* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map) */
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep; } pclr__memit;
 #define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
 
 static const char *pclr__mtname(pclr_type t, int lang) {
@@ -2184,8 +2185,13 @@ static void pclr__mfunction(pclr__memit *E) {
         if (absv & (1u << ty))
             PCLR__MPUTF(E, "%s%s pclr_abs_%s(%s a) { return a < %s ? %s(%s - %s(a)) : a; } /* wraps */\n", fn, T, sx, T, zero,
                         glsl ? T : "", uzero, glsl ? U : "");
-        if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { return b < a ? b : a; }\n", fn, T, sx, T, T);
-        if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { return b > a ? b : a; }\n", fn, T, sx, T, T);
+        { /* min/max; 32-bit integers under keep pass through pclr_keep first */
+            char kept[160] = "";
+            if (E->keep && (ty == PCLR_INT || ty == PCLR_UINT))
+                snprintf(kept, sizeof kept, "a = (%s)pclr_keep((uint)a); b = (%s)pclr_keep((uint)b); ", T, T);
+            if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { %sreturn b < a ? b : a; }\n", fn, T, sx, T, T, kept);
+            if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { %sreturn b > a ? b : a; }\n", fn, T, sx, T, T, kept);
+        }
         if (glsl && (fmodv & (1u << ty))) PCLR__MPUTF(E, "%s pclr_fmod_%s(%s a, %s b) { return a - b * trunc(a / b); }\n", T, sx, T, T);
         if (glsl && (rnd & (1u << ty)))
             PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
@@ -2238,7 +2244,8 @@ static void pclr__mfunction(pclr__memit *E) {
    pclr_kernel_source writes only what one configuration needs: one dialect's
    prelude, the op's state and its functions (from its layout, pclr__layout),
    then the pieces of its variant, stride and finish. Choices are made here in
-   C; the kernel holds no #if but the device-dependent fence. The text it
+   C; the kernel holds no #if but the device-dependent fence and, in OpenCL, NVIDIA's
+   inline PTX (PCLR_NVIDIA_PTX, which the OpenCL backend defines there). The text it
    shares with the macro form is the PCLR__TEXT_ pieces (section "kernel text").
 
    An op is a state with an identity, a merge of two states, and either a
@@ -2351,19 +2358,38 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
     }
 }
 
+/* ptxas (seen in CUDA 12.8 to 13.3) can drop a negation that it fuses into a three-input integer
+   min/max (VIMNMX3): the fold max(acc, -x) then sees x. A map's 32-bit integer values (its result,
+   the operands of its min/max) pass through an identity byte permute that ptxas does not look
+   through; it costs one instruction. */
+#define PCLR__TEXT_KEEP_PTX \
+"/* ptxas can drop a negation fused into a three-input integer min/max: values pass through an\n" \
+"   identity it does not see through */\n" \
+"PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile(\"prmt.b32 %0, %1, 0, 0x3210;\" : \"=r\"(r) : \"r\"(v)); return r; }\n"
+
 /* The map: its function, and PCLR_MAP(x, [y,] i), which passes the kernel's parameters. */
 static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     pclr__memit E;
-    int k;
+    int k, wrap;
     E.w = g->w;
     E.t = g->map;
     E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
     PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
+    wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
+    for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
+        const pclr__mnode *m = &g->map->node[k];
+        if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
+            (m->op == PCLR__MF_MIN || m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP))
+            E.keep = 1;
+    }
+    if (E.keep) pclr__put(g->w, g->cuda ? PCLR__TEXT_KEEP_PTX : "#ifdef PCLR_NVIDIA_PTX /* defined by the OpenCL backend on NVIDIA */\n"
+                                          PCLR__TEXT_KEEP_PTX "#else\n#define pclr_keep(v) (v)\n#endif\n");
     pclr__mfunction(&E);
-    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) pclr_map((x), %s(i)", g->map->y ? "y, " : "", g->map->y ? "(y), " : "");
+    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) %spclr_map((x), %s(i)", g->map->y ? "y, " : "",
+                   !wrap ? "" : g->map->type == PCLR_INT ? "((int)pclr_keep((uint)" : "pclr_keep(", g->map->y ? "(y), " : "");
     for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", p%d", k);
-    pclr__put(g->w, ")\n");
+    pclr__put(g->w, !wrap ? ")\n" : g->map->type == PCLR_INT ? ")))\n" : "))\n");
 }
 
 /* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
@@ -3613,6 +3639,7 @@ PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, c
     E.w = &w;
     E.t = &t;
     E.lang = k;
+    E.keep = 0;
     pclr__mfunction(&E);
     return pclr__finish_text(&w, size_needed);
 }

@@ -926,7 +926,12 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     cl_program prog;
     cl_kernel kern;
     size_t kmax = 0, size = 0;
-    char text[400];
+    char text[400], nv_opts[512];
+    if (ctx->features.nvidia) { /* the kernel's inline PTX (pclr_keep) is for NVIDIA only */
+        if (snprintf(nv_opts, sizeof nv_opts, "%s -D PCLR_NVIDIA_PTX", opts ? opts : "") >= (int)sizeof nv_opts)
+            return pclr__cl_fail(ctx, PCLR_ERR_BACKEND, "the build options are too long");
+        opts = nv_opts;
+    }
     if (bin) { /* a binary the driver refuses is a miss: the engine builds from source */
         const unsigned char *b = (const unsigned char *)bin;
         prog = ctx->cl.CreateProgramWithBinary(ctx->context, 1, &ctx->device, &bin_size, &b, &status, &err);
