@@ -341,7 +341,7 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
             for (i = 0; i < 4; ++i)
                 CHECK(res[i] == ((float *)host)[16 * i] + ((float *)host)[16 * i + 1] + ((float *)host)[16 * i + 2], "%s: async row %d", what, i);
         }
-        c.rows = 40000;
+        c.rows = 400000; /* 6.4 M elements: past the buffer */
         CHECK(pclr_reduce_batched(ctx, &c, xb, 0, NULL, 0, NULL, NULL, 0, res) == PCLR_ERR_SIZE_OVERFLOW, "%s: rows past the buffer: %s", what,
               pclr_last_error(ctx));
     }
