@@ -1500,5 +1500,5 @@ PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf
 PCLR__DEFINE_OPS(pclr__vk_ops, PCLR_VULKAN, pclr__vk_defaults, pclr__vk_check, NULL, pclr__vk_build, pclr__vk_release,
                  pclr__vk_alloc, pclr__vk_free, pclr__vk_write, pclr__vk_read, pclr__vk_reduce_mem,
                  pclr__vk_tune_begin, pclr__vk_tune_time, NULL, pclr__vk_describe,
-                 pclr__vk_generic_create, pclr__vk_generic_destroy)
+                 pclr__vk_generic_create, pclr__vk_generic_destroy, NULL /* layouts: not yet on Vulkan */)
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
