@@ -324,6 +324,27 @@ PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result);
 
+/* The result of reducing a's elements followed by b's, from the two results
+   (pclr_result_size bytes each, as pclr_reduce or pclr_cpu_reduce_config
+   wrote them with cfg's type, op, accumulator and map; no alignment needed;
+   out may be a or b). b_first_index is the number of elements a covers: it
+   is added to b's argmin/argmax index. Folding parts left to right (a
+   cluster's ranks in rank order) gives a deterministic answer; it equals the
+   result of the whole where the order of operations cannot matter:
+   - integer sums wrap in their sum type, counts add, min/max/minmax keep the
+     first NaN and take -0 below +0 (the CPU reference's rule);
+   - argmin/argmax: the first NaN, else the smaller value, ties to a (the
+     smaller index); an empty part (index UINT64_MAX) is the identity;
+   - float sums (every accumulator but exact) add once in the sum type: the
+     error bound of the whole gains one rounding per combine;
+   - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
+     formula in double (M2 = var x count), the variances recomputed from M2.
+   An exact sum is rounded once, and the sum of two rounded sums is not the
+   exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
+   (combine wide or compensated sums, or reduce the gathered data). An index
+   that would pass UINT64_MAX - 1 is PCLR_ERR_SIZE_OVERFLOW. */
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out);
+
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
@@ -4359,6 +4380,121 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     free(mapped);
     free(t);
     return r;
+}
+
+/* ------------------------------------------------ combining two results (pclr_combine) */
+static int pclr__cmb_nan(pclr_type t, const pclr_scalar *v) {
+    return t == PCLR_FLOAT ? v->f32 != v->f32 : t == PCLR_DOUBLE ? v->f64 != v->f64 : 0;
+}
+/* x < y in the order of t (a value or sum type); zeros: -0 < +0 when signed_zero. No NaN here. */
+static int pclr__cmb_less(pclr_type t, const pclr_scalar *x, const pclr_scalar *y, int signed_zero) {
+    switch (t) {
+    case PCLR_UINT8: return x->u8 < y->u8;
+    case PCLR_INT8: return x->i8 < y->i8;
+    case PCLR_UINT16: return x->u16 < y->u16;
+    case PCLR_INT16: return x->i16 < y->i16;
+    case PCLR_UINT: return x->u32 < y->u32;
+    case PCLR_INT: return x->i32 < y->i32;
+    case PCLR_UINT64: return x->u64 < y->u64;
+    case PCLR_INT64: return x->i64 < y->i64;
+    case PCLR_FLOAT:
+        return x->f32 < y->f32 ||
+               (signed_zero && x->f32 == 0 && y->f32 == 0 && pclr__ref_neg_f32(x->f32) && !pclr__ref_neg_f32(y->f32));
+    default:
+        return x->f64 < y->f64 ||
+               (signed_zero && x->f64 == 0 && y->f64 == 0 && pclr__ref_neg_f64(x->f64) && !pclr__ref_neg_f64(y->f64));
+    }
+}
+/* min (want_max 0) or max of a then b: the first NaN, else the smaller (larger), -0 below +0 */
+static pclr_scalar pclr__cmb_pick(pclr_type t, pclr_scalar a, pclr_scalar b, int want_max) {
+    if (pclr__cmb_nan(t, &a)) return a;
+    if (pclr__cmb_nan(t, &b)) return b;
+    return (want_max ? pclr__cmb_less(t, &a, &b, 1) : pclr__cmb_less(t, &b, &a, 1)) ? b : a;
+}
+/* a + b in the sum type t: integers wrap (on unsigned bits), floats round once */
+static pclr_scalar pclr__cmb_add(pclr_type t, pclr_scalar a, pclr_scalar b) {
+    pclr_scalar r = a;
+    if (t == PCLR_FLOAT) r.f32 = a.f32 + b.f32;
+    else if (t == PCLR_DOUBLE) r.f64 = a.f64 + b.f64;
+    else if (pclr_type_size(t) == 8) r.u64 = a.u64 + b.u64;
+    else r.u32 = a.u32 + b.u32;
+    return r;
+}
+
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out) {
+    pclr_config c;
+    pclr_type vt, st;
+    pclr_result r;
+    size_t size;
+    if (!a || !b || !out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if (c.accumulate == PCLR_EXACT && (c.op == PCLR_SUM || c.op == PCLR_STATS)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    vt = pclr_value_type(c.type);
+    st = pclr_sum_type(c.type, c.accumulate);
+    size = pclr_result_size(&c);
+    switch (c.op) {
+    case PCLR_SUM: case PCLR_MIN: case PCLR_MAX: case PCLR_COUNT: {
+        pclr_scalar x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        memcpy(&x, a, size);
+        memcpy(&y, b, size);
+        if (c.op == PCLR_SUM) x = pclr__cmb_add(st, x, y);
+        else if (c.op == PCLR_COUNT) x.u64 += y.u64;
+        else x = pclr__cmb_pick(vt, x, y, c.op == PCLR_MAX);
+        memcpy(out, &x, size);
+        return PCLR_OK;
+    }
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (y.index != UINT64_MAX) {
+            if (y.index >= UINT64_MAX - b_first_index) return PCLR_ERR_SIZE_OVERFLOW;
+            y.index += b_first_index;
+        }
+        /* b wins when a is empty, when b has the first NaN, or with a strictly better value */
+        if (y.index != UINT64_MAX &&
+            (x.index == UINT64_MAX ||
+             (!pclr__cmb_nan(vt, &x.value) &&
+              (pclr__cmb_nan(vt, &y.value) || (c.op == PCLR_ARGMIN ? pclr__cmb_less(vt, &y.value, &x.value, 0)
+                                                                   : pclr__cmb_less(vt, &x.value, &y.value, 0))))))
+            x = y;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    default: { /* stats */
+        pclr_stats_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.sum = pclr__cmb_add(st, x.sum, y.sum);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        if (x.count == 0) {
+            x.mean = y.mean;
+            x.var = y.var;
+            x.sample_var = y.sample_var;
+        } else if (y.count != 0) { /* Chan et al.: M2 = M2a + M2b + delta^2 na nb / n */
+            const double na = (double)x.count, nb = (double)y.count, n = na + nb, delta = y.mean - x.mean;
+            const double m2 = x.var * na + y.var * nb + delta * delta * (na * nb / n);
+            x.mean = x.mean + delta * (nb / n);
+            x.var = m2 / n;
+            x.sample_var = m2 / (n - 1);
+        }
+        x.count += y.count;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    }
 }
 
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
