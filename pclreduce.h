@@ -562,6 +562,17 @@ typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (h
    passed over). PCLR_ERR_NO_DEVICE when no listed backend works (the
    reasons in desc.error). */
 PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
+/* How many devices `backend` has here, numbered as desc.device numbers them
+   (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
+   (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
+   (pclreduce-run --list's order), of platform desc.platform - 1 only when
+   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   local_rank % count + 1. desc may be NULL; its libraries and tables load as
+   pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
+   with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for
+   PCLR_BACKEND_AUTO (name one backend); PCLR_ERR_NO_DRIVER for a backend
+   not compiled in. */
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count);
 PCLR_API void pclr_destroy(pclr_context *ctx); /* NULL is fine; destroy buffers first */
 PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx); /* PCLR_BACKEND_AUTO for NULL */
 PCLR_API const char *pclr_device_name(const pclr_context *ctx);  /* "" for NULL */
@@ -6110,12 +6121,14 @@ PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, vo
 /* ---------------------------------------------------------------- the generic context */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
 static const pclr__backend_ops *pclr__cl_ops(void);
+static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_OPENCL 1
 #else
 #define PCLR__HAVE_OPENCL 0
 #endif
 #if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
 static const pclr__backend_ops *pclr__cuda_ops(void);
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_CUDA 1
 #else
 #define PCLR__HAVE_CUDA 0
@@ -6203,6 +6216,31 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE, "no backend works here (%s)", ctx->passed_over);
     a.free(ctx, a.user);
     return PCLR_ERR_NO_DEVICE;
+}
+
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count) {
+    pclr_desc zero;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (desc->error && desc->error_cap) desc->error[0] = '\0';
+    if (!count) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_device_count: count is NULL");
+    *count = 0;
+    switch (backend) {
+    case PCLR_CPU: *count = 1; return PCLR_OK;
+#if PCLR__HAVE_OPENCL
+    case PCLR_OPENCL: return pclr__cl_device_count(desc, count);
+#endif
+#if PCLR__HAVE_CUDA
+    case PCLR_CUDA: return pclr__cuda_device_count(desc, count);
+#endif
+    default:
+        if ((int)backend <= 0 || backend >= PCLR_BACKEND_COUNT_)
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, cpu)");
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DRIVER, "pclr_device_count: %s is not compiled in",
+                         pclr_backend_name(backend));
+    }
 }
 
 PCLR_API void pclr_destroy(pclr_context *ctx) {
