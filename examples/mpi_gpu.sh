@@ -14,12 +14,13 @@
 #     On a node with 2 GPUs the ranks take one each (node rank % devices).
 #
 # bash examples/mpi_gpu.sh [--ranks "1 2"] [--n N] [--seed S] [--cases "T:O[:A[:N]] ..."]
-#                          [--bench-n N] [--repeat K] [--no-check] [--no-bench] [-- mpi_reduce flags]
+#                          [--bench-n N] [--repeat K] [--no-check] [--no-bench] [--verbose] [-- mpi_reduce flags]
+# --verbose: a line per passing run (its result) as well.
 # Flags after -- go to every mpi_reduce run (e.g. --backend opencl). Closing
 # line "N passed, N failed"; exit 1 on any failure. make mpi-gpu runs it.
 set -u
 cd "$(dirname "$0")/.."
-ranks_list="1 2" n=1000003 seed=7 bench_n=$((1 << 31)) repeat=20 do_check=1 do_bench=1 cases="" extra=()
+ranks_list="1 2" n=1000003 seed=7 bench_n=$((1 << 31)) repeat=20 do_check=1 do_bench=1 verbose=0 cases="" extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --ranks) ranks_list=$2; shift 2 ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat=$2; shift 2 ;;
     --no-check) do_check=0; shift ;;
     --no-bench) do_bench=0; shift ;;
+    --verbose) verbose=1; shift ;;
     --) shift; extra=("$@"); break ;;
     *) echo "mpi_gpu.sh: unknown argument $1"; exit 2 ;;
   esac
@@ -93,6 +95,7 @@ if [ "$do_check" = 1 ]; then
         fail "$what: result '$got', pclreduce-run --backend cpu '$cpu'"
       else
         pass
+        [ "$verbose" = 1 ] && echo "ok: $what: $got"
         # the device each rank took, once per rank count
         [ "$k" = 1 ] && grep '^rank ' "$log"
       fi
