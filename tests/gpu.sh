@@ -67,7 +67,7 @@ for p in $(seq 0 $((nplat - 1))); do
     continue
   fi
   run "cl-compile-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_compile_opencl
-  run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_opencl
+  run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_FULL=1 ./build/tests/test_opencl
 done
 run tools bash tests/test_tools.sh
 run demo ./build/demo
