@@ -7187,6 +7187,7 @@ static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
 #endif
 #if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
 static const pclr__backend_ops *pclr__vk_ops(void);
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_VULKAN 1
 #else
 #define PCLR__HAVE_VULKAN 0
@@ -7296,9 +7297,12 @@ PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backe
 #if PCLR__HAVE_CUDA
     case PCLR_CUDA: return pclr__cuda_device_count(desc, count);
 #endif
+#if PCLR__HAVE_VULKAN
+    case PCLR_VULKAN: return pclr__vk_device_count(desc, count);
+#endif
     default:
         if ((int)backend <= 0 || backend >= PCLR_BACKEND_COUNT_)
-            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, cpu)");
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, vulkan, cpu)");
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DRIVER, "pclr_device_count: %s is not compiled in",
                          pclr_backend_name(backend));
     }
