@@ -161,7 +161,9 @@ test-failures: build/tests/test_failures
 
 # --- several machines: MPI example, built where mpicc exists -----------------
 #   build/mpi_reduce   mpirun -np R build/mpi_reduce --type T --op O --n N [--seed S] [--check]
-#   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, every type/op pair
+#   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, 33 type/op pairs covering every type and op
+#   make mpi-gpu       examples/mpi_gpu.sh: 1 and 2 ranks (one GPU each), every type/op checked, and
+#                      the 2^31-float sum timed with 1 and 2 ranks (MPI_GPU_ARGS: its flags)
 MPICC         ?= mpicc
 MPI_CUDA_INC   = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_MPI_NO_CUDA)
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
@@ -174,4 +176,7 @@ build/mpi_reduce: examples/mpi_reduce.c $(HEADERS) | build
 mpi-test:
 	bash tests/test_mpi.sh
 
-.PHONY: mpi-test
+mpi-gpu:
+	bash examples/mpi_gpu.sh $(MPI_GPU_ARGS)
+
+.PHONY: mpi-test mpi-gpu

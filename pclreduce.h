@@ -105,6 +105,15 @@ typedef enum pclr_op {
 typedef enum pclr_accumulate {
     PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_EXACT, PCLR_ACCUMULATE_COUNT_
 } pclr_accumulate;
+/* What is reduced into how many results (README "Rows, columns and segments"):
+   ONE: the n elements into one result; ROWS: a rows x cols matrix whose rows
+   start pitch elements apart, one result per row (NumPy axis=-1; fixed-length
+   segments are rows with pitch = cols); COLUMNS: the same matrix, one result
+   per column (axis=0); SEGMENTS: K segments [offsets[k], offsets[k + 1]) of
+   the input, the K + 1 uint64 offsets in device memory, one result each. */
+typedef enum pclr_layout {
+    PCLR_LAYOUT_ONE = 0, PCLR_LAYOUT_ROWS, PCLR_LAYOUT_COLUMNS, PCLR_LAYOUT_SEGMENTS, PCLR_LAYOUT_COUNT_
+} pclr_layout;
 /* Where a reduction runs, and the kernel language it is written in: one word in
    the API, on the command lines (--backend) and in the tuning file. 0 is
    "auto": a backend's own calls fill in their own, the generic context picks
@@ -172,6 +181,14 @@ typedef struct pclr_config {
     pclr_type map_type;       /* the value reduced: int, uint, int64, uint64, float or double; default: the map's type */
     pclr_type y_type;         /* default: no second input */
     int components;           /* 1, 2 or 4; default 1 */
+    /* The layout (all zero: one array, one result). A map's i is then the
+       index inside the row, column or segment, and so is argmin/argmax's. */
+    pclr_layout layout;
+    uint64_t rows;            /* ROWS, COLUMNS: rows of the matrix; SEGMENTS: K, the number of segments */
+    uint64_t cols;            /* ROWS, COLUMNS: elements per row; SEGMENTS: 0 or the typical length (a hint) */
+    uint64_t pitch;           /* ROWS, COLUMNS: elements between row starts, >= cols; 0 = cols */
+    int lanes;                /* knob: work-items per row or segment (ROWS, SEGMENTS) or down each column
+                                 (COLUMNS) in a group, a power of two up to the group size; 0 = by shape */
 } pclr_config;
 
 /* ------------------------------------------------------------ results
@@ -219,6 +236,8 @@ typedef struct pclr_device_facts {
 typedef struct pclr_launch {
     uint64_t groups;
     uint32_t group_size;
+    uint64_t split;   /* layouts: groups that share one row or segment (ROWS, SEGMENTS) or one tile of columns */
+    int lanes;        /* layouts: the lanes knob the shape asks for (see pclr_config.lanes) */
 } pclr_launch;
 
 /* Name of the kernel entry point in every generated source. Its arguments:
@@ -233,6 +252,7 @@ PCLR_API const char *pclr_stride_name(pclr_stride s);
 PCLR_API const char *pclr_variant_name(pclr_variant v);
 PCLR_API const char *pclr_finish_name(pclr_finish f);
 PCLR_API const char *pclr_accumulate_name(pclr_accumulate a);
+PCLR_API const char *pclr_layout_name(pclr_layout l);
 /* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
 PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
 PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
@@ -241,6 +261,7 @@ PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
 PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
 PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
 PCLR_API pclr_result pclr_parse_accumulate(const char *s, pclr_accumulate *out);
+PCLR_API pclr_result pclr_parse_layout(const char *s, pclr_layout *out);
 
 /* Map expressions. The longest expression, deepest nesting and most parameters: */
 #define PCLR_MAP_MAX_LENGTH 1024
@@ -290,6 +311,17 @@ PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device
    `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
+/* A layout's launch (cfg resolved, its rows, cols and pitch set): lanes
+   (cfg's, or by shape: rows and segments of up to a wave's width get a team
+   of the next power of two, up to 4096 elements a wave, longer ones a group
+   and, when there are fewer rows than groups to fill the device, `split`
+   groups per row; columns: tiles of the next power of two of cols, up to a
+   group, split over bands of rows when there are few tiles; stride=local
+   asks for a row per work-item, what CPUs want), split and groups. n: for
+   SEGMENTS the elements they span (their mean length n / K guides the
+   choice unless cols gives it). */
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
 /* The types in a result (see "results"): min, max, argmin, argmax, minmax
    and stats' min/max values are of the element type, except half, whose
    values come back as float (which holds every half exactly). */
@@ -323,6 +355,36 @@ PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *
    values of cfg's parameters in their order (NULL when it has none). */
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result);
+
+/* Results a layout gives: rows (ROWS, SEGMENTS), cols (COLUMNS), 1 (ONE). */
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg);
+/* CPU reference of cfg's layout: x (and the map's y, NULL when it has none)
+   from their element 0, the parameters' values, for SEGMENTS the K + 1
+   offsets (host memory) and n, the elements x holds (offsets past it, or
+   decreasing, are PCLR_ERR_SIZE_OVERFLOW); one result per row, column or
+   segment (pclr_result_size bytes each) into results. */
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results);
+/* The result of reducing a's elements followed by b's, from the two results
+   (pclr_result_size bytes each, as pclr_reduce or pclr_cpu_reduce_config
+   wrote them with cfg's type, op, accumulator and map; no alignment needed;
+   out may be a or b). b_first_index is the number of elements a covers: it
+   is added to b's argmin/argmax index. Folding parts left to right (a
+   cluster's ranks in rank order) gives a deterministic answer; it equals the
+   result of the whole where the order of operations cannot matter:
+   - integer sums wrap in their sum type, counts add, min/max/minmax keep the
+     first NaN and take -0 below +0 (the CPU reference's rule);
+   - argmin/argmax: the first NaN, else the smaller value, ties to a (the
+     smaller index); an empty part (index UINT64_MAX) is the identity;
+   - float sums (every accumulator but exact) add once in the sum type: the
+     error bound of the whole gains one rounding per combine;
+   - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
+     formula in double (M2 = var x count), the variances recomputed from M2.
+   An exact sum is rounded once, and the sum of two rounded sums is not the
+   exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
+   (combine wide or compensated sums, or reduce the gathered data). An index
+   that would pass UINT64_MAX - 1 is PCLR_ERR_SIZE_OVERFLOW. */
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -546,6 +608,17 @@ typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (h
    passed over). PCLR_ERR_NO_DEVICE when no listed backend works (the
    reasons in desc.error). */
 PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
+/* How many devices `backend` has here, numbered as desc.device numbers them
+   (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
+   (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
+   (pclreduce-run --list's order), of platform desc.platform - 1 only when
+   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   local_rank % count + 1. desc may be NULL; its libraries and tables load as
+   pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
+   with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for
+   PCLR_BACKEND_AUTO (name one backend); PCLR_ERR_NO_DRIVER for a backend
+   not compiled in. */
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count);
 PCLR_API void pclr_destroy(pclr_context *ctx); /* NULL is fine; destroy buffers first */
 PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx); /* PCLR_BACKEND_AUTO for NULL */
 PCLR_API const char *pclr_device_name(const pclr_context *ctx);  /* "" for NULL */
@@ -571,6 +644,24 @@ PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, cons
    order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
 PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
+/* A layout (cfg.layout, README "Rows, columns and segments"): x (and the
+   map's y, NULL when it has none) from their element offsets, the map's
+   parameters (NULL when none), for SEGMENTS the buffer of K + 1 uint64
+   offsets and n, the elements of x (from x_offset) the segments
+   may reach (offsets are checked against it on the device: a decreasing
+   pair or an end past n is PCLR_ERR_SIZE_OVERFLOW); rows and columns read
+   (rows - 1) x pitch + cols elements. Blocking: one result per row, column
+   or segment (pclr_result_size bytes each) into results. Async: one state
+   per row, column or segment (pclr_state_size bytes each; pclr_finalize
+   turns a copied state into the result) into out, with nothing waited for
+   (invalid offsets then give empty segments, unreported); the CPU context
+   has no states and writes the results there. */
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results);
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out);
 /* The tuner: sweeps the knobs for type and op per size class on this device
    (pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
    over 4x the device's cache, pipelined. The winners apply to this context at
@@ -990,6 +1081,7 @@ static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint"
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
+static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
@@ -1013,6 +1105,7 @@ PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__s
 PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
 PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
 PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name(pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_, (int)a); }
+PCLR_API const char *pclr_layout_name(pclr_layout l) { return pclr__name(pclr__layout_names, PCLR_LAYOUT_COUNT_, (int)l); }
 
 #define PCLR__PARSE_FN(fn, T, names, count)                  \
     PCLR_API pclr_result fn(const char *s, T *out) {         \
@@ -1023,6 +1116,7 @@ PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name
         return r;                                            \
     }
 PCLR__PARSE_FN(pclr_parse_accumulate, pclr_accumulate, pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_layout, pclr_layout, pclr__layout_names, PCLR_LAYOUT_COUNT_)
 PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
 PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
@@ -1724,6 +1818,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
             c.components = 0;
         }
     }
+    if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.layout != PCLR_LAYOUT_ONE && !c.vector_width) c.vector_width = 1; /* rows start anywhere: one element per load */
     /* every default, in PCLR__KNOBS order (the type before the vector width,
        the backend before the variant, the group size before groups per unit;
        a bad group size is refused below before groups per unit is) */
@@ -1756,6 +1852,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.backend == PCLR_VULKAN) { /* see "the GLSL kernel" */
         const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
         const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
+        if (c.layout != PCLR_LAYOUT_ONE) { *why = "rows, columns and segments are not written in GLSL yet (the opencl and cuda backends have them)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.accumulate == PCLR_EXACT) { *why = "exact sums are not written in GLSL (the opencl and cuda backends have them; vulkan: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     }
@@ -1766,6 +1863,19 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         if (c.variant == PCLR_VARIANT_COLLECTIVE && (!simple || l.count != 1)) { *why = "the collective variant reduces one value: sum, min or max, not compensated"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish == PCLR_FINISH_ATOMIC && (!simple || l.count != 1 || (l.field[0].type != PCLR_UINT && l.field[0].type != PCLR_INT))) { *why = "atomic finish is exact only for sum, min and max in 32-bit integers"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish == PCLR_FINISH_PARTIALS && !pclr__state_is_element(&c)) { *why = "the partials finish re-reads its partials as elements: sum, min or max whose state is the element type"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) { /* README "Rows, columns and segments" */
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && !c.pitch) c.pitch = c.cols;
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums reduce one array into one result (their cells take 2 KiB of scratch per result): not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "layouts finish with last_group (a row shared by several groups is folded by its last group)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the collective variant reduces a whole group: not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.vector_width != 1) { *why = "layouts load one element at a time (rows start anywhere): vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.lanes && !pclr__is_pow2_in(c.lanes, 1, c.group_size)) { *why = "lanes must be a power of two from 1 to the group size"; return PCLR_ERR_INVALID_KNOB; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.pitch < c.cols) { *why = "the pitch (elements between row starts) must be at least cols"; return PCLR_ERR_SIZE_OVERFLOW; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.rows > 1 && c.pitch > (UINT64_MAX - c.cols) / (c.rows - 1)) { *why = "rows x pitch overflows 64 bits"; return PCLR_ERR_SIZE_OVERFLOW; }
+    } else if (c.rows || c.cols || c.pitch || c.lanes) {
+        *why = "rows, cols, pitch and lanes belong to a layout (set layout to rows, columns or segments)";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
     }
     *out = c;
     return PCLR_OK;
@@ -1810,6 +1920,12 @@ static void pclr__describe(pclr__writer *w, const pclr_config *c) {
         if (c->map_type) pclr__appendf(w->buf, w->cap, &w->len, " map_type=%s", pclr_type_name(c->map_type));
         if (c->y_type) pclr__appendf(w->buf, w->cap, &w->len, " y_type=%s", pclr_type_name(c->y_type));
         if (c->components > 1) pclr__appendf(w->buf, w->cap, &w->len, " components=%d", c->components);
+    }
+    if (c->layout != PCLR_LAYOUT_ONE) {
+        pclr__appendf(w->buf, w->cap, &w->len, " layout=%s", pclr_layout_name(c->layout));
+        if (c->rows || c->cols) pclr__appendf(w->buf, w->cap, &w->len, " rows=%llu cols=%llu pitch=%llu", (unsigned long long)c->rows,
+                                              (unsigned long long)c->cols, (unsigned long long)c->pitch);
+        if (c->lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c->lanes);
     }
 }
 
@@ -2191,6 +2307,7 @@ typedef struct pclr__gen {
     const char *t; /* element type name in the kernel's dialect */
     const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
     int vector;             /* elements per load */
+    const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -2326,7 +2443,7 @@ static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     if (g->map && g->map->y) { part[0] = ".x"; part[1] = ".y"; }
     for (j = 0; j < 2; ++j) {
         char *out = j ? ys : xs;
-        if (k < 0) snprintf(out, sizeof xs, "%s", j ? "q[i]" : "(x)");
+        if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
         else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
         else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
     }
@@ -3802,6 +3919,230 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     pclr__glsl_main(g, c);
 }
 
+/* ------------------------------------------------------------ layouts
+   Rows, columns and segments: one kernel reduces many rows (README "Rows,
+   columns and segments"). The op's pieces (PCLR_FOLD1, pclr_merge, the group
+   and wave reductions) are the single reduction's; these kernels only walk
+   the layout. Rows and segments: a team of PCLR_LANES work-items per row
+   (several rows per team in flight when rows are short), or the whole group
+   per row with `split` groups sharing a long row, whose last group folds their
+   partials in order. Columns: a group holds PCLR_TILE neighbouring columns
+   (a row's elements are read side by side) and PCLR_LANES work-items down
+   each, `split` groups sharing a tile the same way. */
+#define PCLR__TEXT_LAYOUT_ARGS \
+"/* ---- the kernel ---- */\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
+"                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n" \
+"                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
+"                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */"
+
+/* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
+static void pclr__gen_walk(pclr__gen *g, const char *ind, const char *acc, const char *start, const char *end, const char *step,
+                           const char *at) {
+    char a[96], b[96];
+    snprintf(a, sizeof a, at, "j + u * " "%s");
+    snprintf(b, sizeof b, a, step);
+    PCLR__GEN_PUTF(g, "%spclr_u64 j = %s;\n"
+                      "%sfor (; j + (PCLR_UNROLL - 1) * %s < %s; j += PCLR_UNROLL * %s) {\n"
+                      "%s    pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = %s;\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
+                      "%s}\n",
+                   ind, start, ind, step, end, step, ind, ind, b, ind, acc, step, ind);
+    snprintf(a, sizeof a, at, "j");
+    PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
+}
+
+/* The last group of a row or tile folds the partials of its `split` groups, in order. */
+#define PCLR__TEXT_FOLD_PARTIALS \
+"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split) {\n" \
+"    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */\n" \
+"    pclr_s s = PCLR_IDENTITY;\n" \
+"    for (pclr_u64 k = 0; k < split; ++k) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
+"    return s;\n" \
+"}\n"
+
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
+    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS;
+    char tk[64];
+    PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n#define PCLR_LANES %d\n", pclr_layout_name(c->layout),
+                   c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row", c->lanes);
+    pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n"
+                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    PCLR_SHARED uint is_last;\n"
+                        "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
+                        "    (void)offsets; (void)n;\n"
+                        "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
+                        "        /* split groups share a tile: each folds a contiguous band of rows */\n"
+                        "        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;\n"
+                        "        const pclr_u64 band = (rows + split - 1) / split;\n"
+                        "        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;\n"
+                        "        pclr_s acc = PCLR_IDENTITY;\n"
+                        "        if (col < cols) {\n"
+                        "            PCLR_GLOBAL const pclr_t *p = in + offset + col;\n");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
+        pclr__gen_walk(g, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
+        pclr__put(g->w, "        }\n");
+        if (c->lanes > 1)
+            pclr__put(g->w, "        /* down the column: the lanes' values in a tree through local memory */\n"
+                            "        PCLR_BARRIER();\n"
+                            "        lds[lid] = acc;\n"
+                            "        PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "        for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "            if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);\n"
+                            "            PCLR_BARRIER();\n"
+                            "        }\n");
+        else pclr__put(g->w, "        (void)lds; (void)lane;\n");
+        snprintf(tk, sizeof tk, ticket, "tile");
+        PCLR__GEN_PUTF(g, "        if (split == 1) {\n"
+                          "            if (lane == 0 && col < cols) out[col] = acc;\n"
+                          "            continue;\n"
+                          "        }\n"
+                          "        /* the last of the tile's groups folds their partials in order (deterministic) */\n"
+                          "        if (lane == 0 && col < cols) partials[col * split + part] = acc;\n"
+                          "        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (lid == 0) {\n"
+                          "            is_last = %s == split - 1;\n"
+                          "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
+                          "        }\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (is_last) {\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split);\n"
+                          "            if (lid == 0) ctl[1 + tile] = 0;\n"
+                          "        }\n"
+                          "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                          "    }\n"
+                          "}\n", tk);
+        return;
+    }
+    if (seg)
+        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
+                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \\\n"
+                        "    if (b_ < a_ || b_ > n) { ctl[0] = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } } while (0)\n");
+    else
+        pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)\n");
+    if (c->lanes < c->group_size) { /* teams of PCLR_LANES work-items, PCLR_UNROLL rows each per step */
+        if (c->lanes == 1) pclr__put(g->w, "#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */\n");
+        else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width)
+            pclr__put(g->w, "/* a team is an aligned part of a wave: its lane 0 gets the team's value */\n"
+                            "#define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)\n");
+        else
+            pclr__put(g->w, "/* a team's values in a tree through local memory; its lane 0 gets the result */\n"
+                            "PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES;\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    lds[lid] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                            "        PCLR_BARRIER();\n"
+                            "    }\n"
+                            "    return acc;\n"
+                            "}\n");
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
+                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                        "    PCLR_GLOBAL const pclr_t *x = in + offset;\n"
+                        "    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;\n");
+        if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *y = in2 + offset2;\n");
+        PCLR__GEN_PUTF(g,
+            "    /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */\n"
+            "    for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;\n"
+            "         first += groups * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL) {\n"
+            "        pclr_s acc[PCLR_UNROLL];\n"
+            "        pclr_u64 lo[PCLR_UNROLL], len[PCLR_UNROLL];\n"
+            "        pclr_t v[PCLR_UNROLL];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+            "            acc[k] = PCLR_IDENTITY;\n"
+            "            lo[k] = len[k] = 0;\n"
+            "            if (r < rows) PCLR_ROW_BOUNDS(r, lo[k], len[k]);\n"
+            "        }\n"
+            "        /* each lane's first element of every row: the loads of short rows all in flight */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) v[k] = x[lo[k] + lane];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) {\n"
+            "%s"
+            "                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);\n"
+            "            }\n"
+            "        /* the rest of longer rows */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            PCLR_GLOBAL const pclr_t *p = x + lo[k];\n", y ? "                PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n" : "");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n");
+        pclr__gen_walk(g, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
+        pclr__put(g->w, "        }\n"
+                        "#pragma unroll\n"
+                        "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+                        "            const pclr_s s = pclr_team_reduce(acc[k], lds);\n"
+                        "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+                        "            if (lane == 0 && r < rows) out[r] = s;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+        return;
+    }
+    /* a group per row; split groups share a long row */
+    pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+    pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                    "    PCLR_SHARED uint is_last;\n"
+                    "    const uint lid = PCLR_LID;\n"
+                    "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                    "    (void)pitch; (void)cols; (void)offsets; (void)n;\n"
+                    "    for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {\n"
+                    "        const pclr_u64 r = task / split, part = task % split;\n"
+                    "        pclr_u64 lo = 0, len = 0;\n"
+                    "        PCLR_ROW_BOUNDS(r, lo, len);\n"
+                    "        /* split groups share the row: each folds a contiguous chunk */\n"
+                    "        const pclr_u64 chunk = (len + split - 1) / split;\n"
+                    "        const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;\n"
+                    "        PCLR_GLOBAL const pclr_t *p = in + offset + lo;\n");
+    if (y) pclr__put(g->w, "        PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + lo;\n");
+    pclr__put(g->w, "        pclr_s acc = PCLR_IDENTITY;\n");
+    pclr__gen_walk(g, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
+    snprintf(tk, sizeof tk, ticket, "r");
+    PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
+                      "        if (split == 1) {\n"
+                      "            if (lid == 0) out[r] = acc;\n"
+                      "            continue;\n"
+                      "        }\n"
+                      "        /* the last of the row's groups folds their partials in order (deterministic) */\n"
+                      "        if (lid == 0) {\n"
+                      "            partials[task] = acc;\n"
+                      "            PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
+                      "            is_last = %s == split - 1;\n"
+                      "            if (is_last) {\n"
+                      "                PCLR_DEVICE_FENCE(); /* acquire */\n"
+                      "                out[r] = pclr_fold_partials(partials, r * split, split);\n"
+                      "                ctl[1 + r] = 0;\n"
+                      "            }\n"
+                      "        }\n"
+                      "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                      "    }\n"
+                      "}\n", tk);
+}
+
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
                                    size_t *size_needed) {
@@ -3824,7 +4165,16 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
     g.t = pclr__ktype(c.type, g.cuda);
     g.vector = c.vector_width;
+    g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.map = NULL;
+    if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* the planner's choice for the config's shape */
+        pclr_device_facts dev;
+        pclr_launch l;
+        dev.compute_units = 1;
+        dev.max_group_size = 0;
+        pclr__plan_layout(&c, &dev, c.rows * (c.cols ? c.cols : 1), &l);
+        c.lanes = l.lanes;
+    }
     if (c.map && c.map[0]) {
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
         g.map = &tree;
@@ -3840,7 +4190,8 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         pclr__gen_glsl(&g, &c);
         return pclr__finish_text(&w, size_needed);
     }
-    pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
+    if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl");
+    else pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
     if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
     if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
     pclr__put(&w, ") */\n");
@@ -3849,7 +4200,11 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
         pclr__gen_map(&g, &c);
     }
-    if (c.accumulate == PCLR_EXACT) {
+    if (c.layout != PCLR_LAYOUT_ONE) {
+        pclr__gen_ops(&g, &c);
+        pclr__gen_group(&g, &c);
+        pclr__gen_layout(&g, &c);
+    } else if (c.accumulate == PCLR_EXACT) {
         pclr__gen_exact(&g, &c);
     } else {
         pclr__gen_ops(&g, &c);
@@ -3915,6 +4270,63 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     out->groups = wanted;
     out->group_size = (uint32_t)cfg->group_size;
     return PCLR_OK;
+}
+
+static uint64_t pclr__pow2_at_least(uint64_t v) {
+    uint64_t p = 1;
+    while (p < v && p < ((uint64_t)1 << 62)) p <<= 1;
+    return p;
+}
+
+/* The strategy for a layout's shape (see pclr_plan_layout). */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
+    const uint64_t target = pclr_max_groups(c, dev);
+    const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
+    uint64_t lanes, tasks;
+    out->group_size = (uint32_t)c->group_size;
+    out->split = 1;
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        const uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);
+        const uint64_t tiles = c->cols / tile + (c->cols % tile != 0), per = (group / tile) * unroll * 4;
+        lanes = group / tile;
+        if (tiles && tiles < target) { /* few tiles: groups share one, each a band of rows */
+            uint64_t want = (target + tiles - 1) / tiles, most_split = c->rows / per + (c->rows % per != 0);
+            out->split = want < most_split ? want : most_split;
+            if (out->split < 1) out->split = 1;
+        }
+        tasks = tiles * out->split;
+    } else {
+        const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
+        const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
+        if (c->lanes) lanes = (uint64_t)c->lanes;
+        else if (cpu) lanes = avg > ((uint64_t)1 << 16) ? group : 1;
+        else if (avg <= wave) lanes = pclr__pow2_at_least(avg ? avg : 1);
+        else if (avg <= 4096) lanes = wave; /* a wave per row: no barrier */
+        else lanes = group;
+        if (lanes == group) {
+            const uint64_t per = group * unroll * 4;
+            if (c->rows && c->rows < target) { /* few long rows: groups share one */
+                uint64_t want = (target + c->rows - 1) / c->rows, most_split = avg / per + (avg % per != 0);
+                out->split = want < most_split ? want : most_split;
+                if (out->split < 1) out->split = 1;
+            }
+            tasks = c->rows * out->split;
+        } else {
+            const uint64_t per = group / lanes * unroll; /* rows per group and step */
+            tasks = c->rows / per + (c->rows % per != 0);
+        }
+    }
+    out->lanes = (int)lanes;
+    out->groups = tasks < 1 ? 1 : tasks > most ? most : tasks;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
+    if (cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_ || cfg->group_size <= 0 || cfg->unroll <= 0) return PCLR_ERR_INVALID_KNOB;
+    if (dev->max_group_size && (uint32_t)cfg->group_size > dev->max_group_size) return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    return pclr__plan_layout(cfg, dev, n, out);
 }
 
 /* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
@@ -4895,6 +5307,70 @@ PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *
     return pclr_cpu_reduce_map(cfg, data, NULL, n, NULL, result);
 }
 
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg) {
+    if (!cfg) return 0;
+    return cfg->layout == PCLR_LAYOUT_COLUMNS ? cfg->cols : cfg->layout == PCLR_LAYOUT_ONE ? 1 : cfg->rows;
+}
+
+/* cfg without its layout: what each row, column or segment is reduced with. */
+static void pclr__without_layout(const pclr_config *cfg, pclr_config *c) {
+    *c = *cfg;
+    c->layout = PCLR_LAYOUT_ONE;
+    c->rows = c->cols = c->pitch = 0;
+    c->lanes = 0;
+    c->vector_width = 0;
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results) {
+    pclr_config c, one;
+    pclr_result r;
+    size_t rs, xs, ys;
+    uint64_t k, count, j;
+    unsigned char *gx = NULL, *gy = NULL;
+    if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
+    c = *cfg;
+    c.backend = PCLR_BACKEND_AUTO; /* any: only the shape and the op matter here */
+    if ((r = pclr_config_resolve(&c, &c, NULL)) != PCLR_OK) return r;
+    pclr__without_layout(&c, &one);
+    one.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&one, &one, NULL)) != PCLR_OK) return r;
+    if (c.layout == PCLR_LAYOUT_ONE) return pclr_cpu_reduce_map(&one, x, y, n, params, results);
+    rs = pclr_result_size(&one);
+    xs = pclr_type_size(c.type) * (c.components > 1 ? (size_t)c.components : 1);
+    ys = pclr__has_map(&c) && c.y_type ? pclr_type_size(c.y_type) * (c.components > 1 ? (size_t)c.components : 1) : 0;
+    count = pclr_layout_results(&c);
+    if (c.layout == PCLR_LAYOUT_SEGMENTS) {
+        if (count && !offsets) return PCLR_ERR_NULL_POINTER;
+        for (k = 0; k < count; ++k)
+            if (offsets[k + 1] < offsets[k] || offsets[k + 1] > n) return PCLR_ERR_SIZE_OVERFLOW;
+    }
+    if (c.layout == PCLR_LAYOUT_COLUMNS && c.rows) { /* a column's elements, gathered */
+        if (c.rows > SIZE_MAX / (xs > ys ? xs : ys)) return PCLR_ERR_SIZE_OVERFLOW;
+        gx = (unsigned char *)malloc((size_t)c.rows * xs);
+        gy = ys ? (unsigned char *)malloc((size_t)c.rows * ys) : NULL;
+        if (!gx || (ys && !gy)) { free(gx); free(gy); return PCLR_ERR_OUT_OF_MEMORY; }
+    }
+    for (k = 0; k < count && r == PCLR_OK; ++k) {
+        unsigned char *dst = (unsigned char *)results + k * rs;
+        if (c.layout == PCLR_LAYOUT_COLUMNS) {
+            for (j = 0; j < c.rows; ++j) {
+                memcpy(gx + j * xs, (const unsigned char *)x + (j * c.pitch + k) * xs, xs);
+                if (gy && y) memcpy(gy + j * ys, (const unsigned char *)y + (j * c.pitch + k) * ys, ys);
+            }
+            r = pclr_cpu_reduce_map(&one, gx, y ? gy : NULL, c.rows, params, dst);
+        } else {
+            const uint64_t lo = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k] : k * c.pitch;
+            const uint64_t len = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k + 1] - offsets[k] : c.cols;
+            r = pclr_cpu_reduce_map(&one, len ? (const unsigned char *)x + lo * xs : NULL, y && len ? (const unsigned char *)y + lo * ys : NULL,
+                                    len, params, dst);
+        }
+    }
+    free(gx);
+    free(gy);
+    return r;
+}
+
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result) {
     pclr_config c;
@@ -4920,6 +5396,121 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     free(mapped);
     free(t);
     return r;
+}
+
+/* ------------------------------------------------ combining two results (pclr_combine) */
+static int pclr__cmb_nan(pclr_type t, const pclr_scalar *v) {
+    return t == PCLR_FLOAT ? v->f32 != v->f32 : t == PCLR_DOUBLE ? v->f64 != v->f64 : 0;
+}
+/* x < y in the order of t (a value or sum type); zeros: -0 < +0 when signed_zero. No NaN here. */
+static int pclr__cmb_less(pclr_type t, const pclr_scalar *x, const pclr_scalar *y, int signed_zero) {
+    switch (t) {
+    case PCLR_UINT8: return x->u8 < y->u8;
+    case PCLR_INT8: return x->i8 < y->i8;
+    case PCLR_UINT16: return x->u16 < y->u16;
+    case PCLR_INT16: return x->i16 < y->i16;
+    case PCLR_UINT: return x->u32 < y->u32;
+    case PCLR_INT: return x->i32 < y->i32;
+    case PCLR_UINT64: return x->u64 < y->u64;
+    case PCLR_INT64: return x->i64 < y->i64;
+    case PCLR_FLOAT:
+        return x->f32 < y->f32 ||
+               (signed_zero && x->f32 == 0 && y->f32 == 0 && pclr__ref_neg_f32(x->f32) && !pclr__ref_neg_f32(y->f32));
+    default:
+        return x->f64 < y->f64 ||
+               (signed_zero && x->f64 == 0 && y->f64 == 0 && pclr__ref_neg_f64(x->f64) && !pclr__ref_neg_f64(y->f64));
+    }
+}
+/* min (want_max 0) or max of a then b: the first NaN, else the smaller (larger), -0 below +0 */
+static pclr_scalar pclr__cmb_pick(pclr_type t, pclr_scalar a, pclr_scalar b, int want_max) {
+    if (pclr__cmb_nan(t, &a)) return a;
+    if (pclr__cmb_nan(t, &b)) return b;
+    return (want_max ? pclr__cmb_less(t, &a, &b, 1) : pclr__cmb_less(t, &b, &a, 1)) ? b : a;
+}
+/* a + b in the sum type t: integers wrap (on unsigned bits), floats round once */
+static pclr_scalar pclr__cmb_add(pclr_type t, pclr_scalar a, pclr_scalar b) {
+    pclr_scalar r = a;
+    if (t == PCLR_FLOAT) r.f32 = a.f32 + b.f32;
+    else if (t == PCLR_DOUBLE) r.f64 = a.f64 + b.f64;
+    else if (pclr_type_size(t) == 8) r.u64 = a.u64 + b.u64;
+    else r.u32 = a.u32 + b.u32;
+    return r;
+}
+
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out) {
+    pclr_config c;
+    pclr_type vt, st;
+    pclr_result r;
+    size_t size;
+    if (!a || !b || !out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if (c.accumulate == PCLR_EXACT && (c.op == PCLR_SUM || c.op == PCLR_STATS)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    vt = pclr_value_type(c.type);
+    st = pclr_sum_type(c.type, c.accumulate);
+    size = pclr_result_size(&c);
+    switch (c.op) {
+    case PCLR_SUM: case PCLR_MIN: case PCLR_MAX: case PCLR_COUNT: {
+        pclr_scalar x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        memcpy(&x, a, size);
+        memcpy(&y, b, size);
+        if (c.op == PCLR_SUM) x = pclr__cmb_add(st, x, y);
+        else if (c.op == PCLR_COUNT) x.u64 += y.u64;
+        else x = pclr__cmb_pick(vt, x, y, c.op == PCLR_MAX);
+        memcpy(out, &x, size);
+        return PCLR_OK;
+    }
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (y.index != UINT64_MAX) {
+            if (y.index >= UINT64_MAX - b_first_index) return PCLR_ERR_SIZE_OVERFLOW;
+            y.index += b_first_index;
+        }
+        /* b wins when a is empty, when b has the first NaN, or with a strictly better value */
+        if (y.index != UINT64_MAX &&
+            (x.index == UINT64_MAX ||
+             (!pclr__cmb_nan(vt, &x.value) &&
+              (pclr__cmb_nan(vt, &y.value) || (c.op == PCLR_ARGMIN ? pclr__cmb_less(vt, &y.value, &x.value, 0)
+                                                                   : pclr__cmb_less(vt, &x.value, &y.value, 0))))))
+            x = y;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    default: { /* stats */
+        pclr_stats_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.sum = pclr__cmb_add(st, x.sum, y.sum);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        if (x.count == 0) {
+            x.mean = y.mean;
+            x.var = y.var;
+            x.sample_var = y.sample_var;
+        } else if (y.count != 0) { /* Chan et al.: M2 = M2a + M2b + delta^2 na nb / n */
+            const double na = (double)x.count, nb = (double)y.count, n = na + nb, delta = y.mean - x.mean;
+            const double m2 = x.var * na + y.var * nb + delta * delta * (na * nb / n);
+            x.mean = x.mean + delta * (nb / n);
+            x.var = m2 / n;
+            x.sample_var = m2 / (n - 1);
+        }
+        x.count += y.count;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    }
 }
 
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
@@ -5868,6 +6459,7 @@ typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
 typedef struct pclr__extra { pclr__mem y; uint64_t y_offset; const double *params; } pclr__extra;
 
 typedef struct pclr__engine pclr__engine;
+typedef struct pclr__batch pclr__batch;
 
 typedef struct pclr__backend_ops {
     pclr_backend backend;
@@ -5900,6 +6492,10 @@ typedef struct pclr__backend_ops {
     /* the generic context: a context of this backend from a pclr_desc */
     pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
     void (*destroy)(pclr__engine *e);
+    /* a layout (pclr__engine_batch planned it): states into out (a device
+       buffer, async) or results into host memory (blocking) */
+    pclr_result (*batched)(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                           pclr__mem offsets, pclr__mem out, void *results);
 } pclr__backend_ops;
 
 /* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
@@ -6253,6 +6849,47 @@ PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg
     return pclr__engine_add(e, cfg, out);
 }
 
+/* A layout's reduction, planned: the program for the shape's strategy (its
+   entry's config has no shape: one program serves every shape of a
+   strategy), the launch, how many results and the elements it reads. */
+struct pclr__batch {
+    const pclr__entry *en;
+    pclr_config shape;   /* resolved, with rows, cols and pitch */
+    pclr_launch plan;
+    uint64_t results;    /* rows, columns or segments */
+    uint64_t span;       /* elements of x (and y) from the offset that the layout may read */
+};
+
+PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+    pclr_config kernel;
+    pclr_result r;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    if ((r = pclr__engine_resolve(e, cfg, &b->shape)) != PCLR_OK) return r;
+    if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
+    kernel = *cfg;
+    kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
+    kernel.lanes = b->plan.lanes;
+    if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
+    b->results = pclr_layout_results(&b->shape);
+    b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0
+            : (b->shape.rows - 1) * b->shape.pitch + b->shape.cols;
+    if (b->results > UINT64_MAX / (b->en->layout.size * (b->plan.split + 1)))
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%llu results overflow 64-bit sizes", (unsigned long long)b->results);
+    return PCLR_OK;
+}
+
+/* The blocking form's last step: the states read back, finalized into results. */
+PCLR__FN pclr_result pclr__batch_finalize(const pclr__batch *b, const unsigned char *states, void *results) {
+    const size_t rs = pclr_result_size(&b->en->cfg), ss = b->en->layout.size;
+    uint64_t k;
+    pclr_result r;
+    for (k = 0; k < b->results; ++k)
+        if ((r = pclr__finalize(&b->en->cfg, &b->en->layout, states + k * ss, (unsigned char *)results + k * rs)) != PCLR_OK) return r;
+    return PCLR_OK;
+}
+
 PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cfg) {
     const pclr__entry *en;
     return pclr__engine_lookup(e, cfg, 0, &en);
@@ -6536,18 +7173,21 @@ PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, vo
 /* ---------------------------------------------------------------- the generic context */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
 static const pclr__backend_ops *pclr__cl_ops(void);
+static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_OPENCL 1
 #else
 #define PCLR__HAVE_OPENCL 0
 #endif
 #if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
 static const pclr__backend_ops *pclr__cuda_ops(void);
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_CUDA 1
 #else
 #define PCLR__HAVE_CUDA 0
 #endif
 #if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
 static const pclr__backend_ops *pclr__vk_ops(void);
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_VULKAN 1
 #else
 #define PCLR__HAVE_VULKAN 0
@@ -6638,6 +7278,34 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE, "no backend works here (%s)", ctx->passed_over);
     a.free(ctx, a.user);
     return PCLR_ERR_NO_DEVICE;
+}
+
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count) {
+    pclr_desc zero;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (desc->error && desc->error_cap) desc->error[0] = '\0';
+    if (!count) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_device_count: count is NULL");
+    *count = 0;
+    switch (backend) {
+    case PCLR_CPU: *count = 1; return PCLR_OK;
+#if PCLR__HAVE_OPENCL
+    case PCLR_OPENCL: return pclr__cl_device_count(desc, count);
+#endif
+#if PCLR__HAVE_CUDA
+    case PCLR_CUDA: return pclr__cuda_device_count(desc, count);
+#endif
+#if PCLR__HAVE_VULKAN
+    case PCLR_VULKAN: return pclr__vk_device_count(desc, count);
+#endif
+    default:
+        if ((int)backend <= 0 || backend >= PCLR_BACKEND_COUNT_)
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, vulkan, cpu)");
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DRIVER, "pclr_device_count: %s is not compiled in",
+                         pclr_backend_name(backend));
+    }
 }
 
 PCLR_API void pclr_destroy(pclr_context *ctx) {
@@ -6795,6 +7463,70 @@ PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, 
                             n, params, result);
     return r == PCLR_OK ? r : pclr__context_fail(ctx, r, r == PCLR_ERR_NULL_POINTER ? "the map has parameters and their values are NULL"
                                                                                        : "the CPU reference failed");
+}
+
+/* Both forms of pclr_reduce_batched: results (blocking) or out (async). */
+PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                          uint64_t n, pclr_buffer *out, void *results) {
+    pclr_config c;
+    pclr_result r;
+    uint64_t es, ys = 0, span, count;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (!results && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results or output buffer is NULL");
+    es = pclr_type_size(cfg->type);
+    if (pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
+    if (pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
+    if (cfg->layout == PCLR_LAYOUT_SEGMENTS && cfg->rows && (!offsets || offsets->bytes / 8 < cfg->rows + 1))
+        return pclr__context_fail(ctx, offsets ? PCLR_ERR_SIZE_OVERFLOW : PCLR_ERR_NULL_POINTER, "the segments' K + 1 offsets do not fit the offsets buffer");
+    if (ctx->engine) {
+        pclr__batch b;
+        pclr__extra extra;
+        pclr__mem m, o, d;
+        if (!ctx->engine->ops->batched)
+            return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on this backend");
+        if ((r = pclr__engine_batch(ctx->engine, cfg, n, &b)) != PCLR_OK) return r;
+        if (!pclr__fits(x, es, x_offset, b.span) || (y && !pclr__fits(y, ys, y_offset, b.span)))
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+        if (out && out->bytes / b.en->layout.size < b.results)
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer states than the layout has results");
+        m.addr = o.addr = d.addr = 0;
+        if (x) m = x->mem;
+        if (offsets) o = offsets->mem;
+        if (out) d = out->mem;
+        extra.y.addr = 0;
+        if (y) extra.y = y->mem;
+        extra.y_offset = y_offset;
+        extra.params = params;
+        return ctx->engine->ops->batched(ctx->engine, &b, m, x_offset, &extra, o, d, out ? NULL : results);
+    }
+    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
+    count = pclr_layout_results(&c);
+    span = c.layout == PCLR_LAYOUT_SEGMENTS ? n : !c.rows || !c.cols ? 0 : (c.rows - 1) * c.pitch + c.cols;
+    if (!pclr__fits(x, es, x_offset, span) || (y && !pclr__fits(y, ys, y_offset, span)))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+    if (out && out->bytes / pclr_result_size(&c) < count)
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer results than the layout has");
+    if (ys && !y && span) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+    r = pclr_cpu_reduce_layout(&c, span ? (const char *)x->mem.ptr + x_offset * es : NULL, span && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
+                               offsets ? (const uint64_t *)offsets->mem.ptr : NULL, n, params, out ? out->mem.ptr : results);
+    if (r == PCLR_ERR_SIZE_OVERFLOW) return pclr__context_fail(ctx, r, "segment offsets must not decrease and must stay within n elements");
+    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, "the CPU reference failed");
+}
+
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results) {
+    if (ctx && !results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results);
+}
+
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out) {
+    if (ctx && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL);
 }
 
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,

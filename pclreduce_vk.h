@@ -1529,8 +1529,22 @@ PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx) {
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf) {
     return ctx && buf && ctx->backend == PCLR_VULKAN && buf->mem.ptr ? ((const pclr__vk_mem *)buf->mem.ptr)->buffer : VK_NULL_HANDLE;
 }
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
+    pclr_vk_desc vd;
+    pclr_result r;
+    memset(&vd, 0, sizeof vd);
+    vd.allocator = d->allocator;
+    vd.vulkan_library = d->vulkan_library;
+    vd.vulkan_api = d->vulkan_api;
+    if ((r = pclr_vk_list_devices(&vd, NULL, 0, NULL, count)) != PCLR_OK || *count <= 0) {
+        *count = 0;
+        return pclr__say(d->error, d->error_cap, r != PCLR_OK ? r : PCLR_ERR_NO_DEVICE, "no Vulkan device (%s)",
+                         r != PCLR_OK ? pclr_result_string(r) : "the loader lists none");
+    }
+    return PCLR_OK;
+}
 PCLR__DEFINE_OPS(pclr__vk_ops, PCLR_VULKAN, pclr__vk_defaults, pclr__vk_check, NULL, pclr__vk_build, pclr__vk_release,
                  pclr__vk_alloc, pclr__vk_free, pclr__vk_write, pclr__vk_read, pclr__vk_reduce_mem,
                  pclr__vk_tune_begin, pclr__vk_tune_time, NULL, pclr__vk_describe,
-                 pclr__vk_generic_create, pclr__vk_generic_destroy)
+                 pclr__vk_generic_create, pclr__vk_generic_destroy, NULL /* layouts: not yet on Vulkan */)
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
