@@ -88,8 +88,8 @@ static double cuda_time(pclr_cuda_context *cu, const pclr_config *c, CUdeviceptr
     CUevent a, b;
     float ms = 0;
     int i;
-    api->EventCreate(&a, 0);
-    api->EventCreate(&b, 0);
+    if (api->EventCreate(&a, 0) != CUDA_SUCCESS) return -1;
+    if (api->EventCreate(&b, 0) != CUDA_SUCCESS) { api->EventDestroy(a); return -1; }
     api->EventRecord(a, NULL);
     for (i = 0; i < calls; ++i)
         if (pclr_cuda_reduce_async(cu, c, in[i % ROT], 0, n, out, NULL) != PCLR_OK) { fprintf(stderr, "cuda: %s\n", pclr_cuda_last_error(cu)); return -1; }
@@ -155,6 +155,17 @@ int main(int argc, char **argv) {
         memset(&cd, 0, sizeof cd);
         cd.no_tune_file = 1;
         if (pclr_cuda_create(&cd, &cu) != PCLR_OK) cu = NULL;
+        if (cu) { /* the events below are made outside the library's calls: its (primary) context must be current here */
+            const pclr_cuda_api *api = pclr_cuda_get_api(cu);
+            CUdevice dev0;
+            CUcontext primary;
+            if (api->DeviceGet(&dev0, 0) != CUDA_SUCCESS || api->DevicePrimaryCtxRetain(&primary, dev0) != CUDA_SUCCESS ||
+                api->CtxPushCurrent(primary) != CUDA_SUCCESS) {
+                printf("cuda: no current context (no CUDA column)\n");
+                pclr_cuda_destroy(cu);
+                cu = NULL;
+            }
+        }
         for (k = 0; cu && k < ROT; ++k)
             if (pclr_cuda_alloc(cu, bytes, &cin[k]) != PCLR_OK || pclr_cuda_copy_to_device(cu, cin[k], host, bytes) != PCLR_OK) {
                 printf("cuda input %d: %s (no CUDA column)\n", k, pclr_cuda_last_error(cu));

@@ -121,6 +121,21 @@ else
     log "no nvcc or no CUDA device: skipping the CUDA backend"
 fi
 
+# ---------------------------------------------------------------- Vulkan (beside CUDA on the same GPU)
+if [ -f /usr/include/vulkan/vulkan.h ] && wanted "vulkan"; then
+    vk_dir=bench/results/$( [ -n "$cuda_dir" ] && basename "$cuda_dir" | sed 's/-cuda$/-vulkan/' || echo vulkan)
+    mkdir -p "$vk_dir"
+    [ -n "${PCLR_SHADERC_LIBRARY:-}" ] || export PCLR_SHADERC_LIBRARY=$(bash tests/shaderc.sh build/tests)
+    vk_cuda=""
+    [ -n "$cuda_dir" ] && vk_cuda="-DPCLR_BENCH_CUDA -I${CUDA_PATH:-/usr/local/cuda}/include"
+    if cc -std=c99 -O2 $vk_cuda bench/bench_vk.c -o build/bench_vk -ldl -lm; then
+        limited 200 build/bench_vk | tee "$vk_dir/bench_vk.log" || status=1
+    else
+        status=1
+        log "bench_vk did not build"
+    fi
+fi
+
 # ---------------------------------------------------------------- OpenCL
 log "building build/bench_cl"
 if cc -O3 -march=native -ffast-math -fopenmp -I. -c bench/omp_anchor.c -o build/omp_anchor.o &&
