@@ -132,6 +132,8 @@ int main(int argc, char **argv) {
             clEnqueueReadBuffer(q, out, CL_FALSE, 0, 4, pinned, 0, NULL, NULL); clFinish(q));
         ROW("async + blocking read to pinned", if (pclr_cl_reduce_async(pc, &cfg, pool, (uint64_t)s * n, n, out, 0, 0, NULL, NULL)) FAIL("async");
             clEnqueueReadBuffer(q, out, CL_TRUE, 0, 4, pinned, 0, NULL, NULL));
+        ROW("async + read pageable, event, wait", if (pclr_cl_reduce_async(pc, &cfg, pool, (uint64_t)s * n, n, out, 0, 0, NULL, NULL)) FAIL("async");
+            clEnqueueReadBuffer(q, out, CL_FALSE, 0, 4, &res, 0, NULL, &ev); clWaitForEvents(1, &ev); clReleaseEvent(ev));
         ROW("async + read pinned, event, wait", if (pclr_cl_reduce_async(pc, &cfg, pool, (uint64_t)s * n, n, out, 0, 0, NULL, NULL)) FAIL("async");
             clEnqueueReadBuffer(q, out, CL_FALSE, 0, 4, pinned, 0, NULL, &ev); clWaitForEvents(1, &ev); clReleaseEvent(ev));
         ROW("async, enqueue only (host, no wait)", if (pclr_cl_reduce_async(pc, &cfg, pool, (uint64_t)s * n, n, out, 0, 0, NULL, NULL)) FAIL("async"));
