@@ -378,6 +378,8 @@ static pclr_result prepare(bench *b, const pclr_config *cfg, const char *name) {
 }
 
 /* ------------------------------------------------------------ the sweep */
+static int build_read_kernel(bench *b);
+
 static void run_sweep(bench *b, int anchor) {
     impl impls[BENCH_MAX_TUNED + 3];
     int nimpl = 0, ti, oi, i;
@@ -387,6 +389,7 @@ static void run_sweep(bench *b, int anchor) {
     memset(impls, 0, sizeof impls);
     if (anchor) { impls[nimpl].kind = IMPL_OMP; snprintf(impls[nimpl++].name, 64, "omp"); }
     /* GPU devices: the read kernel first, every later row's efficiency is against it */
+    if (!anchor && build_read_kernel(b) != 0) printf("# the read kernel did not build: no read limit, no efficiency\n");
     if (b->read_kernel) { impls[nimpl].kind = IMPL_READ; snprintf(impls[nimpl++].name, 64, "read-limit"); }
     impls[nimpl].kind = IMPL_PCLR; snprintf(impls[nimpl++].name, 64, "pclreduce");
     for (i = 0; i < b->o.ntuned; ++i) {
