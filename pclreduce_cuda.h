@@ -84,8 +84,10 @@ PCLR_EXTERN_C_BEGIN
 
 /* Those an older driver may lack (NULL there): cuLaunchKernelEx (CUDA 12.0) launches with
    programmatic dependent launch. */
-#define PCLR_CUDA_OPTIONAL_ENTRY_POINTS(X) \
-    X(CUresult, LaunchKernelEx, (const CUlaunchConfig *, CUfunction, void **, void **), "cuLaunchKernelEx")
+#define PCLR_CUDA_OPTIONAL_ENTRY_POINTS(X)                                                                             \
+    X(CUresult, LaunchKernelEx, (const CUlaunchConfig *, CUfunction, void **, void **), "cuLaunchKernelEx")            \
+    X(CUresult, OccupancyMaxActiveBlocksPerMultiprocessor, (int *, CUfunction, int, size_t),                           \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor")
 
 /* NVRTC's, the same way; then those an older NVRTC may lack (NULL there). */
 #define PCLR_NVRTC_ENTRY_POINTS(X)                                                                                     \
@@ -234,8 +236,9 @@ struct pclr_cuda_context {
     CUevent tune_start, tune_stop;
 };
 
-/* dependent: launched with programmatic dependent launch (its text waits for the grid before it) */
-typedef struct pclr__cuda_program { CUmodule module; CUfunction fn; int dependent; } pclr__cuda_program;
+/* dependent: launched with programmatic dependent launch (its text waits for the grid before it);
+   resident: its groups that fit on one multiprocessor at once (0: unknown) */
+typedef struct pclr__cuda_program { CUmodule module; CUfunction fn; int dependent, resident; } pclr__cuda_program;
 
 /* ------------------------------------------------------------ library loading */
 #define PCLR__CUDA_SYM(ret, name, params, sym) {sym, offsetof(pclr_cuda_api, name), 0},
@@ -436,6 +439,9 @@ static pclr_result pclr__cuda_load_module(pclr_cuda_context *ctx, const pclr_con
     p->fn = fn;
     /* sm_90 and a driver with cuLaunchKernelEx; the kernel must wait for the previous grid itself */
     p->dependent = ctx->features.cc_major >= 9 && ctx->cu.LaunchKernelEx && src && strstr(src, PCLR__TEXT_GRID_DEPENDENCY) != NULL;
+    if (!ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor ||
+        ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor(&p->resident, fn, c->group_size, 0) != CUDA_SUCCESS)
+        p->resident = 0;
     *program = p;
     return PCLR_OK;
 }
@@ -774,6 +780,12 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr_plan(&e->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) {
         pclr__fail(&ctx->e, pr, "pclr_plan failed: %s", pclr_result_string(pr));
         goto done;
+    }
+    {   /* a dependent grid takes at most half the groups that fit at once: the next reduce's groups
+           are then resident, waiting, when this one ends (a second wave of them costs ~1.5 us) */
+        const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
+        const uint64_t half = (uint64_t)ctx->e.facts.compute_units * (uint64_t)(prog->resident / 2);
+        if (prog->dependent && half > 0 && launch.groups > half) launch.groups = half;
     }
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
