@@ -47,13 +47,17 @@ demo: deps all
 test: deps all
 	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
 
+# every sampled matrix in full (the knob sweeps, the map table): slower than CI's make test
+test-full: deps all
+	PCLR_TEST_FULL=1 CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
+
 bench: all
 	bash bench/run.sh
 
 clean:
 	rm -rf build
 
-.PHONY: all deps demo test bench clean
+.PHONY: all deps demo test test-full bench clean
 
 # ---- embedding: make install, the auto-exposure example ---------------------
 #   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools -> $(PREFIX)/bin,

@@ -105,12 +105,21 @@ typedef enum pclr_op {
 typedef enum pclr_accumulate {
     PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_EXACT, PCLR_ACCUMULATE_COUNT_
 } pclr_accumulate;
+/* What is reduced into how many results (README "Rows, columns and segments"):
+   ONE: the n elements into one result; ROWS: a rows x cols matrix whose rows
+   start pitch elements apart, one result per row (NumPy axis=-1; fixed-length
+   segments are rows with pitch = cols); COLUMNS: the same matrix, one result
+   per column (axis=0); SEGMENTS: K segments [offsets[k], offsets[k + 1]) of
+   the input, the K + 1 uint64 offsets in device memory, one result each. */
+typedef enum pclr_layout {
+    PCLR_LAYOUT_ONE = 0, PCLR_LAYOUT_ROWS, PCLR_LAYOUT_COLUMNS, PCLR_LAYOUT_SEGMENTS, PCLR_LAYOUT_COUNT_
+} pclr_layout;
 /* Where a reduction runs, and the kernel language it is written in: one word in
    the API, on the command lines (--backend) and in the tuning file. 0 is
    "auto": a backend's own calls fill in their own, the generic context picks
    one (see pclr_context). The CPU reference runs no kernel. */
 typedef enum pclr_backend {
-    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_BACKEND_COUNT_
+    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_VULKAN, PCLR_BACKEND_COUNT_
 } pclr_backend;
 /* Earlier spellings, kept so that existing programs build. */
 typedef pclr_backend pclr_dialect;
@@ -172,6 +181,14 @@ typedef struct pclr_config {
     pclr_type map_type;       /* the value reduced: int, uint, int64, uint64, float or double; default: the map's type */
     pclr_type y_type;         /* default: no second input */
     int components;           /* 1, 2 or 4; default 1 */
+    /* The layout (all zero: one array, one result). A map's i is then the
+       index inside the row, column or segment, and so is argmin/argmax's. */
+    pclr_layout layout;
+    uint64_t rows;            /* ROWS, COLUMNS: rows of the matrix; SEGMENTS: K, the number of segments */
+    uint64_t cols;            /* ROWS, COLUMNS: elements per row; SEGMENTS: 0 or the typical length (a hint) */
+    uint64_t pitch;           /* ROWS, COLUMNS: elements between row starts, >= cols; 0 = cols */
+    int lanes;                /* knob: work-items per row or segment (ROWS, SEGMENTS) or down each column
+                                 (COLUMNS) in a group, a power of two up to the group size; 0 = by shape */
 } pclr_config;
 
 /* ------------------------------------------------------------ results
@@ -219,6 +236,8 @@ typedef struct pclr_device_facts {
 typedef struct pclr_launch {
     uint64_t groups;
     uint32_t group_size;
+    uint64_t split;   /* layouts: groups that share one row or segment (ROWS, SEGMENTS) or one tile of columns */
+    int lanes;        /* layouts: the lanes knob the shape asks for (see pclr_config.lanes) */
 } pclr_launch;
 
 /* Name of the kernel entry point in every generated source. Its arguments:
@@ -233,6 +252,7 @@ PCLR_API const char *pclr_stride_name(pclr_stride s);
 PCLR_API const char *pclr_variant_name(pclr_variant v);
 PCLR_API const char *pclr_finish_name(pclr_finish f);
 PCLR_API const char *pclr_accumulate_name(pclr_accumulate a);
+PCLR_API const char *pclr_layout_name(pclr_layout l);
 /* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
 PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
 PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
@@ -241,6 +261,7 @@ PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
 PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
 PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
 PCLR_API pclr_result pclr_parse_accumulate(const char *s, pclr_accumulate *out);
+PCLR_API pclr_result pclr_parse_layout(const char *s, pclr_layout *out);
 
 /* Map expressions. The longest expression, deepest nesting and most parameters: */
 #define PCLR_MAP_MAX_LENGTH 1024
@@ -290,6 +311,17 @@ PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device
    `cfg` must be resolved. */
 PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
 
+/* A layout's launch (cfg resolved, its rows, cols and pitch set): lanes
+   (cfg's, or by shape: rows and segments of up to a wave's width get a team
+   of the next power of two, up to 4096 elements a wave, longer ones a group
+   and, when there are fewer rows than groups to fill the device, `split`
+   groups per row; columns: tiles of the next power of two of cols, up to a
+   group, split over bands of rows when there are few tiles; stride=local
+   asks for a row per work-item, what CPUs want), split and groups. n: for
+   SEGMENTS the elements they span (their mean length n / K guides the
+   choice unless cols gives it). */
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
 /* The types in a result (see "results"): min, max, argmin, argmax, minmax
    and stats' min/max values are of the element type, except half, whose
    values come back as float (which holds every half exactly). */
@@ -323,6 +355,16 @@ PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *
    values of cfg's parameters in their order (NULL when it has none). */
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result);
+
+/* Results a layout gives: rows (ROWS, SEGMENTS), cols (COLUMNS), 1 (ONE). */
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg);
+/* CPU reference of cfg's layout: x (and the map's y, NULL when it has none)
+   from their element 0, the parameters' values, for SEGMENTS the K + 1
+   offsets (host memory) and n, the elements x holds (offsets past it, or
+   decreasing, are PCLR_ERR_SIZE_OVERFLOW); one result per row, column or
+   segment (pclr_result_size bytes each) into results. */
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -522,7 +564,8 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 typedef struct pclr_desc {
     PCLR_DESC_COMMON
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
-                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU */
+                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU; Vulkan
+                                                 (PCLR_VULKAN) only where listed */
     int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
     int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
@@ -531,6 +574,10 @@ typedef struct pclr_desc {
     const struct pclr_cl_api *opencl_api;  /* a caller's table of entry points instead of loading (copied; */
     const struct pclr_cuda_api *cuda_api;  /* see pclreduce_cl.h, pclreduce_cuda.h) */
     const struct pclr_nvrtc_api *nvrtc_api;
+    const char *vulkan_library;         /* NULL = $PCLR_VULKAN_LIBRARY, else libvulkan.so.1 (pclreduce_vk.h) */
+    const char *shaderc_library;        /* NULL = $PCLR_SHADERC_LIBRARY, else libshaderc.so.1 */
+    const struct pclr_vk_api *vulkan_api;
+    const struct pclr_shaderc_api *shaderc_api;
 } pclr_desc;
 
 typedef struct pclr_context pclr_context;
@@ -566,6 +613,24 @@ PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, cons
    order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
 PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
+/* A layout (cfg.layout, README "Rows, columns and segments"): x (and the
+   map's y, NULL when it has none) from their element offsets, the map's
+   parameters (NULL when none), for SEGMENTS the buffer of K + 1 uint64
+   offsets and n, the elements of x (from x_offset) the segments
+   may reach (offsets are checked against it on the device: a decreasing
+   pair or an end past n is PCLR_ERR_SIZE_OVERFLOW); rows and columns read
+   (rows - 1) x pitch + cols elements. Blocking: one result per row, column
+   or segment (pclr_result_size bytes each) into results. Async: one state
+   per row, column or segment (pclr_state_size bytes each; pclr_finalize
+   turns a copied state into the result) into out, with nothing waited for
+   (invalid offsets then give empty segments, unreported); the CPU context
+   has no states and writes the results there. */
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results);
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out);
 /* The tuner: sweeps the knobs for type and op per size class on this device
    (pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
    over 4x the device's cache, pipelined. The winners apply to this context at
@@ -1021,7 +1086,8 @@ static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint"
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
-static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu"};
+static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
+static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
 static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
@@ -1044,6 +1110,7 @@ PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__s
 PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
 PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
 PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name(pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_, (int)a); }
+PCLR_API const char *pclr_layout_name(pclr_layout l) { return pclr__name(pclr__layout_names, PCLR_LAYOUT_COUNT_, (int)l); }
 
 #define PCLR__PARSE_FN(fn, T, names, count)                  \
     PCLR_API pclr_result fn(const char *s, T *out) {         \
@@ -1054,6 +1121,7 @@ PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name
         return r;                                            \
     }
 PCLR__PARSE_FN(pclr_parse_accumulate, pclr_accumulate, pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_layout, pclr_layout, pclr__layout_names, PCLR_LAYOUT_COUNT_)
 PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
 PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
@@ -1737,8 +1805,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl or cuda"; return PCLR_ERR_INVALID_ENUM; }
-    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl and cuda kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
@@ -1755,6 +1823,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
             c.components = 0;
         }
     }
+    if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.layout != PCLR_LAYOUT_ONE && !c.vector_width) c.vector_width = 1; /* rows start anywhere: one element per load */
     /* every default, in PCLR__KNOBS order (the type before the vector width,
        the backend before the variant, the group size before groups per unit;
        a bad group size is refused below before groups per unit is) */
@@ -1784,6 +1854,13 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.variant == PCLR_VARIANT_COLLECTIVE && c.backend != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.backend == PCLR_VULKAN) { /* see "the GLSL kernel" */
+        const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
+        const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
+        if (c.layout != PCLR_LAYOUT_ONE) { *why = "rows, columns and segments are not written in GLSL yet (the opencl and cuda backends have them)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums are not written in GLSL (the opencl and cuda backends have them; vulkan: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
     {
         pclr__layout l;
         int simple = c.op == PCLR_SUM || c.op == PCLR_MIN || c.op == PCLR_MAX;
@@ -1791,6 +1868,19 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         if (c.variant == PCLR_VARIANT_COLLECTIVE && (!simple || l.count != 1)) { *why = "the collective variant reduces one value: sum, min or max, not compensated"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish == PCLR_FINISH_ATOMIC && (!simple || l.count != 1 || (l.field[0].type != PCLR_UINT && l.field[0].type != PCLR_INT))) { *why = "atomic finish is exact only for sum, min and max in 32-bit integers"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish == PCLR_FINISH_PARTIALS && !pclr__state_is_element(&c)) { *why = "the partials finish re-reads its partials as elements: sum, min or max whose state is the element type"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) { /* README "Rows, columns and segments" */
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && !c.pitch) c.pitch = c.cols;
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums reduce one array into one result (their cells take 2 KiB of scratch per result): not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "layouts finish with last_group (a row shared by several groups is folded by its last group)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the collective variant reduces a whole group: not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.vector_width != 1) { *why = "layouts load one element at a time (rows start anywhere): vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.lanes && !pclr__is_pow2_in(c.lanes, 1, c.group_size)) { *why = "lanes must be a power of two from 1 to the group size"; return PCLR_ERR_INVALID_KNOB; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.pitch < c.cols) { *why = "the pitch (elements between row starts) must be at least cols"; return PCLR_ERR_SIZE_OVERFLOW; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.rows > 1 && c.pitch > (UINT64_MAX - c.cols) / (c.rows - 1)) { *why = "rows x pitch overflows 64 bits"; return PCLR_ERR_SIZE_OVERFLOW; }
+    } else if (c.rows || c.cols || c.pitch || c.lanes) {
+        *why = "rows, cols, pitch and lanes belong to a layout (set layout to rows, columns or segments)";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
     }
     *out = c;
     return PCLR_OK;
@@ -1836,6 +1926,12 @@ static void pclr__describe(pclr__writer *w, const pclr_config *c) {
         if (c->y_type) pclr__appendf(w->buf, w->cap, &w->len, " y_type=%s", pclr_type_name(c->y_type));
         if (c->components > 1) pclr__appendf(w->buf, w->cap, &w->len, " components=%d", c->components);
     }
+    if (c->layout != PCLR_LAYOUT_ONE) {
+        pclr__appendf(w->buf, w->cap, &w->len, " layout=%s", pclr_layout_name(c->layout));
+        if (c->rows || c->cols) pclr__appendf(w->buf, w->cap, &w->len, " rows=%llu cols=%llu pitch=%llu", (unsigned long long)c->rows,
+                                              (unsigned long long)c->cols, (unsigned long long)c->pitch);
+        if (c->lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c->lanes);
+    }
 }
 
 PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
@@ -1861,7 +1957,8 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 
 /* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
-typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang; } pclr__memit;
+/* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map) */
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep; } pclr__memit;
 #define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
 
 static const char *pclr__mtname(pclr_type t, int lang) {
@@ -2136,8 +2233,13 @@ static void pclr__mfunction(pclr__memit *E) {
         if (absv & (1u << ty))
             PCLR__MPUTF(E, "%s%s pclr_abs_%s(%s a) { return a < %s ? %s(%s - %s(a)) : a; } /* wraps */\n", fn, T, sx, T, zero,
                         glsl ? T : "", uzero, glsl ? U : "");
-        if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { return b < a ? b : a; }\n", fn, T, sx, T, T);
-        if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { return b > a ? b : a; }\n", fn, T, sx, T, T);
+        { /* min/max; 32-bit integers under keep pass through pclr_keep first */
+            char kept[160] = "";
+            if (E->keep && (ty == PCLR_INT || ty == PCLR_UINT))
+                snprintf(kept, sizeof kept, "a = (%s)pclr_keep((uint)a); b = (%s)pclr_keep((uint)b); ", T, T);
+            if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { %sreturn b < a ? b : a; }\n", fn, T, sx, T, T, kept);
+            if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { %sreturn b > a ? b : a; }\n", fn, T, sx, T, T, kept);
+        }
         if (glsl && (fmodv & (1u << ty))) PCLR__MPUTF(E, "%s pclr_fmod_%s(%s a, %s b) { return a - b * trunc(a / b); }\n", T, sx, T, T);
         if (glsl && (rnd & (1u << ty)))
             PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
@@ -2190,7 +2292,8 @@ static void pclr__mfunction(pclr__memit *E) {
    pclr_kernel_source writes only what one configuration needs: one dialect's
    prelude, the op's state and its functions (from its layout, pclr__layout),
    then the pieces of its variant, stride and finish. Choices are made here in
-   C; the kernel holds no #if but the device-dependent fence. The text it
+   C; the kernel holds no #if but the device-dependent fence and, in OpenCL, NVIDIA's
+   inline PTX (PCLR_NVIDIA_PTX, which the OpenCL backend defines there). The text it
    shares with the macro form is the PCLR__TEXT_ pieces (section "kernel text").
 
    An op is a state with an identity, a merge of two states, and either a
@@ -2209,6 +2312,7 @@ typedef struct pclr__gen {
     const char *t; /* element type name in the kernel's dialect */
     const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
     int vector;             /* elements per load */
+    const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -2304,19 +2408,38 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
     }
 }
 
+/* ptxas (seen in CUDA 12.8 to 13.3) can drop a negation that it fuses into a three-input integer
+   min/max (VIMNMX3): the fold max(acc, -x) then sees x. A map's 32-bit integer values (its result,
+   the operands of its min/max) pass through an identity byte permute that ptxas does not look
+   through; it costs one instruction. */
+#define PCLR__TEXT_KEEP_PTX \
+"/* ptxas can drop a negation fused into a three-input integer min/max: values pass through an\n" \
+"   identity it does not see through */\n" \
+"PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile(\"prmt.b32 %0, %1, 0, 0x3210;\" : \"=r\"(r) : \"r\"(v)); return r; }\n"
+
 /* The map: its function, and PCLR_MAP(x, [y,] i), which passes the kernel's parameters. */
 static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     pclr__memit E;
-    int k;
+    int k, wrap;
     E.w = g->w;
     E.t = g->map;
     E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
     PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
+    wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
+    for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
+        const pclr__mnode *m = &g->map->node[k];
+        if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
+            (m->op == PCLR__MF_MIN || m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP))
+            E.keep = 1;
+    }
+    if (E.keep) pclr__put(g->w, g->cuda ? PCLR__TEXT_KEEP_PTX : "#ifdef PCLR_NVIDIA_PTX /* defined by the OpenCL backend on NVIDIA */\n"
+                                          PCLR__TEXT_KEEP_PTX "#else\n#define pclr_keep(v) (v)\n#endif\n");
     pclr__mfunction(&E);
-    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) pclr_map((x), %s(i)", g->map->y ? "y, " : "", g->map->y ? "(y), " : "");
+    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) %spclr_map((x), %s(i)", g->map->y ? "y, " : "",
+                   !wrap ? "" : g->map->type == PCLR_INT ? "((int)pclr_keep((uint)" : "pclr_keep(", g->map->y ? "(y), " : "");
     for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", p%d", k);
-    pclr__put(g->w, ")\n");
+    pclr__put(g->w, !wrap ? ")\n" : g->map->type == PCLR_INT ? ")))\n" : "))\n");
 }
 
 /* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
@@ -2327,7 +2450,7 @@ static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     if (g->map && g->map->y) { part[0] = ".x"; part[1] = ".y"; }
     for (j = 0; j < 2; ++j) {
         char *out = j ? ys : xs;
-        if (k < 0) snprintf(out, sizeof xs, "%s", j ? "q[i]" : "(x)");
+        if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
         else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
         else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
     }
@@ -3266,6 +3389,771 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
 }
 
+/* ------------------------------------------------------------ the GLSL kernel
+   backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
+   shaderc or the caller's compiler) with the same three levels. GLSL has no
+   pointers: every input is an array of 32-bit words, loaded as uint, uvec2
+   or uvec4 (4, 8 or 16 bytes: the vector knob) and taken apart with bit
+   casts, so that 8/16-bit types and half need no storage extension. The
+   bindings (descriptor set 0, pushed per dispatch): 0 x, 1 out, 2 the
+   partials (also the atomic finish's running value), 3 the ticket counter,
+   4 y. The push constants: x's first element and n, y's first element, the
+   word where out's state goes and the atomic finish's word, then a map's
+   parameters. Needs shaderInt64 (64-bit indices); the shuffle variant needs
+   subgroup arithmetic and relative shuffles (gl_SubgroupSize is read at run
+   time: any subgroup width works). */
+#define PCLR__GLSL_ARGS_BYTES 32 /* the push constants before a map's parameters */
+
+static const char *pclr__gtype(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_UINT8: case PCLR_UINT16: return "uint";
+    case PCLR_INT: case PCLR_INT8: case PCLR_INT16: return "int";
+    case PCLR_UINT64: return "uint64_t";
+    case PCLR_INT64: return "int64_t";
+    case PCLR_DOUBLE: return "double";
+    default: return "float";
+    }
+}
+
+/* A compute type's largest (big) or smallest value as a GLSL literal. */
+static const char *pclr__gextreme(pclr_type t, int big) {
+    switch (t) {
+    case PCLR_UINT: return big ? "0xffffffffu" : "0u";
+    case PCLR_INT: return big ? "0x7fffffff" : "(-0x7fffffff - 1)";
+    case PCLR_UINT64: return big ? "0xfffffffffffffffful" : "0ul";
+    case PCLR_INT64: return big ? "0x7fffffffffffffffl" : "(-0x7fffffffffffffffl - 1l)";
+    case PCLR_DOUBLE: return big ? "packDouble2x32(uvec2(0u, 0x7ff00000u))" : "packDouble2x32(uvec2(0u, 0xfff00000u))";
+    default: return big ? "uintBitsToFloat(0x7f800000u)" : "uintBitsToFloat(0xff800000u)";
+    }
+}
+
+/* Bytes one load of x (y: 1) reads: 4, 8 or 16 (pclr_config_resolve checked). */
+static int pclr__gload_bytes(const pclr__gen *g, const pclr_config *c, int y) {
+    const int comps = g->map ? g->map->comps : 1;
+    return c->vector_width * comps * (int)pclr_type_size(y ? g->map->y : c->type);
+}
+
+/* Scalar s of the input (x or y) of element type t as its natural GLSL type, from words:
+   w0/w1 the text of the word holding it (and the next, for 8-byte types), sh the bit shift within w0. */
+static void pclr__gscalar(char *buf, size_t cap, pclr_type t, const char *w0, const char *w1, const char *sh) {
+    switch (t) {
+    case PCLR_UINT8: snprintf(buf, cap, "((%s >> %s) & 0xffu)", w0, sh); break;
+    case PCLR_UINT16: snprintf(buf, cap, "((%s >> %s) & 0xffffu)", w0, sh); break;
+    case PCLR_INT8: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 8)", w0, sh); break;
+    case PCLR_INT16: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 16)", w0, sh); break;
+    case PCLR_HALF: snprintf(buf, cap, "unpackHalf2x16(%s >> %s).x", w0, sh); break;
+    case PCLR_UINT: snprintf(buf, cap, "%s", w0); break;
+    case PCLR_INT: snprintf(buf, cap, "int(%s)", w0); break;
+    case PCLR_FLOAT: snprintf(buf, cap, "uintBitsToFloat(%s)", w0); break;
+    case PCLR_DOUBLE: snprintf(buf, cap, "packDouble2x32(uvec2(%s, %s))", w0, w1); break;
+    case PCLR_UINT64: snprintf(buf, cap, "packUint2x32(uvec2(%s, %s))", w0, w1); break;
+    default: snprintf(buf, cap, "int64_t(packUint2x32(uvec2(%s, %s)))", w0, w1); break; /* INT64 */
+    }
+}
+
+/* The element of an input (x or y) as the op or the map takes it: a map gets
+   its promoted type (a vecN of them for pixels), the op the value type.
+   k >= 0: element k of the loaded value `v` (y: `v2`); k < 0: the element
+   at binding index `e` (text), read through pclr_xw / pclr_yw. */
+static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, const char *e, char *buf, size_t cap) {
+    const pclr_type t = y ? g->map->y : c->type;
+    const int es = (int)pclr_type_size(t), comps = g->map ? g->map->comps : 1;
+    const int words = pclr__gload_bytes(g, c, y) / 4;
+    const char *lv = y ? "v2" : "v", *fn = y ? "pclr_yw" : "pclr_xw";
+    char part[4][400], w0[160], w1[160], sh[160];
+    int j;
+    for (j = 0; j < comps; ++j) {
+        if (k >= 0) { /* compile-time positions in the load */
+            const int s = k * comps + j, byte = s * es, q = byte / 4;
+            if (words == 1) snprintf(w0, sizeof w0, "%s", lv);
+            else snprintf(w0, sizeof w0, "%s[%d]", lv, q);
+            snprintf(w1, sizeof w1, "%s[%d]", lv, q + 1);
+            snprintf(sh, sizeof sh, "%du", (byte % 4) * 8);
+        } else { /* scalar index S = e * comps + j, counted in the binding */
+            char S[80];
+            if (comps == 1) snprintf(S, sizeof S, "(%s)", e);
+            else snprintf(S, sizeof S, "((%s) * %dul + %dul)", e, comps, j);
+            if (es == 8) { snprintf(w0, sizeof w0, "%s(2ul * %s)", fn, S); snprintf(w1, sizeof w1, "%s(2ul * %s + 1ul)", fn, S); }
+            else if (es == 4) snprintf(w0, sizeof w0, "%s(%s)", fn, S);
+            else snprintf(w0, sizeof w0, "%s(%s >> %d)", fn, S, es == 2 ? 1 : 2);
+            if (es < 4) snprintf(sh, sizeof sh, "(uint(%s & %dul) * %du)", S, 4 / es - 1, es * 8);
+            else snprintf(sh, sizeof sh, "0u");
+        }
+        pclr__gscalar(part[j], sizeof part[j], t, w0, w1, sh);
+    }
+    if (!g->map) { /* the op's value */
+        snprintf(buf, cap, "pclr_v(%s)", part[0]);
+    } else if (comps == 1) {
+        snprintf(buf, cap, "%s(%s)", pclr__mtname(pclr__mpromote(t), PCLR__ML_GLSL), part[0]);
+    } else {
+        const pclr_type pt = pclr__mpromote(t);
+        const char *pre = pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64";
+        if (comps == 2) snprintf(buf, cap, "%svec2(%s, %s)", pre, part[0], part[1]);
+        else snprintf(buf, cap, "%svec4(%s, %s, %s, %s)", pre, part[0], part[1], part[2], part[3]);
+    }
+}
+
+/* The value the op folds for element k of the load (k < 0: relative index r, at binding indexes base + r). */
+static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap) {
+    char x[1700], y[1700];
+    int j, len;
+    if (k >= 0) pclr__gelem(g, c, 0, k, NULL, x, sizeof x);
+    else pclr__gelem(g, c, 0, -1, "args.offset + r", x, sizeof x);
+    if (!g->map) { snprintf(buf, cap, "%s", x); return; }
+    y[0] = '\0';
+    if (g->map->y) {
+        if (k >= 0) pclr__gelem(g, c, 1, k, NULL, y, sizeof y);
+        else pclr__gelem(g, c, 1, -1, "args.offset2 + r", y, sizeof y);
+    }
+    if (k >= 0) len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%si + %dul", x, y, g->map->y ? ", " : "", k);
+    else len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%sr", x, y, g->map->y ? ", " : "");
+    for (j = 0; j < g->map->params && len > 0 && (size_t)len < cap; ++j) len += snprintf(buf + len, cap - (size_t)len, ", args.p%d", j);
+    if (len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, "))");
+}
+
+/* A field's value as 32-bit words into buffer `arr` at word index `at` (text), and back. */
+static void pclr__gstore_field(pclr__gen *g, const char *arr, const char *at, int off, const char *f, pclr_type t) {
+    if (pclr_type_size(t) == 8) {
+        PCLR__GEN_PUTF(g, "    { const uvec2 w = %s(%ss.%s%s); %s[%s + %du] = w.x; %s[%s + %du] = w.y; }\n",
+                       t == PCLR_DOUBLE ? "unpackDouble2x32" : "unpackUint2x32", t == PCLR_INT64 ? "uint64_t(" : "", f,
+                       t == PCLR_INT64 ? ")" : "", arr, at, off, arr, at, off + 1);
+    } else {
+        PCLR__GEN_PUTF(g, "    %s[%s + %du] = %s(s.%s);\n", arr, at, off, t == PCLR_FLOAT ? "floatBitsToUint" : "uint", f);
+    }
+}
+static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char *f, pclr_type t) {
+    char w[2][64], v[200];
+    snprintf(w[0], sizeof w[0], "%s[at + %du]", arr, off);
+    snprintf(w[1], sizeof w[1], "%s[at + %du]", arr, off + 1);
+    pclr__gscalar(v, sizeof v, t, w[0], w[1], "0u");
+    PCLR__GEN_PUTF(g, "    s.%s = %s;\n", f, v);
+}
+
+static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup) {
+    const int xw = pclr__gload_bytes(g, c, 0) / 4, yw = g->map && g->map->y ? pclr__gload_bytes(g, c, 1) / 4 : 0;
+    const char *vt[5] = {"", "uint", "uvec2", "", "uvec4"};
+    int k, at = PCLR__GLSL_ARGS_BYTES;
+    pclr__put(g->w, "#version 450\n"
+                    "#extension GL_ARB_gpu_shader_int64 : require\n");
+    if (subgroup)
+        pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
+                        "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
+    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n#define pclr_u64 uint64_t\n");
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOBS(PCLR__GEN_KNOB)
+#undef PCLR__GEN_KNOB
+    pclr__put(g->w, "layout(local_size_x = PCLR_GROUP) in;\n");
+    PCLR__GEN_PUTF(g, "#define pclr_in_x %s /* one load of x: %d bytes */\n", vt[xw], xw * 4);
+    PCLR__GEN_PUTF(g, "layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };\n"
+                      "layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };\n"
+                      "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };\n"
+                      "layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };\n");
+    if (c->finish == PCLR_FINISH_ATOMIC && g->l.field[0].type == PCLR_INT)
+        pclr__put(g->w, "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_ints { int pwi[]; }; /* the same words, signed */\n");
+    if (yw) PCLR__GEN_PUTF(g, "#define pclr_in_y %s /* one load of y: %d bytes */\n"
+                              "layout(std430, set = 0, binding = 4) readonly buffer pclr_y_words { pclr_in_y yv[]; };\n", vt[yw], yw * 4);
+    pclr__put(g->w, "layout(push_constant) uniform pclr_args_block {\n"
+                    "    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */\n"
+                    "    layout(offset = 8) uint64_t n;\n"
+                    "    layout(offset = 16) uint64_t offset2; /* y's first element */\n"
+                    "    layout(offset = 24) uint out_at;      /* out's first word */\n"
+                    "    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */\n");
+    for (k = 0; g->map && k < g->map->params; ++k) {
+        const int sz = pclr__mis_int(g->map->param[k]) && g->map->param[k] != PCLR_INT64 && g->map->param[k] != PCLR_UINT64 ? 4
+                     : g->map->param[k] == PCLR_FLOAT ? 4 : 8;
+        at = (at + sz - 1) / sz * sz;
+        PCLR__GEN_PUTF(g, "    layout(offset = %d) %s p%d;\n", at, pclr__mtname(g->map->param[k], PCLR__ML_GLSL), k);
+        at += sz;
+    }
+    pclr__put(g->w, "} args;\n");
+    /* word w of an input, counted from its binding's start */
+    if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
+    else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);
+    if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
+    else if (yw) PCLR__GEN_PUTF(g, "uint pclr_yw(uint64_t w) { return yv[uint(w / %dul)][uint(w %% %dul)]; }\n", yw, yw);
+}
+
+/* Lifted elements e[lo, hi) of a load as a balanced tree of merges. */
+static void pclr__gtree(pclr__gen *g, int lo, int hi) {
+    if (hi - lo == 1) { PCLR__GEN_PUTF(g, "e%d", lo); return; }
+    pclr__put(g->w, "pclr_merge(");
+    pclr__gtree(g, lo, (lo + hi) / 2);
+    pclr__put(g->w, ", ");
+    pclr__gtree(g, (lo + hi) / 2, hi);
+    pclr__put(g->w, ")");
+}
+
+/* The state (always a struct), identity, store and load, and the op's functions. */
+static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
+    const int sequential = pclr__folds_each(c), words = (int)(l->size / 4);
+    char e[4000];
+    int i, k;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
+    if (c->op == PCLR_SUM || c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
+    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
+    pclr__put(g->w, "struct pclr_s {");
+    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
+    pclr__put(g->w, " };\npclr_s pclr_identity() {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const char *v = !strcmp(n, "lo") || (!strcmp(n, "v") && c->op != PCLR_MAX && c->op != PCLR_ARGMAX) ? pclr__gextreme(l->value, 1)
+                      : !strcmp(n, "hi") || !strcmp(n, "v") ? pclr__gextreme(l->value, 0)
+                      : !strcmp(n, "i") ? "0xfffffffffffffffful /* no index */" : NULL;
+        if (v) PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
+        else PCLR__GEN_PUTF(g, "    s.%s = %s(0);\n", n, pclr__gtype(l->field[i].type));
+    }
+    pclr__put(g->w, "    return s;\n}\n");
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
+    pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\nvoid pclr_store_partial(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "    return s;\n}\n");
+    if (nan && c->op != PCLR_SUM && c->op != PCLR_COUNT && c->op != PCLR_ARGMIN && c->op != PCLR_ARGMAX)
+        PCLR__GEN_PUTF(g, "bool pclr_neg(pclr_v x) { return %s; } /* the sign bit */\n",
+                            dbl ? "int(unpackDouble2x32(x).y) < 0" : "floatBitsToInt(x) < 0");
+    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS) {
+        if (nan) pclr__put(g->w, "/* NaN propagates; -0 orders before +0 */\n"
+                                 "pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }\n"
+                                 "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n");
+        else pclr__put(g->w, "pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }\n"
+                             "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
+    }
+    if (comp) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
+                              "void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {\n"
+                              "    precise pclr_a t = s + x;\n"
+                              "    precise pclr_a e = abs(s) >= abs(x) ? (s - t) + x : (x - t) + s;\n"
+                              "    c += e;\n"
+                              "    s = t;\n"
+                              "}\n");
+    switch (c->op) {
+    case PCLR_SUM:
+        if (!comp) pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }\n"
+                                   "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }\n");
+        else pclr__put(g->w, "pclr_s pclr_fold(pclr_s a, pclr_v x) { pclr_kbn(a.s, a.c, pclr_a(x)); return a; }\n"
+                             "pclr_s pclr_merge(pclr_s a, pclr_s b) { pclr_kbn(a.s, a.c, b.s); a.c += b.c; return a; }\n");
+        break;
+    case PCLR_MIN: case PCLR_MAX:
+        PCLR__GEN_PUTF(g, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_%s(a.v, b.v); return a; }\n"
+                          "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }\n", c->op == PCLR_MIN ? "min" : "max");
+        break;
+    case PCLR_COUNT:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.n += b.n; return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.n = x == pclr_v(0) ? 0ul : 1ul; return s; } /* NaN counts, -0 does not */\n");
+        break;
+    case PCLR_MINMAX:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = x; s.hi = x; return s; }\n");
+        break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
+        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
+        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
+                                   "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                                   "    const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n"
+                                   "                                   : (!isnan(a.v) && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
+        else PCLR__GEN_PUTF(g, " */\npclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                               "    const bool b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
+        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
+                          "   and any element beats the identity (no index yet). */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {\n"
+                          "    if (x %s a.v%s || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }\n"
+                          "    return a;\n"
+                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (isnan(x) && !isnan(a.v))" : "");
+        break;
+    }
+    default: /* PCLR_STATS */
+        PCLR__GEN_PUTF(g, "/* one value: the count; the first value a work-item meets becomes the shift its\n"
+                          "   moments are summed about; sum, min, max, and the moments about the shift */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
+                          "    if (a.n == 0ul) a.shift = pclr_m(x);\n"
+                          "    a.n += 1ul;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, x);\n"
+                          "    a.hi = pclr_max(a.hi, x);\n"
+                          "    const pclr_m d = pclr_m(x) - a.shift;\n"
+                          "    a.d1 += d;\n"
+                          "    a.m2 += d * d;\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, pclr_a(x));" : "a.s += pclr_a(x);");
+        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
+                          "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                          "    if (b.n == 0ul) return a;\n"
+                          "    if (a.n == 0ul) return b;\n"
+                          "    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n"
+                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
+                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
+                          "    a.shift = ma + delta * (nb / n);\n"
+                          "    a.d1 = pclr_m(0);\n"
+                          "    a.n += b.n;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, b.lo);\n"
+                          "    a.hi = pclr_max(a.hi, b.hi);\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s += b.s;");
+        break;
+    }
+    /* the folds: one element at relative index r (binding index args.offset + r), and one load */
+    pclr__gvalue(g, c, -1, e, sizeof e);
+    {
+        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        const int y = g->map && g->map->y;
+        if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
+        else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
+        PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
+                          "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
+                       sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
+        if (sequential) {
+            for (k = 0; k < c->vector_width; ++k) {
+                char idx[32] = "";
+                if (at) snprintf(idx, sizeof idx, ", i + %dul", k);
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    acc = pclr_fold(acc, %s%s);\n", e, idx);
+            }
+            pclr__put(g->w, "    return acc;\n}\n");
+        } else {
+            for (k = 0; k < c->vector_width; ++k) {
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    const pclr_s e%d = pclr_lift(%s);\n", k, e);
+            }
+            pclr__put(g->w, "    return pclr_merge(acc, ");
+            pclr__gtree(g, 0, c->vector_width);
+            pclr__put(g->w, ");\n}\n");
+        }
+    }
+}
+
+/* Whether the group step uses subgroup operations (the shuffle variant), and
+   whether the whole state is one 32-bit value subgroupAdd/Min/Max reduce as
+   the op does (float min/max are not: NaN and -0 have their own rules). */
+static int pclr__gsubgroup(const pclr_config *c) { return c->variant == PCLR_VARIANT_SHUFFLE; }
+static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = g->l.field[0].type;
+    if (g->l.count != 1 || pclr_type_size(t) != 4 || c->op == PCLR_STATS) return NULL;
+    if (c->op == PCLR_SUM) return c->accumulate == PCLR_COMPENSATED ? NULL : "subgroupAdd";
+    if (t == PCLR_FLOAT) return NULL;
+    return c->op == PCLR_MIN ? "subgroupMin" : c->op == PCLR_MAX ? "subgroupMax" : NULL;
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    int i;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\nshared bool is_last;\n"
+                    "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
+                    "pclr_s pclr_tree(pclr_s acc) {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    barrier(); /* lds may still be read by an earlier call */\n"
+                    "    lds[lid] = acc;\n"
+                    "    barrier();\n"
+                    "    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {\n"
+                    "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                    "        barrier();\n"
+                    "    }\n"
+                    "    return lds[0];\n"
+                    "}\n");
+    if (c->variant == PCLR_VARIANT_NAIVE)
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x;\n"
+                        "    barrier();\n"
+                        "    lds[lid] = acc;\n"
+                        "    barrier();\n"
+                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
+                        "    for (uint s = 1u; s < PCLR_GROUP; s *= 2u) {\n"
+                        "        if (lid % (2u * s) == 0u) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    else if (!pclr__gsubgroup(c))
+        pclr__put(g->w, "#define pclr_group_reduce pclr_tree\n");
+    else {
+        const char *op = pclr__gsubgroup_op(g, c);
+        pclr__put(g->w, "/* Lane 0 of each subgroup gets the subgroup's value (any subgroup width). */\n"
+                        "pclr_s pclr_subgroup_reduce(pclr_s v) {\n");
+        if (op) PCLR__GEN_PUTF(g, "    v.%s = %s(v.%s);\n    return v;\n}\n", l->field[0].name, op, l->field[0].name);
+        else {
+            pclr__put(g->w, "    const uint width = min(gl_SubgroupSize, PCLR_GROUP), lane = gl_SubgroupInvocationID;\n"
+                            "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
+                            "        pclr_s o;\n");
+            for (i = 0; i < l->count; ++i) {
+                const char *f = l->field[i].name;
+                const pclr_type t = l->field[i].type;
+                if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o.%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o.%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o.%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v.%s)), d)));\n", f, f);
+                else PCLR__GEN_PUTF(g, "        o.%s = subgroupShuffleDown(v.%s, d);\n", f, f);
+            }
+            pclr__put(g->w, "        if (lane + d < width) v = pclr_merge(v, o);\n"
+                            "    }\n"
+                            "    return v;\n"
+                            "}\n");
+        }
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x, m = gl_NumSubgroups;\n"
+                        "    acc = pclr_subgroup_reduce(acc);\n"
+                        "    if (m == 1u) return acc;\n"
+                        "    barrier(); /* lds may still be read by an earlier call */\n"
+                        "    if (gl_SubgroupInvocationID == 0u) lds[gl_SubgroupID] = acc;\n"
+                        "    barrier();\n"
+                        "    if (m <= gl_SubgroupSize) { /* one more subgroup step */\n"
+                        "        if (gl_SubgroupID == 0u) acc = pclr_subgroup_reduce(lid < m ? lds[lid] : pclr_identity());\n"
+                        "        return acc;\n"
+                        "    }\n"
+                        "    for (uint s = m / 2u; s > 0u; s >>= 1) { /* narrow subgroups: a tree over their values */\n"
+                        "        if (lid < s) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    }
+}
+
+/* Levels 1 and 3: the entry point. */
+static void pclr__glsl_main(pclr__gen *g, const pclr_config *c) {
+    const int y = g->map && g->map->y;
+    pclr__put(g->w, "/* ---- the kernel ---- */\n");
+    if (y) pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
+                           "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
+                           "#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v).x, (v).y, (i))\n");
+    else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define pclr_load(j, j2) xv[uint(j)]\n#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))\n");
+    pclr__put(g->w, "void main() {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);\n"
+                    "    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;\n"
+                    "    pclr_s acc = pclr_identity();\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
+                        "    uint64_t head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
+                        "    if (head > n) head = n;\n"
+                        "    if (thread < head) acc = pclr_fold1(acc, thread);\n");
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const uint64_t head = 0ul;\n");
+    pclr__put(g->w, "    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;\n"
+                    "    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
+                         "    const uint64_t block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    uint64_t i = thread * block;\n"
+                         "    const uint64_t end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+                    "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n"
+                    "    }\n");
+    if (c->unroll > 1)
+        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
+                        "    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)\n"
+                        "        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
+                        "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_fold1(acc, head + nvec * PCLR_VECTOR + thread);\n");
+    pclr__put(g->w, "    /* Level 2, in-group. */\n    acc = pclr_group_reduce(acc);\n");
+    if (c->finish == PCLR_FINISH_PARTIALS) {
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0u) pclr_store_out(args.out_at + uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "}\n");
+        return;
+    }
+    pclr__put(g->w, "    /* Level 3, between groups. */\n"
+                    "    if (groups == 1ul) {\n"
+                    "        if (lid == 0u) pclr_store_out(args.out_at, acc);\n"
+                    "        return;\n"
+                    "    }\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP)
+        pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
+                        "    if (lid == 0u) {\n"
+                        "        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "        memoryBarrierBuffer(); /* release: the partial before the ticket */\n"
+                        "        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;\n"
+                        "    }\n"
+                        "    barrier();\n"
+                        "    if (is_last) {\n"
+                        "        memoryBarrierBuffer(); /* acquire */\n"
+                        "        acc = pclr_identity();\n"
+                        "        /* four loads in flight: the fold's time is L2 round trips */\n"
+                        "        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {\n"
+                        "            const pclr_s a = pclr_partial(j);\n"
+                        "            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();\n"
+                        "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
+                        "        }\n"
+                        "        acc = pclr_tree(acc);\n"
+                        "        if (lid == 0u) {\n"
+                        "            pclr_store_out(args.out_at, acc);\n"
+                        "            counter = 0u;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+    else { /* ATOMIC: 32-bit integer sum, min, max */
+        const int sgn = g->l.field[0].type == PCLR_INT;
+        const char *fn = c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax";
+        PCLR__GEN_PUTF(g, "    /* the partials' word args.part_at holds the running value; it is the identity between calls */\n"
+                          "    if (lid == 0u) {\n"
+                          "        %s(%s[args.part_at], %sacc.%s);\n"
+                          "        memoryBarrierBuffer();\n"
+                          "        if (atomicAdd(counter, 1u) == uint(groups) - 1u) {\n"
+                          "            memoryBarrierBuffer();\n"
+                          "            outw[args.out_at] = uint(atomicExchange(%s[args.part_at], %s));\n"
+                          "            counter = 0u;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", fn, sgn ? "pwi" : "pw", c->op == PCLR_SUM && sgn ? "" : "", g->l.field[0].name, sgn ? "pwi" : "pw",
+                       c->op == PCLR_SUM ? (sgn ? "0" : "0u") : pclr__gextreme(g->l.field[0].type, c->op == PCLR_MIN));
+    }
+}
+
+/* The whole GLSL kernel (after pclr_kernel_source's first comment). */
+static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
+    pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
+    if (g->map) {
+        pclr__memit E;
+        E.w = g->w;
+        E.t = g->map;
+        E.lang = PCLR__ML_GLSL;
+        E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
+        PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+        pclr__mfunction(&E);
+    }
+    pclr__glsl_ops(g, c);
+    pclr__glsl_group(g, c);
+    pclr__glsl_main(g, c);
+}
+
+/* ------------------------------------------------------------ layouts
+   Rows, columns and segments: one kernel reduces many rows (README "Rows,
+   columns and segments"). The op's pieces (PCLR_FOLD1, pclr_merge, the group
+   and wave reductions) are the single reduction's; these kernels only walk
+   the layout. Rows and segments: a team of PCLR_LANES work-items per row
+   (several rows per team in flight when rows are short), or the whole group
+   per row with `split` groups sharing a long row, whose last group folds their
+   partials in order. Columns: a group holds PCLR_TILE neighbouring columns
+   (a row's elements are read side by side) and PCLR_LANES work-items down
+   each, `split` groups sharing a tile the same way. */
+#define PCLR__TEXT_LAYOUT_ARGS \
+"/* ---- the kernel ---- */\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
+"                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n" \
+"                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
+"                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */"
+
+/* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
+static void pclr__gen_walk(pclr__gen *g, const char *ind, const char *acc, const char *start, const char *end, const char *step,
+                           const char *at) {
+    char a[96], b[96];
+    snprintf(a, sizeof a, at, "j + u * " "%s");
+    snprintf(b, sizeof b, a, step);
+    PCLR__GEN_PUTF(g, "%spclr_u64 j = %s;\n"
+                      "%sfor (; j + (PCLR_UNROLL - 1) * %s < %s; j += PCLR_UNROLL * %s) {\n"
+                      "%s    pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = %s;\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
+                      "%s}\n",
+                   ind, start, ind, step, end, step, ind, ind, b, ind, acc, step, ind);
+    snprintf(a, sizeof a, at, "j");
+    PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
+}
+
+/* The last group of a row or tile folds the partials of its `split` groups, in order. */
+#define PCLR__TEXT_FOLD_PARTIALS \
+"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split) {\n" \
+"    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */\n" \
+"    pclr_s s = PCLR_IDENTITY;\n" \
+"    for (pclr_u64 k = 0; k < split; ++k) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
+"    return s;\n" \
+"}\n"
+
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
+    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS;
+    char tk[64];
+    PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n#define PCLR_LANES %d\n", pclr_layout_name(c->layout),
+                   c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row", c->lanes);
+    pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n"
+                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    PCLR_SHARED uint is_last;\n"
+                        "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
+                        "    (void)offsets; (void)n;\n"
+                        "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
+                        "        /* split groups share a tile: each folds a contiguous band of rows */\n"
+                        "        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;\n"
+                        "        const pclr_u64 band = (rows + split - 1) / split;\n"
+                        "        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;\n"
+                        "        pclr_s acc = PCLR_IDENTITY;\n"
+                        "        if (col < cols) {\n"
+                        "            PCLR_GLOBAL const pclr_t *p = in + offset + col;\n");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
+        pclr__gen_walk(g, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
+        pclr__put(g->w, "        }\n");
+        if (c->lanes > 1)
+            pclr__put(g->w, "        /* down the column: the lanes' values in a tree through local memory */\n"
+                            "        PCLR_BARRIER();\n"
+                            "        lds[lid] = acc;\n"
+                            "        PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "        for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "            if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);\n"
+                            "            PCLR_BARRIER();\n"
+                            "        }\n");
+        else pclr__put(g->w, "        (void)lds; (void)lane;\n");
+        snprintf(tk, sizeof tk, ticket, "tile");
+        PCLR__GEN_PUTF(g, "        if (split == 1) {\n"
+                          "            if (lane == 0 && col < cols) out[col] = acc;\n"
+                          "            continue;\n"
+                          "        }\n"
+                          "        /* the last of the tile's groups folds their partials in order (deterministic) */\n"
+                          "        if (lane == 0 && col < cols) partials[col * split + part] = acc;\n"
+                          "        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (lid == 0) {\n"
+                          "            is_last = %s == split - 1;\n"
+                          "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
+                          "        }\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (is_last) {\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split);\n"
+                          "            if (lid == 0) ctl[1 + tile] = 0;\n"
+                          "        }\n"
+                          "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                          "    }\n"
+                          "}\n", tk);
+        return;
+    }
+    if (seg)
+        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
+                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \\\n"
+                        "    if (b_ < a_ || b_ > n) { ctl[0] = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } } while (0)\n");
+    else
+        pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)\n");
+    if (c->lanes < c->group_size) { /* teams of PCLR_LANES work-items, PCLR_UNROLL rows each per step */
+        if (c->lanes == 1) pclr__put(g->w, "#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */\n");
+        else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width)
+            pclr__put(g->w, "/* a team is an aligned part of a wave: its lane 0 gets the team's value */\n"
+                            "#define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)\n");
+        else
+            pclr__put(g->w, "/* a team's values in a tree through local memory; its lane 0 gets the result */\n"
+                            "PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES;\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    lds[lid] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                            "        PCLR_BARRIER();\n"
+                            "    }\n"
+                            "    return acc;\n"
+                            "}\n");
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
+                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                        "    PCLR_GLOBAL const pclr_t *x = in + offset;\n"
+                        "    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;\n");
+        if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *y = in2 + offset2;\n");
+        PCLR__GEN_PUTF(g,
+            "    /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */\n"
+            "    for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;\n"
+            "         first += groups * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL) {\n"
+            "        pclr_s acc[PCLR_UNROLL];\n"
+            "        pclr_u64 lo[PCLR_UNROLL], len[PCLR_UNROLL];\n"
+            "        pclr_t v[PCLR_UNROLL];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+            "            acc[k] = PCLR_IDENTITY;\n"
+            "            lo[k] = len[k] = 0;\n"
+            "            if (r < rows) PCLR_ROW_BOUNDS(r, lo[k], len[k]);\n"
+            "        }\n"
+            "        /* each lane's first element of every row: the loads of short rows all in flight */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) v[k] = x[lo[k] + lane];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) {\n"
+            "%s"
+            "                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);\n"
+            "            }\n"
+            "        /* the rest of longer rows */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            PCLR_GLOBAL const pclr_t *p = x + lo[k];\n", y ? "                PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n" : "");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n");
+        pclr__gen_walk(g, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
+        pclr__put(g->w, "        }\n"
+                        "#pragma unroll\n"
+                        "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+                        "            const pclr_s s = pclr_team_reduce(acc[k], lds);\n"
+                        "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+                        "            if (lane == 0 && r < rows) out[r] = s;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+        return;
+    }
+    /* a group per row; split groups share a long row */
+    pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+    pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                    "    PCLR_SHARED uint is_last;\n"
+                    "    const uint lid = PCLR_LID;\n"
+                    "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                    "    (void)pitch; (void)cols; (void)offsets; (void)n;\n"
+                    "    for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {\n"
+                    "        const pclr_u64 r = task / split, part = task % split;\n"
+                    "        pclr_u64 lo = 0, len = 0;\n"
+                    "        PCLR_ROW_BOUNDS(r, lo, len);\n"
+                    "        /* split groups share the row: each folds a contiguous chunk */\n"
+                    "        const pclr_u64 chunk = (len + split - 1) / split;\n"
+                    "        const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;\n"
+                    "        PCLR_GLOBAL const pclr_t *p = in + offset + lo;\n");
+    if (y) pclr__put(g->w, "        PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + lo;\n");
+    pclr__put(g->w, "        pclr_s acc = PCLR_IDENTITY;\n");
+    pclr__gen_walk(g, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
+    snprintf(tk, sizeof tk, ticket, "r");
+    PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
+                      "        if (split == 1) {\n"
+                      "            if (lid == 0) out[r] = acc;\n"
+                      "            continue;\n"
+                      "        }\n"
+                      "        /* the last of the row's groups folds their partials in order (deterministic) */\n"
+                      "        if (lid == 0) {\n"
+                      "            partials[task] = acc;\n"
+                      "            PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
+                      "            is_last = %s == split - 1;\n"
+                      "            if (is_last) {\n"
+                      "                PCLR_DEVICE_FENCE(); /* acquire */\n"
+                      "                out[r] = pclr_fold_partials(partials, r * split, split);\n"
+                      "                ctl[1 + r] = 0;\n"
+                      "            }\n"
+                      "        }\n"
+                      "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                      "    }\n"
+                      "}\n", tk);
+}
+
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
                                    size_t *size_needed) {
@@ -3288,14 +4176,33 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
     g.t = pclr__ktype(c.type, g.cuda);
     g.vector = c.vector_width;
+    g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.map = NULL;
+    if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* the planner's choice for the config's shape */
+        pclr_device_facts dev;
+        pclr_launch l;
+        dev.compute_units = 1;
+        dev.max_group_size = 0;
+        pclr__plan_layout(&c, &dev, c.rows * (c.cols ? c.cols : 1), &l);
+        c.lanes = l.lanes;
+    }
     if (c.map && c.map[0]) {
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
         g.map = &tree;
     }
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
-    pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
+    if (c.backend == PCLR_VULKAN) { /* (the comment's text may not hold a '#version' line: it comes first) */
+        pclr__put(&w, "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter");
+        if (g.map && g.map->y) pclr__put(&w, ", 4 y");
+        pclr__put(&w, "; push constants: offset, n, offset2, out_at, part_at");
+        if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
+        pclr__put(&w, " */\n");
+        pclr__gen_glsl(&g, &c);
+        return pclr__finish_text(&w, size_needed);
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl");
+    else pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
     if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
     if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
     pclr__put(&w, ") */\n");
@@ -3304,7 +4211,11 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
         pclr__gen_map(&g, &c);
     }
-    if (c.accumulate == PCLR_EXACT) {
+    if (c.layout != PCLR_LAYOUT_ONE) {
+        pclr__gen_ops(&g, &c);
+        pclr__gen_group(&g, &c);
+        pclr__gen_layout(&g, &c);
+    } else if (c.accumulate == PCLR_EXACT) {
         pclr__gen_exact(&g, &c);
     } else {
         pclr__gen_ops(&g, &c);
@@ -3332,6 +4243,7 @@ PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, c
     E.w = &w;
     E.t = &t;
     E.lang = k;
+    E.keep = 0;
     pclr__mfunction(&E);
     return pclr__finish_text(&w, size_needed);
 }
@@ -3369,6 +4281,63 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     out->groups = wanted;
     out->group_size = (uint32_t)cfg->group_size;
     return PCLR_OK;
+}
+
+static uint64_t pclr__pow2_at_least(uint64_t v) {
+    uint64_t p = 1;
+    while (p < v && p < ((uint64_t)1 << 62)) p <<= 1;
+    return p;
+}
+
+/* The strategy for a layout's shape (see pclr_plan_layout). */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
+    const uint64_t target = pclr_max_groups(c, dev);
+    const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
+    uint64_t lanes, tasks;
+    out->group_size = (uint32_t)c->group_size;
+    out->split = 1;
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        const uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);
+        const uint64_t tiles = c->cols / tile + (c->cols % tile != 0), per = (group / tile) * unroll * 4;
+        lanes = group / tile;
+        if (tiles && tiles < target) { /* few tiles: groups share one, each a band of rows */
+            uint64_t want = (target + tiles - 1) / tiles, most_split = c->rows / per + (c->rows % per != 0);
+            out->split = want < most_split ? want : most_split;
+            if (out->split < 1) out->split = 1;
+        }
+        tasks = tiles * out->split;
+    } else {
+        const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
+        const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
+        if (c->lanes) lanes = (uint64_t)c->lanes;
+        else if (cpu) lanes = avg > ((uint64_t)1 << 16) ? group : 1;
+        else if (avg <= wave) lanes = pclr__pow2_at_least(avg ? avg : 1);
+        else if (avg <= 4096) lanes = wave; /* a wave per row: no barrier */
+        else lanes = group;
+        if (lanes == group) {
+            const uint64_t per = group * unroll * 4;
+            if (c->rows && c->rows < target) { /* few long rows: groups share one */
+                uint64_t want = (target + c->rows - 1) / c->rows, most_split = avg / per + (avg % per != 0);
+                out->split = want < most_split ? want : most_split;
+                if (out->split < 1) out->split = 1;
+            }
+            tasks = c->rows * out->split;
+        } else {
+            const uint64_t per = group / lanes * unroll; /* rows per group and step */
+            tasks = c->rows / per + (c->rows % per != 0);
+        }
+    }
+    out->lanes = (int)lanes;
+    out->groups = tasks < 1 ? 1 : tasks > most ? most : tasks;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
+    if (cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_ || cfg->group_size <= 0 || cfg->unroll <= 0) return PCLR_ERR_INVALID_KNOB;
+    if (dev->max_group_size && (uint32_t)cfg->group_size > dev->max_group_size) return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    return pclr__plan_layout(cfg, dev, n, out);
 }
 
 /* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
@@ -4349,6 +5318,70 @@ PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *
     return pclr_cpu_reduce_map(cfg, data, NULL, n, NULL, result);
 }
 
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg) {
+    if (!cfg) return 0;
+    return cfg->layout == PCLR_LAYOUT_COLUMNS ? cfg->cols : cfg->layout == PCLR_LAYOUT_ONE ? 1 : cfg->rows;
+}
+
+/* cfg without its layout: what each row, column or segment is reduced with. */
+static void pclr__without_layout(const pclr_config *cfg, pclr_config *c) {
+    *c = *cfg;
+    c->layout = PCLR_LAYOUT_ONE;
+    c->rows = c->cols = c->pitch = 0;
+    c->lanes = 0;
+    c->vector_width = 0;
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results) {
+    pclr_config c, one;
+    pclr_result r;
+    size_t rs, xs, ys;
+    uint64_t k, count, j;
+    unsigned char *gx = NULL, *gy = NULL;
+    if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
+    c = *cfg;
+    c.backend = PCLR_BACKEND_AUTO; /* any: only the shape and the op matter here */
+    if ((r = pclr_config_resolve(&c, &c, NULL)) != PCLR_OK) return r;
+    pclr__without_layout(&c, &one);
+    one.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&one, &one, NULL)) != PCLR_OK) return r;
+    if (c.layout == PCLR_LAYOUT_ONE) return pclr_cpu_reduce_map(&one, x, y, n, params, results);
+    rs = pclr_result_size(&one);
+    xs = pclr_type_size(c.type) * (c.components > 1 ? (size_t)c.components : 1);
+    ys = pclr__has_map(&c) && c.y_type ? pclr_type_size(c.y_type) * (c.components > 1 ? (size_t)c.components : 1) : 0;
+    count = pclr_layout_results(&c);
+    if (c.layout == PCLR_LAYOUT_SEGMENTS) {
+        if (count && !offsets) return PCLR_ERR_NULL_POINTER;
+        for (k = 0; k < count; ++k)
+            if (offsets[k + 1] < offsets[k] || offsets[k + 1] > n) return PCLR_ERR_SIZE_OVERFLOW;
+    }
+    if (c.layout == PCLR_LAYOUT_COLUMNS && c.rows) { /* a column's elements, gathered */
+        if (c.rows > SIZE_MAX / (xs > ys ? xs : ys)) return PCLR_ERR_SIZE_OVERFLOW;
+        gx = (unsigned char *)malloc((size_t)c.rows * xs);
+        gy = ys ? (unsigned char *)malloc((size_t)c.rows * ys) : NULL;
+        if (!gx || (ys && !gy)) { free(gx); free(gy); return PCLR_ERR_OUT_OF_MEMORY; }
+    }
+    for (k = 0; k < count && r == PCLR_OK; ++k) {
+        unsigned char *dst = (unsigned char *)results + k * rs;
+        if (c.layout == PCLR_LAYOUT_COLUMNS) {
+            for (j = 0; j < c.rows; ++j) {
+                memcpy(gx + j * xs, (const unsigned char *)x + (j * c.pitch + k) * xs, xs);
+                if (gy && y) memcpy(gy + j * ys, (const unsigned char *)y + (j * c.pitch + k) * ys, ys);
+            }
+            r = pclr_cpu_reduce_map(&one, gx, y ? gy : NULL, c.rows, params, dst);
+        } else {
+            const uint64_t lo = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k] : k * c.pitch;
+            const uint64_t len = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k + 1] - offsets[k] : c.cols;
+            r = pclr_cpu_reduce_map(&one, len ? (const unsigned char *)x + lo * xs : NULL, y && len ? (const unsigned char *)y + lo * ys : NULL,
+                                    len, params, dst);
+        }
+    }
+    free(gx);
+    free(gy);
+    return r;
+}
+
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result) {
     pclr_config c;
@@ -4884,7 +5917,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     s = pclr__skip_blank(s);
     if (!*s || *s == '#') { *why = "not an entry (blank line or comment)"; return PCLR_ERR_INVALID_KNOB; }
 #define PCLR__TUNE_FAIL(code, text) do { *why = text; return code; } while (0)
-    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl or cuda");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA && e.backend != PCLR_VULKAN)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl, cuda or vulkan");
     if (!(s = pclr__token(s, e.device, sizeof e.device))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "device name missing, unterminated or over 255 bytes");
     if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
     if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
@@ -5322,6 +6355,7 @@ typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
 typedef struct pclr__extra { pclr__mem y; uint64_t y_offset; const double *params; } pclr__extra;
 
 typedef struct pclr__engine pclr__engine;
+typedef struct pclr__batch pclr__batch;
 
 typedef struct pclr__backend_ops {
     pclr_backend backend;
@@ -5354,6 +6388,10 @@ typedef struct pclr__backend_ops {
     /* the generic context: a context of this backend from a pclr_desc */
     pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
     void (*destroy)(pclr__engine *e);
+    /* a layout (pclr__engine_batch planned it): states into out (a device
+       buffer, async) or results into host memory (blocking) */
+    pclr_result (*batched)(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                           pclr__mem offsets, pclr__mem out, void *results);
 } pclr__backend_ops;
 
 /* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
@@ -5551,7 +6589,8 @@ PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config
     if (e->ops->defaults) e->ops->defaults(e, &c);
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
     if (c.backend != e->ops->backend) {
-        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels" : "the OpenCL backend runs only opencl kernels";
+        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels"
+             : e->ops->backend == PCLR_VULKAN ? "the Vulkan backend runs only vulkan kernels" : "the OpenCL backend runs only opencl kernels";
         return PCLR_ERR_UNSUPPORTED_COMBINATION;
     }
     if (e->facts.max_group_size && (uint32_t)c.group_size > e->facts.max_group_size) {
@@ -5704,6 +6743,47 @@ PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg
             return PCLR_OK;
         }
     return pclr__engine_add(e, cfg, out);
+}
+
+/* A layout's reduction, planned: the program for the shape's strategy (its
+   entry's config has no shape: one program serves every shape of a
+   strategy), the launch, how many results and the elements it reads. */
+struct pclr__batch {
+    const pclr__entry *en;
+    pclr_config shape;   /* resolved, with rows, cols and pitch */
+    pclr_launch plan;
+    uint64_t results;    /* rows, columns or segments */
+    uint64_t span;       /* elements of x (and y) from the offset that the layout may read */
+};
+
+PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+    pclr_config kernel;
+    pclr_result r;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    if ((r = pclr__engine_resolve(e, cfg, &b->shape)) != PCLR_OK) return r;
+    if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
+    kernel = *cfg;
+    kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
+    kernel.lanes = b->plan.lanes;
+    if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
+    b->results = pclr_layout_results(&b->shape);
+    b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0
+            : (b->shape.rows - 1) * b->shape.pitch + b->shape.cols;
+    if (b->results > UINT64_MAX / (b->en->layout.size * (b->plan.split + 1)))
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%llu results overflow 64-bit sizes", (unsigned long long)b->results);
+    return PCLR_OK;
+}
+
+/* The blocking form's last step: the states read back, finalized into results. */
+PCLR__FN pclr_result pclr__batch_finalize(const pclr__batch *b, const unsigned char *states, void *results) {
+    const size_t rs = pclr_result_size(&b->en->cfg), ss = b->en->layout.size;
+    uint64_t k;
+    pclr_result r;
+    for (k = 0; k < b->results; ++k)
+        if ((r = pclr__finalize(&b->en->cfg, &b->en->layout, states + k * ss, (unsigned char *)results + k * rs)) != PCLR_OK) return r;
+    return PCLR_OK;
 }
 
 PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cfg) {
@@ -5999,6 +7079,12 @@ static const pclr__backend_ops *pclr__cuda_ops(void);
 #else
 #define PCLR__HAVE_CUDA 0
 #endif
+#if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
+static const pclr__backend_ops *pclr__vk_ops(void);
+#define PCLR__HAVE_VULKAN 1
+#else
+#define PCLR__HAVE_VULKAN 0
+#endif
 
 struct pclr_context {
     pclr__engine *engine;  /* the backend's context; NULL on the CPU */
@@ -6019,6 +7105,9 @@ PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
 #endif
 #if PCLR__HAVE_CUDA
     if (b == PCLR_CUDA) return pclr__cuda_ops();
+#endif
+#if PCLR__HAVE_VULKAN
+    if (b == PCLR_VULKAN) return pclr__vk_ops();
 #endif
     (void)b;
     return NULL;
@@ -6062,7 +7151,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
         why[0] = '\0';
         if (!ops) {
             pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)",
-                      order[i] == PCLR_CUDA ? "CUDA" : "OPENCL");
+                      order[i] == PCLR_CUDA ? "CUDA" : order[i] == PCLR_VULKAN ? "VULKAN" : "OPENCL");
         } else {
             d.error = why;
             d.error_cap = sizeof why;
@@ -6241,6 +7330,70 @@ PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, 
                                                                                        : "the CPU reference failed");
 }
 
+/* Both forms of pclr_reduce_batched: results (blocking) or out (async). */
+PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                          uint64_t n, pclr_buffer *out, void *results) {
+    pclr_config c;
+    pclr_result r;
+    uint64_t es, ys = 0, span, count;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (!results && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results or output buffer is NULL");
+    es = pclr_type_size(cfg->type);
+    if (pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
+    if (pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
+    if (cfg->layout == PCLR_LAYOUT_SEGMENTS && cfg->rows && (!offsets || offsets->bytes / 8 < cfg->rows + 1))
+        return pclr__context_fail(ctx, offsets ? PCLR_ERR_SIZE_OVERFLOW : PCLR_ERR_NULL_POINTER, "the segments' K + 1 offsets do not fit the offsets buffer");
+    if (ctx->engine) {
+        pclr__batch b;
+        pclr__extra extra;
+        pclr__mem m, o, d;
+        if (!ctx->engine->ops->batched)
+            return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on this backend");
+        if ((r = pclr__engine_batch(ctx->engine, cfg, n, &b)) != PCLR_OK) return r;
+        if (!pclr__fits(x, es, x_offset, b.span) || (y && !pclr__fits(y, ys, y_offset, b.span)))
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+        if (out && out->bytes / b.en->layout.size < b.results)
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer states than the layout has results");
+        m.addr = o.addr = d.addr = 0;
+        if (x) m = x->mem;
+        if (offsets) o = offsets->mem;
+        if (out) d = out->mem;
+        extra.y.addr = 0;
+        if (y) extra.y = y->mem;
+        extra.y_offset = y_offset;
+        extra.params = params;
+        return ctx->engine->ops->batched(ctx->engine, &b, m, x_offset, &extra, o, d, out ? NULL : results);
+    }
+    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
+    count = pclr_layout_results(&c);
+    span = c.layout == PCLR_LAYOUT_SEGMENTS ? n : !c.rows || !c.cols ? 0 : (c.rows - 1) * c.pitch + c.cols;
+    if (!pclr__fits(x, es, x_offset, span) || (y && !pclr__fits(y, ys, y_offset, span)))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+    if (out && out->bytes / pclr_result_size(&c) < count)
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer results than the layout has");
+    if (ys && !y && span) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+    r = pclr_cpu_reduce_layout(&c, span ? (const char *)x->mem.ptr + x_offset * es : NULL, span && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
+                               offsets ? (const uint64_t *)offsets->mem.ptr : NULL, n, params, out ? out->mem.ptr : results);
+    if (r == PCLR_ERR_SIZE_OVERFLOW) return pclr__context_fail(ctx, r, "segment offsets must not decrease and must stay within n elements");
+    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, "the CPU reference failed");
+}
+
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results) {
+    if (ctx && !results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results);
+}
+
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out) {
+    if (ctx && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL);
+}
+
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                pclr_tune_entry *out, size_t cap, size_t *count) {
     if (count) *count = 0;
@@ -6277,4 +7430,7 @@ PCLR_EXTERN_C_END
 #endif
 #if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
 #include "pclreduce_cuda.h"
+#endif
+#if defined(PCLREDUCE_VULKAN) && !defined(PCLREDUCE_VK_H)
+#include "pclreduce_vk.h"
 #endif

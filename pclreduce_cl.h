@@ -193,6 +193,16 @@ PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config 
 PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                               uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
                                               cl_uint num_wait, const cl_event *wait, cl_event *done);
+/* A layout (cfg.layout; README "Rows, columns and segments"; the arguments
+   as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64,
+   checked on the device against n. Blocking: one result per row, column or
+   segment into results (host memory). Async: one state per result into
+   out, events as in pclr_cl_reduce_async. */
+PCLR_API pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                            uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results);
+PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                                  uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
+                                                  cl_uint num_wait, const cl_event *wait, cl_event *done);
 /* The tuner (see pclr_tune), timed by profiling events on a queue of the same context. */
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
@@ -236,6 +246,9 @@ struct pclr_cl_context {
     size_t partials_bytes;
     cl_mem slots[PCLR__CL_SLOTS];   /* created on first use, identity between launches */
     cl_mem zeroed;                  /* the exact sum's cells: created zero on first use, zero between launches */
+    cl_mem lay_ctl;                 /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
+    cl_mem lay_states;              /* layouts, blocking: the states before they are read back (grown on demand) */
+    size_t lay_states_bytes;
     cl_event last;                  /* out-of-order queue: this context's last command */
     cl_command_queue user_queue;    /* the tuner's: the caller's queue while a profiling one runs */
     cl_event user_last;
@@ -815,6 +828,8 @@ PCLR_API void pclr_cl_destroy(pclr_cl_context *ctx) {
         if (ctx->slots[i]) ctx->cl.ReleaseMemObject(ctx->slots[i]);
     if (ctx->partials) ctx->cl.ReleaseMemObject(ctx->partials);
     if (ctx->zeroed) ctx->cl.ReleaseMemObject(ctx->zeroed);
+    if (ctx->lay_ctl) ctx->cl.ReleaseMemObject(ctx->lay_ctl);
+    if (ctx->lay_states) ctx->cl.ReleaseMemObject(ctx->lay_states);
     if (ctx->pinned_ptr && ctx->cl.EnqueueUnmapMemObject(ctx->queue, ctx->pinned, ctx->pinned_ptr, 0, NULL, NULL) == CL_SUCCESS)
         ctx->cl.Finish(ctx->queue);
     if (ctx->pinned) ctx->cl.ReleaseMemObject(ctx->pinned);
@@ -943,7 +958,12 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     cl_program prog;
     cl_kernel kern;
     size_t kmax = 0, size = 0;
-    char text[400];
+    char text[400], nv_opts[512];
+    if (ctx->features.nvidia) { /* the kernel's inline PTX (pclr_keep) is for NVIDIA only */
+        if (snprintf(nv_opts, sizeof nv_opts, "%s -D PCLR_NVIDIA_PTX", opts ? opts : "") >= (int)sizeof nv_opts)
+            return pclr__cl_fail(ctx, PCLR_ERR_BACKEND, "the build options are too long");
+        opts = nv_opts;
+    }
     if (bin) { /* a binary the driver refuses is a miss: the engine builds from source */
         const unsigned char *b = (const unsigned char *)bin;
         prog = ctx->cl.CreateProgramWithBinary(ctx->context, 1, &ctx->device, &bin_size, &b, &status, &err);
@@ -1348,6 +1368,190 @@ PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config 
 }
 
 
+/* ------------------------------------------------------------ layouts */
+/* A buffer of at least `bytes` in *mem (grown; pending commands keep the old one alive). */
+static pclr_result pclr__cl_grow(pclr_cl_context *ctx, cl_mem *mem, size_t *have, uint64_t bytes, const char *what) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m;
+    if (bytes <= *have) return PCLR_OK;
+    if (bytes > SIZE_MAX) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "%s: %llu bytes", what, (unsigned long long)bytes);
+    m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
+    if (err != CL_SUCCESS || !m) return pclr__cl_fail_call(ctx, "clCreateBuffer", err, what);
+    if (*mem) ctx->cl.ReleaseMemObject(*mem);
+    *mem = m;
+    *have = (size_t)bytes;
+    return PCLR_OK;
+}
+
+static pclr_result pclr__cl_batched_on(pclr__engine *eng, const pclr__batch *b, pclr__mem xm, uint64_t x_offset, const pclr__extra *x,
+                                       pclr__mem offsets_m, pclr__mem out_m, void *results, cl_uint nw, const cl_event *w, cl_event *done) {
+    pclr_cl_context *ctx = (pclr_cl_context *)eng;
+    const pclr__entry *e = b->en;
+    const pclr__cl_program *prog = (const pclr__cl_program *)e->program;
+    const pclr_config *c = &b->shape;
+    const int seg = c->layout == PCLR_LAYOUT_SEGMENTS, want = done != NULL && !results;
+    const uint64_t ss = e->layout.size, tickets = (uint64_t)ctx->e.facts.compute_units * 64 + 64;
+    cl_mem in = (cl_mem)xm.ptr, offsets = (cl_mem)offsets_m.ptr, out = (cl_mem)out_m.ptr, dst;
+    cl_ulong a[7];
+    cl_int err;
+    cl_uint arg = 11;
+    cl_event ev = NULL;
+    pclr__cl_waits ws;
+    pclr_result r;
+    uint64_t size = 0;
+    unsigned char *states = NULL;
+    int j;
+    if (done) *done = NULL;
+    if (b->span && !in) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "input buffer is NULL");
+    if (in) {
+        if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
+        if ((r = pclr__cl_check_aligned(ctx, in, "input", e->elem_size, NULL)) != PCLR_OK) return r;
+        if (b->span > UINT64_MAX / e->elem_size - x_offset || (x_offset + b->span) * e->elem_size > size)
+            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements [%llu, %llu) exceed the input buffer (%llu bytes)",
+                                 (unsigned long long)x_offset, (unsigned long long)(x_offset + b->span), (unsigned long long)size);
+    }
+    if (e->y_size) {
+        cl_mem y = x ? (cl_mem)x->y.ptr : NULL;
+        if (!y && b->span) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+        if (y) {
+            if ((r = pclr__cl_mem_size(ctx, y, "y", &size)) != PCLR_OK) return r;
+            if ((r = pclr__cl_check_aligned(ctx, y, "y", e->y_size, NULL)) != PCLR_OK) return r;
+            if (b->span > UINT64_MAX / e->y_size - x->y_offset || (x->y_offset + b->span) * e->y_size > size)
+                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements exceed the y buffer (%llu bytes)", (unsigned long long)size);
+        }
+    }
+    if (e->params && (!x || !x->params)) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map has %d parameters and their values are NULL", e->params);
+    if (seg && c->rows) {
+        if (!offsets) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the segments' offsets buffer is NULL");
+        if ((r = pclr__cl_mem_size(ctx, offsets, "offsets", &size)) != PCLR_OK) return r;
+        if (size / 8 < c->rows + 1) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the offsets buffer holds fewer than K + 1 = %llu offsets",
+                                                        (unsigned long long)(c->rows + 1));
+    }
+    if (!results) {
+        if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+        if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
+        if (size / ss < b->results) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer than %llu states",
+                                                         (unsigned long long)b->results);
+    }
+    if (b->results == 0) return PCLR_OK;
+    if (!ctx->lay_ctl) { /* the status word and the tickets, created zero: the kernels leave them zero */
+        void *zeros = pclr__alloc(&ctx->e, (size_t)tickets * 4);
+        if (!zeros) return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory");
+        memset(zeros, 0, (size_t)tickets * 4);
+        ctx->lay_ctl = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)tickets * 4, zeros, &err);
+        pclr__free(&ctx->e, zeros);
+        if (err != CL_SUCCESS || !ctx->lay_ctl) { ctx->lay_ctl = NULL; return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the layout tickets"); }
+    }
+    if (b->plan.split > 1 && (r = pclr__cl_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * b->plan.split * ss, "creating the partials")) != PCLR_OK)
+        return r;
+    if (results && (r = pclr__cl_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "creating the states")) != PCLR_OK) return r;
+    if (!ctx->partials && (r = pclr__cl_grow(ctx, &ctx->partials, &ctx->partials_bytes, 64, "creating the partials")) != PCLR_OK) return r;
+    dst = results ? ctx->lay_states : out;
+    if (!offsets) offsets = ctx->lay_ctl; /* rows and columns: never read */
+    if (!in) in = ctx->lay_ctl;           /* nothing to read */
+    a[0] = x_offset; a[1] = c->rows; a[2] = c->cols; a[3] = c->pitch; a[4] = b->span; a[5] = b->plan.split;
+    if ((err = ctx->cl.SetKernelArg(prog->kernel, 0, sizeof in, &in)) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 1, 8, &a[0])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 2, 8, &a[1])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 3, 8, &a[2])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 4, 8, &a[3])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 5, sizeof offsets, &offsets)) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 6, 8, &a[4])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 7, 8, &a[5])) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 8, sizeof dst, &dst)) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 9, sizeof ctx->partials, &ctx->partials)) != CL_SUCCESS ||
+        (err = ctx->cl.SetKernelArg(prog->kernel, 10, sizeof ctx->lay_ctl, &ctx->lay_ctl)) != CL_SUCCESS)
+        return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the kernel's arguments");
+    if (e->y_size) {
+        cl_mem y = x && x->y.ptr ? (cl_mem)x->y.ptr : ctx->lay_ctl;
+        a[6] = x ? x->y_offset : 0;
+        if ((err = ctx->cl.SetKernelArg(prog->kernel, arg++, sizeof y, &y)) != CL_SUCCESS ||
+            (err = ctx->cl.SetKernelArg(prog->kernel, arg++, 8, &a[6])) != CL_SUCCESS)
+            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's y");
+    }
+    for (j = 0; j < e->params; ++j) {
+        uint64_t value;
+        const size_t sz = pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &value);
+        if ((err = ctx->cl.SetKernelArg(prog->kernel, arg++, sz, &value)) != CL_SUCCESS)
+            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's parameters");
+    }
+    if (results && seg) {
+        const cl_uint zero = 0;
+        if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
+        err = ctx->cl.EnqueueWriteBuffer(ctx->queue, ctx->lay_ctl, CL_TRUE, 0, 4, &zero, ws.count, ws.list, NULL);
+        pclr__free(&ctx->e, ws.owned);
+        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueWriteBuffer", err, "clearing the segments' status");
+        nw = 0;
+        w = NULL;
+    }
+    {
+        size_t global = (size_t)b->plan.groups * b->plan.group_size, local = b->plan.group_size;
+        if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
+        err = ctx->cl.EnqueueNDRangeKernel(ctx->queue, prog->kernel, 1, NULL, &global, &local, ws.count, ws.list,
+                                           (want || ctx->out_of_order) ? &ev : NULL);
+        pclr__free(&ctx->e, ws.owned);
+        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueNDRangeKernel", err, "launching the layout's reduction");
+        if ((r = pclr__cl_track(ctx, ev, want, done)) != PCLR_OK) return r;
+    }
+    if (!results) return PCLR_OK;
+    if (!(states = (unsigned char *)pclr__alloc(&ctx->e, (size_t)(b->results * ss))))
+        return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %llu states", (unsigned long long)b->results);
+    if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) { pclr__free(&ctx->e, states); return r; }
+    err = ctx->cl.EnqueueReadBuffer(ctx->queue, dst, CL_TRUE, 0, (size_t)(b->results * ss), states, ws.count, ws.list, NULL);
+    if (err == CL_SUCCESS && seg) {
+        cl_uint bad = 0;
+        err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->lay_ctl, CL_TRUE, 0, 4, &bad, ws.count, ws.list, NULL);
+        if (err == CL_SUCCESS && bad) {
+            pclr__free(&ctx->e, ws.owned);
+            pclr__free(&ctx->e, states);
+            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "segment offsets decrease or pass n = %llu (checked on the device, where the "
+                                 "offsets are)", (unsigned long long)b->span);
+        }
+    }
+    pclr__free(&ctx->e, ws.owned);
+    r = err != CL_SUCCESS ? pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the states") : pclr__batch_finalize(b, states, results);
+    pclr__free(&ctx->e, states);
+    return r;
+}
+
+static pclr_result pclr__cl_batched(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                                    pclr__mem offsets, pclr__mem out, void *results) {
+    return pclr__cl_batched_on(e, b, x, x_offset, extra, offsets, out, results, 0, NULL, NULL);
+}
+
+static pclr_result pclr__cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                           uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
+                                           cl_uint nw, const cl_event *w, cl_event *done, void *results) {
+    pclr__batch b;
+    pclr__extra extra;
+    pclr__mem xm, om, dm;
+    pclr_result r;
+    if (done) *done = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (nw > 0 && !w) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "num_wait > 0 but the wait list is NULL");
+    if ((r = pclr__engine_batch(&ctx->e, cfg, n, &b)) != PCLR_OK) return r;
+    xm.ptr = x;
+    om.ptr = offsets;
+    dm.ptr = out;
+    extra.y.ptr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cl_batched_on(&ctx->e, &b, xm, x_offset, &extra, om, dm, results, nw, w, done);
+}
+
+PCLR_API pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                            uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results) {
+    if (ctx && !results) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    return pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, 0, NULL, NULL, results);
+}
+
+PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                                  uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
+                                                  cl_uint num_wait, const cl_event *wait, cl_event *done) {
+    if (ctx && !out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    return pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, num_wait, wait, done, NULL);
+}
+
 /* ------------------------------------------------------------ memory: the engine's slots */
 static pclr_result pclr__cl_alloc_mem(pclr__engine *e, size_t bytes, pclr__mem *m) {
     pclr_cl_context *ctx = (pclr_cl_context *)e;
@@ -1488,7 +1692,7 @@ PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) 
 PCLR__DEFINE_OPS(pclr__cl_ops, PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, NULL, pclr__cl_build, pclr__cl_release,
                  pclr__cl_alloc_mem, pclr__cl_free_mem, pclr__cl_write, pclr__cl_read, pclr__cl_reduce_mem,
                  pclr__cl_tune_begin, pclr__cl_tune_time, pclr__cl_tune_end, pclr__cl_describe,
-                 pclr__cl_generic_create, pclr__cl_generic_destroy)
+                 pclr__cl_generic_create, pclr__cl_generic_destroy, pclr__cl_batched)
 
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CL_IMPLEMENTED */

@@ -174,6 +174,18 @@ PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_con
 PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                 CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
                                                 CUstream stream);
+/* A layout (cfg.layout; README "Rows, columns and segments"; the arguments
+   as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64 in
+   device memory, checked on the device against n. Blocking: one result per
+   row, column or segment into results (host memory). Async: one state per
+   result into out (device memory, aligned to the state's 8 bytes or its
+   size), ordered on stream, nothing waited for. */
+PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                              CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                              CUstream stream, void *results);
+PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                    CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
+                                                    uint64_t n, CUdeviceptr out, CUstream stream);
 /* Device memory through the context's driver (programs need not link libcuda). */
 PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
 PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
@@ -234,6 +246,10 @@ struct pclr_cuda_context {
     void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
+    CUdeviceptr lay_ctl;         /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
+    size_t lay_ctl_count;
+    CUdeviceptr lay_states;      /* layouts, blocking: the states before they are read back (grown on demand) */
+    size_t lay_states_bytes;
 };
 
 /* dependent: launched with programmatic dependent launch (its text waits for the grid before it);
@@ -607,6 +623,8 @@ PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx) {
         pclr__engine_free(&ctx->e);
         if (ctx->partials) ctx->cu.MemFree(ctx->partials);
         if (ctx->ctl) ctx->cu.MemFree(ctx->ctl);
+        if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl);
+        if (ctx->lay_states) ctx->cu.MemFree(ctx->lay_states);
         if (ctx->host_result) ctx->cu.MemFreeHost(ctx->host_result);
         pclr__cuda_leave(ctx, pushed);
     }
@@ -850,6 +868,141 @@ PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_c
     return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL);
 }
 
+/* ------------------------------------------------------------ layouts */
+/* Device memory of at least `bytes` in *mem (grown; waits for the context's work before freeing the old one). */
+static pclr_result pclr__cuda_grow(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t *have, uint64_t bytes, const char *what) {
+    CUdeviceptr p = 0;
+    CUresult r;
+    if (bytes <= *have) return PCLR_OK;
+    if (bytes > SIZE_MAX) return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "%s: %llu bytes", what, (unsigned long long)bytes);
+    if (*mem && (r = ctx->cu.CtxSynchronize()) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxSynchronize");
+    if ((r = ctx->cu.MemAlloc(&p, (size_t)bytes)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, what);
+    if (*mem) ctx->cu.MemFree(*mem);
+    *mem = p;
+    *have = (size_t)bytes;
+    return PCLR_OK;
+}
+
+static pclr_result pclr__cuda_batched_on(pclr__engine *eng, const pclr__batch *b, pclr__mem xm, uint64_t x_offset, const pclr__extra *x,
+                                         pclr__mem offsets_m, pclr__mem out_m, void *results, CUstream stream) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)eng;
+    const pclr__entry *e = b->en;
+    const pclr_config *c = &b->shape;
+    const uint64_t ss = e->layout.size, split = b->plan.split;
+    CUdeviceptr in = (CUdeviceptr)xm.addr, offsets = (CUdeviceptr)offsets_m.addr, out = (CUdeviceptr)out_m.addr;
+    CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0, status, dst;
+    uint64_t y_offset = x ? x->y_offset : 0, rows = c->rows, cols = c->cols, pitch = c->pitch, n = b->span, values[PCLR_MAP_MAX_PARAMS];
+    unsigned char *states = NULL;
+    void *args[14 + PCLR_MAP_MAX_PARAMS];
+    pclr_result pr;
+    CUresult r;
+    int pushed = 0, k = 11, j;
+    const int seg = c->layout == PCLR_LAYOUT_SEGMENTS;
+    const uint64_t tickets = (uint64_t)ctx->features.compute_units * 64 + 64; /* shared rows and tiles number fewer than the groups */
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    if ((pr = pclr__cuda_check_input(ctx, "input", in, x_offset, b->span, e->elem_size)) != PCLR_OK) goto done;
+    if (e->y_size && (pr = pclr__cuda_check_input(ctx, "y", y, y_offset, b->span, e->y_size)) != PCLR_OK) goto done;
+    if (seg && (pr = pclr__cuda_check_input(ctx, "offsets", offsets, 0, rows + 1, 8)) != PCLR_OK) goto done;
+    if (e->params && (!x || !x->params)) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: the map has %d parameters and their values are NULL", e->params);
+        goto done;
+    }
+    if (!results && out % (ss < 8 ? ss : 8) != 0) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce_batched: output pointer 0x%llx is not aligned to the state", (unsigned long long)out);
+        goto done;
+    }
+    if (b->results == 0) goto done; /* nothing to write */
+    if (!ctx->lay_ctl) { /* the status word and the tickets, zeroed once: the kernels leave them zero */
+        void *zeros = pclr__alloc(&ctx->e, (size_t)tickets * 4);
+        if (!zeros) { pr = pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }
+        memset(zeros, 0, (size_t)tickets * 4);
+        if ((r = ctx->cu.MemAlloc(&ctx->lay_ctl, (size_t)tickets * 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemAlloc (layout tickets)");
+        else if ((r = ctx->cu.MemcpyHtoD(ctx->lay_ctl, zeros, (size_t)tickets * 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
+        pclr__free(&ctx->e, zeros);
+        if (pr != PCLR_OK) { if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl); ctx->lay_ctl = 0; goto done; }
+    }
+    status = ctx->lay_ctl;
+    if (split > 1 && (pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * split * ss, "cuMemAlloc (partials)")) != PCLR_OK) goto done;
+    if (results && (pr = pclr__cuda_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "cuMemAlloc (states)")) != PCLR_OK) goto done;
+    if (results && seg) {
+        const uint32_t zero = 0;
+        if ((r = ctx->cu.MemcpyHtoD(status, &zero, 4)) != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD"); goto done; }
+    }
+    dst = results ? ctx->lay_states : out;
+    if (!offsets) offsets = status; /* rows and columns: never read */
+    args[0] = &in; args[1] = &x_offset; args[2] = &rows; args[3] = &cols; args[4] = &pitch; args[5] = &offsets;
+    args[6] = &n; args[7] = (void *)&split; args[8] = &dst; args[9] = &ctx->partials; args[10] = &status;
+    if (e->y_size) { args[k++] = &y; args[k++] = &y_offset; }
+    for (j = 0; j < e->params; ++j) {
+        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
+        args[k++] = &values[j];
+    }
+    r = ctx->cu.LaunchKernel(((const pclr__cuda_program *)e->program)->fn, (unsigned int)b->plan.groups, 1, 1, b->plan.group_size, 1, 1, 0,
+                             stream, args, NULL);
+    if (r != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel"); goto done; }
+    if (!results) goto done;
+    if (!(states = (unsigned char *)pclr__alloc(&ctx->e, (size_t)(b->results * ss)))) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %llu states", (unsigned long long)b->results);
+        goto done;
+    }
+    if ((r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
+    else if ((r = ctx->cu.MemcpyDtoH(states, dst, (size_t)(b->results * ss))) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+    else if (seg) {
+        uint32_t bad = 0;
+        if ((r = ctx->cu.MemcpyDtoH(&bad, status, 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+        else if (bad) pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce_batched: segment offsets decrease or pass n = %llu "
+                                      "(checked on the device, where the offsets are)", (unsigned long long)n);
+    }
+    if (pr == PCLR_OK) pr = pclr__batch_finalize(b, states, results);
+done:
+    pclr__free(&ctx->e, states);
+    pclr__cuda_leave(ctx, pushed);
+    return pr;
+}
+
+static pclr_result pclr__cuda_batched(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                                      pclr__mem offsets, pclr__mem out, void *results) {
+    return pclr__cuda_batched_on(e, b, x, x_offset, extra, offsets, out, results, NULL);
+}
+
+/* Both public forms: plan (the context current for the program's build), then run. */
+static pclr_result pclr__cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                             CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                             CUstream stream, CUdeviceptr out, void *results) {
+    pclr__batch b;
+    pclr__extra extra;
+    pclr__mem xm, om, dm;
+    pclr_result pr;
+    int pushed = 0;
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    pr = pclr__engine_batch(&ctx->e, cfg, n, &b);
+    pclr__cuda_leave(ctx, pushed);
+    if (pr != PCLR_OK) return pr;
+    xm.addr = x;
+    om.addr = offsets;
+    dm.addr = out;
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_batched_on(&ctx->e, &b, xm, x_offset, &extra, om, dm, results, stream);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                              CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                              CUstream stream, void *results) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!results) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: results pointer is NULL");
+    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, 0, results);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                    CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
+                                                    uint64_t n, CUdeviceptr out, CUstream stream) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched_async: output pointer is 0");
+    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, out, NULL);
+}
+
 /* ------------------------------------------------------------ memory: the engine's slots and the public calls */
 /* One driver call with the context current; names the call on failure. */
 #define PCLR__CUDA_CALL(ctx, call, name)                                                         \
@@ -1058,7 +1211,7 @@ PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer
 PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,
                  pclr__cuda_alloc, pclr__cuda_free, pclr__cuda_write, pclr__cuda_read, pclr__cuda_reduce_mem,
                  pclr__cuda_tune_begin, pclr__cuda_tune_time, pclr__cuda_tune_end, pclr__cuda_describe,
-                 pclr__cuda_generic_create, pclr__cuda_generic_destroy)
+                 pclr__cuda_generic_create, pclr__cuda_generic_destroy, pclr__cuda_batched)
 
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */

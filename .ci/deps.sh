@@ -4,7 +4,8 @@
 set -u
 need=()
 for p in pocl-opencl-icd ocl-icd-opencl-dev opencl-headers clinfo gcc g++ clang make libclang-rt-dev valgrind \
-         openmpi-bin libopenmpi-dev; do
+         openmpi-bin libopenmpi-dev \
+         mesa-vulkan-drivers libvulkan1 libvulkan-dev libshaderc1 libshaderc-dev glslc glslang-dev spirv-tools vulkan-tools; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 [ ${#need[@]} -eq 0 ] && exit 0

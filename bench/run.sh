@@ -6,7 +6,8 @@
 # Each device also gets the PCL-Reduction study (--no-study skips it) and the vocabulary run
 # (--vocab: every type x op x accumulator vs the read limit, CUB's ArgMin/ArgMax, CUB Sum+Min+Max,
 # CUB uint8 sums, and on CPU devices the OpenMP stats loop; --no-vocab skips it); the CUDA device
-# also gets bench_map (map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes).
+# also gets bench_map (map expressions: dot vs cuBLAS, one-launch auto-exposure vs four passes) and
+# bench_rows (rows, columns and segments of 2^28 floats vs CUB DeviceSegmentedReduce and the read kernel).
 #
 # With --exact (or --exact-only) each device also gets the exact-sum run (float and double sums,
 # accumulate native and exact at 2^20, 2^24, 2^28 (double 2^27); on CUDA beside CUB's two-phase Sum):
@@ -103,6 +104,13 @@ if command -v nvcc >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
             else
                 status=1
                 log "bench_map did not build"
+            fi
+            # rows, columns and segments: every shape of 2^28 floats vs CUB's segmented reduce (rows.log, rows_cuda.csv)
+            if nvcc -O3 -std=c++17 -arch="$arch" -I. bench/bench_rows.cu -o build/bench_rows -ldl; then
+                limited 300 build/bench_rows "$cuda_dir" | tee "$cuda_dir/rows.log" || status=1
+            else
+                status=1
+                log "bench_rows did not build"
             fi
         fi
     else

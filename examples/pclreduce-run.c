@@ -28,6 +28,14 @@
    elements of --input are pixels of that many scalars), and a second input y
    of the same length: --input2 FILE, or with --n generated from --seed + 1;
    its type is --type2 (default: --type). An invalid map exits with 2.
+   Rows, columns and segments (README "Rows, columns and segments"): --rows
+   R --cols C [--pitch P] [--axis row|col] reduces each row (row, the
+   default) or each column of the R x C matrix whose rows start P elements
+   apart (the input holds at least (R - 1) P + C elements); --segments FILE
+   (raw little-endian uint64 offsets, K + 1 of them) reduces K segments.
+   The summary is "results: K", then "result[0]: ..." and "result[K-1]: ..."
+   in the formats above; --output FILE writes all K results, raw little-endian
+   (each pclr_result_size bytes: the C structs for argmin/argmax, minmax, stats).
    Errors: a message on stderr and a non-zero exit status (also when the
    output cannot be written: a full disk). */
 #define PCLREDUCE_IMPLEMENTATION
@@ -48,7 +56,8 @@
 #endif
 
 typedef struct run_args {
-    const char *backend, *input, *input2;
+    const char *backend, *input, *input2, *segments, *output;
+    uint64_t *offsets;  /* --segments: K + 1 */
     int platform, device, verbose;
     long long n, seed;
     pclr_config cfg;
@@ -66,6 +75,7 @@ static void usage(FILE *f) {
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
             "                      [--input2 FILE] [--type2 TYPE]]\n"
+            "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE] [--output FILE]\n"
             "       pclreduce-run --list\n");
 }
 
@@ -88,6 +98,22 @@ static int parse(int argc, char **argv, run_args *a) {
             ++i;
             continue;
         }
+        if (strcmp(f, "--segments") == 0 || strcmp(f, "--output") == 0 || strcmp(f, "--axis") == 0) {
+            if (!v) { fprintf(stderr, "pclreduce-run: %s needs a value\n", f); return 2; }
+            if (f[2] == 's') a->segments = v;
+            else if (f[2] == 'o') a->output = v;
+            else if (strcmp(v, "row") == 0 || strcmp(v, "col") == 0) a->cfg.layout = v[0] == 'r' ? PCLR_LAYOUT_ROWS : PCLR_LAYOUT_COLUMNS;
+            else { fprintf(stderr, "pclreduce-run: --axis must be row or col\n"); return 2; }
+            ++i;
+            continue;
+        }
+        if (strcmp(f, "--rows") == 0 || strcmp(f, "--cols") == 0 || strcmp(f, "--pitch") == 0) {
+            if (pclr_args_int(v, 0, (long long)1 << 62, &x) != 0) { fprintf(stderr, "pclreduce-run: %s needs an integer from 0 to 2^62\n", f); return 2; }
+            if (f[2] == 'r') a->cfg.rows = (uint64_t)x; else if (f[2] == 'c') a->cfg.cols = (uint64_t)x; else a->cfg.pitch = (uint64_t)x;
+            if (!a->cfg.layout) a->cfg.layout = PCLR_LAYOUT_ROWS;
+            ++i;
+            continue;
+        }
         if (strcmp(f, "--platform") == 0 || strcmp(f, "--device") == 0 || strcmp(f, "--n") == 0 || strcmp(f, "--seed") == 0) {
             const long long most = f[2] == 'p' || f[2] == 'd' ? 1 << 16 : (long long)1 << 62; /* indices fit an int */
             if (pclr_args_int(v, 0, most, &x) != 0) {
@@ -107,6 +133,9 @@ static int parse(int argc, char **argv, run_args *a) {
         if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
         i += used - 1;
     }
+    if (a->segments && a->cfg.layout) { fprintf(stderr, "pclreduce-run: give --rows/--cols or --segments, not both\n"); return 2; }
+    if (a->cfg.layout && (!a->cfg.rows && !a->cfg.cols)) { fprintf(stderr, "pclreduce-run: --axis and --pitch go with --rows and --cols\n"); return 2; }
+    if (a->segments) a->cfg.layout = PCLR_LAYOUT_SEGMENTS;
     if (!a->backend) a->backend = "auto";
     if (pclr_parse_backend(a->backend, &a->cfg.backend) != PCLR_OK) {
         fprintf(stderr, "pclreduce-run: --backend must be auto, cpu, opencl or cuda\n");
@@ -288,7 +317,16 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
     }
     if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK &&
         (!data2 || ((r = pclr_buffer_create(ctx, bytes2, &buf2)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf2, 0, data2, bytes2)) == PCLR_OK)))
-        r = pclr_reduce_map(ctx, &cfg, buf, 0, buf2, 0, n, a->map.values, result);
+    {
+        if (cfg.layout == PCLR_LAYOUT_ONE) r = pclr_reduce_map(ctx, &cfg, buf, 0, buf2, 0, n, a->map.values, result);
+        else {
+            pclr_buffer *ob = NULL;
+            const size_t ob_bytes = a->offsets ? (size_t)(cfg.rows + 1) * 8 : 8;
+            if ((r = pclr_buffer_create(ctx, ob_bytes, &ob)) == PCLR_OK && (!a->offsets || (r = pclr_buffer_write(ctx, ob, 0, a->offsets, ob_bytes)) == PCLR_OK))
+                r = pclr_reduce_batched(ctx, &cfg, buf, 0, buf2, 0, a->map.values, a->offsets ? ob : NULL, n, result);
+            pclr_buffer_destroy(ctx, ob);
+        }
+    }
     if (r != PCLR_OK) {
         fail("reduce", r, pclr_last_error(ctx));
         if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_build_log(ctx));
@@ -326,7 +364,20 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    result_size = pclr_result_size(&a.cfg);
+    if (a.segments) { /* K + 1 raw uint64 offsets */
+        FILE *f = fopen(a.segments, "rb");
+        size_t len = 0;
+        unsigned char *bytes = f ? read_stream(f, &len) : NULL;
+        if (f) fclose(f);
+        if (!bytes || len < 8 || len % 8) {
+            fprintf(stderr, "pclreduce-run: --segments '%s' must hold K + 1 >= 1 little-endian uint64 offsets\n", a.segments);
+            free(bytes);
+            return 1;
+        }
+        a.offsets = (uint64_t *)(void *)bytes;
+        a.cfg.rows = len / 8 - 1;
+    }
+    result_size = pclr_result_size(&a.cfg) * (size_t)(pclr_layout_results(&a.cfg) ? pclr_layout_results(&a.cfg) : 1);
     if (result_size == 0 || !(result = calloc(1, result_size))) {
         fprintf(stderr, "pclreduce-run: no result size for this configuration\n");
         return 1;
@@ -345,10 +396,29 @@ int main(int argc, char **argv) {
     rc = run(&a, data, data2, n, result);
     free(data);
     free(data2);
-    if (rc == 0) {
+    free(a.offsets);
+    if (rc == 0 && a.cfg.layout == PCLR_LAYOUT_ONE) {
         char v[256];
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
+    } else if (rc == 0) {
+        const uint64_t k = pclr_layout_results(&a.cfg);
+        const size_t rs = pclr_result_size(&a.cfg);
+        char v[256];
+        printf("results: %llu\n", (unsigned long long)k);
+        if (k > 0) {
+            pclr_args_format_result(&a.cfg, result, v, sizeof v);
+            printf("result[0]: %s\n", v);
+            pclr_args_format_result(&a.cfg, (const char *)result + (k - 1) * rs, v, sizeof v);
+            printf("result[%llu]: %s\n", (unsigned long long)(k - 1), v);
+        }
+        if (a.output) {
+            FILE *f = fopen(a.output, "wb");
+            if (!f || fwrite(result, rs, (size_t)k, f) != (size_t)k || fclose(f) != 0) {
+                fprintf(stderr, "pclreduce-run: cannot write --output '%s'\n", a.output);
+                rc = 1;
+            }
+        }
     }
     free(result);
     return pclr_args_close_stdout("pclreduce-run") ? 1 : rc;

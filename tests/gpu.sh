@@ -34,7 +34,9 @@ gcc -std=c99 $WARN -O2 -pthread $INC -DPCLR_TEST_CUDA -o build/tests/test_thread
 gcc -std=c99 $WARN -O1 $INC -o build/tests/test_failures tests/test_failures.c -ldl -lm &&
 gcc -std=c99 $WARN -O1 $INC -DPCLR_TEST_CUDA -o build/tests/test_generic tests/test_generic.c -ldl -lm &&
 gcc -std=c99 $WARN -O2 $INC -DPCLR_TEST_CUDA -o build/tests/test_vocab tests/test_vocab.c -ldl -lm &&
-gcc -std=c99 $WARN -O1 $INC -o build/tests/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm || exit 1
+gcc -std=c99 $WARN -O1 $INC -o build/tests/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm &&
+gcc -std=c99 $WARN -O2 $INC -DPCLR_TEST_CUDA -o build/tests/test_map tests/test_map.c -ldl -lm &&
+gcc -std=c99 $WARN -O2 $INC -DPCLR_TEST_CUDA -o build/tests/test_exact tests/test_exact.c -ldl -lm || exit 1
 
 run cuda-suite ./build/tests/test_cuda
 run failures-cuda ./build/tests/test_failures   # every CUDA driver call failed in turn
@@ -46,6 +48,9 @@ run threads-cuda ./build/tests/test_threads --cuda
 # (uint8, 4 GiB; float, 16 GiB) where the device has the memory
 run vocab-cuda ./build/tests/test_vocab --backend cuda --big
 run vocab-nvrtc ./build/tests/test_vocab_nvrtc
+# maps (the expression table, every op and accumulator) and exact sums against the CPU reference
+run map-cuda ./build/tests/test_map --backend cuda --device-only
+run exact-cuda ./build/tests/test_exact --backend cuda --big
 nplat=$(./build/pclreduce-run --list | grep -c '^platform')
 for p in $(seq 0 $((nplat - 1))); do
   pname=$(./build/pclreduce-run --list | grep "^platform $p:" | sed 's/^platform [0-9]*: //; s/[^A-Za-z0-9]/_/g' | cut -c1-20)
@@ -54,13 +59,15 @@ for p in $(seq 0 $((nplat - 1))); do
     run "vocab-cl-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_TEST_QUICK=1 ./build/tests/test_vocab --backend opencl
   else
     run "vocab-cl-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_vocab --backend opencl --big
+    run "map-cl-$p-$pname" ./build/tests/test_map --backend opencl --platform $p --device-only
+    run "exact-cl-$p-$pname" ./build/tests/test_exact --backend opencl --platform $p
   fi
   if [ $quick = 1 ] && [[ "$pname" == Portable* ]]; then
     run "cl-suite-quick-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_QUICK=1 ./build/tests/test_opencl
     continue
   fi
   run "cl-compile-$p-$pname" env PCLR_CL_PLATFORM=$p ./build/tests/test_compile_opencl
-  run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 ./build/tests/test_opencl
+  run "cl-suite-$p-$pname" env PCLR_CL_PLATFORM=$p PCLR_CL_DEVICE=0 PCLR_TEST_FULL=1 ./build/tests/test_opencl
 done
 run tools bash tests/test_tools.sh
 run demo ./build/demo

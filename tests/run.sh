@@ -106,10 +106,28 @@ fi
 #     (PCLR_TEST_FULL=1: all), parameters without rebuilds, y offsets, every refusal with its column, the
 #     GLSL functions through glslc where it is installed; a quick run under ASan/UBSan; the CUDA kernels
 #     of the table through NVRTC (compute_90 PTX)
+step layout sh -c "gcc -std=c99 $WARN -O2 -o $B/test_layout tests/test_layout.c -ldl -lm && PCLR_TEST_QUICK=1 $B/test_layout"
+step layout-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_layout_asan tests/test_layout.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_layout_asan"
 step map sh -c "gcc -std=c99 $WARN -O2 -o $B/test_map tests/test_map.c -ldl -lm && $B/test_map"
 step map-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_map_asan tests/test_map.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_map_asan"
 if [ -n "$CUDA_INC" ]; then
+  step layout-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_layout_nvrtc tests/test_layout.c -ldl -lm && $B/test_layout_nvrtc --nvrtc-only"
   step map-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_map_nvrtc tests/test_map_nvrtc.c -ldl -lm && $B/test_map_nvrtc"
+fi
+
+# 5f. the Vulkan backend (pclreduce_vk.h): the GLSL kernel of every type x op x accumulator x variant x
+#     finish through glslc (a sample; PCLR_TEST_FULL=1: all), then test_vulkan on the Vulkan device here
+#     (lavapipe in CI; "skip: ..." without one): every type/op/accumulator against the CPU reference, odd
+#     sizes and offsets, NaN, maps, a reduce recorded into the test's command buffer, the generic context,
+#     the disk cache, the failure paths; plain and under ASan/UBSan (quick). tests/shaderc.sh finds a
+#     shaderc that loads (Debian 12's needs its static glslang linked in).
+step glsl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_glsl tests/test_glsl.c -lm && PCLR_TEST_QUICK=\${PCLR_TEST_FULL:+0}\${PCLR_TEST_FULL:-1} $B/test_glsl"
+if [ -f /usr/include/vulkan/vulkan.h ]; then
+  SHADERC=$(bash tests/shaderc.sh "$B")
+  step vulkan sh -c "gcc -std=c99 $WARN -O1 -o $B/test_vulkan tests/test_vulkan.c -ldl -lm && PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 $B/test_vulkan"
+  step vulkan-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vulkan_asan tests/test_vulkan.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 PCLR_TEST_SKIP_MATRIX=1 $B/test_vulkan_asan"
+else
+  echo "skip: vulkan (no vulkan/vulkan.h: apt-get install libvulkan-dev)"
 fi
 
 # 5a. the OpenCL backend's disk cache (cold, warm, corrupt, foreign, two processes) and tuner

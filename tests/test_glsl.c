@@ -1,0 +1,111 @@
+/* The GLSL dialect (backend vulkan) of every type x op x accumulator x
+   variant x finish that goes together, and a few maps, compiled by glslc
+   (GLSL 4.50 compute, Vulkan 1.1); plus the refusals a GLSL kernel has
+   (exact sums, loads other than 4, 8 or 16 bytes). Prints "skip: ..." and
+   compiles nothing without glslc. PCLR_TEST_QUICK=1: the finishes and
+   variants in turn instead of all. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define PCLREDUCE_IMPLEMENTATION
+#include "../pclreduce.h"
+#include "pclr_test.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static char g_dir[64] = "/tmp/pclr_glslXXXXXX";
+
+static int compile(const pclr_config *c, const char *what) {
+    char path[128], cmd[512], *src, desc[512];
+    size_t need = 0;
+    FILE *f;
+    int rc;
+    pclr_result r = pclr_kernel_source(c, NULL, 0, &need);
+    pclr_config_describe(c, desc, sizeof desc);
+    if (!CHECK(r == PCLR_OK, "%s: pclr_kernel_source: %s [%s]", what, pclr_result_string(r), desc)) return 0;
+    if (!(src = (char *)malloc(need))) return CHECK(0, "out of memory");
+    pclr_kernel_source(c, src, need, NULL);
+    snprintf(path, sizeof path, "%s/k.comp", g_dir);
+    if (!(f = fopen(path, "w"))) { free(src); return CHECK(0, "cannot write %s", path); }
+    fputs(src, f);
+    fclose(f);
+    free(src);
+    snprintf(cmd, sizeof cmd, "glslc -fshader-stage=compute --target-env=vulkan1.1 -o '%s/k.spv' '%s' > '%s/log' 2>&1", g_dir, path, g_dir);
+    rc = system(cmd);
+    if (rc != 0) {
+        char log[2048] = "";
+        size_t n;
+        snprintf(path, sizeof path, "%s/log", g_dir);
+        if ((f = fopen(path, "r"))) { n = fread(log, 1, sizeof log - 1, f); log[n] = '\0'; fclose(f); }
+        return CHECK(0, "%s does not compile under glslc [%s]:\n%s", what, desc, log);
+    }
+    return CHECK(1, "%s", what);
+}
+
+int main(void) {
+    static const pclr_variant variants[] = {PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SEQUENTIAL, PCLR_VARIANT_NAIVE};
+    static const pclr_finish finishes[] = {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, PCLR_FINISH_PARTIALS};
+    static const struct { pclr_type x, y; int comps; const char *map, *params; } maps[] = {
+        {PCLR_FLOAT, 0, 1, "x * x", NULL}, {PCLR_HALF, PCLR_DOUBLE, 1, "x * y + t", "double t"},
+        {PCLR_UINT8, 0, 4, "0.25 * x.x + 0.5 * x.y", NULL}, {PCLR_INT, PCLR_INT64, 1, "x - y > k ? 1 : 0", "long k"},
+        {PCLR_UINT16, 0, 2, "min(x.x, x.y) % 7", NULL}, {PCLR_DOUBLE, 0, 1, "sqrt(abs(x)) + floor(x / 3.0)", NULL}};
+    const int quick = getenv("PCLR_TEST_QUICK") && atoi(getenv("PCLR_TEST_QUICK"));
+    int t, o, a, v, f, k = 0;
+    size_t i;
+    pclr_config c;
+    (void)pclr_test_rand;
+    if (system("glslc --version > /dev/null 2>&1") != 0) {
+        SKIP("glslc is not installed (Debian: apt-get install glslc)");
+        return pclr_test_summary("test_glsl");
+    }
+    if (!mkdtemp(g_dir)) return CHECK(0, "mkdtemp"), pclr_test_summary("test_glsl");
+    for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
+        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+            for (a = PCLR_NATIVE; a <= PCLR_COMPENSATED; ++a)
+                for (v = 0; v < 4; ++v)
+                    for (f = 0; f < 3; ++f) {
+                        pclr_config r;
+                        char what[160];
+                        memset(&c, 0, sizeof c);
+                        c.backend = PCLR_VULKAN;
+                        c.type = (pclr_type)t;
+                        c.op = (pclr_op)o;
+                        c.accumulate = (pclr_accumulate)a;
+                        c.variant = variants[v];
+                        c.finish = finishes[f];
+                        if (pclr_config_resolve(&c, &r, NULL) != PCLR_OK) continue; /* knobs that do not go together */
+                        if (quick && (k++ % 5) != 0) continue;
+                        snprintf(what, sizeof what, "%s %s %s %s %s", pclr_type_name(c.type), pclr_op_name(c.op), pclr_accumulate_name(c.accumulate),
+                                 pclr_variant_name(c.variant), pclr_finish_name(c.finish));
+                        compile(&c, what);
+                    }
+    for (i = 0; i < sizeof maps / sizeof maps[0]; ++i)
+        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; o += 3) {
+            memset(&c, 0, sizeof c);
+            c.backend = PCLR_VULKAN;
+            c.type = maps[i].x;
+            c.y_type = maps[i].y;
+            c.components = maps[i].comps;
+            c.map = maps[i].map;
+            c.params = maps[i].params;
+            c.op = (pclr_op)o;
+            compile(&c, maps[i].map);
+        }
+    /* what GLSL kernels refuse */
+    memset(&c, 0, sizeof c);
+    c.backend = PCLR_VULKAN;
+    c.accumulate = PCLR_EXACT;
+    CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "exact sums are refused");
+    c.accumulate = PCLR_NATIVE;
+    c.type = PCLR_UINT16;
+    c.vector_width = 1;
+    CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "2-byte loads are refused");
+    c.type = PCLR_FLOAT;
+    c.variant = PCLR_VARIANT_COLLECTIVE;
+    CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "OpenCL collectives are refused");
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+        if (system(cmd) != 0) SKIP("could not remove %s", g_dir);
+    }
+    return pclr_test_summary("test_glsl");
+}

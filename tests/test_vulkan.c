@@ -1,0 +1,548 @@
+/* The Vulkan backend against the CPU reference: every type, op and
+   accumulator (each variant in turn: subgroup, tree, interleaved tree; each
+   finish that goes with the op) on odd sizes and offsets, NaN and signed
+   zeros, maps (x, y, parameters, pixels), a reduce recorded into the test's
+   own command buffer, the generic context, the disk cache, and the failure
+   paths (no loader, no shaderc, a bad buffer range, a compile failure with
+   its log). The data are multiples of 1/8 small enough that every float sum
+   is exact in any order: sums compare bit for bit, stats' mean and variance
+   within 1e-9 relative.
+   Runs on whatever Vulkan device is first-best here (lavapipe on the CPU in
+   CI); prints "skip: ..." and succeeds when there is none.
+   PCLR_TEST_QUICK=1: fewer sizes. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_VULKAN
+#include "../pclreduce.h"
+#include "pclr_test.h"
+
+#include <math.h>
+#include <string.h>
+
+static pclr_vk_context *g_ctx;
+static const pclr_vk_features *g_feat;
+static int g_quick;
+static uint64_t g_seed = 0x5eed18u;
+
+#define MAXN 70001u
+#define PAD 8u
+static unsigned char g_host[(MAXN + PAD) * 16]; /* the largest element: 4 floats */
+static VkBuffer g_buf;
+static const VkDeviceSize g_buf_size = sizeof g_host;
+
+/* Random elements of t: multiples of 1/8 in [-4, 4) for floats, small or full-range integers. */
+static void fill(pclr_type t, void *dst, uint64_t count, uint64_t *st) {
+    uint64_t i;
+    for (i = 0; i < count; ++i) {
+        const uint64_t r = pclr_test_rand(st);
+        const double eighth = (double)((int)(r % 64) - 32) / 8.0;
+        switch (t) {
+        case PCLR_UINT8: ((uint8_t *)dst)[i] = (uint8_t)r; break;
+        case PCLR_INT8: ((int8_t *)dst)[i] = (int8_t)(uint8_t)r; break;
+        case PCLR_UINT16: ((uint16_t *)dst)[i] = (uint16_t)r; break;
+        case PCLR_INT16: ((int16_t *)dst)[i] = (int16_t)(uint16_t)r; break;
+        case PCLR_UINT: ((uint32_t *)dst)[i] = (uint32_t)r; break;
+        case PCLR_INT: ((int32_t *)dst)[i] = (int32_t)(uint32_t)r; break;
+        case PCLR_UINT64: ((uint64_t *)dst)[i] = r; break;
+        case PCLR_INT64: ((int64_t *)dst)[i] = (int64_t)r; break;
+        case PCLR_FLOAT: ((float *)dst)[i] = (float)eighth; break;
+        case PCLR_DOUBLE: ((double *)dst)[i] = eighth; break;
+        default: { /* half: the bits of the eighth (exact in binary16) */
+            const float f = (float)eighth;
+            uint32_t b;
+            uint16_t h;
+            memcpy(&b, &f, 4);
+            if (f == 0.0f) h = (uint16_t)((b >> 16) & 0x8000u);
+            else h = (uint16_t)(((b >> 16) & 0x8000u) | ((((b >> 23) & 0xffu) - 112u) << 10) | ((b >> 13) & 0x3ffu));
+            ((uint16_t *)dst)[i] = h;
+        }
+        }
+    }
+}
+
+static int same_float(pclr_type t, const void *a, const void *b) {
+    if (t == PCLR_DOUBLE) {
+        double x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        return (x != x && y != y) || memcmp(&x, &y, 8) == 0;
+    } else {
+        float x, y;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        return (x != x && y != y) || memcmp(&x, &y, 4) == 0;
+    }
+}
+static double g_tol; /* stats' moments: 1e-9 relative in double, 1e-4 in float (their order differs from the reference's) */
+static int near(double a, double b) { return (a != a && b != b) || a == b || fabs(a - b) <= g_tol * (fabs(a) + fabs(b)); }
+
+/* The result of cfg (resolved) compared with the CPU reference's. */
+static int same_result(const pclr_config *c, const void *got, const void *want) {
+    const pclr_type vt = pclr_value_type(pclr_reduced_type(c)), st = pclr_sum_type(pclr_reduced_type(c), c->accumulate);
+    const int vf = vt == PCLR_FLOAT || vt == PCLR_DOUBLE, sf = st == PCLR_FLOAT || st == PCLR_DOUBLE;
+    const size_t vs = pclr_type_size(vt);
+    g_tol = vt == PCLR_DOUBLE || c->accumulate == PCLR_WIDE || !(vt == PCLR_FLOAT) ? 1e-9 : 1e-4;
+    switch (c->op) {
+    case PCLR_SUM: return sf ? same_float(st, got, want) : memcmp(got, want, pclr_type_size(st)) == 0;
+    case PCLR_COUNT: return memcmp(got, want, 8) == 0;
+    case PCLR_MIN: case PCLR_MAX: return vf ? same_float(vt, got, want) : memcmp(got, want, vs) == 0;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const pclr_arg_result *g = (const pclr_arg_result *)got, *w = (const pclr_arg_result *)want;
+        return g->index == w->index && (vf ? same_float(vt, &g->value, &w->value) : memcmp(&g->value, &w->value, vs) == 0);
+    }
+    case PCLR_MINMAX: {
+        const pclr_minmax_result *g = (const pclr_minmax_result *)got, *w = (const pclr_minmax_result *)want;
+        return vf ? same_float(vt, &g->min, &w->min) && same_float(vt, &g->max, &w->max)
+                  : memcmp(&g->min, &w->min, vs) == 0 && memcmp(&g->max, &w->max, vs) == 0;
+    }
+    default: {
+        const pclr_stats_result *g = (const pclr_stats_result *)got, *w = (const pclr_stats_result *)want;
+        const int sums = sf ? same_float(st, &g->sum, &w->sum) : memcmp(&g->sum, &w->sum, pclr_type_size(st)) == 0;
+        const int ends = vf ? same_float(vt, &g->min, &w->min) && same_float(vt, &g->max, &w->max)
+                            : memcmp(&g->min, &w->min, vs) == 0 && memcmp(&g->max, &w->max, vs) == 0;
+        return g->count == w->count && sums && ends && near(g->mean, w->mean) && near(g->var, w->var) &&
+               near(g->sample_var, w->sample_var);
+    }
+    }
+}
+
+/* Reduces elements [offset, offset + n) of g_host (uploaded) with cfg and checks it. */
+static int run_check(const pclr_config *cfg, uint64_t offset, uint64_t n, const char *what) {
+    unsigned char got[128], want[128];
+    char desc[512];
+    pclr_config c;
+    pclr_result r;
+    const size_t es = pclr_type_size(cfg->type) * (cfg->map && cfg->components > 1 ? (size_t)cfg->components : 1);
+    if ((r = pclr_vk_resolve(g_ctx, cfg, &c)) != PCLR_OK) return CHECK(0, "%s: resolve: %s", what, pclr_vk_last_error(g_ctx));
+    pclr_config_describe(&c, desc, sizeof desc);
+    memset(got, 0xa5, sizeof got);
+    r = pclr_vk_reduce(g_ctx, cfg, g_buf, g_buf_size, offset, n, got);
+    if (r != PCLR_OK)
+        return CHECK(0, "%s n=%llu offset=%llu: %s (%s) [%s]\n%s", what, (unsigned long long)n, (unsigned long long)offset,
+                     pclr_result_string(r), pclr_vk_last_error(g_ctx), desc, pclr_vk_build_log(g_ctx));
+    if ((r = pclr_cpu_reduce_config(&c, g_host + offset * es, n, want)) != PCLR_OK) return CHECK(0, "%s: CPU reference: %s", what, pclr_result_string(r));
+    return CHECK(same_result(&c, got, want), "%s n=%llu offset=%llu: differs from the CPU reference [%s]", what, (unsigned long long)n,
+                 (unsigned long long)offset, desc);
+}
+
+static int upload(pclr_type t, uint64_t seed) {
+    uint64_t st = seed;
+    fill(t, g_host, MAXN + PAD, &st);
+    return CHECK(pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, (MAXN + PAD) * pclr_type_size(t)) == PCLR_OK, "upload %s: %s",
+                 pclr_type_name(t), pclr_vk_last_error(g_ctx));
+}
+
+static int type_ok(pclr_type t) { return (t != PCLR_DOUBLE || g_feat->float64); }
+
+/* Every type x op x accumulator, the variants and finishes in turn, odd sizes and offsets. */
+static void test_matrix(void) {
+    static const uint64_t sizes[] = {0, 1, 2, 3, 31, 257, 1000, 4099, 65537, MAXN};
+    static const uint64_t offsets[] = {0, 1, 3, 5, 2};
+    static const pclr_variant variants[] = {PCLR_VARIANT_DEFAULT, PCLR_VARIANT_UNROLLED, PCLR_VARIANT_NAIVE};
+    int t, o, a, k = 0, s;
+    for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t) {
+        if (!type_ok((pclr_type)t)) { SKIP("%s: no shaderFloat64", pclr_type_name((pclr_type)t)); continue; }
+        upload((pclr_type)t, g_seed + (uint64_t)t);
+        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+            for (a = PCLR_NATIVE; a <= PCLR_COMPENSATED; ++a) {
+                pclr_config c, r;
+                char what[160];
+                const int isf = t == PCLR_FLOAT || t == PCLR_DOUBLE || t == PCLR_HALF;
+                if (a != PCLR_NATIVE && o != PCLR_SUM && o != PCLR_STATS) continue;
+                if (a == PCLR_COMPENSATED && !isf) continue;
+                if (a == PCLR_WIDE && isf && !g_feat->float64) continue;
+                memset(&c, 0, sizeof c);
+                c.type = (pclr_type)t;
+                c.op = (pclr_op)o;
+                c.accumulate = (pclr_accumulate)a;
+                c.variant = variants[k++ % 3];
+                if (pclr_vk_resolve(g_ctx, &c, &r) != PCLR_OK) {
+                    CHECK(0, "%s %s %s: %s", pclr_type_name(c.type), pclr_op_name(c.op), pclr_accumulate_name(c.accumulate), pclr_vk_last_error(g_ctx));
+                    continue;
+                }
+                for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); ++s) {
+                    const uint64_t n = sizes[s], off = offsets[(s + k) % 5];
+                    if (g_quick && s % 2 && n > 1000) continue;
+                    snprintf(what, sizeof what, "%s %s %s %s", pclr_type_name(c.type), pclr_op_name(c.op), pclr_accumulate_name(c.accumulate),
+                             pclr_variant_name(r.variant));
+                    run_check(&c, off, n, what);
+                }
+                /* the other finishes where the op has them */
+                if (pclr__state_is_element(&r)) {
+                    c.finish = PCLR_FINISH_PARTIALS;
+                    snprintf(what, sizeof what, "%s %s partials", pclr_type_name(c.type), pclr_op_name(c.op));
+                    run_check(&c, 3, 65537, what);
+                    run_check(&c, 0, 5, what);
+                }
+                if ((t == PCLR_UINT || t == PCLR_INT) && o <= PCLR_MAX && a == PCLR_NATIVE) {
+                    c.finish = PCLR_FINISH_ATOMIC;
+                    snprintf(what, sizeof what, "%s %s atomic", pclr_type_name(c.type), pclr_op_name(c.op));
+                    run_check(&c, 1, 65537, what);
+                    run_check(&c, 1, 65537, what); /* the running value went back to the identity */
+                }
+            }
+    }
+}
+
+/* NaN and signed zeros in min, max, argmin, argmax, minmax (NumPy's rules, as the CPU reference). */
+static void test_nan(void) {
+    static const pclr_type types[] = {PCLR_HALF, PCLR_FLOAT, PCLR_DOUBLE};
+    int i, o, v;
+    for (i = 0; i < 3; ++i) {
+        const pclr_type t = types[i];
+        const size_t es = pclr_type_size(t);
+        if (!type_ok(t)) continue;
+        for (v = 0; v < 2; ++v) {
+            uint64_t st = g_seed ^ 0x7a7a;
+            fill(t, g_host, 5000, &st);
+            /* a NaN at 1234 and 4000, -0 and +0 at 10 and 11 */
+            if (t == PCLR_FLOAT) { const float nan = NAN, nz = -0.0f, pz = 0.0f; memcpy(g_host + 1234 * es, &nan, 4); memcpy(g_host + 4000 * es, &nan, 4); memcpy(g_host + 10 * es, &nz, 4); memcpy(g_host + 11 * es, &pz, 4); }
+            else if (t == PCLR_DOUBLE) { const double nan = NAN, nz = -0.0, pz = 0.0; memcpy(g_host + 1234 * es, &nan, 8); memcpy(g_host + 4000 * es, &nan, 8); memcpy(g_host + 10 * es, &nz, 8); memcpy(g_host + 11 * es, &pz, 8); }
+            else { const uint16_t nan = 0x7e00, nz = 0x8000, pz = 0; memcpy(g_host + 1234 * es, &nan, 2); memcpy(g_host + 4000 * es, &nan, 2); memcpy(g_host + 10 * es, &nz, 2); memcpy(g_host + 11 * es, &pz, 2); }
+            if (v == 1) { /* no NaN: signed zeros and ties */
+                memset(g_host + 1234 * es, 0, es);
+                memset(g_host + 4000 * es, 0, es);
+            }
+            pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, 5000 * es);
+            for (o = PCLR_MIN; o <= PCLR_STATS; ++o) {
+                pclr_config c;
+                char what[96];
+                memset(&c, 0, sizeof c);
+                c.type = t;
+                c.op = (pclr_op)o;
+                snprintf(what, sizeof what, "NaN %s %s (case %d)", pclr_type_name(t), pclr_op_name(c.op), v);
+                run_check(&c, 0, 5000, what);
+                run_check(&c, 5, 3000, what); /* the first NaN only */
+                run_check(&c, 1235, 2000, what); /* none */
+            }
+        }
+    }
+}
+
+/* Maps: x alone, with y, with parameters, pixels of 4 components. */
+static void test_maps(void) {
+    VkBuffer y;
+    static unsigned char yh[(5001 + PAD) * 8];
+    uint64_t st = g_seed ^ 0x3a3a;
+    double params[2] = {2.0, 0.5};
+    struct { pclr_type x, y; pclr_op op; int comps; const char *map, *params; } rows[] = {
+        {PCLR_FLOAT, 0, PCLR_SUM, 1, "x * x", NULL},
+        {PCLR_FLOAT, PCLR_FLOAT, PCLR_SUM, 1, "x * y", NULL},
+        {PCLR_INT, PCLR_INT64, PCLR_ARGMIN, 1, "x - y", NULL},
+        {PCLR_FLOAT, 0, PCLR_MAX, 1, "x * k + t", "float k, float t"},
+        {PCLR_HALF, 0, PCLR_STATS, 1, "abs(x)", NULL},
+        {PCLR_FLOAT, 0, PCLR_SUM, 4, "0.25 * x.x + 0.5 * x.y + 0.25 * x.z", NULL},
+        {PCLR_UINT8, 0, PCLR_COUNT, 4, "x.x > x.y", NULL},
+        {PCLR_DOUBLE, PCLR_FLOAT, PCLR_MINMAX, 1, "x * y + k", "double k"},
+    };
+    size_t i;
+    if (!CHECK(pclr_vk_buffer_create(g_ctx, sizeof yh, &y) == PCLR_OK, "y buffer: %s", pclr_vk_last_error(g_ctx))) return;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+        pclr_config c, rc;
+        unsigned char got[128], want[128];
+        const size_t xs = pclr_type_size(rows[i].x) * (size_t)rows[i].comps, ys = rows[i].y ? pclr_type_size(rows[i].y) : 0;
+        const uint64_t n = 4999, off = 2;
+        pclr_result r;
+        if (!type_ok(rows[i].x) || !type_ok(rows[i].y ? rows[i].y : PCLR_FLOAT)) continue;
+        fill(rows[i].x, g_host, (n + PAD) * (uint64_t)rows[i].comps, &st);
+        if (ys) fill(rows[i].y, yh, n + PAD, &st);
+        pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, (n + PAD) * xs);
+        if (ys) pclr_vk_buffer_write(g_ctx, y, 0, yh, (n + PAD) * ys);
+        memset(&c, 0, sizeof c);
+        c.type = rows[i].x;
+        c.y_type = rows[i].y;
+        c.op = rows[i].op;
+        c.components = rows[i].comps;
+        c.map = rows[i].map;
+        c.params = rows[i].params;
+        if (!CHECK(pclr_vk_resolve(g_ctx, &c, &rc) == PCLR_OK, "map %s: %s", rows[i].map, pclr_vk_last_error(g_ctx))) continue;
+        r = pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, off, y, ys ? sizeof yh : 0, off, n, params, got);
+        if (!CHECK(r == PCLR_OK, "map %s: %s (%s)\n%s", rows[i].map, pclr_result_string(r), pclr_vk_last_error(g_ctx), pclr_vk_build_log(g_ctx))) continue;
+        pclr_cpu_reduce_map(&rc, g_host + off * xs, ys ? yh + off * ys : NULL, n, params, want);
+        if (!CHECK(same_result(&rc, got, want), "map %s (%s %s): differs from the CPU reference", rows[i].map, pclr_type_name(c.type), pclr_op_name(c.op)) && c.op == PCLR_ARGMIN)
+            printf("  got %lld at %llu, want %lld at %llu\n", (long long)((pclr_arg_result *)got)->value.i64, (unsigned long long)((pclr_arg_result *)got)->index,
+                   (long long)((pclr_arg_result *)want)->value.i64, (unsigned long long)((pclr_arg_result *)want)->index);
+    }
+    /* a map with y whose loads do not line up with x's: refused, not wrong */
+    {
+        pclr_config c;
+        unsigned char got[64];
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.y_type = PCLR_FLOAT;
+        c.map = "x * y";
+        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, got) == PCLR_ERR_MISALIGNED &&
+                  strstr(pclr_vk_last_error(g_ctx), "line up"),
+              "y out of line with x's loads: %s", pclr_vk_last_error(g_ctx));
+        c.vector_width = 1;
+        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, got) == PCLR_OK, "the same with vector 1: %s",
+              pclr_vk_last_error(g_ctx));
+    }
+    pclr_vk_buffer_destroy(g_ctx, y);
+}
+
+/* The engine's way: record into its own command buffer, submit, read the state back, finalize. */
+static void test_record(void) {
+    const pclr_vk_api *vk = pclr_vk_get_api(g_ctx);
+    VkDevice dev = pclr_vk_get_device(g_ctx);
+    VkCommandPoolCreateInfo pi;
+    VkCommandBufferAllocateInfo ai;
+    VkCommandBufferBeginInfo bi;
+    VkSubmitInfo si;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkQueue queue;
+    VkBuffer out;
+    VkMemoryBarrier mb;
+    unsigned char state[256], got[128], want[128];
+    pclr_config c, rc;
+    uint64_t st = g_seed ^ 0x1234;
+    int k;
+    memset(&pi, 0, sizeof pi);
+    pi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pi.queueFamilyIndex = g_feat->queue_family;
+    if (!CHECK(vk->CreateCommandPool(dev, &pi, NULL, &pool) == VK_SUCCESS, "vkCreateCommandPool")) return;
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    ai.commandPool = pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    vk->AllocateCommandBuffers(dev, &ai, &cmd);
+    vk->GetDeviceQueue(dev, g_feat->queue_family, 0, &queue);
+    pclr_vk_buffer_create(g_ctx, 4096, &out);
+    fill(PCLR_FLOAT, g_host, 50000, &st);
+    pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, 50000 * 4);
+    memset(&bi, 0, sizeof bi);
+    bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    vk->BeginCommandBuffer(cmd, &bi);
+    /* three reduces in one command buffer: they share the context's scratch */
+    for (k = 0; k < 3; ++k) {
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.op = k == 0 ? PCLR_SUM : k == 1 ? PCLR_STATS : PCLR_ARGMAX;
+        CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, (uint64_t)k, 49000, out, 8 + 128 * (VkDeviceSize)k) == PCLR_OK,
+              "record %d: %s", k, pclr_vk_last_error(g_ctx));
+    }
+    memset(&mb, 0, sizeof mb);
+    mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    vk->EndCommandBuffer(cmd);
+    memset(&si, 0, sizeof si);
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK(vk->QueueSubmit(queue, 1, &si, VK_NULL_HANDLE) == VK_SUCCESS, "vkQueueSubmit");
+    vk->DeviceWaitIdle(dev);
+    for (k = 0; k < 3; ++k) {
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.op = k == 0 ? PCLR_SUM : k == 1 ? PCLR_STATS : PCLR_ARGMAX;
+        pclr_vk_resolve(g_ctx, &c, &rc);
+        pclr_vk_buffer_read(g_ctx, out, 8 + 128 * (size_t)k, state, pclr_state_size(&c));
+        CHECK(pclr_finalize(&c, state, got) == PCLR_OK, "finalize");
+        pclr_cpu_reduce_config(&rc, g_host + 4 * (size_t)k, 49000, want);
+        CHECK(same_result(&rc, got, want), "recorded %s: differs from the CPU reference", pclr_op_name(c.op));
+    }
+    CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, 0, 10, out, 6) == PCLR_ERR_MISALIGNED, "out_offset 6 is refused");
+    CHECK(pclr_vk_record(g_ctx, VK_NULL_HANDLE, &c, g_buf, g_buf_size, 0, 10, out, 8) == PCLR_ERR_NULL_POINTER, "no command buffer");
+    pclr_vk_buffer_destroy(g_ctx, out);
+    vk->DestroyCommandPool(dev, pool, NULL);
+}
+
+/* A compiler callback: shaderc on the kernel with one line broken, so that the log is a real compiler's. */
+static pclr_shaderc_api g_sc;
+static void *g_sc_result;
+static int broken_compile(void *user, const char *src, size_t len, const uint32_t **code, size_t *bytes, const char **log) {
+    static char text[1 << 17];
+    void *compiler = g_sc.CompilerInitialize(), *opts = g_sc.OptionsInitialize();
+    char *m;
+    (void)user;
+    *code = NULL;
+    *bytes = 0;
+    if (len >= sizeof text) len = sizeof text - 1;
+    memcpy(text, src, len);
+    text[len] = '\0';
+    if ((m = strstr(text, "void main()")) != NULL) memcpy(m, "void main(!", 11);
+    g_sc.OptionsSetTargetEnv(opts, 0, (1u << 22) | (1u << 12));
+    g_sc_result = g_sc.CompileIntoSpv(compiler, text, len, 2, "broken.comp", "main", opts);
+    g_sc.OptionsRelease(opts);
+    g_sc.CompilerRelease(compiler);
+    *log = g_sc.ResultGetErrorMessage(g_sc_result);
+    if (g_sc.ResultGetCompilationStatus(g_sc_result) != 0) return 1;
+    *code = (const uint32_t *)(const void *)g_sc.ResultGetBytes(g_sc_result);
+    *bytes = g_sc.ResultGetLength(g_sc_result);
+    return 0;
+}
+static void broken_release(void *user) {
+    (void)user;
+    if (g_sc_result) g_sc.ResultRelease(g_sc_result);
+    g_sc_result = NULL;
+}
+
+static void test_failures(void) {
+    pclr_vk_desc d;
+    pclr_vk_context *ctx = NULL;
+    pclr_config c;
+    char err[512], why[512];
+    unsigned char got[64];
+    pclr_result r;
+    memset(&c, 0, sizeof c);
+    /* no loader */
+    memset(&d, 0, sizeof d);
+    d.vulkan_library = "/nonexistent/libvulkan.so.1";
+    d.error = err;
+    d.error_cap = sizeof err;
+    r = pclr_vk_create(&d, &ctx);
+    CHECK(r == PCLR_ERR_NO_DRIVER && !ctx && strstr(err, "/nonexistent/libvulkan.so.1"), "a loader that does not load: %s (%s)", pclr_result_string(r), err);
+    if (!g_ctx) return; /* no device: the rest needs one */
+    /* no shaderc: the context works, the first build says why */
+    memset(&d, 0, sizeof d);
+    d.device_index = -1;
+    d.shaderc_library = "/nonexistent/libshaderc.so.1";
+    d.no_disk_cache = 1;
+    d.no_tune_file = 1;
+    if (CHECK(pclr_vk_create(&d, &ctx) == PCLR_OK, "context without shaderc")) {
+        r = pclr_vk_reduce(ctx, &c, g_buf, g_buf_size, 0, 10, got);
+        CHECK(r == PCLR_ERR_NO_DRIVER && strstr(pclr_vk_last_error(ctx), "shaderc"), "no shaderc: %s (%s)", pclr_result_string(r), pclr_vk_last_error(ctx));
+        pclr_vk_destroy(ctx);
+    }
+    /* a compile failure with the compiler's log */
+    if (pclr_shaderc_load_api(NULL, &g_sc, why, sizeof why) == PCLR_OK) {
+        memset(&d, 0, sizeof d);
+        d.device_index = -1;
+        d.no_disk_cache = 1;
+        d.no_tune_file = 1;
+        d.compiler.compile = broken_compile;
+        d.compiler.release = broken_release;
+        if (CHECK(pclr_vk_create(&d, &ctx) == PCLR_OK, "context with a compiler callback")) {
+            r = pclr_vk_reduce(ctx, &c, g_buf, g_buf_size, 0, 10, got);
+            CHECK(r == PCLR_ERR_BUILD_FAILED && strstr(pclr_vk_build_log(ctx), "error"), "a kernel that does not compile: %s, log \"%s\"",
+                  pclr_result_string(r), pclr_vk_build_log(ctx));
+            r = pclr_vk_reduce(ctx, &c, g_buf, g_buf_size, 0, 10, got);
+            CHECK(r == PCLR_ERR_BUILD_FAILED, "and again: %s", pclr_result_string(r));
+            pclr_vk_destroy(ctx);
+        }
+    } else {
+        SKIP("compile failure: %s", why);
+    }
+    /* bad buffer ranges and arguments */
+    CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, g_buf_size / 4 - 5, 6, got) == PCLR_ERR_SIZE_OVERFLOW &&
+              strstr(pclr_vk_last_error(g_ctx), "past the end"), "one element past the end: %s", pclr_vk_last_error(g_ctx));
+    CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, UINT64_MAX - 2, 6, got) == PCLR_ERR_SIZE_OVERFLOW, "offset + n overflow");
+    CHECK(pclr_vk_reduce(g_ctx, &c, VK_NULL_HANDLE, 0, 0, 5, got) == PCLR_ERR_NULL_POINTER, "no buffer with n = 5");
+    CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, NULL) == PCLR_ERR_NULL_POINTER, "no result pointer");
+    CHECK(pclr_vk_reduce(g_ctx, NULL, g_buf, g_buf_size, 0, 5, got) == PCLR_ERR_NULL_POINTER, "no config");
+    {
+        float zero = -1.0f;
+        CHECK(pclr_vk_reduce(g_ctx, &c, VK_NULL_HANDLE, 0, 0, 0, &zero) == PCLR_OK && zero == 0.0f, "n = 0 without a buffer: the identity");
+    }
+    c.accumulate = PCLR_EXACT;
+    r = pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, got);
+    CHECK(r == PCLR_ERR_UNSUPPORTED_COMBINATION && strstr(pclr_vk_last_error(g_ctx), "exact"), "exact sums: %s", pclr_vk_last_error(g_ctx));
+    c.accumulate = PCLR_NATIVE;
+    c.backend = PCLR_CUDA;
+    CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, got) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a cuda kernel on Vulkan");
+    c.backend = PCLR_BACKEND_AUTO;
+    c.type = PCLR_UINT8;
+    c.vector_width = 1;
+    r = pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, got);
+    CHECK(r == PCLR_ERR_UNSUPPORTED_COMBINATION && strstr(pclr_vk_last_error(g_ctx), "4, 8 or 16 bytes"), "1-byte loads: %s", pclr_vk_last_error(g_ctx));
+    /* NULL contexts */
+    CHECK(pclr_vk_reduce(NULL, &c, g_buf, g_buf_size, 0, 5, got) == PCLR_ERR_INVALID_CONTEXT, "NULL context");
+    CHECK(!strcmp(pclr_vk_last_error(NULL), "no context (NULL)") && !strcmp(pclr_vk_build_log(NULL), ""), "NULL context's sentences");
+    CHECK(pclr_vk_create(NULL, NULL) == PCLR_ERR_NULL_POINTER, "create without out");
+    /* the context still works */
+    memset(&c, 0, sizeof c);
+    CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, got) == PCLR_OK, "usable after failures: %s", pclr_vk_last_error(g_ctx));
+}
+
+/* The generic context on Vulkan (listed: auto never picks it), its buffers, and the disk cache across contexts. */
+static void test_generic_and_cache(void) {
+    pclr_desc d;
+    pclr_context *ctx;
+    pclr_buffer *b;
+    pclr_config c;
+    char dir[] = "/tmp/pclr_vk_cacheXXXXXX", text[4096];
+    float data[1001], sum = 0.0f, want = 0.0f;
+    int i, round;
+    for (i = 0; i < 1001; ++i) { data[i] = (float)(i % 9) * 0.25f; if (i >= 1) want += data[i]; }
+    if (!mkdtemp(dir)) { CHECK(0, "mkdtemp"); return; }
+    for (round = 0; round < 2; ++round) {
+        memset(&d, 0, sizeof d);
+        d.backends[0] = PCLR_VULKAN;
+        d.cache_dir = dir;
+        d.no_tune_file = 1;
+        if (!CHECK(pclr_create(&d, &ctx) == PCLR_OK && pclr_get_backend(ctx) == PCLR_VULKAN, "generic context on Vulkan")) return;
+        CHECK(pclr_context_vk(ctx) != NULL, "pclr_context_vk");
+        pclr_buffer_create(ctx, sizeof data, &b);
+        CHECK(pclr_buffer_vk(ctx, b) != VK_NULL_HANDLE, "pclr_buffer_vk");
+        pclr_buffer_write(ctx, b, 0, data, sizeof data);
+        memset(&c, 0, sizeof c);
+        CHECK(pclr_reduce(ctx, &c, b, 1, 1000, &sum) == PCLR_OK && sum == want, "generic reduce: %g want %g (%s)", sum, want, pclr_last_error(ctx));
+        {
+            float back[4];
+            CHECK(pclr_buffer_read(ctx, b, 4, back, sizeof back) == PCLR_OK && !memcmp(back, data + 1, sizeof back), "buffer read back");
+        }
+        pclr_describe(ctx, text, sizeof text);
+        CHECK(strstr(text, round == 0 ? "(0 loaded, 1 stored)" : "(1 loaded, 0 stored)") != NULL, "disk cache round %d:\n%s", round, text);
+        pclr_buffer_destroy(ctx, b);
+        pclr_destroy(ctx);
+    }
+    {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0) SKIP("could not remove %s", dir);
+    }
+}
+
+static void test_tune(void) {
+    pclr_tune_entry out[PCLR_TUNE_CLASSES];
+    pclr_tune_options o;
+    size_t count = 0;
+    pclr_result r;
+    memset(&o, 0, sizeof o);
+    o.max_n = 1u << 12;
+    r = pclr_vk_tune(g_ctx, PCLR_FLOAT, PCLR_SUM, &o, out, PCLR_TUNE_CLASSES, &count);
+    if (r == PCLR_ERR_UNSUPPORTED_BY_DEVICE) { SKIP("tune: %s", pclr_vk_last_error(g_ctx)); return; }
+    CHECK(r == PCLR_OK && count >= 1 && out[0].backend == PCLR_VULKAN && out[0].gbps > 0, "tune: %s, %lu entries", pclr_result_string(r),
+          (unsigned long)count);
+}
+
+int main(void) {
+    pclr_vk_desc d;
+    char err[512];
+    pclr_result r;
+    g_quick = getenv("PCLR_TEST_QUICK") && atoi(getenv("PCLR_TEST_QUICK"));
+    printf("seed %llu\n", (unsigned long long)g_seed);
+    memset(&d, 0, sizeof d);
+    d.device_index = -1;
+    d.no_tune_file = 1;
+    d.no_disk_cache = 1;
+    d.error = err;
+    d.error_cap = sizeof err;
+    if ((r = pclr_vk_create(&d, &g_ctx)) != PCLR_OK) {
+        if (r == PCLR_ERR_NO_DRIVER || r == PCLR_ERR_NO_DEVICE || r == PCLR_ERR_UNSUPPORTED_BY_DEVICE) {
+            SKIP("no Vulkan device here: %s", err);
+            test_failures(); /* the paths that need none still run */
+            return pclr_test_summary("test_vulkan");
+        }
+        CHECK(0, "pclr_vk_create: %s (%s)", pclr_result_string(r), err);
+        return pclr_test_summary("test_vulkan");
+    }
+    g_feat = pclr_vk_get_features(g_ctx);
+    printf("device: %s (subgroup %u, fp64 %d)\n", g_feat->device_name, g_feat->subgroup_size, g_feat->float64);
+    if (!CHECK(pclr_vk_buffer_create(g_ctx, (size_t)g_buf_size, &g_buf) == PCLR_OK, "buffer: %s", pclr_vk_last_error(g_ctx)))
+        return pclr_test_summary("test_vulkan");
+    if (!getenv("PCLR_TEST_SKIP_MATRIX")) test_matrix();
+    if (!getenv("PCLR_TEST_SKIP_MATRIX")) test_nan();
+    test_maps();
+    test_record();
+    test_failures();
+    test_generic_and_cache();
+    if (!g_quick) test_tune();
+    pclr_vk_buffer_destroy(g_ctx, g_buf);
+    pclr_vk_destroy(g_ctx);
+    return pclr_test_summary("test_vulkan");
+}
