@@ -698,8 +698,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* The macro form's own text: what the generator decides in C, chosen by #if. */
 #define PCLR__MF_PRELUDE_CL \
     PCLR__TEXT_PRELUDE_OPENCL("#if defined(PCLR_TYPE_double)\n" PCLR__TEXT_FP64 "#endif\n") PCLR__TEXT_FENCE_OPENCL
-#define PCLR__MF_PRELUDE_CUDA \
-    PCLR__TEXT_PRELUDE_CUDA PCLR__TEXT_FENCE_CUDA "#if PCLR_WAVE != 32\n#error \"pclreduce: CUDA shuffles need a wave width of 32\"\n#endif\n"
+#define PCLR__MF_PRELUDE_CUDA                                                                                   \
+    PCLR__TEXT_PRELUDE_CUDA PCLR__TEXT_FENCE_CUDA PCLR__TEXT_TICKET_FN_CUDA PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA \
+    "#if PCLR_WAVE != 32\n#error \"pclreduce: CUDA shuffles need a wave width of 32\"\n#endif\n"
 #define PCLR__MF_TYPES \
 "#define PCLR_CAT_(a, b) a##b\n#define PCLR_CAT(a, b) PCLR_CAT_(a, b)\n" \
 "#if defined(PCLR_TYPE_uint)\n#define PCLR_T uint\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
@@ -733,12 +734,13 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
 #define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
 #define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
-#define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", PCLR__TEXT_TICKET_CL, "pclr_tree_rolled")
-#define PCLR__MF_KERNEL_CUDA PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_TICKET_CUDA, "pclr_group_reduce")
-#define PCLR__MF_KERNEL(LDS, TICKET, TREE)                                                                 \
-    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST PCLR__TEXT_IDS PCLR__TEXT_HEAD("PCLR_TSIZE")                  \
+#define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", "", PCLR__TEXT_LAST_GROUP(PCLR__TEXT_TICKET_CL, "pclr_tree_rolled"))
+#define PCLR__MF_KERNEL_CUDA \
+    PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY, PCLR__TEXT_LAST_GROUP_CUDA("pclr_group_reduce"))
+#define PCLR__MF_KERNEL(LDS, WAIT, LAST)                                                                   \
+    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS PCLR__TEXT_HEAD("PCLR_TSIZE")             \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n" \
-    PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP(TICKET, TREE)
+    PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
 
 /* ------------------------------------------------------------ kernel text
    Written once, for both the generator (pclr_kernel_source, which puts the
@@ -797,14 +799,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "/* The ticket: the atomic releases this group's partial and acquires the others'. */\n" \
 "static __device__ __forceinline__ uint pclr_ticket(uint *counter) {\n" \
 "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
-"    uint t;\n" \
-"    asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(t) : \"l\"(counter) : \"memory\");\n" \
-"    return t;\n" \
+"    uint t; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(t) : \"l\"(counter) : \"memory\"); return t;\n" \
 "#else\n" \
-"    __threadfence();\n" \
-"    const uint t = atomicAdd(counter, 1u);\n" \
-"    __threadfence();\n" \
-"    return t;\n" \
+"    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;\n" \
 "#endif\n" \
 "}\n"
 /* Programmatic dependent launch (sm_90): the backend lets this grid start while the
@@ -812,9 +809,8 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    before it reads or writes any, then lets the next one start. The backend launches
    a kernel that way only when its text holds this line (without it both are no-ops). */
 #define PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA \
-"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n" \
-"#define PCLR_GRID_DEPENDENCY() asm volatile(\"griddepcontrol.wait;\" ::: \"memory\"); \\\n" \
-"                                asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\")\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */\n" \
+"#define PCLR_GRID_DEPENDENCY() asm volatile(\"griddepcontrol.wait;\\n\\tgriddepcontrol.launch_dependents;\" ::: \"memory\")\n" \
 "#else\n" \
 "#define PCLR_GRID_DEPENDENCY()\n" \
 "#endif\n"
