@@ -1,6 +1,7 @@
 # pclreduce: the headers need no build; this builds the tools, examples and tests.
 #   make            build/pclreduce-gen, build/pclreduce-run, build/pclreduce-tune, build/demo
-#   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root)
+#   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root),
+#                   then on the Vulkan device where there is one
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
 #   make bench      benchmarks against the anchors (bench/run.sh), results under bench/results/
 
@@ -8,7 +9,7 @@ CC        ?= cc
 CUDA_PATH ?= /usr/local/cuda
 CFLAGS    ?= -O2 -g
 WARN       = -std=c99 -Wall -Wextra -Wpedantic -Werror
-HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h examples/pclr_args.h
+HEADERS    = pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h examples/pclr_args.h
 # OpenCL, the CUDA driver and NVRTC are loaded at run time (dlopen): no -lOpenCL
 # (programs built with -DPCLREDUCE_NO_RUNTIME_LINKING add -lOpenCL -lcuda -lnvrtc)
 LIBS       = -ldl -lm
@@ -19,6 +20,14 @@ ifneq ($(wildcard $(CUDA_PATH)/include/cuda.h),)
 CUDA_INC   = -I$(CUDA_PATH)/include
 else
 CUDA_INC   = -DPCLR_RUN_NO_CUDA -DPCLR_DEMO_NO_CUDA
+endif
+
+# The Vulkan backend needs vulkan/vulkan.h at compile time only (the loader and
+# shaderc are loaded at run time); without it the tools, demo and auto_exposure
+# build without Vulkan (apt-get install libvulkan-dev).
+PCLR_HASH := \#
+ifneq ($(shell printf '$(PCLR_HASH)include <vulkan/vulkan.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes),yes)
+CUDA_INC  += -DPCLR_RUN_NO_VULKAN -DPCLR_DEMO_NO_VULKAN
 endif
 
 all: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune build/demo
@@ -41,8 +50,10 @@ build/demo: examples/demo.c $(HEADERS) | build
 deps:
 	bash .ci/deps.sh
 
+# shaderc for the demo's Vulkan table: $PCLR_SHADERC_LIBRARY, else one that loads (tests/shaderc.sh: Debian 12's
+# libshaderc1 needs glslang linked in), else none (the demo prints "vulkan: skipped: ...")
 demo: deps all
-	./build/demo
+	PCLR_SHADERC_LIBRARY="$${PCLR_SHADERC_LIBRARY:-$$(bash tests/shaderc.sh build)}" ./build/demo
 
 test: deps all
 	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
@@ -80,14 +91,14 @@ build/maps: examples/maps.c $(HEADERS) | build
 install: build/pclreduce-gen build/pclreduce-run
 	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig $(PCLR_INSTALL_TO)/lib/cmake/pclreduce
-	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h $(PCLR_INSTALL_TO)/include/
+	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h $(PCLR_INSTALL_TO)/include/
 	install -m 755 build/pclreduce-gen build/pclreduce-run $(PCLR_INSTALL_TO)/bin/
 	$(PCLR_SUBST) cmake/pclreduce.pc.in > $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc
 	$(PCLR_SUBST) cmake/pclreduceConfig.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfig.cmake
 	$(PCLR_SUBST) cmake/pclreduceConfigVersion.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfigVersion.cmake
 
 uninstall:
-	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h) \
+	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h) \
 	    $(addprefix $(PCLR_INSTALL_TO)/bin/,pclreduce-gen pclreduce-run) \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc \
 	    $(addprefix $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/,pclreduceConfig.cmake pclreduceConfigVersion.cmake)
@@ -150,7 +161,9 @@ test-failures: build/tests/test_failures
 
 # --- several machines: MPI example, built where mpicc exists -----------------
 #   build/mpi_reduce   mpirun -np R build/mpi_reduce --type T --op O --n N [--seed S] [--check]
-#   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, every type/op pair
+#   make mpi-test      tests/test_mpi.sh: mpirun -np 2 on PoCL, 33 type/op pairs covering every type and op
+#   make mpi-gpu       examples/mpi_gpu.sh: 1 and 2 ranks (one GPU each), every type/op checked, and
+#                      the 2^31-float sum timed with 1 and 2 ranks (MPI_GPU_ARGS: its flags)
 MPICC         ?= mpicc
 MPI_CUDA_INC   = $(if $(wildcard $(CUDA_PATH)/include/cuda.h),-I$(CUDA_PATH)/include,-DPCLR_MPI_NO_CUDA)
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
@@ -163,4 +176,7 @@ build/mpi_reduce: examples/mpi_reduce.c $(HEADERS) | build
 mpi-test:
 	bash tests/test_mpi.sh
 
-.PHONY: mpi-test
+mpi-gpu:
+	bash examples/mpi_gpu.sh $(MPI_GPU_ARGS)
+
+.PHONY: mpi-test mpi-gpu

@@ -365,6 +365,26 @@ PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg);
    segment (pclr_result_size bytes each) into results. */
 PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
                                             const double *params, void *results);
+/* The result of reducing a's elements followed by b's, from the two results
+   (pclr_result_size bytes each, as pclr_reduce or pclr_cpu_reduce_config
+   wrote them with cfg's type, op, accumulator and map; no alignment needed;
+   out may be a or b). b_first_index is the number of elements a covers: it
+   is added to b's argmin/argmax index. Folding parts left to right (a
+   cluster's ranks in rank order) gives a deterministic answer; it equals the
+   result of the whole where the order of operations cannot matter:
+   - integer sums wrap in their sum type, counts add, min/max/minmax keep the
+     first NaN and take -0 below +0 (the CPU reference's rule);
+   - argmin/argmax: the first NaN, else the smaller value, ties to a (the
+     smaller index); an empty part (index UINT64_MAX) is the identity;
+   - float sums (every accumulator but exact) add once in the sum type: the
+     error bound of the whole gains one rounding per combine;
+   - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
+     formula in double (M2 = var x count), the variances recomputed from M2.
+   An exact sum is rounded once, and the sum of two rounded sums is not the
+   exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
+   (combine wide or compensated sums, or reduce the gathered data). An index
+   that would pass UINT64_MAX - 1 is PCLR_ERR_SIZE_OVERFLOW. */
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -588,6 +608,17 @@ typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (h
    passed over). PCLR_ERR_NO_DEVICE when no listed backend works (the
    reasons in desc.error). */
 PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
+/* How many devices `backend` has here, numbered as desc.device numbers them
+   (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
+   (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
+   (pclreduce-run --list's order), of platform desc.platform - 1 only when
+   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   local_rank % count + 1. desc may be NULL; its libraries and tables load as
+   pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
+   with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for
+   PCLR_BACKEND_AUTO (name one backend); PCLR_ERR_NO_DRIVER for a backend
+   not compiled in. */
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count);
 PCLR_API void pclr_destroy(pclr_context *ctx); /* NULL is fine; destroy buffers first */
 PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx); /* PCLR_BACKEND_AUTO for NULL */
 PCLR_API const char *pclr_device_name(const pclr_context *ctx);  /* "" for NULL */
@@ -5405,6 +5436,121 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     return r;
 }
 
+/* ------------------------------------------------ combining two results (pclr_combine) */
+static int pclr__cmb_nan(pclr_type t, const pclr_scalar *v) {
+    return t == PCLR_FLOAT ? v->f32 != v->f32 : t == PCLR_DOUBLE ? v->f64 != v->f64 : 0;
+}
+/* x < y in the order of t (a value or sum type); zeros: -0 < +0 when signed_zero. No NaN here. */
+static int pclr__cmb_less(pclr_type t, const pclr_scalar *x, const pclr_scalar *y, int signed_zero) {
+    switch (t) {
+    case PCLR_UINT8: return x->u8 < y->u8;
+    case PCLR_INT8: return x->i8 < y->i8;
+    case PCLR_UINT16: return x->u16 < y->u16;
+    case PCLR_INT16: return x->i16 < y->i16;
+    case PCLR_UINT: return x->u32 < y->u32;
+    case PCLR_INT: return x->i32 < y->i32;
+    case PCLR_UINT64: return x->u64 < y->u64;
+    case PCLR_INT64: return x->i64 < y->i64;
+    case PCLR_FLOAT:
+        return x->f32 < y->f32 ||
+               (signed_zero && x->f32 == 0 && y->f32 == 0 && pclr__ref_neg_f32(x->f32) && !pclr__ref_neg_f32(y->f32));
+    default:
+        return x->f64 < y->f64 ||
+               (signed_zero && x->f64 == 0 && y->f64 == 0 && pclr__ref_neg_f64(x->f64) && !pclr__ref_neg_f64(y->f64));
+    }
+}
+/* min (want_max 0) or max of a then b: the first NaN, else the smaller (larger), -0 below +0 */
+static pclr_scalar pclr__cmb_pick(pclr_type t, pclr_scalar a, pclr_scalar b, int want_max) {
+    if (pclr__cmb_nan(t, &a)) return a;
+    if (pclr__cmb_nan(t, &b)) return b;
+    return (want_max ? pclr__cmb_less(t, &a, &b, 1) : pclr__cmb_less(t, &b, &a, 1)) ? b : a;
+}
+/* a + b in the sum type t: integers wrap (on unsigned bits), floats round once */
+static pclr_scalar pclr__cmb_add(pclr_type t, pclr_scalar a, pclr_scalar b) {
+    pclr_scalar r = a;
+    if (t == PCLR_FLOAT) r.f32 = a.f32 + b.f32;
+    else if (t == PCLR_DOUBLE) r.f64 = a.f64 + b.f64;
+    else if (pclr_type_size(t) == 8) r.u64 = a.u64 + b.u64;
+    else r.u32 = a.u32 + b.u32;
+    return r;
+}
+
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out) {
+    pclr_config c;
+    pclr_type vt, st;
+    pclr_result r;
+    size_t size;
+    if (!a || !b || !out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if (c.accumulate == PCLR_EXACT && (c.op == PCLR_SUM || c.op == PCLR_STATS)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    vt = pclr_value_type(c.type);
+    st = pclr_sum_type(c.type, c.accumulate);
+    size = pclr_result_size(&c);
+    switch (c.op) {
+    case PCLR_SUM: case PCLR_MIN: case PCLR_MAX: case PCLR_COUNT: {
+        pclr_scalar x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        memcpy(&x, a, size);
+        memcpy(&y, b, size);
+        if (c.op == PCLR_SUM) x = pclr__cmb_add(st, x, y);
+        else if (c.op == PCLR_COUNT) x.u64 += y.u64;
+        else x = pclr__cmb_pick(vt, x, y, c.op == PCLR_MAX);
+        memcpy(out, &x, size);
+        return PCLR_OK;
+    }
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (y.index != UINT64_MAX) {
+            if (y.index >= UINT64_MAX - b_first_index) return PCLR_ERR_SIZE_OVERFLOW;
+            y.index += b_first_index;
+        }
+        /* b wins when a is empty, when b has the first NaN, or with a strictly better value */
+        if (y.index != UINT64_MAX &&
+            (x.index == UINT64_MAX ||
+             (!pclr__cmb_nan(vt, &x.value) &&
+              (pclr__cmb_nan(vt, &y.value) || (c.op == PCLR_ARGMIN ? pclr__cmb_less(vt, &y.value, &x.value, 0)
+                                                                   : pclr__cmb_less(vt, &x.value, &y.value, 0))))))
+            x = y;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    default: { /* stats */
+        pclr_stats_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.sum = pclr__cmb_add(st, x.sum, y.sum);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        if (x.count == 0) {
+            x.mean = y.mean;
+            x.var = y.var;
+            x.sample_var = y.sample_var;
+        } else if (y.count != 0) { /* Chan et al.: M2 = M2a + M2b + delta^2 na nb / n */
+            const double na = (double)x.count, nb = (double)y.count, n = na + nb, delta = y.mean - x.mean;
+            const double m2 = x.var * na + y.var * nb + delta * delta * (na * nb / n);
+            x.mean = x.mean + delta * (nb / n);
+            x.var = m2 / n;
+            x.sample_var = m2 / (n - 1);
+        }
+        x.count += y.count;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    }
+}
+
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
     const unsigned char *p = (const unsigned char *)data;
     uint64_t h = seed;
@@ -7065,18 +7211,21 @@ PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, vo
 /* ---------------------------------------------------------------- the generic context */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
 static const pclr__backend_ops *pclr__cl_ops(void);
+static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_OPENCL 1
 #else
 #define PCLR__HAVE_OPENCL 0
 #endif
 #if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
 static const pclr__backend_ops *pclr__cuda_ops(void);
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_CUDA 1
 #else
 #define PCLR__HAVE_CUDA 0
 #endif
 #if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
 static const pclr__backend_ops *pclr__vk_ops(void);
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_VULKAN 1
 #else
 #define PCLR__HAVE_VULKAN 0
@@ -7167,6 +7316,34 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE, "no backend works here (%s)", ctx->passed_over);
     a.free(ctx, a.user);
     return PCLR_ERR_NO_DEVICE;
+}
+
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count) {
+    pclr_desc zero;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (desc->error && desc->error_cap) desc->error[0] = '\0';
+    if (!count) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_device_count: count is NULL");
+    *count = 0;
+    switch (backend) {
+    case PCLR_CPU: *count = 1; return PCLR_OK;
+#if PCLR__HAVE_OPENCL
+    case PCLR_OPENCL: return pclr__cl_device_count(desc, count);
+#endif
+#if PCLR__HAVE_CUDA
+    case PCLR_CUDA: return pclr__cuda_device_count(desc, count);
+#endif
+#if PCLR__HAVE_VULKAN
+    case PCLR_VULKAN: return pclr__vk_device_count(desc, count);
+#endif
+    default:
+        if ((int)backend <= 0 || backend >= PCLR_BACKEND_COUNT_)
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, vulkan, cpu)");
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DRIVER, "pclr_device_count: %s is not compiled in",
+                         pclr_backend_name(backend));
+    }
 }
 
 PCLR_API void pclr_destroy(pclr_context *ctx) {

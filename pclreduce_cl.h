@@ -704,23 +704,22 @@ static int pclr__cl_type_rank(const pclr_cl_api *api, cl_device_id d, cl_int *er
     return 3;
 }
 
-/* Picks the device (see pclr_cl_create_default), makes a context and an
-   in-order queue on it, and wraps them. */
-static pclr_result pclr__cl_create_default_on(const pclr_cl_desc *desc, const pclr_cl_api *api, const char *library,
-                                              int platform_index, int device_index, pclr_cl_context **out) {
+/* Walks the devices in the order pclr_cl_create_default numbers them
+   (platform_index >= 0: that platform's only) and finds the device_index-th
+   (>= 0) or the best one (-1); *seen: how many devices were walked. No device
+   found is PCLR_OK with *best_dev NULL (the caller says why). */
+static pclr_result pclr__cl_find_device(const pclr_cl_api *api, const char *library, int platform_index, int device_index,
+                                        char *e, size_t ecap, cl_platform_id *best_plat_out, cl_device_id *best_dev_out,
+                                        cl_uint *seen_out) {
     enum { MAXP = 32, MAXD = 64 };
     cl_platform_id plats[MAXP], best_plat = NULL;
     cl_device_id devs[MAXD], best_dev = NULL;
     cl_uint np = 0, pi, seen = 0;
     int best_rank = 100;
     cl_int err;
-    cl_context context;
-    cl_command_queue queue;
-    cl_context_properties props[3];
-    pclr_cl_desc own;
-    pclr_result r;
-    char *e = desc->error;
-    size_t ecap = desc->error_cap;
+    *best_plat_out = NULL;
+    *best_dev_out = NULL;
+    *seen_out = 0;
     err = api->GetPlatformIDs(MAXP, plats, &np);
     /* -1001: CL_PLATFORM_NOT_FOUND_KHR, the ICD loader found no driver */
     if (err == -1001 || (err == CL_SUCCESS && np == 0))
@@ -758,6 +757,29 @@ static pclr_result pclr__cl_create_default_on(const pclr_cl_desc *desc, const pc
             }
         }
     }
+    *best_plat_out = best_plat;
+    *best_dev_out = best_dev;
+    *seen_out = seen;
+    return PCLR_OK;
+}
+
+/* Picks the device (see pclr_cl_create_default), makes a context and an
+   in-order queue on it, and wraps them. */
+static pclr_result pclr__cl_create_default_on(const pclr_cl_desc *desc, const pclr_cl_api *api, const char *library,
+                                              int platform_index, int device_index, pclr_cl_context **out) {
+    cl_platform_id best_plat;
+    cl_device_id best_dev;
+    cl_uint seen;
+    cl_int err;
+    cl_context context;
+    cl_command_queue queue;
+    cl_context_properties props[3];
+    pclr_cl_desc own;
+    pclr_result r;
+    char *e = desc->error;
+    size_t ecap = desc->error_cap;
+    if ((r = pclr__cl_find_device(api, library, platform_index, device_index, e, ecap, &best_plat, &best_dev, &seen)) != PCLR_OK)
+        return r;
     if (!best_dev) {
         if (device_index >= 0)
             return pclr__say(e, ecap, PCLR_ERR_NO_DEVICE, "no OpenCL device %d (there are %u)", device_index,
@@ -1681,6 +1703,22 @@ static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **ou
     return r;
 }
 static void pclr__cl_generic_destroy(pclr__engine *e) { pclr_cl_destroy((pclr_cl_context *)e); }
+static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count) {
+    pclr_cl_api api;
+    char library[256];
+    cl_platform_id plat;
+    cl_device_id dev;
+    cl_uint seen = 0;
+    pclr_result r;
+    if ((r = pclr__cl_table(d->opencl_api, d->opencl_library, &api, library, sizeof library, d->error, d->error_cap)) != PCLR_OK ||
+        (r = pclr__cl_find_device(&api, library, d->platform > 0 ? d->platform - 1 : -1, -1, d->error, d->error_cap, &plat, &dev,
+                                  &seen)) != PCLR_OK)
+        return r;
+    *count = (int)seen;
+    return seen ? PCLR_OK
+                : pclr__say(d->error, d->error_cap, PCLR_ERR_NO_DEVICE, "no OpenCL device on %s",
+                            d->platform > 0 ? "that platform" : "any platform");
+}
 
 PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_OPENCL ? (pclr_cl_context *)ctx->engine : NULL;

@@ -575,22 +575,34 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
     return PCLR_OK;
 }
 
-static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
+/* The driver's table (the caller's, linked or loaded) and cuInit, for create
+   and pclr_device_count: PCLR_ERR_NO_DRIVER or PCLR_ERR_NO_DEVICE and why. */
+static pclr_result pclr__cuda_driver_open(const pclr_cuda_api *given, const char *path, pclr_cuda_api *cu, char *name,
+                                          size_t name_cap, char *why, size_t why_cap) {
     void *lib;
+    const char *en = NULL, *es = NULL;
+    CUresult r;
+    pclr_result pr;
+    if ((pr = pclr__library_open(&pclr__cuda_library, given, path, pclr__cuda_names, pclr__cuda_library.count, cu, sizeof *cu,
+                                 &lib, name, name_cap, why, why_cap)) != PCLR_OK)
+        return pr; /* the driver stays loaded: it starts threads at cuInit */
+    if ((r = cu->Init(0)) == CUDA_SUCCESS) return PCLR_OK;
+    if ((int)r == 34 /* CUDA_ERROR_STUB_LIBRARY */)
+        return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no CUDA driver (%s is the toolkit's stub library: cuInit failed "
+                         "with CUDA_ERROR_STUB_LIBRARY)", name);
+    if (cu->GetErrorName(r, &en) != CUDA_SUCCESS || !en) en = "CUDA error";
+    if (cu->GetErrorString(r, &es) != CUDA_SUCCESS || !es) es = "unknown error";
+    return pclr__say(why, why_cap, PCLR_ERR_NO_DEVICE, "cuInit failed: %s (%s, code %d)", en, es, (int)r);
+}
+
+static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
     char why[512];
     CUresult r;
     pclr_result pr;
     int count = 0, pushed = 0;
-    if ((pr = pclr__library_open(&pclr__cuda_library, d->cuda_api, d->cuda_library, pclr__cuda_names, pclr__cuda_library.count,
-                                 &ctx->cu, sizeof ctx->cu, &lib, ctx->cu_name, sizeof ctx->cu_name, why, sizeof why)) != PCLR_OK)
-        return pclr__fail(&ctx->e, pr, "%s", why); /* the driver stays loaded: it starts threads at cuInit */
-    if ((r = ctx->cu.Init(0)) != CUDA_SUCCESS) {
-        if ((int)r == 34 /* CUDA_ERROR_STUB_LIBRARY */)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DRIVER, "no CUDA driver (%s is the toolkit's stub library: cuInit failed "
-                              "with CUDA_ERROR_STUB_LIBRARY)", ctx->cu_name);
-        pclr__cuda_fail(ctx, r, "cuInit");
-        return PCLR_ERR_NO_DEVICE;
-    }
+    if ((pr = pclr__cuda_driver_open(d->cuda_api, d->cuda_library, &ctx->cu, ctx->cu_name, sizeof ctx->cu_name, why,
+                                     sizeof why)) != PCLR_OK)
+        return pclr__fail(&ctx->e, pr, "%s", why);
     if (ctx->cu.DriverGetVersion(&ctx->features.driver_version) != CUDA_SUCCESS) ctx->features.driver_version = 0;
     ctx->device_ordinal = -1;
     if (d->context) {
@@ -1200,6 +1212,19 @@ static pclr_result pclr__cuda_generic_create(const pclr_desc *d, pclr__engine **
     return r;
 }
 static void pclr__cuda_generic_destroy(pclr__engine *e) { pclr_cuda_destroy((pclr_cuda_context *)e); }
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count) {
+    pclr_cuda_api cu;
+    char name[256];
+    CUresult r;
+    pclr_result pr;
+    if ((pr = pclr__cuda_driver_open(d->cuda_api, d->cuda_library, &cu, name, sizeof name, d->error, d->error_cap)) != PCLR_OK)
+        return pr;
+    if ((r = cu.DeviceGetCount(count)) != CUDA_SUCCESS || *count <= 0) {
+        *count = 0;
+        return pclr__say(d->error, d->error_cap, PCLR_ERR_NO_DEVICE, "no CUDA device (cuDeviceGetCount: code %d)", (int)r);
+    }
+    return PCLR_OK;
+}
 
 PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_CUDA ? (pclr_cuda_context *)ctx->engine : NULL;

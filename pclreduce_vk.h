@@ -199,7 +199,8 @@ PCLR_API VkDevice pclr_vk_get_device(const pclr_vk_context *ctx);
 /* Tables without a context (path NULL: the environment variable, else the usual names). */
 PCLR_API pclr_result pclr_vk_load_api(const char *path, pclr_vk_api *api, char *why, size_t why_cap);
 PCLR_API pclr_result pclr_shaderc_load_api(const char *path, pclr_shaderc_api *api, char *why, size_t why_cap);
-/* The Vulkan devices here, one line each ("0: NVIDIA H100 80GB HBM3 (discrete, Vulkan 1.4.312)"), under the
+/* The Vulkan devices here, one line each ("0: NVIDIA H100 80GB HBM3 (discrete, Vulkan 1.4.312, driver NVIDIA 570.124.06,
+   subgroup 32, shaderInt64 yes, shaderFloat64 yes)": the driver's name and version string), under the
    buffer protocol of pclr_config_describe; *count (may be NULL) gets their number. desc: the library fields. */
 PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, size_t cap, size_t *len, int *count);
 /* Backend vulkan where 0, the device's defaults, pclr_config_resolve, then the device's limits. */
@@ -256,6 +257,7 @@ PCLR_EXTERN_C_END
 #define PCLR__VK_CTL_SLOTS 2        /* first word of the running values, (uint|int) x (sum|min|max) */
 #define PCLR__VK_RESULT_BYTES 256   /* the blocking calls' state, host-visible */
 #define PCLR__VK_STAGING_BYTES ((VkDeviceSize)64 << 20)
+#define PCLR__VK_ROUNDED(bytes) ((bytes) ? ((VkDeviceSize)(bytes) + 15) / 16 * 16 : 16) /* what a buffer of ours holds */
 #define PCLR__VK_RETIRED 16         /* outgrown partials buffers kept until destroy (recorded work may use them) */
 
 /* A buffer and its memory (the generic buffers, the scratch, staging). */
@@ -399,7 +401,7 @@ static pclr_result pclr__vk_mem_create(pclr_vk_context *ctx, VkDeviceSize bytes,
     memset(m, 0, sizeof *m);
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
-    bi.size = bytes ? bytes : 4;
+    bi.size = PCLR__VK_ROUNDED(bytes); /* whole words: a shader reads 32-bit words, and a binding's array ends at its last whole one */
     bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     if ((r = ctx->vk.CreateBuffer(ctx->device, &bi, NULL, &m->buffer)) != VK_SUCCESS) return pclr__vk_fail(ctx, r, "vkCreateBuffer");
@@ -1054,9 +1056,28 @@ PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, s
     else pclr__say(ctx->e.last_error, sizeof ctx->e.last_error, r, "%s", why);
     for (i = 0; r == PCLR_OK && i < n; ++i) {
         VkPhysicalDeviceProperties p;
+        VkPhysicalDeviceProperties2 p2;
+        VkPhysicalDeviceSubgroupProperties sg;
+        VkPhysicalDeviceDriverProperties dp;
+        VkPhysicalDeviceFeatures f;
+        char driver[2 * VK_MAX_DRIVER_NAME_SIZE + 16];
         ctx->vk.GetPhysicalDeviceProperties(devices[i], &p);
-        pclr__appendf(buf, cap, &at, "%u: %s (%s, Vulkan %u.%u.%u)\n", i, p.deviceName, pclr__vk_type_name(p.deviceType),
-                      VK_VERSION_MAJOR(p.apiVersion), VK_VERSION_MINOR(p.apiVersion), VK_VERSION_PATCH(p.apiVersion));
+        ctx->vk.GetPhysicalDeviceFeatures(devices[i], &f);
+        memset(&p2, 0, sizeof p2);
+        memset(&sg, 0, sizeof sg);
+        memset(&dp, 0, sizeof dp);
+        p2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+        sg.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+        dp.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES;
+        p2.pNext = &sg;
+        /* the driver's name and version string: core in 1.2, else VK_KHR_driver_properties */
+        if (p.apiVersion >= VK_MAKE_VERSION(1, 2, 0) || pclr__vk_has_extension(ctx, devices[i], "VK_KHR_driver_properties")) sg.pNext = &dp;
+        if (p.apiVersion >= VK_MAKE_VERSION(1, 1, 0)) ctx->vk.GetPhysicalDeviceProperties2(devices[i], &p2);
+        if (dp.driverName[0]) snprintf(driver, sizeof driver, "%.*s %.*s", (int)VK_MAX_DRIVER_NAME_SIZE - 1, dp.driverName, (int)VK_MAX_DRIVER_INFO_SIZE - 1, dp.driverInfo);
+        else snprintf(driver, sizeof driver, "version 0x%x", (unsigned)p.driverVersion);
+        pclr__appendf(buf, cap, &at, "%u: %s (%s, Vulkan %u.%u.%u, driver %s, subgroup %u, shaderInt64 %s, shaderFloat64 %s)\n", i, p.deviceName,
+                      pclr__vk_type_name(p.deviceType), VK_VERSION_MAJOR(p.apiVersion), VK_VERSION_MINOR(p.apiVersion),
+                      VK_VERSION_PATCH(p.apiVersion), driver, (unsigned)sg.subgroupSize, f.shaderInt64 ? "yes" : "no", f.shaderFloat64 ? "yes" : "no");
     }
     if (r == PCLR_OK && count) *count = (int)n;
     if (r != PCLR_OK) pclr__appendf(buf, cap, &at, "%s\n", ctx->e.last_error);
@@ -1088,10 +1109,16 @@ static pclr_result pclr__vk_partials(pclr_vk_context *ctx, const pclr__entry *en
     return PCLR_OK;
 }
 
-/* A storage-buffer descriptor for bytes [at, at + bytes) of buf: bound from the alignment below at; *skip gets at - that. */
+static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b);
+
+/* A storage-buffer descriptor for bytes [at, at + bytes) of buf: bound from the alignment below at; *skip gets at - that.
+   A buffer of ours (pclr_vk_buffer_create) is bound to its rounded size; another whose size ends inside the last
+   element's 32-bit word is refused (the shader's array holds whole words only). */
 static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuffer buf, VkDeviceSize size, uint64_t at, uint64_t bytes,
                                  VkDescriptorBufferInfo *info, uint64_t *skip) {
     const uint64_t a = ctx->features.storage_alignment;
+    const pclr__vk_mem *own = pclr__vk_find(ctx, buf);
+    if (own && size <= own->size) size = PCLR__VK_ROUNDED(own->size);
     info->buffer = buf;
     info->offset = at / a * a;
     *skip = at - info->offset;
@@ -1101,6 +1128,10 @@ static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuff
         return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_vk_reduce: %s's %llu bytes from byte %llu are more than the device binds at once "
                           "(maxStorageBufferRange %llu bytes): reduce it in pieces", which, (unsigned long long)bytes,
                           (unsigned long long)at, (unsigned long long)ctx->features.max_storage_range);
+    if (bytes && (*skip + bytes + 3) / 4 * 4 > info->range)
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_vk_reduce: %s ends inside a 32-bit word (%llu bytes from byte %llu of a %llu-byte "
+                          "buffer): shaders read whole words, so create the buffer with its size rounded up to 4 bytes",
+                          which, (unsigned long long)bytes, (unsigned long long)at, (unsigned long long)size);
     return PCLR_OK;
 }
 
@@ -1324,7 +1355,8 @@ static pclr_result pclr__vk_reduce_mem(pclr__engine *e, const pclr_config *cfg, 
     if (x) extra = *x;
     if (my) memcpy(&extra.y.ptr, &my->buffer, sizeof my->buffer < sizeof extra.y.ptr ? sizeof my->buffer : sizeof extra.y.ptr);
     else extra.y.ptr = NULL;
-    return pclr__vk_reduce(ctx, cfg, mx ? mx->buffer : VK_NULL_HANDLE, mx ? mx->size : 0, offset, &extra, my ? my->size : 0, n, result);
+    return pclr__vk_reduce(ctx, cfg, mx ? mx->buffer : VK_NULL_HANDLE, mx ? PCLR__VK_ROUNDED(mx->size) : 0, offset, &extra,
+                           my ? PCLR__VK_ROUNDED(my->size) : 0, n, result);
 }
 
 PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
@@ -1496,6 +1528,20 @@ PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx) {
 }
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf) {
     return ctx && buf && ctx->backend == PCLR_VULKAN && buf->mem.ptr ? ((const pclr__vk_mem *)buf->mem.ptr)->buffer : VK_NULL_HANDLE;
+}
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
+    pclr_vk_desc vd;
+    pclr_result r;
+    memset(&vd, 0, sizeof vd);
+    vd.allocator = d->allocator;
+    vd.vulkan_library = d->vulkan_library;
+    vd.vulkan_api = d->vulkan_api;
+    if ((r = pclr_vk_list_devices(&vd, NULL, 0, NULL, count)) != PCLR_OK || *count <= 0) {
+        *count = 0;
+        return pclr__say(d->error, d->error_cap, r != PCLR_OK ? r : PCLR_ERR_NO_DEVICE, "no Vulkan device (%s)",
+                         r != PCLR_OK ? pclr_result_string(r) : "the loader lists none");
+    }
+    return PCLR_OK;
 }
 PCLR__DEFINE_OPS(pclr__vk_ops, PCLR_VULKAN, pclr__vk_defaults, pclr__vk_check, NULL, pclr__vk_build, pclr__vk_release,
                  pclr__vk_alloc, pclr__vk_free, pclr__vk_write, pclr__vk_read, pclr__vk_reduce_mem,

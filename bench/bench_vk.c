@@ -4,7 +4,7 @@
    as many async calls), both on inputs rotated over 4 buffers of >= 256 MiB
    in all so that data comes from memory. Default configs (no tuning file).
    usage: bench_vk [--quick] [--max-log2 N]
-   Prints one table row per (type, op, n): us per call and GB/s for each,
+   Prints one table row per (type, op, n): the median of 7 timed batches, us per call and GB/s for each,
    and Vulkan / CUDA throughput. Built with -DPCLR_BENCH_CUDA (cuda.h) for
    the CUDA column; without it the CUDA column says "-". */
 #define PCLREDUCE_IMPLEMENTATION
@@ -102,6 +102,14 @@ static double cuda_time(pclr_cuda_context *cu, const pclr_config *c, CUdeviceptr
 }
 #endif
 
+/* The median of 7 times (a failed one, -1, sorts first). */
+static double median7(double *t) {
+    int i, j;
+    for (i = 1; i < 7; ++i)
+        for (j = i; j > 0 && t[j] < t[j - 1]; --j) { const double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
+    return t[3];
+}
+
 int main(int argc, char **argv) {
     static const struct { pclr_type t; pclr_op o; } rows[] = {{PCLR_FLOAT, PCLR_SUM}, {PCLR_UINT, PCLR_SUM}, {PCLR_FLOAT, PCLR_MAX},
                                                              {PCLR_DOUBLE, PCLR_SUM}, {PCLR_INT, PCLR_MIN}, {PCLR_FLOAT, PCLR_ARGMIN}};
@@ -116,6 +124,7 @@ int main(int argc, char **argv) {
     pclr_cuda_context *cu = NULL;
     CUdeviceptr cin[ROT], cout = 0;
 #endif
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a crash still shows the rows before it */
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1, maxlog = 24;
         else if (!strcmp(argv[i], "--max-log2") && i + 1 < argc) maxlog = atoi(argv[++i]);
@@ -130,24 +139,29 @@ int main(int argc, char **argv) {
         printf("note: timestamps are read as 1 ns per tick\n");
     bytes = ((size_t)8 << maxlog) / (maxlog >= 27 ? 2 : 1); /* doubles at 2^28: 2^27 of them */
     if (bytes < ((size_t)64 << 20)) bytes = (size_t)64 << 20;
-    host = calloc(1, bytes);
+    if (!(host = calloc(1, bytes))) { printf("out of host memory (%zu bytes)\n", bytes); return 1; }
     for (k = 0; k < (int)(bytes / 4); ++k) ((float *)host)[k] = (float)(k % 1000) * 0.001f;
     for (k = 0; k < ROT; ++k) {
-        if (pclr_vk_buffer_create(vk, bytes, &vin[k]) != PCLR_OK) { printf("vk alloc: %s\n", pclr_vk_last_error(vk)); return 1; }
-        pclr_vk_buffer_write(vk, vin[k], 0, host, bytes);
+        if (pclr_vk_buffer_create(vk, bytes, &vin[k]) != PCLR_OK || pclr_vk_buffer_write(vk, vin[k], 0, host, bytes) != PCLR_OK) {
+            printf("vulkan input %d: %s\n", k, pclr_vk_last_error(vk));
+            return 1;
+        }
     }
-    pclr_vk_buffer_create(vk, 256, &vout);
+    if (pclr_vk_buffer_create(vk, 256, &vout) != PCLR_OK) { printf("vulkan output: %s\n", pclr_vk_last_error(vk)); return 1; }
+    printf("vulkan: %d inputs of %zu MiB written\n", ROT, bytes >> 20);
 #ifdef PCLR_BENCH_CUDA
     {
         pclr_cuda_desc cd;
         memset(&cd, 0, sizeof cd);
         cd.no_tune_file = 1;
         if (pclr_cuda_create(&cd, &cu) != PCLR_OK) cu = NULL;
-        for (k = 0; cu && k < ROT; ++k) {
-            pclr_cuda_alloc(cu, bytes, &cin[k]);
-            pclr_cuda_copy_to_device(cu, cin[k], host, bytes);
-        }
-        if (cu) pclr_cuda_alloc(cu, 256, &cout);
+        for (k = 0; cu && k < ROT; ++k)
+            if (pclr_cuda_alloc(cu, bytes, &cin[k]) != PCLR_OK || pclr_cuda_copy_to_device(cu, cin[k], host, bytes) != PCLR_OK) {
+                printf("cuda input %d: %s (no CUDA column)\n", k, pclr_cuda_last_error(cu));
+                pclr_cuda_destroy(cu);
+                cu = NULL;
+            }
+        if (cu && pclr_cuda_alloc(cu, 256, &cout) != PCLR_OK) { pclr_cuda_destroy(cu); cu = NULL; }
     }
 #endif
     printf("device: %s (Vulkan)\n", pclr_vk_get_features(vk)->device_name);
@@ -157,22 +171,22 @@ int main(int argc, char **argv) {
             pclr_config c;
             const size_t es = pclr_type_size(rows[i].t);
             const uint64_t n = (uint64_t)1 << (rows[i].t == PCLR_DOUBLE && lg == 28 ? 27 : lg);
-            double tv, tc = -1, best_v = 1e30, best_c = 1e30;
+            double tv, tc = -1, tvs[7], tcs[7];
             int calls = lg <= 20 ? 400 : lg <= 24 ? 100 : 20, rep;
             if (n * es > bytes) continue;
             memset(&c, 0, sizeof c);
             c.type = rows[i].t;
             c.op = rows[i].o;
-            vk_time(vk, &c, vin, bytes, n, vout, 4); /* build and warm */
-            for (rep = 0; rep < 5; ++rep) if ((tv = vk_time(vk, &c, vin, bytes, n, vout, calls)) > 0 && tv < best_v) best_v = tv;
+            if (vk_time(vk, &c, vin, bytes, n, vout, 4) < 0) continue; /* build and warm */
+            for (rep = 0; rep < 7; ++rep) tvs[rep] = vk_time(vk, &c, vin, bytes, n, vout, calls);
 #ifdef PCLR_BENCH_CUDA
             if (cu) {
                 cuda_time(cu, &c, cin, n, cout, 4);
-                for (rep = 0; rep < 5; ++rep) if ((tc = cuda_time(cu, &c, cin, n, cout, calls)) > 0 && tc < best_c) best_c = tc;
+                for (rep = 0; rep < 7; ++rep) tcs[rep] = cuda_time(cu, &c, cin, n, cout, calls);
+                tc = median7(tcs);
             }
 #endif
-            tv = best_v;
-            tc = best_c < 1e30 ? best_c : -1;
+            tv = median7(tvs);
             if (tc > 0)
                 printf("| %s | %s | 2^%d | %.2f | %.2f | %.0f | %.0f | %.3f |\n", pclr_type_name(c.type), pclr_op_name(c.op),
                        rows[i].t == PCLR_DOUBLE && lg == 28 ? 27 : lg, tv * 1e6, tc * 1e6, n * es / tv * 1e-9, n * es / tc * 1e-9, tc / tv);

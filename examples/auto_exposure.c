@@ -3,7 +3,7 @@
    pclreduce's stats over the RGBA frame itself, with the log-luminance as a
    map (no luminance pass, no temporary buffer, one read of the frame).
 
-       build/auto_exposure [in.ppm|in.pfm] [out.ppm]
+       build/auto_exposure [--backend auto|cuda|opencl|cpu|vulkan] [in.ppm|in.pfm] [out.ppm]
 
    Reads a binary PPM (P6, 8 or 16 bits, sRGB) or a PFM (PF colour / Pf grey,
    linear float), or renders a synthetic 1920x1080 HDR frame when no input is
@@ -13,7 +13,17 @@
    when built with the CUDA headers and a GPU is there, else the best OpenCL
    device, else the CPU reference); checks min, max and mean against
    pclr_cpu_reduce_map; prints the exposure; writes a Reinhard tone-mapped PPM
-   to argv[2] (default build/auto_exposure.ppm).
+   to the second file (default build/auto_exposure.ppm).
+
+   --backend vulkan (compute only, headless: no window, no swapchain) plays
+   the engine: it creates its own VkInstance, VkDevice (VK_KHR_push_descriptor
+   and shaderInt64 enabled) and compute queue, hands them to pclr_vk_create,
+   builds the pipeline at load time (pclr_vk_prepare), and records the reduce
+   into a command buffer of its own between the two barriers an engine's frame
+   needs (the frame's writes -> compute reads; the state's compute write ->
+   the copy that reads it back), submits it with its own fence and turns the
+   state into the stats with pclr_finalize. The loader and shaderc are loaded
+   at run time ($PCLR_VULKAN_LIBRARY, $PCLR_SHADERC_LIBRARY).
 
    Wiring it into a frame loop (what an engine does instead of this one-shot):
 
@@ -45,6 +55,9 @@
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifndef PCLR_DEMO_NO_VULKAN
+#define PCLREDUCE_VULKAN /* vulkan/vulkan.h at compile time; the loader and shaderc at run time */
 #endif
 #include "../pclreduce.h"
 
@@ -262,13 +275,245 @@ static int write_tonemapped(const char *path, const image *img, float exposure, 
     return ok ? 0 : -1;
 }
 
-/* ------------------------------------------------------------ main */
-int main(int argc, char **argv) {
-    const char *in_path = argc > 1 ? argv[1] : NULL;
-    const char *out_path = argc > 2 ? argv[2] : "build/auto_exposure.ppm";
-    image img;
+/* ------------------------------------------------------------ reduce: the generic context */
+/* CUDA, else OpenCL, else the CPU reference (backend 0: auto), or the backend asked for. */
+static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
+    pclr_desc desc;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
+    char why[1024] = "";
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.backends[0] = backend;
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if ((r = pclr_create(&desc, &ctx)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: no context: %s (%s)\n", pclr_result_string(r), why);
+        return -1;
+    }
+    printf("pclreduce %s auto-exposure on %s: %s\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
+           pclr_device_name(ctx));
+    /* load time: the kernel; then the frame is uploaded and reduced in one launch */
+    if ((r = pclr_prepare(ctx, cfg)) != PCLR_OK || (r = pclr_buffer_create(ctx, n * 4 * sizeof(float), &buf)) != PCLR_OK ||
+        (r = pclr_buffer_write(ctx, buf, 0, rgba, n * 4 * sizeof(float))) != PCLR_OK ||
+        (r = pclr_reduce(ctx, cfg, buf, 0, n, got)) != PCLR_OK)
+        fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
+    pclr_buffer_destroy(ctx, buf);
+    pclr_destroy(ctx);
+    return r == PCLR_OK ? 0 : -1;
+}
+
+#ifndef PCLR_DEMO_NO_VULKAN
+/* ------------------------------------------------------------ reduce: Vulkan, as an engine does */
+typedef struct engine {
+    pclr_vk_api vk; /* the loader's entry points (the example links no Vulkan library) */
+    VkInstance instance;
+    VkPhysicalDevice gpu;
+    VkDevice device;
+    uint32_t family;
+    VkQueue queue;
+    VkPhysicalDeviceFeatures enabled;
+} engine;
+
+static int has_extension(const engine *e, VkPhysicalDevice gpu, const char *name) {
+    VkExtensionProperties ext[512];
+    uint32_t count = 512, i;
+    if (e->vk.EnumerateDeviceExtensionProperties(gpu, NULL, &count, ext) < 0) return 0;
+    for (i = 0; i < count; ++i)
+        if (strcmp(ext[i].extensionName, name) == 0) return 1;
+    return 0;
+}
+
+/* The engine's instance, device and compute queue: a discrete GPU first, with shaderInt64 and push descriptors. */
+static int engine_create(engine *e) {
+    static const char *const push = "VK_KHR_push_descriptor";
+    VkApplicationInfo app;
+    VkInstanceCreateInfo ii;
+    VkPhysicalDevice gpus[16];
+    VkQueueFamilyProperties fam[64];
+    VkDeviceQueueCreateInfo qi;
+    VkDeviceCreateInfo di;
+    VkPhysicalDeviceFeatures supported;
+    const float priority = 1.0f;
+    uint32_t count = 16, nfam = 64, i;
+    int best_rank = 99;
+    char why[512];
+    if (pclr_vk_load_api(NULL, &e->vk, why, sizeof why) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: %s\n", why);
+        return -1;
+    }
+    memset(&app, 0, sizeof app);
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+    app.pApplicationName = "auto_exposure";
+    app.apiVersion = VK_MAKE_VERSION(1, 1, 0);
+    memset(&ii, 0, sizeof ii);
+    ii.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    ii.pApplicationInfo = &app;
+    if (e->vk.CreateInstance(&ii, NULL, &e->instance) != VK_SUCCESS) {
+        fprintf(stderr, "auto_exposure: vkCreateInstance failed (no Vulkan driver here?)\n");
+        e->instance = VK_NULL_HANDLE;
+        return -1;
+    }
+    if (e->vk.EnumeratePhysicalDevices(e->instance, &count, gpus) < 0) count = 0;
+    for (i = 0; i < count; ++i) {
+        VkPhysicalDeviceProperties p;
+        int rank;
+        e->vk.GetPhysicalDeviceProperties(gpus[i], &p);
+        e->vk.GetPhysicalDeviceFeatures(gpus[i], &supported);
+        if (!supported.shaderInt64 || p.apiVersion < VK_MAKE_VERSION(1, 1, 0) || !has_extension(e, gpus[i], push)) continue;
+        rank = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU ? 0 : p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? 1 : 2;
+        if (rank < best_rank) { best_rank = rank; e->gpu = gpus[i]; }
+    }
+    if (!e->gpu) {
+        fprintf(stderr, "auto_exposure: no Vulkan device with shaderInt64 and VK_KHR_push_descriptor (%u devices)\n", count);
+        return -1;
+    }
+    e->vk.GetPhysicalDeviceQueueFamilyProperties(e->gpu, &nfam, fam);
+    for (e->family = 0; e->family < nfam && !(fam[e->family].queueFlags & VK_QUEUE_COMPUTE_BIT); ++e->family) {}
+    if (e->family == nfam) { fprintf(stderr, "auto_exposure: the device has no compute queue\n"); return -1; }
+    e->vk.GetPhysicalDeviceFeatures(e->gpu, &supported);
+    memset(&e->enabled, 0, sizeof e->enabled);
+    e->enabled.shaderInt64 = VK_TRUE; /* pclreduce's kernels count in 64 bits */
+    memset(&qi, 0, sizeof qi);
+    qi.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
+    qi.queueFamilyIndex = e->family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+    memset(&di, 0, sizeof di);
+    di.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    di.queueCreateInfoCount = 1;
+    di.pQueueCreateInfos = &qi;
+    di.pEnabledFeatures = &e->enabled;
+    di.enabledExtensionCount = 1;
+    di.ppEnabledExtensionNames = &push;
+    if (e->vk.CreateDevice(e->gpu, &di, NULL, &e->device) != VK_SUCCESS) {
+        fprintf(stderr, "auto_exposure: vkCreateDevice failed\n");
+        e->device = VK_NULL_HANDLE;
+        return -1;
+    }
+    e->vk.GetDeviceQueue(e->device, e->family, 0, &e->queue);
+    return 0;
+}
+
+static void engine_destroy(engine *e) {
+    if (e->device) e->vk.DestroyDevice(e->device, NULL);
+    if (e->instance) e->vk.DestroyInstance(e->instance, NULL);
+}
+
+static void barrier(const engine *e, VkCommandBuffer cmd, VkPipelineStageFlags src_stage, VkAccessFlags src, VkPipelineStageFlags dst_stage,
+                    VkAccessFlags dst) {
+    VkMemoryBarrier mb;
+    memset(&mb, 0, sizeof mb);
+    mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    mb.srcAccessMask = src;
+    mb.dstAccessMask = dst;
+    e->vk.CmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
+    engine e;
+    pclr_vk_desc desc;
+    pclr_vk_context *pr = NULL;
+    VkBuffer hdr = VK_NULL_HANDLE, stats = VK_NULL_HANDLE;
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkCommandPoolCreateInfo pi;
+    VkCommandBufferAllocateInfo ai;
+    VkCommandBufferBeginInfo bi;
+    VkFenceCreateInfo fi;
+    VkSubmitInfo si;
+    unsigned char state[256];
+    const size_t hdr_bytes = n * 4 * sizeof(float), state_bytes = pclr_state_size(cfg);
+    char why[1024] = "";
+    int rc = -1;
+    pclr_result r = PCLR_OK;
+    memset(&e, 0, sizeof e);
+    if (engine_create(&e) != 0) goto done;
+    /* load time: pclreduce on the engine's own device, the pipeline built now */
+    memset(&desc, 0, sizeof desc);
+    desc.instance = e.instance;
+    desc.physical_device = e.gpu;
+    desc.device = e.device;
+    desc.queue_family = e.family;
+    desc.queue = e.queue;
+    desc.enabled_features = &e.enabled;
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if ((r = pclr_vk_create(&desc, &pr)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: pclr_vk_create: %s (%s)\n", pclr_result_string(r), why);
+        goto done;
+    }
+    {
+        const pclr_vk_features *f = pclr_vk_get_features(pr);
+        printf("pclreduce %s auto-exposure on vulkan: %s (the example's own VkDevice, queue family %u)\n", PCLREDUCE_VERSION,
+               f ? f->device_name : "?", e.family);
+    }
+    if (state_bytes > sizeof state || (r = pclr_vk_prepare(pr, cfg)) != PCLR_OK) goto failed;
+    /* the HDR target and a small result buffer (an engine keeps one state per frame in flight) */
+    if ((r = pclr_vk_buffer_create(pr, hdr_bytes, &hdr)) != PCLR_OK || (r = pclr_vk_buffer_create(pr, 256, &stats)) != PCLR_OK ||
+        (r = pclr_vk_buffer_write(pr, hdr, 0, rgba, hdr_bytes)) != PCLR_OK)
+        goto failed;
+    /* the frame: the engine's command pool, command buffer and fence */
+    memset(&pi, 0, sizeof pi);
+    pi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pi.queueFamilyIndex = e.family;
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    memset(&fi, 0, sizeof fi);
+    fi.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
+    memset(&bi, 0, sizeof bi);
+    bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    if (e.vk.CreateCommandPool(e.device, &pi, NULL, &pool) != VK_SUCCESS || (ai.commandPool = pool, 0) ||
+        e.vk.AllocateCommandBuffers(e.device, &ai, &cmd) != VK_SUCCESS || e.vk.CreateFence(e.device, &fi, NULL, &fence) != VK_SUCCESS ||
+        e.vk.BeginCommandBuffer(cmd, &bi) != VK_SUCCESS) {
+        fprintf(stderr, "auto_exposure: creating the frame's command buffer failed\n");
+        goto done;
+    }
+    /* ... the engine's passes that render the HDR target would be recorded here; then: */
+    barrier(&e, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    if ((r = pclr_vk_record(pr, cmd, cfg, hdr, hdr_bytes, 0, n, stats, 0)) != PCLR_OK) goto failed; /* one launch: the stats of the map */
+    barrier(&e, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);
+    /* ... tone mapping, UI, present would follow in a real frame */
+    memset(&si, 0, sizeof si);
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    if (e.vk.EndCommandBuffer(cmd) != VK_SUCCESS || e.vk.QueueSubmit(e.queue, 1, &si, fence) != VK_SUCCESS ||
+        e.vk.WaitForFences(e.device, 1, &fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS) {
+        fprintf(stderr, "auto_exposure: submitting the frame failed\n");
+        goto done;
+    }
+    /* an engine reads last frame's state here (no wait); this one-shot program reads this frame's */
+    if ((r = pclr_vk_buffer_read(pr, stats, 0, state, state_bytes)) != PCLR_OK || (r = pclr_finalize(cfg, state, got)) != PCLR_OK) goto failed;
+    rc = 0;
+    goto done;
+failed:
+    fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r != PCLR_OK ? r : PCLR_ERR_BUFFER_TOO_SMALL), pclr_vk_last_error(pr));
+done:
+    if (fence) e.vk.DestroyFence(e.device, fence, NULL);
+    if (pool) e.vk.DestroyCommandPool(e.device, pool, NULL);
+    if (pr) {
+        pclr_vk_buffer_destroy(pr, hdr);
+        pclr_vk_buffer_destroy(pr, stats);
+        pclr_vk_destroy(pr); /* before the engine's device goes */
+    }
+    engine_destroy(&e);
+    return rc;
+}
+#endif
+
+/* ------------------------------------------------------------ main */
+int main(int argc, char **argv) {
+    const char *in_path = NULL, *out_path = "build/auto_exposure.ppm";
+    pclr_backend backend = PCLR_BACKEND_AUTO;
+    int positional = 0, k;
+    image img;
     pclr_config cfg;
     pclr_stats_result got, ref;
     float *rgba;
@@ -277,9 +522,24 @@ int main(int argc, char **argv) {
     int failures = 0;
     pclr_result r;
 
-    if (argc > 3 || (in_path && (strcmp(in_path, "-h") == 0 || strcmp(in_path, "--help") == 0))) {
-        printf("usage: %s [in.ppm|in.pfm] [out.ppm]   (no input: a synthetic 1920x1080 HDR frame)\n", argv[0]);
-        return argc > 3 ? 2 : 0;
+    for (k = 1; k < argc; ++k) {
+        if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
+            printf("usage: %s [--backend auto|cuda|opencl|cpu|vulkan] [in.ppm|in.pfm] [out.ppm]   (no input: a synthetic 1920x1080\n"
+                   "       HDR frame; vulkan: on a VkDevice of the example's own, recorded into its command buffer)\n", argv[0]);
+            return 0;
+        }
+        if (strcmp(argv[k], "--backend") == 0) {
+            if (k + 1 >= argc || pclr_parse_backend(argv[k + 1], &backend) != PCLR_OK) {
+                fprintf(stderr, "auto_exposure: --backend must be auto, cuda, opencl, cpu or vulkan\n");
+                return 2;
+            }
+            ++k;
+        } else if (positional < 2) {
+            *(positional++ ? &out_path : &in_path) = argv[k];
+        } else {
+            fprintf(stderr, "auto_exposure: too many arguments ('%s'); usage: %s [--backend B] [in.ppm|in.pfm] [out.ppm]\n", argv[k], argv[0]);
+            return 2;
+        }
     }
     memset(&img, 0, sizeof img);
     if (in_path && strcmp(in_path, "-") != 0 ? load_image(in_path, &img) : synth_image(&img)) return 1;
@@ -296,26 +556,18 @@ int main(int argc, char **argv) {
     cfg.op = PCLR_STATS; /* min, max and mean (and the variance) in one pass */
     cfg.map = LOG_LUMINANCE;
 
-    /* CUDA, else OpenCL, else the CPU reference (the generic context) */
-    if ((r = pclr_create(NULL, &ctx)) != PCLR_OK) {
-        fprintf(stderr, "auto_exposure: no context: %s\n", pclr_result_string(r));
-        free(rgba);
-        free(img.rgb);
-        return 1;
-    }
-    printf("pclreduce %s auto-exposure on %s: %s\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
-           pclr_device_name(ctx));
     printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
            img.w, img.h, n);
-    /* load time: the kernel; then the frame is uploaded and reduced in one launch */
-    if ((r = pclr_prepare(ctx, &cfg)) != PCLR_OK || (r = pclr_buffer_create(ctx, n * 4 * sizeof(float), &buf)) != PCLR_OK ||
-        (r = pclr_buffer_write(ctx, buf, 0, rgba, n * 4 * sizeof(float))) != PCLR_OK ||
-        (r = pclr_reduce(ctx, &cfg, buf, 0, n, &got)) != PCLR_OK) {
-        fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
+    if (backend == PCLR_VULKAN) {
+#ifndef PCLR_DEMO_NO_VULKAN
+        failures += reduce_vulkan(&cfg, rgba, n, &got) != 0;
+#else
+        fprintf(stderr, "auto_exposure: built without the Vulkan backend (no vulkan/vulkan.h)\n");
         ++failures;
+#endif
+    } else {
+        failures += reduce_generic(backend, &cfg, rgba, n, &got) != 0;
     }
-    pclr_buffer_destroy(ctx, buf);
-    pclr_destroy(ctx);
 
     /* Check against the CPU reference: min/max exactly (the map's + and * round as in C; log may differ in
        its last bits on a device), the mean within float rounding. */

@@ -1,13 +1,21 @@
 /* The demo (make demo): reduces a few hundred MB of random data for every
    type/op pair on the best device found (CUDA, else the best OpenCL device,
    PoCL's CPU device on a machine without a GPU), checks each result against
-   the CPU reference and prints a table with throughput.
+   the CPU reference and prints a table with throughput. Then the same
+   table on the Vulkan device where there is one (pclreduce_vk.h: a GPU's
+   Vulkan driver, or lavapipe on the CPU), the data capped at the device's
+   maxStorageBufferRange; without a Vulkan loader, device or shaderc
+   ($PCLR_SHADERC_LIBRARY, else libshaderc.so.1) one line "vulkan: skipped:
+   why" and the demo goes on.
    PCLR_DEMO_MB sets the data size (default 256). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifndef PCLR_DEMO_NO_VULKAN
+#define PCLREDUCE_VULKAN /* vulkan/vulkan.h at compile time; the loader and shaderc at run time */
 #endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
@@ -31,29 +39,11 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-int main(void) {
-    const char *mb_env = getenv("PCLR_DEMO_MB");
-    size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
-    pclr_desc desc;
-    pclr_context *ctx = NULL;
+/* One device's table: every type (uint, int, float, double) x sum/min/max on `bytes` of random data,
+   each result checked against the CPU reference. Returns the number of failures. */
+static int run_table(pclr_context *ctx, void *data, size_t bytes) {
     pclr_buffer *buf = NULL;
-    char why[1024] = "";
-    void *data = malloc(bytes ? bytes : 1);
     int t, o, failures = 0;
-    if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
-    memset(&desc, 0, sizeof desc); /* auto: CUDA, else OpenCL (GPU first), else the CPU */
-    desc.error = why;
-    desc.error_cap = sizeof why;
-    if (pclr_create(&desc, &ctx) != PCLR_OK || pclr_get_backend(ctx) == PCLR_CPU) {
-        fprintf(stderr, "demo: no GPU or OpenCL device found%s%s\n", why[0] ? ": " : "", why);
-        pclr_describe(ctx, why, sizeof why);
-        fprintf(stderr, "%s", why);
-        pclr_destroy(ctx);
-        free(data);
-        return 1;
-    }
-    printf("pclreduce %s demo on %s: %s, %zu MB per reduction\n\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
-           pclr_device_name(ctx), bytes >> 20);
     printf("%-7s %-4s %12s  %-26s %-4s %10s %9s\n", "type", "op", "n", "result", "ok", "time(ms)", "GB/s");
     for (t = PCLR_UINT; t <= PCLR_DOUBLE; ++t) {
         size_t ts = pclr_type_size((pclr_type)t);
@@ -103,10 +93,85 @@ int main(void) {
             }
         }
     }
+    pclr_buffer_destroy(ctx, buf);
+    return failures;
+}
+
+#ifndef PCLR_DEMO_NO_VULKAN
+/* The Vulkan device's table, or one line "vulkan: skipped: why" (no loader, device or shaderc: not a failure). */
+static int run_vulkan(void *data, size_t bytes) {
+    pclr_desc desc;
+    pclr_context *ctx = NULL;
+    pclr_config probe;
+    pclr_vk_desc vk;
+    const pclr_vk_features *f;
+    char why[1024] = "";
+    int failures;
+    pclr_result r;
+    memset(&desc, 0, sizeof desc);
+    desc.backends[0] = PCLR_VULKAN; /* the generic context takes Vulkan only where listed */
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if (pclr_create(&desc, &ctx) != PCLR_OK) {
+        printf("\nvulkan: skipped: %s\n", why);
+        return 0;
+    }
+    memset(&probe, 0, sizeof probe); /* a compile needs shaderc (even where the disk cache holds some kernels): without it, skip */
+    probe.type = PCLR_UINT;
+    probe.op = PCLR_SUM;
+    memset(&vk, 0, sizeof vk);
+    if (pclr_vk_compile_check(&probe, &vk, why, sizeof why) == PCLR_ERR_NO_DRIVER) {
+        printf("\nvulkan: skipped: %s\n", why);
+        pclr_destroy(ctx);
+        return 0;
+    }
+    r = pclr_prepare(ctx, &probe);
+    f = pclr_vk_get_features(pclr_context_vk(ctx));
+    if (f && f->max_storage_range && bytes > f->max_storage_range) bytes = (size_t)(f->max_storage_range & ~(uint64_t)15);
+    printf("\nVulkan: %s, %zu MB per reduction%s\n\n", pclr_device_name(ctx), bytes >> 20,
+           f && bytes == (size_t)(f->max_storage_range & ~(uint64_t)15) ? " (the device's maxStorageBufferRange)" : "");
+    if (r != PCLR_OK) {
+        printf("vulkan: uint sum does not build: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
+        pclr_destroy(ctx);
+        return 1;
+    }
+    failures = run_table(ctx, data, bytes);
+    pclr_destroy(ctx);
+    return failures;
+}
+#endif
+
+int main(void) {
+    const char *mb_env = getenv("PCLR_DEMO_MB");
+    size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
+    pclr_desc desc;
+    pclr_context *ctx = NULL;
+    char why[1024] = "";
+    void *data = malloc(bytes ? bytes : 1);
+    int failures = 0;
+    if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
+    memset(&desc, 0, sizeof desc); /* auto: CUDA, else OpenCL (GPU first), else the CPU */
+    desc.error = why;
+    desc.error_cap = sizeof why;
+    if (pclr_create(&desc, &ctx) != PCLR_OK || pclr_get_backend(ctx) == PCLR_CPU) {
+        fprintf(stderr, "demo: no GPU or OpenCL device found%s%s\n", why[0] ? ": " : "", why);
+        pclr_describe(ctx, why, sizeof why);
+        fprintf(stderr, "%s", why);
+        pclr_destroy(ctx);
+        free(data);
+        return 1;
+    }
+    printf("pclreduce %s demo on %s: %s, %zu MB per reduction\n\n", PCLREDUCE_VERSION, pclr_backend_name(pclr_get_backend(ctx)),
+           pclr_device_name(ctx), bytes >> 20);
+    failures += run_table(ctx, data, bytes);
+    pclr_destroy(ctx);
+#ifndef PCLR_DEMO_NO_VULKAN
+    failures += run_vulkan(data, bytes);
+#else
+    printf("\nvulkan: skipped: built without vulkan/vulkan.h\n");
+#endif
     printf("\n%s: every result checked against the CPU reference (times: blocking call, median of %d)\n",
            failures ? "FAILED" : "all correct", REPS);
-    pclr_buffer_destroy(ctx, buf);
-    pclr_destroy(ctx);
     free(data);
     return failures ? 1 : 0;
 }

@@ -1,13 +1,18 @@
 /* pclreduce-run: reduces real data with a chosen backend.
 
-   pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]
+   pclreduce-run [--backend auto|cpu|opencl|cuda|vulkan] [--platform N] [--device N]
                  --type T --op O [--accumulate A] (--input FILE|- | --n N [--seed S])
                  [--wave N] [--group N] [--unroll N] [--vector N] [--stride S]
                  [--variant V] [--finish F] [--groups-per-unit N] [-v]
-   pclreduce-run --list      OpenCL platforms and devices (the --platform/--device indices)
+   pclreduce-run --list      the OpenCL platforms and devices, CUDA devices and Vulkan
+                             devices (the --platform/--device indices of each backend)
 
    --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
-   generic context (pclr_create). Knobs left out come from the tuning file or
+   generic context (pclr_create); vulkan (pclreduce_vk.h) only when asked for:
+   --device N is the N-th Vulkan device of --list (default: the best one),
+   shaderc is found as the library does ($PCLR_SHADERC_LIBRARY, else
+   libshaderc.so.1), the loader likewise ($PCLR_VULKAN_LIBRARY, else
+   libvulkan.so.1). Knobs left out come from the tuning file or
    the device's defaults; -v prints the configuration that runs and where
    each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
@@ -45,6 +50,9 @@
 #ifndef PCLR_RUN_NO_CUDA
 #define PCLREDUCE_CUDA
 #endif
+#ifndef PCLR_RUN_NO_VULKAN
+#define PCLREDUCE_VULKAN /* needs vulkan/vulkan.h to compile; the loader and shaderc load at run time */
+#endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
 
@@ -66,7 +74,7 @@ typedef struct run_args {
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: pclreduce-run [--backend auto|cpu|opencl|cuda] [--platform N] [--device N]\n"
+            "usage: pclreduce-run [--backend auto|cpu|opencl|cuda|vulkan] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
             "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
@@ -76,7 +84,7 @@ static void usage(FILE *f) {
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
             "                      [--input2 FILE] [--type2 TYPE]]\n"
             "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE] [--output FILE]\n"
-            "       pclreduce-run --list\n");
+            "       pclreduce-run --list   OpenCL, CUDA and Vulkan devices (--platform/--device indices)\n");
 }
 
 /* 0 on success, 2 on a usage error (message printed). */
@@ -138,7 +146,7 @@ static int parse(int argc, char **argv, run_args *a) {
     if (a->segments) a->cfg.layout = PCLR_LAYOUT_SEGMENTS;
     if (!a->backend) a->backend = "auto";
     if (pclr_parse_backend(a->backend, &a->cfg.backend) != PCLR_OK) {
-        fprintf(stderr, "pclreduce-run: --backend must be auto, cpu, opencl or cuda\n");
+        fprintf(stderr, "pclreduce-run: --backend must be auto, cpu, opencl, cuda or vulkan\n");
         return 2;
     }
     if (a->cfg.type == PCLR_TYPE_DEFAULT || a->cfg.op == PCLR_OP_DEFAULT) {
@@ -235,12 +243,14 @@ static int fail(const char *what, pclr_result r, const char *detail) {
     return 1;
 }
 
+/* --list: each backend's devices under its own heading; 0 when it has one, else 1 after a line saying why. */
 #ifdef PCLREDUCE_OPENCL
 static int list_opencl(void) {
     cl_platform_id plats[16];
     cl_uint np = 0, p;
     pclr_cl_api cl; /* loaded at run time: the tool does not link libOpenCL */
     char why[512];
+    printf("OpenCL (--backend opencl --platform N --device N):\n");
     if (pclr_cl_load_api(NULL, &cl, why, sizeof why) != PCLR_OK) {
         printf("no OpenCL: %s\n", why);
         return 1;
@@ -260,6 +270,50 @@ static int list_opencl(void) {
             cl.GetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name, name, NULL);
             printf("  device %u: %s\n", d, name);
         }
+    }
+    return 0;
+}
+#endif
+
+#ifdef PCLREDUCE_CUDA
+static int list_cuda(void) {
+    pclr_cuda_api cu;
+    char why[512], name[256];
+    int count = 0, i;
+    printf("CUDA (--backend cuda --device N):\n");
+    if (pclr_cuda_load_api(NULL, &cu, why, sizeof why) != PCLR_OK) {
+        printf("no CUDA: %s\n", why);
+        return 1;
+    }
+    if (cu.Init(0) != CUDA_SUCCESS || cu.DeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+        printf("no CUDA device (the driver loaded, cuInit or cuDeviceGetCount found none)\n");
+        return 1;
+    }
+    for (i = 0; i < count; ++i) {
+        CUdevice dev;
+        int major = 0, minor = 0;
+        if (cu.DeviceGet(&dev, i) != CUDA_SUCCESS || cu.DeviceGetName(name, (int)sizeof name, dev) != CUDA_SUCCESS) continue;
+        cu.DeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev);
+        cu.DeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev);
+        printf("  device %d: %s (compute capability %d.%d)\n", i, name, major, minor);
+    }
+    return 0;
+}
+#endif
+
+#ifdef PCLREDUCE_VULKAN
+static int list_vulkan(void) {
+    char text[8192], *line, *next;
+    int count = 0;
+    printf("Vulkan (--backend vulkan --device N):\n");
+    if (pclr_vk_list_devices(NULL, text, sizeof text, NULL, &count) != PCLR_OK || count == 0) {
+        printf("no Vulkan: %s", text[0] ? text : "no device\n");
+        return 1;
+    }
+    for (line = text; *line; line = next) { /* "k: name (...)" -> "  device k: name (...)" */
+        next = strchr(line, '\n');
+        next = next ? next + 1 : line + strlen(line);
+        printf("  device %.*s", (int)(next - line), line);
     }
     return 0;
 }
@@ -345,13 +399,24 @@ int main(int argc, char **argv) {
     int rc;
     const char *why = NULL;
     pclr_result r;
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) { /* exit 0 when any backend has a device */
+        int found = 0;
 #ifdef PCLREDUCE_OPENCL
-        return list_opencl();
+        found |= list_opencl() == 0;
 #else
-        printf("built without OpenCL\n");
-        return 1;
+        printf("OpenCL: built without it\n");
 #endif
+#ifdef PCLREDUCE_CUDA
+        found |= list_cuda() == 0;
+#else
+        printf("CUDA: built without it (no cuda.h)\n");
+#endif
+#ifdef PCLREDUCE_VULKAN
+        found |= list_vulkan() == 0;
+#else
+        printf("Vulkan: built without it (no vulkan/vulkan.h)\n");
+#endif
+        return pclr_args_close_stdout("pclreduce-run") ? 1 : found ? 0 : 1;
     }
     if ((rc = parse(argc, argv, &a)) != 0) return rc;
     {

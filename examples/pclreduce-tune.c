@@ -1,7 +1,7 @@
 /* pclreduce-tune: measures the best knobs per size class on this machine's
    device and stores them in the tuning file that contexts load.
 
-   pclreduce-tune --backend opencl|cuda [--platform N] [--device N]
+   pclreduce-tune --backend opencl|cuda|vulkan [--platform N] [--device N]
                   [--types uint,int,float,double] [--ops sum,min,max]
                   [--max-n N] [--file PATH] [--dry-run]
 
@@ -9,7 +9,10 @@
    pclr_tune_default_path() names ($PCLR_TUNE_FILE, else
    $XDG_CACHE_HOME/pclreduce/tuning.txt). A progress bar goes to stderr when
    it is a terminal. Prints one line per type, op and class: the winner and
-   its bandwidth next to the default's, measured in the same sweep. */
+   its bandwidth next to the default's, measured in the same sweep. Vulkan:
+   --device N is pclreduce-run --list's Vulkan device N (default: the best),
+   timed with timestamp queries; shaderc from $PCLR_SHADERC_LIBRARY, else
+   libshaderc.so.1. */
 #define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
@@ -17,6 +20,9 @@
 #endif
 #ifndef PCLR_RUN_NO_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifndef PCLR_RUN_NO_VULKAN
+#define PCLREDUCE_VULKAN
 #endif
 #include "../pclreduce.h"
 #include "pclr_args.h"
@@ -35,7 +41,7 @@ typedef struct tune_args {
 } tune_args;
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: pclreduce-tune --backend opencl|cuda [--platform N] [--device N]\n"
+    fprintf(f, "usage: pclreduce-tune --backend opencl|cuda|vulkan [--platform N] [--device N]\n"
                "                      [--types uint,int,float,double] [--ops sum,min,max]\n"
                "                      [--max-n N] [--file PATH] [--dry-run]\n");
 }
@@ -77,8 +83,8 @@ static int parse(int argc, char **argv, tune_args *a) {
         else if (strcmp(f, "--max-n") == 0 && pclr_args_int(v, 1 << 12, 1ll << 34, &x) == 0) a->max_n = x;
         else { fprintf(stderr, "pclreduce-tune: bad argument %s %s\n", f, v); usage(stderr); return 2; }
     }
-    if (!a->backend || (strcmp(a->backend, "opencl") != 0 && strcmp(a->backend, "cuda") != 0)) {
-        fprintf(stderr, "pclreduce-tune: --backend opencl|cuda is required\n");
+    if (!a->backend || (strcmp(a->backend, "opencl") != 0 && strcmp(a->backend, "cuda") != 0 && strcmp(a->backend, "vulkan") != 0)) {
+        fprintf(stderr, "pclreduce-tune: --backend opencl|cuda|vulkan is required\n");
         usage(stderr);
         return 2;
     }
@@ -116,6 +122,9 @@ int main(int argc, char **argv) {
 #ifndef PCLR_RUN_NO_CUDA
     pclr_cuda_context *cuda = NULL;
 #endif
+#ifndef PCLR_RUN_NO_VULKAN
+    pclr_vk_context *vk = NULL;
+#endif
     if ((rc = parse(argc, argv, &a)) != 0) return rc;
     memset(&opt, 0, sizeof opt);
     opt.max_n = (uint64_t)a.max_n;
@@ -130,7 +139,21 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, why);
         return 1;
     }
-    if (strcmp(a.backend, "cuda") == 0) {
+    if (strcmp(a.backend, "vulkan") == 0) {
+#ifndef PCLR_RUN_NO_VULKAN
+        pclr_vk_desc vd;
+        char why_vk[1024] = "";
+        memset(&vd, 0, sizeof vd);
+        vd.device_index = a.device; /* -1: the best */
+        vd.error = why_vk;
+        vd.error_cap = sizeof why_vk;
+        r = pclr_vk_create(&vd, &vk);
+        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_vk[0] ? why_vk : pclr_result_string(r));
+#else
+        fprintf(stderr, "pclreduce-tune: built without the Vulkan backend (no vulkan/vulkan.h)\n");
+        return 1;
+#endif
+    } else if (strcmp(a.backend, "cuda") == 0) {
 #ifndef PCLR_RUN_NO_CUDA
         r = pclr_cuda_create(NULL, &cuda);
         if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cuda_last_error(cuda));
@@ -161,9 +184,21 @@ int main(int argc, char **argv) {
 #ifndef PCLR_RUN_NO_OPENCL
             if (cl) r = pclr_cl_tune(cl, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
 #endif
+#ifndef PCLR_RUN_NO_VULKAN
+            if (vk) r = pclr_vk_tune(vk, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
+#endif
             if (r == PCLR_ERR_NO_FP64) {
                 printf("%-6s %-4s skipped: the device has no fp64\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o));
                 continue;
+            }
+            if (r == PCLR_OK) { /* every candidate failed to build or run (no compiler: shaderc, NVRTC): nothing measured */
+                int measured = 0;
+                for (i = 0; i < count; ++i) measured |= found[i].gbps > 0;
+                if (count && !measured) {
+                    fprintf(stderr, "pclreduce-tune: %s %s: no configuration ran, so nothing is written\n", pclr_type_name((pclr_type)t),
+                            pclr_op_name((pclr_op)o));
+                    r = PCLR_ERR_BACKEND;
+                }
             }
             if (r != PCLR_OK) {
 #ifndef PCLR_RUN_NO_CUDA
@@ -171,6 +206,9 @@ int main(int argc, char **argv) {
 #endif
 #ifndef PCLR_RUN_NO_OPENCL
                 if (cl) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cl_last_error(cl));
+#endif
+#ifndef PCLR_RUN_NO_VULKAN
+                if (vk) fprintf(stderr, "pclreduce-tune: %s\n", pclr_vk_last_error(vk));
 #endif
                 rc = 1;
                 break;
@@ -200,6 +238,9 @@ int main(int argc, char **argv) {
 #endif
 #ifndef PCLR_RUN_NO_OPENCL
     pclr_cl_destroy(cl);
+#endif
+#ifndef PCLR_RUN_NO_VULKAN
+    pclr_vk_destroy(vk);
 #endif
     return pclr_args_close_stdout("pclreduce-tune") ? 1 : rc;
 }

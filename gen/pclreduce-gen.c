@@ -1,5 +1,8 @@
 /* pclreduce-gen: prints the kernel source (or its compiler options) for one
-   configuration; with --map, the map's function alone in GLSL for --lang glsl.
+   configuration: OpenCL C (--backend opencl), CUDA C (cuda) or the Vulkan
+   backend's GLSL 4.50 compute shader (vulkan; glsl is the same). --lang is
+   the old name of --backend and takes the same values. For vulkan/glsl with
+   --map and no --op: the map's GLSL function alone.
    Exit status 2 with a message on stderr for bad arguments. */
 #define PCLREDUCE_IMPLEMENTATION
 #include "../pclreduce.h"
@@ -11,7 +14,7 @@
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: pclreduce-gen --backend opencl|cuda\n"
+            "usage: pclreduce-gen --backend opencl|cuda|vulkan   (--lang: the same; glsl = vulkan)\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
             "                     [--accumulate native|wide|compensated|exact]\n"
@@ -19,13 +22,15 @@ static void usage(FILE *f) {
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N] [--options]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4] [--type2 TYPE]]\n"
-            "       pclreduce-gen --lang glsl --type T --map EXPR ...   the map's GLSL function\n");
+            "       pclreduce-gen --backend vulkan --type T --map EXPR ...   (no --op) the map's GLSL function alone\n"
+            "  vulkan (glsl): the GLSL 4.50 compute shader pclreduce_vk.h compiles to SPIR-V (glslc -fshader-stage=comp\n"
+            "  --target-env=vulkan1.1 takes it as is); its build options are none (--options prints an empty line)\n");
 }
 
 int main(int argc, char **argv) {
     pclr_config cfg;
     pclr_args_map map;
-    int want_options = 0, glsl = 0, i;
+    int want_options = 0, i;
     char *text;
     size_t size = 0;
     pclr_result r;
@@ -36,15 +41,11 @@ int main(int argc, char **argv) {
         int used;
         if (strcmp(argv[i], "--options") == 0) { want_options = 1; continue; }
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
-        if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc && strcmp(argv[i + 1], "glsl") == 0) {
-            glsl = 1;
-            ++i;
-            continue;
-        }
-        if (strcmp(argv[i], "--backend") == 0 || strcmp(argv[i], "--lang") == 0) { /* --lang: the old name */
-            if (i + 1 >= argc || pclr_parse_backend(argv[i + 1], &cfg.backend) != PCLR_OK ||
-                (cfg.backend != PCLR_OPENCL && cfg.backend != PCLR_CUDA)) {
-                fprintf(stderr, "pclreduce-gen: --backend needs opencl or cuda\n");
+        if (strcmp(argv[i], "--backend") == 0 || strcmp(argv[i], "--lang") == 0) { /* --lang: the old name, the same values */
+            if (i + 1 < argc && strcmp(argv[i + 1], "glsl") == 0) cfg.backend = PCLR_VULKAN; /* the language of the vulkan backend */
+            else if (i + 1 >= argc || pclr_parse_backend(argv[i + 1], &cfg.backend) != PCLR_OK ||
+                     (cfg.backend != PCLR_OPENCL && cfg.backend != PCLR_CUDA && cfg.backend != PCLR_VULKAN)) {
+                fprintf(stderr, "pclreduce-gen: %s needs opencl, cuda or vulkan (glsl)\n", argv[i]);
                 return 2;
             }
             ++i;
@@ -60,17 +61,24 @@ int main(int argc, char **argv) {
         }
         i += used - 1;
     }
-    if (glsl) { /* the map alone: the Vulkan backend's language */
-        char why[256];
-        if (!cfg.map || (r = pclr_map_check(&cfg, why, sizeof why)) != PCLR_OK) {
-            fprintf(stderr, "pclreduce-gen: %s\n", cfg.map ? why : "--lang glsl prints a map: give --map");
+    if (cfg.backend == PCLR_VULKAN && cfg.op == PCLR_OP_DEFAULT && cfg.map && !want_options) { /* the map's GLSL function alone */
+        char where[256];
+        if (cfg.type == PCLR_TYPE_DEFAULT) {
+            fprintf(stderr, "pclreduce-gen: --type is required\n");
             return 2;
         }
-        if ((r = pclr_map_source(&cfg, "glsl", NULL, 0, &size)) != PCLR_OK || !(text = (char *)malloc(size))) return 1;
-        pclr_map_source(&cfg, "glsl", text, size, NULL);
-        fputs(text, stdout);
+        if ((r = pclr_map_check(&cfg, where, sizeof where)) != PCLR_OK) {
+            fprintf(stderr, "pclreduce-gen: %s\n", where);
+            return 2;
+        }
+        if ((r = pclr_map_source(&cfg, "glsl", NULL, 0, &size)) != PCLR_OK || !(text = (char *)malloc(size))) {
+            fprintf(stderr, "pclreduce-gen: %s\n", pclr_result_string(r != PCLR_OK ? r : PCLR_ERR_OUT_OF_MEMORY));
+            return 1;
+        }
+        r = pclr_map_source(&cfg, "glsl", text, size, NULL);
+        if (r == PCLR_OK) fputs(text, stdout);
         free(text);
-        return 0;
+        return r == PCLR_OK ? pclr_args_close_stdout("pclreduce-gen") : 1;
     }
     if (cfg.backend == PCLR_BACKEND_DEFAULT || cfg.type == PCLR_TYPE_DEFAULT || cfg.op == PCLR_OP_DEFAULT) {
         fprintf(stderr, "pclreduce-gen: --backend, --type and --op are required\n");

@@ -121,8 +121,14 @@ fi
 #     sizes and offsets, NaN, maps, a reduce recorded into the test's command buffer, the generic context,
 #     the disk cache, the failure paths; plain and under ASan/UBSan (quick). tests/shaderc.sh finds a
 #     shaderc that loads (Debian 12's needs its static glslang linked in).
-step glsl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_glsl tests/test_glsl.c -lm && PCLR_TEST_QUICK=\${PCLR_TEST_FULL:+0}\${PCLR_TEST_FULL:-1} $B/test_glsl"
+GLSL_QUICK=1 # the sample; PCLR_TEST_FULL=1 (make test-full): every variant
+[ "${PCLR_TEST_FULL:-0}" != 0 ] && GLSL_QUICK=0
+step glsl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_glsl tests/test_glsl.c -lm && PCLR_TEST_QUICK=$GLSL_QUICK $B/test_glsl"
 if [ -f /usr/include/vulkan/vulkan.h ]; then
+  for cc in "gcc -std=c99" "clang -std=c99" "g++ -x c++ -std=c++11" "clang++ -x c++ -std=c++11"; do
+    [ -n "$CUDA_INC" ] || break # (all four backends: cuda.h too)
+    step "headers-all-${cc%% *}" sh -c "$cc $WARN $CUDA_INC -o $B/headers_all tests/compile_headers_vk.c -ldl -lm && $B/headers_all"
+  done
   SHADERC=$(bash tests/shaderc.sh "$B")
   step vulkan sh -c "gcc -std=c99 $WARN -O1 -o $B/test_vulkan tests/test_vulkan.c -ldl -lm && PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 $B/test_vulkan"
   step vulkan-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vulkan_asan tests/test_vulkan.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 PCLR_TEST_SKIP_MATRIX=1 $B/test_vulkan_asan"

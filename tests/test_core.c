@@ -397,6 +397,220 @@ static void test_cpu_reference(uint64_t seed) {
     CHECK(pclr_hash64("", 0, PCLR_HASH_SEED) == PCLR_HASH_SEED, "empty hash is the seed");
 }
 
+/* ---- pclr_combine: the result of a's elements followed by b's equals the
+   CPU reference of the concatenation (bit for bit where order cannot matter;
+   float sums and stats' moments within a bound). */
+#define COMBINE_MOST 1200
+/* Element i of a variant: 0 random (floats in [-1, 1), some +-0), 1 few values
+   (ties, -0 and +0), 2 as 0 with NaNs of distinct payloads and +-inf (no inf
+   when no_inf: stats' moments of an infinity are NaN or inf by order). */
+static void combine_fill(pclr_type t, int variant, int no_inf, void *data, uint64_t n, uint64_t *st) {
+    uint64_t i;
+    for (i = 0; i < n; ++i) {
+        const uint64_t r = pclr_test_rand(st);
+        const int pick = (int)(r >> 59), small = (int)(r >> 40) % 5 - 2; /* pick: 0..31 */
+        const int nan_here = variant == 2 && pick < 2, inf_here = variant == 2 && !no_inf && pick == 2;
+        double v = variant == 1 ? (small == 0 && (r & 1) ? -0.0 : (double)small)
+                                : pick == 3 ? ((r & 1) ? -0.0 : 0.0) : (double)(r >> 40) / (double)(1ull << 23) - 1.0;
+        switch (t) {
+        case PCLR_FLOAT: {
+            float f = (float)v;
+            uint32_t b = 0x7fc00000u | (uint32_t)(i & 0xffff), ib = (r & 1) ? 0xff800000u : 0x7f800000u;
+            if (nan_here) memcpy(&f, &b, 4);
+            else if (inf_here) memcpy(&f, &ib, 4);
+            ((float *)data)[i] = f;
+            break;
+        }
+        case PCLR_DOUBLE: {
+            uint64_t b = 0x7ff8000000000000ull | (i & 0xffff), ib = (r & 1) ? 0xfff0000000000000ull : 0x7ff0000000000000ull;
+            if (nan_here) memcpy(&v, &b, 8);
+            else if (inf_here) memcpy(&v, &ib, 8);
+            ((double *)data)[i] = v;
+            break;
+        }
+        case PCLR_HALF: {
+            static const uint16_t few[] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000};
+            uint16_t h = (uint16_t)(r & 0xffff);
+            if (((h >> 10) & 31) >= 29) h = (uint16_t)(h ^ 0x4000); /* finite, below 2^14 */
+            if (variant == 1) h = small == 0 && (r & 1) ? 0x8000 : few[small + 2];
+            else if (pick == 3) h = (r & 1) ? 0x8000 : 0;
+            if (nan_here) h = (uint16_t)(0x7e00 | (i & 0x1ff));
+            else if (inf_here) h = (r & 1) ? 0xfc00 : 0x7c00;
+            ((uint16_t *)data)[i] = h;
+            break;
+        }
+        default: {
+            const size_t ts = pclr_type_size(t);
+            uint64_t bits = variant == 1 ? (uint64_t)(int64_t)small : r;
+            memcpy((unsigned char *)data + i * ts, &bits, ts); /* little-endian: the low bytes */
+            break;
+        }
+        }
+    }
+}
+
+static double combine_abs(pclr_type t, const void *data, uint64_t i) {
+    if (t == PCLR_FLOAT) return fabs(((const float *)data)[i]);
+    if (t == PCLR_DOUBLE) return fabs(((const double *)data)[i]);
+    if (t == PCLR_HALF) {
+        uint16_t h = ((const uint16_t *)data)[i];
+        int e = (h >> 10) & 31;
+        return e ? ldexp(1024 + (h & 0x3ff), e - 25) : ldexp(h & 0x3ff, -24);
+    }
+    return 0;
+}
+
+/* A float sum of type t: both NaN, the same infinity, or within bound. */
+static int combine_sum_close(pclr_type t, const pclr_scalar *got, const pclr_scalar *want, double bound) {
+    const double g = t == PCLR_FLOAT ? got->f32 : got->f64, w = t == PCLR_FLOAT ? want->f32 : want->f64;
+    if (g != g || w != w) return g != g && w != w;
+    if (isinf(g) || isinf(w)) return g == w;
+    return fabs(g - w) <= bound;
+}
+static int combine_moment_close(double g, double w, double scale, double tol) {
+    if (g != g || w != w) return g != g && w != w;
+    return fabs(g - w) <= tol * (fabs(w) + scale) + 1e-300;
+}
+
+/* got and want, results of cfg c (resolved), of the n elements at data. */
+static int combine_same(const pclr_config *c, const void *got, const void *want, const void *data, uint64_t n) {
+    const pclr_type vt = pclr_value_type(c->type), st = pclr_sum_type(c->type, c->accumulate);
+    const size_t vs = pclr_type_size(vt), ss = pclr_type_size(st);
+    const int float_sum = st == PCLR_FLOAT || st == PCLR_DOUBLE;
+    double sabs = 0, bound;
+    uint64_t i;
+    for (i = 0; i < n; ++i) sabs += combine_abs(c->type, data, i);
+    /* pairwise trees and the combines: well below (n + 8) roundings of sum|x| */
+    bound = (double)(n + 8) * (st == PCLR_FLOAT ? ldexp(1.0, -24) : ldexp(1.0, -53)) * sabs;
+    switch (c->op) {
+    case PCLR_SUM: {
+        pclr_scalar g, w;
+        memset(&g, 0, sizeof g);
+        memset(&w, 0, sizeof w);
+        memcpy(&g, got, ss);
+        memcpy(&w, want, ss);
+        return float_sum ? combine_sum_close(st, &g, &w, bound) : memcmp(&g, &w, ss) == 0;
+    }
+    case PCLR_MIN: case PCLR_MAX: return memcmp(got, want, vs) == 0;
+    case PCLR_COUNT: return memcmp(got, want, 8) == 0;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result g, w;
+        memcpy(&g, got, sizeof g);
+        memcpy(&w, want, sizeof w);
+        return g.index == w.index && memcmp(&g.value, &w.value, vs) == 0;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result g, w;
+        memcpy(&g, got, sizeof g);
+        memcpy(&w, want, sizeof w);
+        return memcmp(&g.min, &w.min, vs) == 0 && memcmp(&g.max, &w.max, vs) == 0;
+    }
+    default: {
+        pclr_stats_result g, w;
+        /* moments in float (half, float, native/compensated) round far more */
+        const double tol = (c->type == PCLR_HALF || c->type == PCLR_FLOAT) && c->accumulate != PCLR_WIDE ? 1e-3 : 1e-9;
+        memcpy(&g, got, sizeof g);
+        memcpy(&w, want, sizeof w);
+        if (g.count != w.count || memcmp(&g.min, &w.min, vs) != 0 || memcmp(&g.max, &w.max, vs) != 0) return 0;
+        if (float_sum ? !combine_sum_close(st, &g.sum, &w.sum, bound) : memcmp(&g.sum, &w.sum, ss) != 0) return 0;
+        return combine_moment_close(g.mean, w.mean, sqrt(fabs(w.var)) + 1e-6, tol) &&
+               combine_moment_close(g.var, w.var, w.mean * w.mean + 1e-6, tol) &&
+               combine_moment_close(g.sample_var, w.sample_var, w.mean * w.mean + 1e-6, tol);
+    }
+    }
+}
+
+static void test_combine(uint64_t seed) {
+    static const pclr_type types[] = {PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT, PCLR_INT,
+                                      PCLR_UINT64, PCLR_INT64, PCLR_HALF, PCLR_FLOAT, PCLR_DOUBLE};
+    static const uint64_t sizes[] = {0, 1, 2, 7, 300, 1000};
+    uint64_t st = seed ^ 0xc0b1u;
+    unsigned char *data = (unsigned char *)malloc(COMBINE_MOST * 8);
+    size_t ti;
+    int op, acc, refused = 0, combined = 0;
+    if (!data) { CHECK(0, "malloc"); return; }
+    for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti)
+        for (op = PCLR_SUM; op < PCLR_OP_COUNT_; ++op)
+            for (acc = PCLR_NATIVE; acc < PCLR_ACCUMULATE_COUNT_; ++acc) {
+                pclr_config c;
+                size_t si;
+                int variant;
+                memset(&c, 0, sizeof c);
+                c.type = types[ti];
+                c.op = (pclr_op)op;
+                c.accumulate = (pclr_accumulate)acc;
+                for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
+                    for (variant = 0; variant < 3; ++variant) {
+                        const uint64_t n = sizes[si];
+                        /* part boundaries: two cuts (three parts, folded left to right) */
+                        const uint64_t cut1 = n ? pclr_test_rand(&st) % (n + 1) : 0;
+                        const uint64_t cut2 = cut1 + (n > cut1 ? pclr_test_rand(&st) % (n - cut1 + 1) : 0);
+                        const uint64_t cuts[][2] = {{0, 0}, {0, n}, {n, n}, {n / 2, n / 2}, {cut1, cut2}, {1 < n ? 1 : n, n}};
+                        unsigned char whole[sizeof(pclr_stats_result)], part[sizeof(pclr_stats_result)];
+                        unsigned char acc_result[sizeof(pclr_stats_result)];
+                        size_t k;
+                        pclr_result rw;
+                        combine_fill(c.type, variant, op == PCLR_STATS, data, n, &st);
+                        rw = pclr_cpu_reduce_config(&c, data, n, whole);
+                        if (rw != PCLR_OK) {
+                            /* a pair the reference refuses is refused here too */
+                            if (si == 0 && variant == 0)
+                                CHECK(pclr_combine(&c, whole, whole, 0, part) != PCLR_OK, "combine of refused %s %s %s",
+                                      pclr_type_name(c.type), pclr_op_name(c.op), pclr_accumulate_name(c.accumulate));
+                            continue;
+                        }
+                        if (acc == PCLR_EXACT && (op == PCLR_SUM || op == PCLR_STATS)) {
+                            if (si == 0 && variant == 0) {
+                                CHECK(pclr_combine(&c, whole, whole, 0, part) == PCLR_ERR_UNSUPPORTED_COMBINATION,
+                                      "exact %s sums are refused", pclr_type_name(c.type));
+                                ++refused;
+                            }
+                            continue;
+                        }
+                        for (k = 0; k < sizeof cuts / sizeof cuts[0]; ++k) {
+                            const uint64_t lo[3] = {0, cuts[k][0], cuts[k][1]}, hi[3] = {cuts[k][0], cuts[k][1], n};
+                            const size_t ts = pclr_type_size(c.type);
+                            int p, ok = 1;
+                            for (p = 0; p < 3 && ok; ++p) {
+                                ok = pclr_cpu_reduce_config(&c, data + lo[p] * ts, hi[p] - lo[p], p ? part : acc_result) == PCLR_OK;
+                                /* out may be a: the running result folds in place */
+                                if (ok && p) ok = pclr_combine(&c, acc_result, part, lo[p], acc_result) == PCLR_OK;
+                            }
+                            ++combined;
+                            CHECK(ok && combine_same(&c, acc_result, whole, data, n),
+                                  "combine %s %s %s n=%llu variant %d parts at %llu, %llu", pclr_type_name(c.type),
+                                  pclr_op_name(c.op), pclr_accumulate_name(c.accumulate), (unsigned long long)n, variant,
+                                  (unsigned long long)cuts[k][0], (unsigned long long)cuts[k][1]);
+                        }
+                    }
+            }
+    CHECK(refused == 3, "exact sums of half, float, double refused (%d; exact stats the reference refuses)", refused);
+    CHECK(combined > 10000, "combines checked: %d", combined);
+    { /* a map's results combine as its type's; argument errors */
+        pclr_config c;
+        int32_t x[9] = {5, -7, 3, 9, -7, 0, 2, -7, 4};
+        pclr_arg_result a, b, w, o;
+        memset(&c, 0, sizeof c);
+        memset(&o, 0, sizeof o);
+        c.type = PCLR_INT;
+        c.op = PCLR_ARGMIN;
+        c.map = "x * x - 3 * x";
+        CHECK(pclr_cpu_reduce_map(&c, x, NULL, 4, NULL, &a) == PCLR_OK && pclr_cpu_reduce_map(&c, x + 4, NULL, 5, NULL, &b) == PCLR_OK &&
+                  pclr_cpu_reduce_map(&c, x, NULL, 9, NULL, &w) == PCLR_OK && pclr_combine(&c, &a, &b, 4, &o) == PCLR_OK &&
+                  o.index == w.index && o.value.i32 == w.value.i32,
+              "combine of a map's argmin: index %llu value %d", (unsigned long long)o.index, o.value.i32);
+        c.map = NULL;
+        b.index = UINT64_MAX - 3;
+        a.index = 0;
+        CHECK(pclr_combine(&c, &a, &b, 3, &o) == PCLR_ERR_SIZE_OVERFLOW, "an index past UINT64_MAX - 1");
+        CHECK(pclr_combine(&c, NULL, &b, 0, &o) == PCLR_ERR_NULL_POINTER, "NULL a");
+        CHECK(pclr_combine(&c, &a, &b, 0, NULL) == PCLR_ERR_NULL_POINTER, "NULL out");
+        c.op = (pclr_op)99;
+        CHECK(pclr_combine(&c, &a, &b, 0, &o) == PCLR_ERR_INVALID_ENUM, "bad op");
+    }
+    free(data);
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
@@ -408,5 +622,6 @@ int main(void) {
     test_macro_form();
     test_plan();
     test_cpu_reference(seed);
+    test_combine(seed);
     return pclr_test_summary("test_core");
 }

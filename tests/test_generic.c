@@ -153,6 +153,74 @@ static void contract(void) {
     CHECK(cnt.calls > 0 && cnt.live == 0, "the caller's allocator: %ld allocations, %ld left", cnt.calls, cnt.live);
 }
 
+/* pclr_device_count: the numbers pclr_desc.device takes (device k + 1 for k < count) */
+static void device_numbers(void) {
+    static const pclr_backend gpus[] = {PCLR_OPENCL, PCLR_CUDA};
+    pclr_desc d;
+    pclr_context *ctx = NULL;
+    char why[512];
+    int count = -1;
+    size_t b;
+    memset(&d, 0, sizeof d);
+    d.error = why;
+    d.error_cap = sizeof why;
+    CHECK(pclr_device_count(NULL, PCLR_CPU, &count) == PCLR_OK && count == 1, "the CPU is one device (%d)", count);
+    CHECK(pclr_device_count(&d, PCLR_BACKEND_AUTO, &count) == PCLR_ERR_INVALID_ENUM && count == 0 && strstr(why, "name one backend"),
+          "auto is not one backend: %s", why);
+    CHECK(pclr_device_count(&d, (pclr_backend)9, &count) == PCLR_ERR_INVALID_ENUM, "backend 9");
+    CHECK(pclr_device_count(&d, PCLR_CPU, NULL) == PCLR_ERR_NULL_POINTER, "NULL count");
+    d.cuda_library = "/nonexistent/pclr/libcuda.so.1";
+#ifdef PCLR_TEST_CUDA
+    CHECK(pclr_device_count(&d, PCLR_CUDA, &count) == PCLR_ERR_NO_DRIVER && count == 0 && strstr(why, "/nonexistent"),
+          "a CUDA driver that does not load: %s", why);
+#else
+    CHECK(pclr_device_count(&d, PCLR_CUDA, &count) == PCLR_ERR_NO_DRIVER && strstr(why, "not compiled in"),
+          "CUDA not compiled in: %s", why);
+#endif
+    d.cuda_library = NULL;
+    { /* OpenCL: every device of every platform, as the ICD lists them */
+        pclr_cl_api cl;
+        cl_platform_id plats[32];
+        cl_uint np = 0, p, total = 0;
+        if (pclr_cl_load_api(NULL, &cl, why, sizeof why) == PCLR_OK && cl.GetPlatformIDs(32, plats, &np) == CL_SUCCESS) {
+            for (p = 0; p < np; ++p) {
+                cl_uint nd = 0;
+                if (cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) == CL_SUCCESS) total += nd;
+            }
+            CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_OK && count == (int)total,
+                  "OpenCL devices: %d, the ICD lists %u (%s)", count, (unsigned)total, why);
+            d.platform = (int)np + 1;
+            CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_ERR_NO_DEVICE && count == 0 && strstr(why, "no OpenCL platform"),
+                  "platform %u of %u: %s", (unsigned)np, (unsigned)np, why);
+            d.platform = 0;
+        }
+    }
+    for (b = 0; b < sizeof gpus / sizeof gpus[0]; ++b) {
+        int k, n = 0;
+        if (pclr_device_count(&d, gpus[b], &n) != PCLR_OK) {
+            CHECK(n == 0 && why[0], "%s without devices: 0 and a sentence", pclr_backend_name(gpus[b]));
+            SKIP("%s devices: %s", pclr_backend_name(gpus[b]), why);
+            continue;
+        }
+        d.backends[0] = gpus[b];
+        for (k = 1; k <= n + 1; ++k) {
+            d.device = k;
+            d.no_disk_cache = 1;
+            if (k <= n) {
+                CHECK(pclr_create(&d, &ctx) == PCLR_OK, "%s device %d of %d: %s", pclr_backend_name(gpus[b]), k - 1, n, why);
+                printf("%s device %d of %d: %s\n", pclr_backend_name(gpus[b]), k - 1, n, pclr_device_name(ctx));
+            } else {
+                CHECK(pclr_create(&d, &ctx) == PCLR_ERR_NO_DEVICE && ctx == NULL && strstr(why, "there are"),
+                      "%s device %d past the count %d: %s", pclr_backend_name(gpus[b]), k - 1, n, why);
+            }
+            pclr_destroy(ctx);
+            ctx = NULL;
+        }
+        d.backends[0] = PCLR_BACKEND_AUTO;
+        d.device = 0;
+    }
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
@@ -164,6 +232,7 @@ int main(void) {
     seed = pclr_test_rand(&seed); /* nearby seeds give unrelated data */
     printf("test_generic: seed %s\n", env ? env : "(time)");
     contract();
+    device_numbers();
     /* auto: CUDA first, then OpenCL, then the CPU; the choice and the passed-over reasons are reported */
     memset(&d, 0, sizeof d);
     d.error = why;

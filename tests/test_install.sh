@@ -19,7 +19,7 @@ run() { local name=$1; shift; if "$@" >"$TMP/log" 2>&1; then ok "$name"; return 
 # ---- 1. install layout
 if make -s -C "$ROOT" install PREFIX="$PREFIX" >"$TMP/log" 2>&1; then
     missing=""
-    for f in include/pclreduce.h include/pclreduce_cl.h include/pclreduce_cuda.h bin/pclreduce-gen bin/pclreduce-run \
+    for f in include/pclreduce.h include/pclreduce_cl.h include/pclreduce_cuda.h include/pclreduce_vk.h bin/pclreduce-gen bin/pclreduce-run \
              lib/pkgconfig/pclreduce.pc lib/cmake/pclreduce/pclreduceConfig.cmake \
              lib/cmake/pclreduce/pclreduceConfigVersion.cmake; do
         [ -e "$PREFIX/$f" ] || missing="$missing $f"

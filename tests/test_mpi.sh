@@ -1,25 +1,45 @@
 #!/usr/bin/env bash
-# The MPI example (examples/mpi_reduce.c) on 2 ranks (PoCL here): every
-# type/op pair at an odd size, a tiny one (a rank gets 1 element) and n=1 (a
-# rank gets none: its identity must not change the result). Each run checks
-# itself (--check); its result must equal pclreduce-run --backend cpu on the
-# same --n/--seed, bit for bit where the order of operations cannot matter
-# (integers, min/max), else its printed reference must (same data) and the
-# result be within --check's rounding bound. Closing line "N passed, N failed".
-# PCLR_TEST_QUICK=1 uses 100003 for the odd size.
+# The MPI example (examples/mpi_reduce.c) on 2 ranks (PoCL here), through
+# examples/mpi_gpu.sh's checks: 13 (type, op, accumulator) cases that cover
+# all 11 types, all 8 ops and the native, wide and compensated sums (one
+# kernel each: PoCL builds cost seconds), each at an odd size, a tiny one (a
+# rank gets 1 element) and n=1 (a rank gets none: its identity must not
+# change the result; argmin/argmax: its index -1). Each run checks itself
+# against the CPU reference (--check) and its result must equal
+# pclreduce-run --backend cpu on the same --n/--seed, bit for bit where the
+# order cannot matter. Exact sums must be refused with a sentence.
+# PCLR_TEST_FULL=1: every type x op pair at every size. PCLR_TEST_QUICK=1:
+# 100003 for the odd size. Closing line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
   echo "skip: mpicc/mpirun not found (apt-get install openmpi-bin libopenmpi-dev): MPI example not tested"
   exit 0
 fi
-make -s build/mpi_reduce build/pclreduce-run || { echo "FAIL: build"; echo "0 passed, 1 failed"; exit 1; }
-B=build/tests
-mkdir -p "$B"
-
-# OpenMPI in a container: root needs consent, 2 ranks may exceed the cores, and
-# the shared-memory transport cannot use ptrace-based single copy. Its name is
-# vader up to OpenMPI 4, sm from 5.
+types=(uint8 int8 uint16 int16 uint int uint64 int64 half float double)
+ops=(sum min max argmin argmax minmax stats count)
+sizes=(1000003 3 1)
+[ -n "${PCLR_TEST_QUICK:-}" ] && sizes=(100003 3 1)
+cases=""
+if [ -n "${PCLR_TEST_FULL:-}" ]; then
+  for t in "${types[@]}"; do for o in "${ops[@]}"; do for n in "${sizes[@]}"; do cases+=" $t:$o:native:$n"; done; done; done
+else
+  for c in uint8:sum:native int8:argmin:native uint16:minmax:native int16:stats:wide uint:count:native \
+           int:sum:native uint64:argmax:native int64:min:native half:stats:native float:argmax:native \
+           float:sum:compensated double:max:native double:stats:wide; do
+    for n in "${sizes[@]}"; do cases+=" $c:$n"; done
+  done
+fi
+passed=0 failed=0
+out=$(bash examples/mpi_gpu.sh --ranks 2 --no-bench --seed 11 --cases "$cases" 2>&1)
+echo "$out" | grep -v '^[0-9]* passed, [0-9]* failed$'
+counts=$(echo "$out" | tail -1)
+case $counts in
+  *" passed, "*" failed") passed=${counts%% *}; f=${counts#*, }; failed=${f%% *} ;;
+  *) failed=1 ;;
+esac
+# exact sums: refused before any device work, with the reason
+make -s build/mpi_reduce >/dev/null 2>&1
 mpi=(mpirun -np 2)
 if mpirun --version 2>&1 | grep -q "Open MPI"; then
   btl=sm
@@ -28,36 +48,12 @@ if mpirun --version 2>&1 | grep -q "Open MPI"; then
   mpi+=(--oversubscribe --mca btl "self,$btl")
   [ "$(id -u)" = 0 ] && mpi+=(--allow-run-as-root)
 fi
-
-passed=0 failed=0
-pass() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-
-sizes="1000003 3 1"
-[ -n "${PCLR_TEST_QUICK:-}" ] && sizes="100003 3 1"
-seed=11
-for type in uint int float double; do
-  for op in sum min max; do
-    for n in $sizes; do
-      seed=$((seed + 1))
-      what="$type $op n=$n seed=$seed"
-      log="$B/mpi_${type}_${op}_$n.log"
-      timeout 300 "${mpi[@]}" build/mpi_reduce --type "$type" --op "$op" --n "$n" --seed "$seed" --check >"$log" 2>&1
-      rc=$?
-      got=$(grep '^result: ' "$log" | tail -1 | cut -d' ' -f2)
-      ref=$(grep -o 'reference [^,)]*' "$log" | tail -1 | cut -d' ' -f2)
-      cpu=$(build/pclreduce-run --backend cpu --type "$type" --op "$op" --n "$n" --seed "$seed" | grep '^result: ' | cut -d' ' -f2)
-      if [ $rc -ne 0 ] || ! grep -q '^check: ok' "$log"; then
-        fail "$what: exit $rc: $(grep -E '^check|mpi_reduce' "$log" | head -3)"
-      elif [ -z "$cpu" ] || [ "$ref" != "$cpu" ]; then
-        fail "$what: reference $ref but pclreduce-run --backend cpu says '$cpu' (different data?)"
-      elif [ "$got" != "$cpu" ] && ! { [ "$op" = sum ] && { [ "$type" = float ] || [ "$type" = double ]; }; }; then
-        fail "$what: result $got, pclreduce-run --backend cpu $cpu"
-      else
-        pass
-      fi
-    done
-  done
-done
+msg=$(timeout 60 "${mpi[@]}" build/mpi_reduce --type float --op sum --accumulate exact --n 100 2>&1)
+if echo "$msg" | grep -q "exact sums cannot be combined across ranks"; then
+  passed=$((passed + 1))
+else
+  failed=$((failed + 1))
+  echo "FAIL: exact sum not refused: $(echo "$msg" | head -3)"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

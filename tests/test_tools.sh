@@ -257,5 +257,121 @@ for args in "" "--backend metal" "--backend opencl --types quad" "--backend open
   check "tune '$args' says why" test -s "$T/err"
 done
 
+# Vulkan (pclreduce_vk.h) through the tools: where a Vulkan device and a shaderc that loads are here (lavapipe in
+# CI; tests/shaderc.sh finds one; the tools load it through PCLR_SHADERC_LIBRARY), else "skip: ..."
+VK_SHADERC=${PCLR_SHADERC_LIBRARY:-$(bash tests/shaderc.sh build/tests)}
+$RUN --list >"$T/list" 2>&1
+if grep -q "^Vulkan: built without" "$T/list"; then
+  echo "skip: vulkan tools: built without vulkan/vulkan.h (apt-get install libvulkan-dev)"
+elif ! grep -A8 "^Vulkan (" "$T/list" | grep -q "^  device 0: "; then
+  echo "skip: vulkan tools: no Vulkan device here (apt-get install mesa-vulkan-drivers for lavapipe): $(grep -A1 '^Vulkan (' "$T/list" | tail -1)"
+elif [ -z "$VK_SHADERC" ]; then
+  echo "skip: vulkan tools: no shaderc that loads (tests/shaderc.sh; apt-get install libshaderc-dev glslang-dev spirv-tools)"
+else
+  export PCLR_SHADERC_LIBRARY=$VK_SHADERC
+  check "run --list shows the Vulkan device with its driver, subgroup size, int64/fp64" \
+    grep -Eq "^  device 0: .*\(.*, Vulkan [0-9.]+, driver .*, subgroup [0-9]+, shaderInt64 (yes|no), shaderFloat64 (yes|no)\)$" "$T/list"
+  check "run --list keeps the OpenCL and CUDA headings" grep -q "^OpenCL (" "$T/list"
+  check "run usage names vulkan" grep -q "auto|cpu|opencl|cuda|vulkan" <($RUN --help)
+  check "gen usage names vulkan" grep -q "opencl|cuda|vulkan" <($GEN --help)
+  # pclreduce-gen: the whole GLSL kernel for every type and op; --lang glsl is the same; glslc takes it
+  for t in uint8 int8 uint16 int16 uint int uint64 int64 half float double; do
+    for o in sum min max argmin argmax minmax stats count; do
+      $GEN --backend vulkan --type $t --op $o >"$T/k.comp" 2>"$T/err"; rc=$?
+      check "gen --backend vulkan --type $t --op $o exits 0 (got $rc: $(head -c 200 "$T/err"))" [ $rc = 0 ]
+      check "gen --backend vulkan --type $t --op $o prints a GLSL compute shader" grep -q "^#version 450" "$T/k.comp"
+    done
+  done
+  $GEN --backend vulkan --type float --op stats --variant shuffle >"$T/k.comp"
+  check "gen --lang glsl is --backend vulkan" cmp -s <($GEN --lang glsl --type float --op stats --variant shuffle) "$T/k.comp"
+  check "gen --lang vulkan is --backend vulkan" cmp -s <($GEN --lang vulkan --type float --op stats --variant shuffle) "$T/k.comp"
+  check "gen vulkan's line 1 names the config" grep -q "type=float op=stats backend=vulkan" "$T/k.comp"
+  if command -v glslc >/dev/null 2>&1; then
+    check "glslc compiles gen's vulkan kernel" glslc -fshader-stage=comp --target-env=vulkan1.1 "$T/k.comp" -o "$T/k.spv"
+  fi
+  check "gen --backend vulkan --map without --op prints the map's GLSL function" \
+    grep -q "^float pclr_map(float x, uint64_t i)" <($GEN --backend vulkan --type float --map "x * x")
+  check "gen --lang glsl --map: the same" cmp -s <($GEN --lang glsl --type float --map "x * x") <($GEN --backend vulkan --type float --map "x * x")
+  $GEN --backend vulkan --type float --op sum --accumulate exact >"$T/out" 2>"$T/err"; rc=$?
+  check "gen vulkan exact is refused (rc $rc)" [ $rc = 2 ] && check "gen vulkan exact says why" grep -q "not written in GLSL" "$T/err"
+  $GEN --backend vulkan --type float --map "x +" >"$T/out" 2>"$T/err"; rc=$?
+  check "gen vulkan bad map exits 2 (rc $rc)" [ $rc = 2 ] && check "gen vulkan bad map says why" test -s "$T/err"
+  # pclreduce-run --backend vulkan: every result format, the same lines as the CPU's
+  expect_vk() { expect_line cpu "$@"; expect_line vulkan "$@"; }
+  expect_vk "result: 200 at 1" --type uint8 --op argmax --input "$T/u8.bin"
+  expect_vk "result: min=0 max=200" --type uint8 --op minmax --input "$T/u8.bin"
+  expect_vk "result: -384" --type int8 --op sum --accumulate wide --input "$T/i8.bin"
+  expect_vk "result: -32768 at 1" --type int16 --op argmin --input "$T/i16.bin"
+  expect_vk "result: 18446744073709551615" --type uint64 --op max --input "$T/u64.bin"
+  expect_vk "result: min=-9223372036854775808 max=5" --type int64 --op minmax --input "$T/i64.bin"
+  expect_vk "result: 4294967297" --type uint --op sum --accumulate wide --input "$T/u32big.bin"
+  expect_vk "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type int --op stats --input "$T/i32ten.bin"
+  expect_vk "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type float --op stats --accumulate compensated --input "$T/f32ten.bin"
+  expect_vk "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type double --op stats --input "$T/f64ten.bin"
+  expect_vk "result: count=10 sum=55 min=1 max=10 mean=5.5 var=8.25" --type half --op stats --input "$T/f16ten.bin"
+  expect_vk "result: -0.25" --type half --op sum --input "$T/f16.bin"
+  expect_vk "result: min=-0 max=0" --type float --op minmax --input "$T/f32zeros.bin"
+  expect_vk "result: -?nan at 1" --type float --op argmax --input "$T/f32nan.bin"
+  expect_vk "result: 2" --type float --op count --input "$T/f32count.bin"
+  expect_vk "result: 2" --type float --op sum --accumulate compensated --input "$T/f32comp.bin"
+  expect_vk "result: 1.0000000000000001e\\+300 at 2" --type double --op argmax --input "$T/f64.bin"
+  expect_vk "result: 0 at 18446744073709551615" --type uint8 --op argmax --n 0
+  # --n/--seed: exactly the CPU's (integers, min/max, argmin/argmax), float sums close
+  for args in "--type uint8 --op argmin" "--type int16 --op minmax" "--type uint64 --op count" "--type int64 --op argmax" \
+              "--type half --op argmin" "--type uint --op sum" "--type int --op max" "--type float --op min" "--type double --op max" \
+              "--type float --op sum --map x*x" "--type int --op sum --map x>0"; do
+    cpu=$($RUN --backend cpu $args --n 100003 --seed 3 | tail -1)
+    vk=$($RUN --backend vulkan $args --n 100003 --seed 3 2>"$T/err" | tail -1)
+    case $args in
+      *"float --op sum"*) check "vulkan $args close to cpu ($vk vs $cpu)" python3 -c "import sys; a=float('${vk#result: }'); b=float('${cpu#result: }'); sys.exit(abs(a-b) > 1e-4*max(1,abs(b)))" ;;
+      *) check "vulkan $args equals cpu ($vk vs $cpu $(head -c 200 "$T/err"))" [ "$vk" = "$cpu" ] ;;
+    esac
+  done
+  $RUN --backend vulkan --type uint --op sum --n 1000 -v >"$T/out" 2>&1
+  check "run --backend vulkan names the backend" grep -q "^backend: vulkan (" "$T/out"
+  check "run --backend vulkan -v shows the config that runs" grep -q "^config: .*backend=vulkan" "$T/out"
+  check "run --backend vulkan --device 0 runs" [ "$($RUN --backend vulkan --device 0 --type uint --op sum --input "$T/u32.bin" 2>&1 | tail -1)" = "result: 500500" ]
+  # refusals: the same sentences and exit codes as on the other backends
+  $RUN --backend vulkan --type float --op sum --accumulate exact --n 10 >"$T/out" 2>"$T/err"; rc=$?
+  check "run vulkan exact exits 1 (got $rc)" [ $rc = 1 ]
+  check "run vulkan exact says why" grep -q "exact sums are not written in GLSL" "$T/err"
+  $RUN --backend vulkan --device 99 --type uint --op sum --n 10 >"$T/out" 2>"$T/err"; rc=$?
+  check "run vulkan --device 99 exits 1 (got $rc)" [ $rc = 1 ]
+  check "run vulkan --device 99 says why" grep -q "no Vulkan device 99" "$T/err"
+  rm -rf "$T/xdg-cold" # (a cold disk cache, an absolute path: a cached kernel needs no compiler)
+  XDG_CACHE_HOME=$PWD/$T/xdg-cold PCLR_SHADERC_LIBRARY=$T/missing.so $RUN --backend vulkan --type int --op min --n 10 >"$T/out" 2>"$T/err"; rc=$?
+  check "run vulkan with PCLR_SHADERC_LIBRARY missing exits 1 (got $rc)" [ $rc = 1 ]
+  check "run vulkan names the shaderc it could not load" grep -q "no shaderc library: $T/missing.so (from PCLR_SHADERC_LIBRARY)" "$T/err"
+  PCLR_VULKAN_LIBRARY=$T/missing.so $RUN --backend vulkan --type int --op min --n 10 >"$T/out" 2>"$T/err"; rc=$?
+  check "run vulkan with PCLR_VULKAN_LIBRARY missing exits 1 (got $rc)" [ $rc = 1 ]
+  check "run vulkan names the loader it could not load" grep -q "no Vulkan loader: $T/missing.so" "$T/err"
+  # pclreduce-tune --backend vulkan: one class into a fresh file
+  rm -f "$T/tuning_vk.txt"
+  $TUNE --backend vulkan --types uint --ops max --max-n 4096 --file "$T/tuning_vk.txt" >"$T/out" 2>&1; rc=$?
+  check "tune --backend vulkan exit 0 (got $rc: $(tail -2 "$T/out"))" [ $rc = 0 ]
+  check "tune --backend vulkan writes one vulkan line" [ "$(grep -c '^vulkan ".*" ".*" uint max 12 ' "$T/tuning_vk.txt")" = 1 ]
+  rm -rf "$T/xdg-cold" "$T/tuning_vk2.txt"
+  XDG_CACHE_HOME=$PWD/$T/xdg-cold PCLR_SHADERC_LIBRARY=$T/missing.so $TUNE --backend vulkan --types uint --ops min --max-n 4096 --file "$T/tuning_vk2.txt" >"$T/out" 2>"$T/err"; rc=$?
+  check "tune vulkan without shaderc exits 1 (got $rc)" [ $rc = 1 ]
+  check "tune vulkan without shaderc writes nothing" test ! -s "$T/tuning_vk2.txt"
+  # the auto-exposure example on the Vulkan device: recorded into its own command buffer, checked against the CPU
+  if [ -x build/auto_exposure ]; then
+    build/auto_exposure --backend vulkan - "$T/ae.ppm" >"$T/out" 2>&1; rc=$?
+    check "auto_exposure --backend vulkan exits 0 (got $rc: $(tail -2 "$T/out"))" [ $rc = 0 ]
+    check "auto_exposure --backend vulkan runs on its own VkDevice" grep -q "on vulkan: .*the example's own VkDevice" "$T/out"
+    check "auto_exposure --backend vulkan is checked against the CPU reference" grep -q "checked against the CPU reference" "$T/out"
+  fi
+  # the demo's Vulkan table (1 MB; its OpenCL kernels are in the disk cache from the runs above)
+  if [ -x build/demo ]; then
+    PCLR_DEMO_MB=1 timeout 120 build/demo >"$T/out" 2>&1; rc=$?
+    check "demo exits 0 with a Vulkan table (got $rc: $(tail -2 "$T/out"))" [ $rc = 0 ]
+    check "demo has the Vulkan table" grep -q "^Vulkan: " "$T/out"
+    check "demo: every Vulkan row checked" [ "$(sed -n '/^Vulkan: /,$p' "$T/out" | grep -Ec ' yes +[0-9.]+ +[0-9.]+$')" = 12 ]
+    PCLR_DEMO_MB=1 PCLR_VULKAN_LIBRARY=$T/missing.so timeout 120 build/demo >"$T/out" 2>&1; rc=$?
+    check "demo without a Vulkan loader still exits 0 (got $rc)" [ $rc = 0 ]
+    check "demo without a Vulkan loader says 'vulkan: skipped: why'" grep -q "^vulkan: skipped: .*no Vulkan loader" "$T/out"
+  fi
+fi
+
 echo "test_tools: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -9,7 +9,8 @@
    within 1e-9 relative.
    Runs on whatever Vulkan device is first-best here (lavapipe on the CPU in
    CI); prints "skip: ..." and succeeds when there is none.
-   PCLR_TEST_QUICK=1: fewer sizes. */
+   PCLR_TEST_QUICK=1: fewer sizes. The data's seed is fresh each run (the
+   time and the process id) and printed; PCLR_TEST_SEED=S reproduces a run. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_VULKAN
@@ -17,12 +18,15 @@
 #include "pclr_test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static pclr_vk_context *g_ctx;
 static const pclr_vk_features *g_feat;
 static int g_quick;
-static uint64_t g_seed = 0x5eed18u;
+static uint64_t g_seed; /* PCLR_TEST_SEED, else the time and the process id */
 
 #define MAXN 70001u
 #define PAD 8u
@@ -515,7 +519,11 @@ int main(void) {
     char err[512];
     pclr_result r;
     g_quick = getenv("PCLR_TEST_QUICK") && atoi(getenv("PCLR_TEST_QUICK"));
-    printf("seed %llu\n", (unsigned long long)g_seed);
+    {
+        const char *env = getenv("PCLR_TEST_SEED");
+        g_seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
+    }
+    printf("test_vulkan: seed %llu (PCLR_TEST_SEED=%llu reproduces it)\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
     memset(&d, 0, sizeof d);
     d.device_index = -1;
     d.no_tune_file = 1;
