@@ -82,6 +82,13 @@ PCLR_EXTERN_C_BEGIN
     X(CUresult, EventElapsedTime, (float *, CUevent, CUevent), "cuEventElapsedTime")                                   \
     X(CUresult, EventDestroy, (CUevent), "cuEventDestroy_v2")
 
+/* Those an older driver may lack (NULL there): cuLaunchKernelEx (CUDA 12.0) launches with
+   programmatic dependent launch. */
+#define PCLR_CUDA_OPTIONAL_ENTRY_POINTS(X)                                                                             \
+    X(CUresult, LaunchKernelEx, (const CUlaunchConfig *, CUfunction, void **, void **), "cuLaunchKernelEx")            \
+    X(CUresult, OccupancyMaxActiveBlocksPerMultiprocessor, (int *, CUfunction, int, size_t),                           \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+
 /* NVRTC's, the same way; then those an older NVRTC may lack (NULL there). */
 #define PCLR_NVRTC_ENTRY_POINTS(X)                                                                                     \
     X(nvrtcResult, Version, (int *, int *), "nvrtcVersion")                                                            \
@@ -102,7 +109,10 @@ PCLR_EXTERN_C_BEGIN
 
 #define PCLR__CUDA_FIELD(ret, name, params, sym) ret(CUDAAPI *name) params;
 #define PCLR__NVRTC_FIELD(ret, name, params, sym) ret (*name) params;
-typedef struct pclr_cuda_api { PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_FIELD) } pclr_cuda_api;
+typedef struct pclr_cuda_api {
+    PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_FIELD)
+    PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__CUDA_FIELD)
+} pclr_cuda_api;
 typedef struct pclr_nvrtc_api {
     PCLR_NVRTC_ENTRY_POINTS(PCLR__NVRTC_FIELD)
     PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__NVRTC_FIELD)
@@ -242,13 +252,17 @@ struct pclr_cuda_context {
     size_t lay_states_bytes;
 };
 
-typedef struct pclr__cuda_program { CUmodule module; CUfunction fn; } pclr__cuda_program;
+/* dependent: launched with programmatic dependent launch (its text waits for the grid before it);
+   resident: its groups that fit on one multiprocessor at once (0: unknown) */
+typedef struct pclr__cuda_program { CUmodule module; CUfunction fn; int dependent, resident; } pclr__cuda_program;
 
 /* ------------------------------------------------------------ library loading */
 #define PCLR__CUDA_SYM(ret, name, params, sym) {sym, offsetof(pclr_cuda_api, name), 0},
 #define PCLR__NVRTC_SYM(ret, name, params, sym) {sym, offsetof(pclr_nvrtc_api, name), 0},
 #define PCLR__NVRTC_OPT(ret, name, params, sym) {sym, offsetof(pclr_nvrtc_api, name), 1},
-static const pclr__symbol pclr__cuda_syms[] = {PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_SYM)};
+#define PCLR__CUDA_OPT(ret, name, params, sym) {sym, offsetof(pclr_cuda_api, name), 1},
+static const pclr__symbol pclr__cuda_syms[] = {PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_SYM) PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__CUDA_OPT)};
+#undef PCLR__CUDA_OPT
 static const pclr__symbol pclr__nvrtc_syms[] = {PCLR_NVRTC_ENTRY_POINTS(PCLR__NVRTC_SYM) PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__NVRTC_OPT)};
 #undef PCLR__CUDA_SYM
 #undef PCLR__NVRTC_SYM
@@ -256,7 +270,11 @@ static const pclr__symbol pclr__nvrtc_syms[] = {PCLR_NVRTC_ENTRY_POINTS(PCLR__NV
 
 #ifdef PCLREDUCE_NO_RUNTIME_LINKING /* cuda.h maps the names to their _v2 versions */
 #define PCLR__LINK(ret, field, params, sym) api->field = cu##field;
-static void pclr__cuda_link(void *table) { pclr_cuda_api *api = (pclr_cuda_api *)table; PCLR_CUDA_ENTRY_POINTS(PCLR__LINK) }
+static void pclr__cuda_link(void *table) {
+    pclr_cuda_api *api = (pclr_cuda_api *)table;
+    PCLR_CUDA_ENTRY_POINTS(PCLR__LINK)
+    PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__LINK)
+}
 #undef PCLR__LINK
 #define PCLR__LINK(ret, field, params, sym) api->field = nvrtc##field;
 static void pclr__nvrtc_link(void *table) {
@@ -406,7 +424,8 @@ static pclr_result pclr__nvrtc_compile(pclr__engine *e, const pclr_nvrtc_api *rt
     return r;
 }
 
-static pclr_result pclr__cuda_load_module(pclr_cuda_context *ctx, const pclr_config *c, const void *image, void **program) {
+static pclr_result pclr__cuda_load_module(pclr_cuda_context *ctx, const pclr_config *c, const char *src, const void *image,
+                                          void **program) {
     pclr__cuda_program *p;
     CUmodule mod = NULL;
     CUfunction fn = NULL;
@@ -434,6 +453,11 @@ static pclr_result pclr__cuda_load_module(pclr_cuda_context *ctx, const pclr_con
     }
     p->module = mod;
     p->fn = fn;
+    /* sm_90 and a driver with cuLaunchKernelEx; the kernel must wait for the previous grid itself */
+    p->dependent = ctx->features.cc_major >= 9 && ctx->cu.LaunchKernelEx && src && strstr(src, PCLR__TEXT_GRID_DEPENDENCY) != NULL;
+    if (!ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor ||
+        ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor(&p->resident, fn, c->group_size, 0) != CUDA_SUCCESS)
+        p->resident = 0;
     *program = p;
     return PCLR_OK;
 }
@@ -448,9 +472,9 @@ static pclr_result pclr__cuda_build(pclr__engine *e, const pclr_config *c, const
     (void)bin_size;
     if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
     if (bin) {
-        r = pclr__cuda_load_module(ctx, c, bin, program);
+        r = pclr__cuda_load_module(ctx, c, src, bin, program);
     } else if ((r = pclr__nvrtc_compile(e, &ctx->rtc, src, opts, ctx->cubin, &image, &size)) == PCLR_OK) {
-        r = pclr__cuda_load_module(ctx, c, image, program);
+        r = pclr__cuda_load_module(ctx, c, src, image, program);
         if (r == PCLR_OK && keep) { *keep = image; *keep_size = size; image = NULL; }
         pclr__free(e, image);
     }
@@ -532,6 +556,15 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
     memset(ctl, 0, sizeof ctl);
     for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__CUDA_CTL_SLOTS / 4 + i]);
     if ((r = ctx->cu.MemcpyHtoD(ctx->ctl, ctl, sizeof ctl)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
+    /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), made
+       once: a reduce then neither allocates nor synchronizes, so it can be captured into a CUDA
+       graph, and a graph's copy of the address stays valid */
+    ctx->partials_bytes = (size_t)f->compute_units * 64u * 64u;
+    if ((r = ctx->cu.MemAlloc(&ctx->partials, ctx->partials_bytes)) != CUDA_SUCCESS) {
+        ctx->partials = 0;
+        ctx->partials_bytes = 0;
+        return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
+    }
     /* the blocking result: mapped pinned host memory the kernel writes directly */
     if (ctx->cu.MemHostAlloc(&ctx->host_result, 64, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS) {
         ctx->host_result = NULL;
@@ -659,6 +692,7 @@ PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config
 static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups, uint32_t group_size,
                                   CUstream stream, CUdeviceptr in, uint64_t offset, uint64_t n, CUdeviceptr out,
                                   CUdeviceptr partials, const pclr__extra *x) {
+    const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
     CUdeviceptr counter = ctx->ctl + PCLR__CUDA_CTL_COUNTER, y = x ? (CUdeviceptr)x->y.addr : 0;
     uint64_t y_offset = x ? x->y_offset : 0, values[PCLR_MAP_MAX_PARAMS];
     void *args[8 + PCLR_MAP_MAX_PARAMS];
@@ -677,12 +711,29 @@ static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, const pclr__entry *e, 
         pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
         args[k++] = &values[j];
     }
-    return ctx->cu.LaunchKernel(((const pclr__cuda_program *)e->program)->fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0,
-                                stream, args, NULL);
+    if (prog->dependent) { /* back-to-back reduces: the next grid starts while this one finishes */
+        CUlaunchConfig lc;
+        CUlaunchAttribute at;
+        memset(&lc, 0, sizeof lc);
+        memset(&at, 0, sizeof at);
+        at.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        at.value.programmaticStreamSerializationAllowed = 1;
+        lc.gridDimX = (unsigned int)groups;
+        lc.gridDimY = lc.gridDimZ = 1;
+        lc.blockDimX = group_size;
+        lc.blockDimY = lc.blockDimZ = 1;
+        lc.hStream = stream;
+        lc.attrs = &at;
+        lc.numAttrs = 1;
+        return ctx->cu.LaunchKernelEx(&lc, prog->fn, args, NULL);
+    }
+    return ctx->cu.LaunchKernel(prog->fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0, stream, args, NULL);
 }
 
-/* The partials area for `groups` (grown to the config's most; waits for the
-   context's work before freeing the old one). The context is current. */
+/* The partials area for `groups`: made at create for every knob setting; only an exact sum
+   so long that it needs more than 64 groups per unit (2^29 elements a group) grows it,
+   which waits for the context's work before freeing the old area (such a reduce cannot be
+   captured into a graph). The context is current. */
 static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups) {
     const uint64_t ss = e->layout.size;
     size_t bytes = (size_t)(pclr_max_groups(&e->cfg, &ctx->e.facts) * ss);
@@ -759,6 +810,12 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr_plan(&e->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) {
         pclr__fail(&ctx->e, pr, "pclr_plan failed: %s", pclr_result_string(pr));
         goto done;
+    }
+    {   /* a dependent grid takes at most half the groups that fit at once: the next reduce's groups
+           are then resident, waiting, when this one ends (a second wave of them costs ~1.5 us) */
+        const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
+        const uint64_t half = (uint64_t)ctx->e.facts.compute_units * (uint64_t)(prog->resident / 2);
+        if (prog->dependent && half > 0 && launch.groups > half) launch.groups = half;
     }
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;

@@ -718,6 +718,9 @@ typedef struct bench_row {
     char anchor[48];                              /* what vs_anchor is against ("" = none) */
     double anchor_kernel_us, anchor_pipelined_us; /* that anchor's times at the same point */
     double read_kernel_us;                        /* the read kernel's time for the same bytes */
+    /* the sweep's last columns */
+    double efficiency;                            /* read kernel's pipelined time / this pipelined time (NAN: none) */
+    double graph_us;                              /* per call, the batch replayed from a CUDA graph (NAN: not measured) */
 } bench_row;
 
 BENCH_FN void bench_row_init(bench_row *r, const char *backend, const char *device, pclr_type t, pclr_op op, uint64_t n, const char *impl) {
@@ -726,12 +729,13 @@ BENCH_FN void bench_row_init(bench_row *r, const char *backend, const char *devi
     snprintf(r->impl, sizeof r->impl, "%s", impl);
     r->kernel_us = r->pipelined_us = r->blocking_us = NAN;
     r->anchor_kernel_us = r->anchor_pipelined_us = r->read_kernel_us = NAN;
+    r->efficiency = r->graph_us = NAN;
     snprintf(r->status, sizeof r->status, "ok");
 }
 
 BENCH_FN void bench_csv_header(FILE *f) {
     fprintf(f, "backend,device,type,op,n,log2n,bytes,impl,kernel_us,pipelined_us,blocking_us,gbps_kernel,gbps_pipelined,"
-               "kernel_reps,pipelined_reps,pipelined_batch,blocking_reps,buffers,status\n");
+               "kernel_reps,pipelined_reps,pipelined_batch,blocking_reps,buffers,status,efficiency,graph_us\n");
     fflush(f);
 }
 
@@ -743,11 +747,11 @@ BENCH_FN void bench_csv_row(FILE *f, const bench_row *r) {
     if (!f) return;
     snprintf(status, sizeof status, "%s", r->status);
     for (c = status; *c; ++c) if (*c == ',' || *c == '\n' || *c == '"') *c = ';';
-    fprintf(f, "%s,%s,%s,%s,%llu,%d,%llu,%s,%.3f,%.3f,%.3f,%.2f,%.2f,%d,%d,%d,%d,%d,%s\n", r->backend, r->device,
+    fprintf(f, "%s,%s,%s,%s,%llu,%d,%llu,%s,%.3f,%.3f,%.3f,%.2f,%.2f,%d,%d,%d,%d,%d,%s,%.3f,%.3f\n", r->backend, r->device,
             pclr_type_name(r->type), pclr_op_name(r->op), (unsigned long long)r->n, bench_log2(r->n),
             (unsigned long long)bytes, r->impl, r->kernel_us, r->pipelined_us, r->blocking_us,
             bench__gbps(bytes, r->kernel_us), bench__gbps(bytes, r->pipelined_us), r->kernel_reps, r->pipelined_reps,
-            r->batch, r->blocking_reps, r->buffers, status);
+            r->batch, r->blocking_reps, r->buffers, status, r->efficiency, r->graph_us);
     fflush(f);
 }
 
@@ -804,7 +808,7 @@ BENCH_FN void bench_vocab_table_row(const bench_row *r) {
 BENCH_FN void bench_table_header(const char *ref_name) {
     printf("%-6s %-3s %-5s %-22s %10s %10s %10s %8s", "type", "op", "n", "impl", "kernel_us", "pipe_us", "block_us", "GB/s");
     if (ref_name) printf("   %s/impl: kernel pipe block", ref_name);
-    printf("\n");
+    printf("   eff = read kernel / impl, pipelined; graph = us per call replayed from a CUDA graph\n");
     fflush(stdout);
 }
 
@@ -821,6 +825,10 @@ BENCH_FN void bench_table_row(const bench_row *r, const bench_row *ref) {
     if (ref && ref != r && strncmp(ref->status, "ok", 2) == 0)
         printf("   %12.2f %5.2f %5.2f", ref->kernel_us / r->kernel_us, ref->pipelined_us / r->pipelined_us,
                ref->blocking_us / r->blocking_us);
+    else if (ref)
+        printf("   %12s %5s %5s", "", "", "");
+    if (r->efficiency == r->efficiency) printf("   eff %5.2f", r->efficiency);
+    if (r->graph_us == r->graph_us) printf("   graph %7.2f", r->graph_us);
     printf("\n");
     fflush(stdout);
 }

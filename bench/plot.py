@@ -9,6 +9,7 @@ device_*.txt). Writes into the same DIR:
   bench_<backend>_pipelined.png  the same from the pipelined time
   bench_<backend>_blocking.png   blocking latency (us) vs n
   bench_<backend>_ratio.png      baseline time / pclreduce time for the three timings
+  bench_<backend>_efficiency.png read-kernel time / time, pipelined (the efficiency column), vs n
   study_<backend>.png            the PCL-Reduction study (granularity, in-group, global-stride-only)
   vocab_<backend>.png            % of the read kernel per type and op at the largest n (vocabulary run)
   README.md                      device, tables with the three timings, ratios vs the baseline, and
@@ -432,6 +433,84 @@ def load_ref(folder):
     return rows
 
 
+EFF_TARGET = 0.90  # issue 19: read-kernel time / pclreduce time, pipelined, at every n >= 2^14
+EFF_FROM_LOG2 = 14
+
+
+def efficiency_plot(rows, title, path):
+    """read-kernel time / time (pipelined) per type/op: how close each implementation is to reading
+    the bytes once, the efficiency column bench_cuda / bench_cl write."""
+    rows = [r for r in rows if ok(r) and not math.isnan(num(r.get("efficiency", "nan"))) and r["impl"] != "read-limit"]
+    keys = [(t, o) for t in TYPES for o in OPS if any(r["type"] == t and r["op"] == o for r in rows)]
+    if not keys:
+        return False
+    types = [t for t in TYPES if any(k[0] == t for k in keys)]
+    ops = [o for o in OPS if any(k[1] == o for k in keys)]
+    names = [n for n in impl_order(r["impl"] for r in rows)]
+    fig, axes = plt.subplots(len(types), len(ops), figsize=(4.2 * len(ops), 3.0 * len(types)), squeeze=False)
+    for i, t in enumerate(types):
+        for j, o in enumerate(ops):
+            ax = axes[i][j]
+            for name in names:
+                pts = sorted((int(r["log2n"]), num(r["efficiency"])) for r in rows
+                             if r["type"] == t and r["op"] == o and r["impl"] == name)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, **style(name))
+            ax.axhline(1.0, color="0.3", linewidth=0.8)
+            ax.axhline(EFF_TARGET, color="tab:red", linewidth=0.8, linestyle="--")
+            ax.set_title(f"{t} {o}", fontsize=10)
+            ax.set_xlabel("log2 n")
+            ax.set_ylabel("read kernel / time")
+            ax.grid(True, alpha=0.3)
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def efficiency_markdown(rows, out):
+    """pclreduce's efficiency per type/op and size, the smallest at n >= 2^14, and graph replay times."""
+    mine = [r for r in rows if ok(r) and r["impl"] == "pclreduce" and not math.isnan(num(r.get("efficiency", "nan")))]
+    if not mine:
+        return
+    lgs = sorted({int(r["log2n"]) for r in mine})
+    by = {(r["type"], r["op"], int(r["log2n"])): r for r in mine}
+    out.append(f"### Efficiency: read-kernel time / pclreduce time (pipelined; target >= {EFF_TARGET:.2f} at n >= 2^{EFF_FROM_LOG2})\n")
+    out.append("| type | op | " + " | ".join(f"2^{lg}" for lg in lgs) + f" | min at n >= 2^{EFF_FROM_LOG2} |")
+    out.append("|" + " --- |" * (3 + len(lgs)))
+    worst = []
+    for t in TYPES:
+        for o in OPS:
+            if not any((t, o, lg) in by for lg in lgs):
+                continue
+            effs = {lg: num(by[(t, o, lg)]["efficiency"]) for lg in lgs if (t, o, lg) in by}
+            big = [v for lg, v in effs.items() if lg >= EFF_FROM_LOG2]
+            low = min(big) if big else float("nan")
+            worst.append(low)
+            out.append(f"| {t} | {o} | " + " | ".join(fmt(effs.get(lg, float("nan"))) for lg in lgs) +
+                       f" | {'**' + fmt(low) + '**' if low < EFF_TARGET else fmt(low)} |")
+    if worst:
+        out.append(f"\nSmallest efficiency at n >= 2^{EFF_FROM_LOG2}: **{fmt(min(worst))}** "
+                   f"({'met' if min(worst) >= EFF_TARGET else 'missed'}: target {EFF_TARGET:.2f}).\n")
+    graphs = [r for r in rows if ok(r) and not math.isnan(num(r.get("graph_us", "nan")))]
+    if graphs:
+        names = [n for n in impl_order(r["impl"] for r in graphs)]
+        gby = {(r["type"], r["op"], int(r["log2n"]), r["impl"]): r for r in graphs}
+        out.append("### Launched vs replayed from a CUDA graph (us per call, pipelined / graph), float sum\n")
+        out.append("| n | " + " | ".join(names) + " |")
+        out.append("|" + " --- |" * (1 + len(names)))
+        for lg in lgs:
+            cells = []
+            for n in names:
+                r = gby.get(("float", "sum", lg, n))
+                cells.append(f"{fmt(num(r['pipelined_us']))} / {fmt(num(r['graph_us']))}" if r else "-")
+            out.append(f"| 2^{lg} | " + " | ".join(cells) + " |")
+        out.append("")
+
+
 def process(folder, ref_rows):
     name = os.path.basename(os.path.normpath(folder))
     device = read_device(folder)
@@ -461,6 +540,9 @@ def process(folder, ref_rows):
             what = "blocking latency" if lat else f"throughput from the {label} time"
             if sweep_plot(rows, backend, f"{title}: {what}", os.path.join(folder, png), col, lat):
                 made.append(png)
+        png = f"bench_{backend}_efficiency.png"
+        if efficiency_plot([r for r in rows if r.get("backend") == backend], f"{title}: read-kernel time / time, pipelined (dashed: {EFF_TARGET:.2f})", os.path.join(folder, png)):
+            made.append(png)
         png = f"bench_{backend}_ratio.png"
         if ratio_plot(rows, baseline, f"{title}: {baseline} time / pclreduce time (above 1 = faster)", os.path.join(folder, png)):
             made.append(png)
@@ -470,6 +552,7 @@ def process(folder, ref_rows):
         if baseline:
             md.append(f"Baseline: **{baseline}**.\n")
         sweep_markdown(rows, baseline, md)
+        efficiency_markdown([r for r in rows if r.get("backend") == backend], md)
     for path in sorted(glob.glob(os.path.join(folder, "vocab_*.csv"))):
         backend = os.path.basename(path)[len("vocab_"):-4]
         rows = read_csv(path)

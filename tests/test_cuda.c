@@ -330,6 +330,13 @@ typedef struct tdrv {
     CUresult (CUDAAPI *StreamCreate)(CUstream *, unsigned int);
     CUresult (CUDAAPI *StreamDestroy)(CUstream);
     CUresult (CUDAAPI *StreamSynchronize)(CUstream);
+    /* CUDA graphs (optional: the graph test skips without them) */
+    CUresult (CUDAAPI *BeginCapture)(CUstream, CUstreamCaptureMode);
+    CUresult (CUDAAPI *EndCapture)(CUstream, CUgraph *);
+    CUresult (CUDAAPI *GraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
+    CUresult (CUDAAPI *GraphLaunch)(CUgraphExec, CUstream);
+    CUresult (CUDAAPI *GraphExecDestroy)(CUgraphExec);
+    CUresult (CUDAAPI *GraphDestroy)(CUgraph);
 } tdrv;
 static tdrv D;
 
@@ -346,6 +353,10 @@ static int load_test_driver(void) {
     if (!D.lib) D.lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
     if (!D.lib) return 0;
     if (!tsym("cuCtxCreate_v2", &D.CtxCreate)) D.CtxCreate = NULL; /* optional */
+    if (!tsym("cuStreamBeginCapture_v2", &D.BeginCapture) || !tsym("cuStreamEndCapture", &D.EndCapture) ||
+        !tsym("cuGraphInstantiateWithFlags", &D.GraphInstantiate) || !tsym("cuGraphLaunch", &D.GraphLaunch) ||
+        !tsym("cuGraphExecDestroy", &D.GraphExecDestroy) || !tsym("cuGraphDestroy", &D.GraphDestroy))
+        D.BeginCapture = NULL;
     return tsym("cuInit", &D.Init) && tsym("cuDeviceGet", &D.DeviceGet) && tsym("cuDevicePrimaryCtxRetain", &D.PrimaryRetain) &&
            tsym("cuDevicePrimaryCtxRelease_v2", &D.PrimaryRelease) && tsym("cuCtxPushCurrent_v2", &D.CtxPush) &&
            tsym("cuCtxPopCurrent_v2", &D.CtxPop) && tsym("cuCtxGetCurrent", &D.CtxGetCurrent) &&
@@ -1274,6 +1285,114 @@ static void test_features(gpu_env *g) {
     CHECK(pclr_cuda_build_log(g->ctx) != NULL, "build log is a string");
 }
 
+/* CUDA graphs: 1000 async reduces of 12 configurations (uint/int/float/double x sum/min/max)
+   over different slices, captured once into a graph on a stream and replayed twice, the
+   second time over new data at the same addresses. Every result must equal the CPU
+   reference (the data make every sum exact, so float sums compare bit for bit) and the same
+   call launched directly. */
+#define GRAPH_CALLS 1000
+#define GRAPH_ELEMS ((uint64_t)1 << 21)
+static void graph_fill(unsigned char *h, pclr_type t, uint64_t *st) {
+    uint64_t i;
+    for (i = 0; i < GRAPH_ELEMS; ++i) {
+        const uint64_t r = pclr_test_rand(st);
+        if (t == PCLR_FLOAT) ((float *)h)[i] = (float)(int)(r % 7) - 3.0f; /* small integers: every partial sum is exact */
+        else if (t == PCLR_DOUBLE) ((double *)h)[i] = (double)(int64_t)(r % 2001) - 1000.0;
+        else ((uint32_t *)h)[i] = (uint32_t)r;
+    }
+}
+static void test_graph(gpu_env *g, uint64_t seed) {
+    static const pclr_type types[4] = {PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE};
+    pclr_config cfg[12];
+    CUdeviceptr in[4] = {0, 0, 0, 0}, out_graph = 0, out_direct = 0;
+    unsigned char *host[4] = {NULL, NULL, NULL, NULL}, *got = NULL, *direct = NULL;
+    uint64_t off[GRAPH_CALLS], n[GRAPH_CALLS], st = seed ^ 0x9e3779b97f4a7c15ull;
+    CUgraph graph = NULL;
+    CUgraphExec exec = NULL;
+    int i, k, replay, ok = 1, bad = 0;
+    if (!D.BeginCapture) {
+        SKIP("the driver has no stream capture / graph entry points");
+        return;
+    }
+    for (k = 0; k < 12; ++k) {
+        memset(&cfg[k], 0, sizeof cfg[k]);
+        cfg[k].type = types[k / 3];
+        cfg[k].op = (pclr_op)(PCLR_SUM + k % 3);
+        /* a reduce compiles its kernel on first use: capture only prepared configurations */
+        ok &= CHECK(pclr_cuda_prepare(g->ctx, &cfg[k]) == PCLR_OK, "graph: prepare %d: %s", k, pclr_cuda_last_error(g->ctx));
+    }
+    for (k = 0; k < 4; ++k) {
+        host[k] = (unsigned char *)malloc((size_t)(GRAPH_ELEMS * 8));
+        ok &= CHECK(host[k] && D.MemAlloc(&in[k], (size_t)(GRAPH_ELEMS * 8)) == CUDA_SUCCESS, "graph: input buffers");
+    }
+    got = (unsigned char *)malloc(GRAPH_CALLS * 8);
+    direct = (unsigned char *)malloc(GRAPH_CALLS * 8);
+    ok &= CHECK(got && direct && D.MemAlloc(&out_graph, GRAPH_CALLS * 8) == CUDA_SUCCESS &&
+                    D.MemAlloc(&out_direct, GRAPH_CALLS * 8) == CUDA_SUCCESS, "graph: output buffers");
+    for (i = 0; i < GRAPH_CALLS; ++i) { /* sizes from 0 to 2^21, most of them small: the latency-bound calls graphs are for */
+        const uint64_t r = pclr_test_rand(&st);
+        n[i] = i % 50 == 0 ? GRAPH_ELEMS - (r % 64) : i % 7 == 0 ? r % 4 : (r >> 8) % ((uint64_t)1 << (6 + i % 13));
+        off[i] = n[i] < GRAPH_ELEMS ? (r >> 40) % (GRAPH_ELEMS - n[i]) : 0;
+    }
+    for (replay = 0; ok && replay < 2; ++replay) {
+        for (k = 0; k < 4; ++k) { /* new data each replay, at the same addresses */
+            graph_fill(host[k], types[k], &st);
+            ok &= CHECK(D.HtoD(in[k], host[k], (size_t)(GRAPH_ELEMS * (types[k] == PCLR_DOUBLE ? 8 : 4))) == CUDA_SUCCESS, "graph: upload");
+        }
+        if (replay == 0) {
+            CUresult cr = D.BeginCapture(g->s1, CU_STREAM_CAPTURE_MODE_GLOBAL);
+            pclr_result pr = PCLR_OK;
+            ok &= CHECK(cr == CUDA_SUCCESS, "graph: begin capture (%d)", (int)cr);
+            for (i = 0; ok && i < GRAPH_CALLS && pr == PCLR_OK; ++i) {
+                k = i % 12;
+                pr = pclr_cuda_reduce_async(g->ctx, &cfg[k], in[k / 3], off[i], n[i], out_graph + 8u * (unsigned)i, g->s1);
+            }
+            CHECK(pr == PCLR_OK, "graph: call %d captured: %s (%s)", i - 1, pclr_result_string(pr), pclr_cuda_last_error(g->ctx));
+            cr = D.EndCapture(g->s1, &graph);
+            ok &= CHECK(pr == PCLR_OK && cr == CUDA_SUCCESS && graph, "graph: end capture (%d)", (int)cr);
+            ok &= ok && CHECK(D.GraphInstantiate(&exec, graph, 0) == CUDA_SUCCESS, "graph: instantiate");
+        }
+        if (!ok) break;
+        /* the same calls launched directly, for the bitwise comparison */
+        for (i = 0; i < GRAPH_CALLS; ++i) {
+            k = i % 12;
+            if (pclr_cuda_reduce_async(g->ctx, &cfg[k], in[k / 3], off[i], n[i], out_direct + 8u * (unsigned)i, g->s2) != PCLR_OK) break;
+        }
+        ok &= CHECK(i == GRAPH_CALLS && D.StreamSynchronize(g->s2) == CUDA_SUCCESS, "graph: direct launches");
+        ok &= CHECK(D.MemsetD32(out_graph, 0xa5a5a5a5u, GRAPH_CALLS * 2) == CUDA_SUCCESS && D.CtxSynchronize() == CUDA_SUCCESS, "graph: poison");
+        ok &= CHECK(D.GraphLaunch(exec, g->s1) == CUDA_SUCCESS && D.StreamSynchronize(g->s1) == CUDA_SUCCESS, "graph: replay %d", replay);
+        ok &= CHECK(D.DtoH(got, out_graph, GRAPH_CALLS * 8) == CUDA_SUCCESS && D.DtoH(direct, out_direct, GRAPH_CALLS * 8) == CUDA_SUCCESS,
+                    "graph: read back");
+        for (i = 0; ok && i < GRAPH_CALLS; ++i) {
+            unsigned char ref[8];
+            const size_t es = tsize(cfg[i % 12].type);
+            k = i % 12;
+            pclr_cpu_reduce(cfg[k].type, cfg[k].op, host[k / 3] + off[i] * es, n[i], ref);
+            if (memcmp(got + 8 * i, ref, es) != 0 || memcmp(direct + 8 * i, ref, es) != 0) {
+                char a[64], b[64], c[64];
+                fmt_val(cfg[k].type, got + 8 * i, a, sizeof a);
+                fmt_val(cfg[k].type, direct + 8 * i, b, sizeof b);
+                fmt_val(cfg[k].type, ref, c, sizeof c);
+                if (bad++ < 5)
+                    CHECK(0, "graph replay %d, call %d (%s %s, n %llu, offset %llu): graph %s, direct %s, CPU %s", replay, i,
+                          pclr_type_name(cfg[k].type), pclr_op_name(cfg[k].op), (unsigned long long)n[i], (unsigned long long)off[i], a, b, c);
+            }
+        }
+        CHECK(bad == 0, "graph replay %d: all %d results equal the CPU reference and the direct launches (%d differ)", replay,
+              GRAPH_CALLS, bad);
+    }
+    if (exec) D.GraphExecDestroy(exec);
+    if (graph) D.GraphDestroy(graph);
+    for (k = 0; k < 4; ++k) {
+        if (in[k]) D.MemFree(in[k]);
+        free(host[k]);
+    }
+    if (out_graph) D.MemFree(out_graph);
+    if (out_direct) D.MemFree(out_direct);
+    free(got);
+    free(direct);
+}
+
 static void test_device(uint64_t seed) {
     gpu_env g;
     pclr_result r;
@@ -1302,6 +1421,7 @@ static void test_device(uint64_t seed) {
     test_features(&g);
     test_matrix(&g, seed);
     test_latency(&g);
+    test_graph(&g, seed);
     test_repeat_and_cache(&g, seed);
     test_streams_and_contexts(&g, seed);
     test_nan(&g, seed);

@@ -984,6 +984,9 @@ CW(MemcpyDtoH, (void *d, CUdeviceptr s, size_t n), (d, s, n))
 CW(MemGetAddressRange, (CUdeviceptr *b, size_t *n, CUdeviceptr p), (b, n, p))
 CW(LaunchKernel, (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,
                   unsigned int bz, unsigned int sh, CUstream s, void **a, void **e), (f, gx, gy, gz, bx, by, bz, sh, s, a, e))
+static CUresult CUDAAPI cw_LaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **a, void **e) {
+    return cu_inject("LaunchKernelEx") ? CUDA_ERROR_OUT_OF_MEMORY : g_cu.LaunchKernelEx(c, f, a, e);
+}
 CW(StreamSynchronize, (CUstream s), (s))
 CW_TAKE(EventCreate, (CUevent *e, unsigned int f), (e, f))
 CW(EventRecord, (CUevent e, CUstream s), (e, s))
@@ -1061,6 +1064,7 @@ static void driver_call_failures(void) {
 #define CW_SET(ret, name, params, sym) api.name = cw_##name;
     PCLR_CUDA_ENTRY_POINTS(CW_SET)
 #undef CW_SET
+    if (g_cu.LaunchKernelEx) api.LaunchKernelEx = cw_LaunchKernelEx; /* optional: sm_90 launches through it */
     for (k = 1; k <= total; ++k) {
         g_calls = g_live = g_reached = 0;
         g_fail_at = k;
