@@ -608,7 +608,8 @@ static void test_tune_format_parse(void) {
         static const struct { const char *line; pclr_result r; } bad[] = {
             {"", PCLR_ERR_INVALID_KNOB},
             {"   # a comment", PCLR_ERR_INVALID_KNOB},
-            {"vulkan \"d\" \"1\" float sum 20", PCLR_ERR_INVALID_ENUM},
+            {"cpu \"d\" \"1\" float sum 20", PCLR_ERR_INVALID_ENUM}, /* the CPU has nothing to tune */
+            {"metal \"d\" \"1\" float sum 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" quad sum 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" float avg 20", PCLR_ERR_INVALID_ENUM},
             {"cuda \"d\" \"1\" float default 20", PCLR_ERR_INVALID_ENUM},

@@ -199,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(pclr_kernel_source(&cfg, src, need, NULL) == PCLR_OK);
     REQUIRE(strlen(src) + 1 == need);
     REQUIRE(strncmp(src, "/* pclreduce", 12) == 0);
-    REQUIRE(strstr(src, PCLR_KERNEL_NAME) != NULL);
+    REQUIRE(strstr(src, res.backend == PCLR_VULKAN ? "void main()" : PCLR_KERNEL_NAME) != NULL); /* GLSL's entry is main */
     REQUIRE(pclr_kernel_source(&res, src2, need, NULL) == PCLR_OK && strcmp(src, src2) == 0);
     REQUIRE(pclr_kernel_options(&cfg, opts, oneed, NULL) == PCLR_OK && strlen(opts) + 1 == oneed);
     REQUIRE(strcmp(opts, res.variant == PCLR_VARIANT_COLLECTIVE ? "-cl-std=CL2.0" : "") == 0);
