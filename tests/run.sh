@@ -106,8 +106,10 @@ fi
 #     (PCLR_TEST_FULL=1: all), parameters without rebuilds, y offsets, every refusal with its column, the
 #     GLSL functions through glslc where it is installed; a quick run under ASan/UBSan; the CUDA kernels
 #     of the table through NVRTC (compute_90 PTX)
-step layout sh -c "gcc -std=c99 $WARN -O2 -o $B/test_layout tests/test_layout.c -ldl -lm && PCLR_TEST_QUICK=1 $B/test_layout"
-step layout-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_layout_asan tests/test_layout.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_layout_asan"
+# (one seed for both: the sanitized run draws the same shapes and finds their kernels in the disk cache)
+layout_seed=${PCLR_TEST_SEED:-$(date +%s)}
+step layout sh -c "gcc -std=c99 $WARN -O2 -o $B/test_layout tests/test_layout.c -ldl -lm && PCLR_TEST_SEED=$layout_seed PCLR_TEST_QUICK=1 $B/test_layout"
+step layout-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_layout_asan tests/test_layout.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_SEED=$layout_seed PCLR_TEST_QUICK=1 $B/test_layout_asan"
 step map sh -c "gcc -std=c99 $WARN -O2 -o $B/test_map tests/test_map.c -ldl -lm && $B/test_map"
 step map-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_map_asan tests/test_map.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_map_asan"
 if [ -n "$CUDA_INC" ]; then
