@@ -72,22 +72,9 @@ template <int U> __device__ __forceinline__ float load_sum(const float4 *in, uns
 }
 
 __global__ void read_pdl_kernel(const float4 *__restrict__ in4, unsigned long long nvec, float *outf, float *, unsigned *) {
-    const uint4 *in = (const uint4 *)in4;
-    unsigned *out = (unsigned *)outf;
     pdl_wait();
     pdl_trigger();
-    const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned acc = 0;
-    for (; i + 3 * stride < nvec; i += 4 * stride) {
-        const uint4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
-        acc += (a.x ^ a.y ^ a.z ^ a.w) + (b.x ^ b.y ^ b.z ^ b.w) + (c.x ^ c.y ^ c.z ^ c.w) + (d.x ^ d.y ^ d.z ^ d.w);
-    }
-    for (; i < nvec; i += stride) {
-        const uint4 a = in[i];
-        acc += a.x ^ a.y ^ a.z ^ a.w;
-    }
-    if (acc == 0x9e3779b9u) *out = acc;
+    read_limit_body((const uint4 *)in4, nvec, (unsigned *)outf); /* the read limit's loads, after the wait */
 }
 
 /* MODE bit 0: acq_rel ticket (else fence + relaxed atomicAdd); bit 1: PDL wait/trigger at the start;

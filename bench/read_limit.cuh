@@ -5,7 +5,7 @@
    writes nothing. */
 #ifndef PCLR_BENCH_READ_LIMIT_CUH
 #define PCLR_BENCH_READ_LIMIT_CUH
-__global__ void read_limit_kernel(const uint4 *__restrict__ in, unsigned long long nvec, unsigned *out) {
+__device__ __forceinline__ void read_limit_body(const uint4 *__restrict__ in, unsigned long long nvec, unsigned *out) {
     const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned acc = 0;
@@ -19,4 +19,5 @@ __global__ void read_limit_kernel(const uint4 *__restrict__ in, unsigned long lo
     }
     if (acc == 0x9e3779b9u) *out = acc;
 }
+__global__ void read_limit_kernel(const uint4 *__restrict__ in, unsigned long long nvec, unsigned *out) { read_limit_body(in, nvec, out); }
 #endif
