@@ -3993,16 +3993,71 @@ static void pclr__gen_walk(pclr__gen *g, const char *ind, const char *acc, const
     PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
 }
 
-/* The last group of a row or tile folds the partials of its `split` groups, in order. */
+/* The last group of a row or tile folds the partials of its `split` groups:
+   work-item `from` of `step` folds partials from, from + step, ... in order,
+   and a fixed tree joins them (deterministic; in parallel, so that a few
+   hundred partials cost a few L2 round trips, not hundreds). */
 #define PCLR__TEXT_FOLD_PARTIALS \
-"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split) {\n" \
+"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {\n" \
 "    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */\n" \
 "    pclr_s s = PCLR_IDENTITY;\n" \
-"    for (pclr_u64 k = 0; k < split; ++k) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
+"    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
 "    return s;\n" \
 "}\n"
 
+/* Who folds a shared row's or tile's partials: on GPUs the group (or a
+   column's lanes), in parallel; on CPUs (PCLR_FOLD_IN_ONE, which the
+   OpenCL backend defines there: a few partials) one work-item, right after
+   its ticket: PoCL 3.1 miscompiles the group fold inside the task loop
+   (the partials stored before the ticket's barrier come out garbage). */
+#define PCLR__TEXT_COLUMN_FOLD \
+"#ifdef PCLR_FOLD_IN_ONE\n" \
+"            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);\n" \
+"#else\n" \
+"            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;\n" \
+"            acc = pclr_down_column(acc, lds);\n" \
+"            if (lane == 0 && col < cols) out[col] = acc;\n" \
+"#endif\n"
+#define PCLR__TEXT_ROW_FOLD \
+"#ifdef PCLR_FOLD_IN_ONE\n" \
+"                if (is_last) {\n" \
+"                    PCLR_DEVICE_FENCE(); /* acquire */\n" \
+"                    out[r] = pclr_fold_partials(partials, r * split, split, 0, 1);\n" \
+"                    ctl[1 + r] = 0;\n" \
+"                }\n" \
+"            }\n" \
+"#else\n" \
+"                if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n" \
+"            }\n" \
+"            PCLR_BARRIER();\n" \
+"            if (is_last) { /* (uniform: is_last is the group's) */\n" \
+"                PCLR_DEVICE_FENCE();\n" \
+"                acc = pclr_group_reduce(pclr_fold_partials(partials, r * split, split, lid, PCLR_GROUP), lds);\n" \
+"                if (lid == 0) {\n" \
+"                    out[r] = acc;\n" \
+"                    ctl[1 + r] = 0;\n" \
+"                }\n" \
+"            }\n" \
+"#endif\n"
+
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* Short rows go through local memory on GPUs: a team per row reading global
+   memory spends a dozen instructions of row bookkeeping per element and
+   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
+   apart, one input, scalar elements (cfg resolved, lanes chosen). A staged
+   program serves every such shape: its config keeps pitch =
+   PCLR__STAGE_PITCH (see pclr__engine_batch). */
+#define PCLR__STAGE_PITCH 64
+static int pclr__rows_staged(const pclr_config *c) {
+    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
+           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && c->lanes < c->group_size;
+}
+/* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
+static int pclr__stage_per(const pclr_config *c) {
+    const int per = 16384 / (c->group_size * (int)pclr_type_size(c->type));
+    return per < 1 ? 1 : per > 16 ? 16 : per;
+}
 
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
     const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
@@ -4012,13 +4067,28 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                    c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row", c->lanes);
     pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n");
+        if (c->lanes > 1)
+            pclr__put(g->w, "/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */\n"
+                            "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "    const uint lid = PCLR_LID, lane = lid / PCLR_TILE;\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    lds[lid] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);\n"
+                            "        PCLR_BARRIER();\n"
+                            "    }\n"
+                            "    return acc;\n"
+                            "}\n");
+        else pclr__put(g->w, "#define pclr_down_column(acc, lds) (acc) /* one lane per column */\n");
         pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
-        pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n"
-                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+        pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
                         "    PCLR_SHARED uint is_last;\n"
                         "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
                         "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
-                        "    (void)offsets; (void)n;\n"
+                        "    (void)offsets; (void)n; (void)lds;\n"
                         "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
                         "        /* split groups share a tile: each folds a contiguous band of rows */\n"
                         "        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;\n"
@@ -4030,17 +4100,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
         if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
         pclr__gen_walk(g, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
         pclr__put(g->w, "        }\n");
-        if (c->lanes > 1)
-            pclr__put(g->w, "        /* down the column: the lanes' values in a tree through local memory */\n"
-                            "        PCLR_BARRIER();\n"
-                            "        lds[lid] = acc;\n"
-                            "        PCLR_BARRIER();\n"
-                            "#pragma unroll 1\n"
-                            "        for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
-                            "            if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);\n"
-                            "            PCLR_BARRIER();\n"
-                            "        }\n");
-        else pclr__put(g->w, "        (void)lds; (void)lane;\n");
+        pclr__put(g->w, "        acc = pclr_down_column(acc, lds);\n");
         snprintf(tk, sizeof tk, ticket, "tile");
         PCLR__GEN_PUTF(g, "        if (split == 1) {\n"
                           "            if (lane == 0 && col < cols) out[col] = acc;\n"
@@ -4055,14 +4115,14 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                           "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
                           "        }\n"
                           "        PCLR_BARRIER();\n"
-                          "        if (is_last) {\n"
+                          "        if (is_last) { /* (uniform: is_last is the group's) */\n"
                           "            PCLR_DEVICE_FENCE();\n"
-                          "            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split);\n"
+                          "%s"
                           "            if (lid == 0) ctl[1 + tile] = 0;\n"
                           "        }\n"
                           "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
                           "    }\n"
-                          "}\n", tk);
+                          "}\n", tk, PCLR__TEXT_COLUMN_FOLD);
         return;
     }
     if (seg)
@@ -4092,6 +4152,46 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                             "    }\n"
                             "    return acc;\n"
                             "}\n");
+        if (pclr__rows_staged(c)) {
+            PCLR__GEN_PUTF(g, "#define PCLR_STAGE_PER %d /* elements of a tile per work-item */\n"
+                              "#define PCLR_STAGE (PCLR_GROUP * PCLR_STAGE_PER)\n"
+                              "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n", pclr__stage_per(c));
+            pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+            pclr__put(g->w,
+                "    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)\n"
+                "       into local memory; then a team of PCLR_LANES work-items folds each row there. */\n"
+                "    PCLR_SHARED pclr_t stage[PCLR_STAGE];\n"
+                "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
+                "    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */\n"
+                "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (rows + tile_rows - 1) / tile_rows;\n"
+                "    (void)lds; (void)partials; (void)ctl; (void)split; (void)offsets; (void)n;\n"
+                "    for (pclr_u64 tile = PCLR_GROUP_ID; tile < tiles; tile += groups) {\n"
+                "        const pclr_u64 first = tile * tile_rows;\n"
+                "        const uint nr = rows - first < tile_rows ? (uint)(rows - first) : tile_rows;\n"
+                "        const uint span = (nr - 1) * (uint)pitch + (uint)cols; /* the last row's padding may lie past the end */\n"
+                "        PCLR_GLOBAL const pclr_t *p = in + offset + first * pitch;\n"
+                "        pclr_t w[PCLR_STAGE_PER];\n"
+                "#pragma unroll\n"
+                "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
+                "            if (lid + u * PCLR_GROUP < span) w[u] = p[lid + u * PCLR_GROUP];\n"
+                "        PCLR_BARRIER(); /* the last tile's rows are folded */\n"
+                "#pragma unroll\n"
+                "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
+                "            if (lid + u * PCLR_GROUP < span) stage[lid + u * PCLR_GROUP] = w[u];\n"
+                "        PCLR_BARRIER();\n"
+                "        for (uint r0 = 0; r0 < nr; r0 += PCLR_TEAMS) { /* (uniform: whole teams and waves take part) */\n"
+                "            const uint r = r0 + team;\n"
+                "            pclr_s acc = PCLR_IDENTITY;\n"
+                "            if (r < nr)\n"
+                "                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[r * (uint)pitch + j], j);\n"
+                "            acc = pclr_team_reduce(acc, lds);\n"
+                "            if (lane == 0 && r < nr) out[first + r] = acc;\n"
+                "        }\n"
+                "    }\n"
+                "}\n");
+            return;
+        }
         pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
         pclr__put(g->w, "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
                         "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
@@ -4163,22 +4263,17 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
                       "        if (split == 1) {\n"
                       "            if (lid == 0) out[r] = acc;\n"
-                      "            continue;\n"
+                      "        } else {\n"
+                      "            /* the last of the row's groups folds their partials (deterministic) */\n"
+                      "            if (lid == 0) {\n"
+                      "                partials[task] = acc;\n"
+                      "                PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
+                      "                is_last = %s == split - 1;\n"
+                      "%s"
+                      "            PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
                       "        }\n"
-                      "        /* the last of the row's groups folds their partials in order (deterministic) */\n"
-                      "        if (lid == 0) {\n"
-                      "            partials[task] = acc;\n"
-                      "            PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
-                      "            is_last = %s == split - 1;\n"
-                      "            if (is_last) {\n"
-                      "                PCLR_DEVICE_FENCE(); /* acquire */\n"
-                      "                out[r] = pclr_fold_partials(partials, r * split, split);\n"
-                      "                ctl[1 + r] = 0;\n"
-                      "            }\n"
-                      "        }\n"
-                      "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
                       "    }\n"
-                      "}\n", tk);
+                      "}\n", tk, PCLR__TEXT_ROW_FOLD);
 }
 
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
@@ -4316,23 +4411,43 @@ static uint64_t pclr__pow2_at_least(uint64_t v) {
     return p;
 }
 
+/* Groups per long row when there are few rows: the split (1..most) whose
+   rows x split tasks fill whole waves of `slots` groups best (a last wave
+   of a few long tasks would run the device nearly empty); the smallest
+   split within 3 % of the best fill, as each split adds partials. */
+static uint64_t pclr__fill(uint64_t tasks, uint64_t slots) { /* in 1/1024ths of the waves' slots */
+    return tasks * 1024 / ((tasks + slots - 1) / slots * slots);
+}
+static uint64_t pclr__balanced_split(uint64_t rows, uint64_t slots, uint64_t most) {
+    uint64_t s, best_fill = 0;
+    if (most < 1) most = 1;
+    if (most > 4 * slots) most = 4 * slots;
+    for (s = 1; s <= most && best_fill < 1024; ++s)
+        if (pclr__fill(rows * s, slots) > best_fill) best_fill = pclr__fill(rows * s, slots);
+    for (s = 1; s < most && pclr__fill(rows * s, slots) + 32 < best_fill; ++s) {}
+    return s;
+}
+
 /* The strategy for a layout's shape (see pclr_plan_layout). */
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
     const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
-    const uint64_t target = pclr_max_groups(c, dev);
+    const uint64_t target = pclr_max_groups(c, dev), slots = 2 * target; /* groups at once: one-element loads want full occupancy */
     const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
     uint64_t lanes, tasks;
     out->group_size = (uint32_t)c->group_size;
     out->split = 1;
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
-        const uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);
-        const uint64_t tiles = c->cols / tile + (c->cols % tile != 0), per = (group / tile) * unroll * 4;
-        lanes = group / tile;
-        if (tiles && tiles < target) { /* few tiles: groups share one, each a band of rows */
-            uint64_t want = (target + tiles - 1) / tiles, most_split = c->rows / per + (c->rows % per != 0);
-            out->split = want < most_split ? want : most_split;
-            if (out->split < 1) out->split = 1;
+        const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
+        uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);
+        uint64_t tiles = c->cols / tile + (c->cols % tile != 0), per;
+        if (!c->lanes && !cpu && tile > wave && tiles < target) { /* few tiles: a wave wide (still whole lines), more of them */
+            tile = wave;
+            tiles = c->cols / tile + (c->cols % tile != 0);
         }
+        lanes = group / tile;
+        per = lanes * unroll * 4;
+        if (tiles && tiles < 2 * slots) /* few tiles: groups share one, each a band of rows */
+            out->split = pclr__balanced_split(tiles, slots, c->rows / per + (c->rows % per != 0));
         tasks = tiles * out->split;
     } else {
         const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
@@ -4340,16 +4455,22 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
         if (c->lanes) lanes = (uint64_t)c->lanes;
         else if (cpu) lanes = avg > ((uint64_t)1 << 16) ? group : 1;
         else if (avg <= wave) lanes = pclr__pow2_at_least(avg ? avg : 1);
-        else if (avg <= 4096) lanes = wave; /* a wave per row: no barrier */
+        else if (avg <= 2048 || group <= wave) lanes = wave; /* a wave per row: no barrier */
         else lanes = group;
         if (lanes == group) {
-            const uint64_t per = group * unroll * 4;
-            if (c->rows && c->rows < target) { /* few long rows: groups share one */
-                uint64_t want = (target + c->rows - 1) / c->rows, most_split = avg / per + (avg % per != 0);
-                out->split = want < most_split ? want : most_split;
-                if (out->split < 1) out->split = 1;
-            }
+            const uint64_t per = group * unroll * 4, most_split = avg / per + (avg % per != 0);
+            if (c->rows && c->rows < 2 * slots) out->split = pclr__balanced_split(c->rows, slots, most_split);
             tasks = c->rows * out->split;
+        } else if (c->layout == PCLR_LAYOUT_ROWS) {
+            pclr_config t = *c;
+            t.lanes = (int)lanes;
+            if (pclr__rows_staged(&t)) { /* a tile of whole rows per group and step */
+                const uint64_t tile_rows = group * (uint64_t)pclr__stage_per(c) / c->pitch;
+                tasks = c->rows / tile_rows + (c->rows % tile_rows != 0);
+            } else {
+                const uint64_t per = group / lanes * unroll; /* rows per group and step */
+                tasks = c->rows / per + (c->rows % per != 0);
+            }
         } else {
             const uint64_t per = group / lanes * unroll; /* rows per group and step */
             tasks = c->rows / per + (c->rows % per != 0);
@@ -6908,7 +7029,8 @@ PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg,
     if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
     kernel = *cfg;
     kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
-    kernel.lanes = b->plan.lanes;
+    kernel.lanes = b->shape.lanes = b->plan.lanes;
+    if (pclr__rows_staged(&b->shape)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
     if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
     b->results = pclr_layout_results(&b->shape);
     b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0

@@ -902,7 +902,7 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
     if (f->cpu && c->unroll == 0) c->unroll = pclr__folds_each(c) ? 4 : 32;
     if (f->cpu && c->groups_per_unit == 0) c->groups_per_unit = 8;
     /* NVIDIA GPUs: the CUDA backend's defaults (see pclreduce_cuda.h) */
-    if (f->nvidia && c->unroll == 0) c->unroll = 8;
+    if (f->nvidia && c->unroll == 0) c->unroll = c->layout != PCLR_LAYOUT_ONE ? 4 : 8;
     if (f->nvidia && c->groups_per_unit == 0)
         c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;
     if (c->group_size == 0 && f->max_group_size < 256) {
@@ -981,8 +981,11 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     cl_kernel kern;
     size_t kmax = 0, size = 0;
     char text[400], nv_opts[512];
-    if (ctx->features.nvidia) { /* the kernel's inline PTX (pclr_keep) is for NVIDIA only */
-        if (snprintf(nv_opts, sizeof nv_opts, "%s -D PCLR_NVIDIA_PTX", opts ? opts : "") >= (int)sizeof nv_opts)
+    /* the kernel's inline PTX (pclr_keep) is for NVIDIA only; CPUs fold a shared row's partials in one
+       work-item (PCLR__TEXT_ROW_FOLD says why) */
+    if (ctx->features.nvidia || ctx->features.cpu) {
+        if (snprintf(nv_opts, sizeof nv_opts, "%s -D %s", opts ? opts : "", ctx->features.nvidia ? "PCLR_NVIDIA_PTX" : "PCLR_FOLD_IN_ONE") >=
+            (int)sizeof nv_opts)
             return pclr__cl_fail(ctx, PCLR_ERR_BACKEND, "the build options are too long");
         opts = nv_opts;
     }
@@ -1412,7 +1415,7 @@ static pclr_result pclr__cl_batched_on(pclr__engine *eng, const pclr__batch *b, 
     const pclr__cl_program *prog = (const pclr__cl_program *)e->program;
     const pclr_config *c = &b->shape;
     const int seg = c->layout == PCLR_LAYOUT_SEGMENTS, want = done != NULL && !results;
-    const uint64_t ss = e->layout.size, tickets = (uint64_t)ctx->e.facts.compute_units * 64 + 64;
+    const uint64_t ss = e->layout.size, tickets = (uint64_t)ctx->e.facts.compute_units * 256 + 64; /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
     cl_mem in = (cl_mem)xm.ptr, offsets = (cl_mem)offsets_m.ptr, out = (cl_mem)out_m.ptr, dst;
     cl_ulong a[7];
     cl_int err;

@@ -355,10 +355,11 @@ static void pclr__cuda_leave(pclr_cuda_context *ctx, int pushed) {
 /* ------------------------------------------------------------ compiling */
 /* NVIDIA GPUs (the H100 study, bench/results): 8 loads in flight per thread
    and half occupancy stream as fast as full occupancy, and halve the
-   partials the last group folds. */
+   partials the last group folds. Layouts load one element at a time and
+   their teams keep several rows in flight: 4 (bench_rows --unroll). */
 static void pclr__cuda_defaults(const pclr__engine *e, pclr_config *c) {
     (void)e;
-    if (c->unroll == 0) c->unroll = 8;
+    if (c->unroll == 0) c->unroll = c->layout != PCLR_LAYOUT_ONE ? 4 : 8;
     if (c->groups_per_unit == 0) c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;
 }
 
@@ -910,7 +911,7 @@ static pclr_result pclr__cuda_batched_on(pclr__engine *eng, const pclr__batch *b
     CUresult r;
     int pushed = 0, k = 11, j;
     const int seg = c->layout == PCLR_LAYOUT_SEGMENTS;
-    const uint64_t tickets = (uint64_t)ctx->features.compute_units * 64 + 64; /* shared rows and tiles number fewer than the groups */
+    const uint64_t tickets = (uint64_t)ctx->features.compute_units * 256 + 64; /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
     if ((pr = pclr__cuda_check_input(ctx, "input", in, x_offset, b->span, e->elem_size)) != PCLR_OK) goto done;
     if (e->y_size && (pr = pclr__cuda_check_input(ctx, "y", y, y_offset, b->span, e->y_size)) != PCLR_OK) goto done;

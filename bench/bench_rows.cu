@@ -71,7 +71,18 @@ __global__ void ones_kernel(unsigned char *x, unsigned long long n) {
 }
 
 int main(int argc, char **argv) {
-    const char *outdir = argc > 1 ? argv[1] : ".";
+    /* bench_rows [OUTDIR] [--unroll U] [--group G] [--vector V] [--gpu G] [--no-cub] [--sums-only]: the knobs study a strategy */
+    const char *outdir = ".";
+    int unroll = 0, group = 0, vector = 0, gpu = 0, no_cub = 0, sums_only = 0;
+    for (int a = 1; a < argc; ++a) {
+        if (!strcmp(argv[a], "--unroll") && a + 1 < argc) unroll = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--group") && a + 1 < argc) group = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--vector") && a + 1 < argc) vector = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--gpu") && a + 1 < argc) gpu = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--no-cub")) no_cub = 1;
+        else if (!strcmp(argv[a], "--sums-only")) sums_only = 1;
+        else outdir = argv[a];
+    }
     const unsigned long long total = 1ull << 28;
     char path[1024];
     pclr_cuda_context *pc = NULL;
@@ -113,6 +124,10 @@ int main(int argc, char **argv) {
             c.layout = axis ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
             c.rows = rows;
             c.cols = cols;
+            c.unroll = unroll;
+            c.group_size = group;
+            c.vector_width = vector;
+            c.groups_per_unit = gpu;
             pclr_config rc;
             memset(&plan, 0, sizeof plan);
             if (pclr_cuda_resolve(pc, &c, &rc) == PCLR_OK) {
@@ -125,7 +140,7 @@ int main(int argc, char **argv) {
             });
             check(pc, r, "reduce_batched_async");
             double cub_us = 0;
-            if (!axis) {
+            if (!axis && !no_cub) {
                 std::vector<unsigned long long> h(rows + 1);
                 for (unsigned long long i = 0; i <= rows; ++i) h[i] = i * cols;
                 CK(cudaMemcpy(offs, h.data(), (rows + 1) * 8, cudaMemcpyHostToDevice));
@@ -153,7 +168,7 @@ int main(int argc, char **argv) {
             }
             printf("sum %-7s 2^%-2d x 2^%-2d lanes %4d split %5llu: %9.1f us %7.1f GB/s %5.1f %% of read", axis ? "columns" : "rows", lr,
                    28 - lr, plan.lanes, (unsigned long long)plan.split, us, total * 4 / us / 1e3, 100 * read_us / us);
-            if (!axis) printf("   CUB %9.1f us -> %.3f x CUB's time", cub_us, us / cub_us);
+            if (cub_us > 0) printf("   CUB %9.1f us -> %.3f x CUB's time", cub_us, us / cub_us);
             printf("\n");
             fprintf(csv, "sum,%s,%llu,%llu,%d,%llu,%.3f,%.3f,%.3f,%.1f,%.4f,%.4f\n", axis ? "col" : "row", rows, cols, plan.lanes,
                     (unsigned long long)plan.split, us, read_us, cub_us, total * 4 / us / 1e3, read_us / us, cub_us > 0 ? us / cub_us : 0.0);
@@ -161,7 +176,7 @@ int main(int argc, char **argv) {
             fflush(csv);
         }
     /* argmax and stats per row */
-    {
+    if (!sums_only) {
         const int shapes[] = {24, 20, 14, 8};
         for (int si = 0; si < 4; ++si) {
             const unsigned long long rows = 1ull << shapes[si], cols = total >> shapes[si];
@@ -201,7 +216,7 @@ int main(int argc, char **argv) {
     fclose(csv);
     CK(cudaFree(x));
     CK(cudaFree(out));
-    { /* a segment longer than 2^32 elements */
+    if (!sums_only) { /* a segment longer than 2^32 elements */
         const unsigned long long big = (1ull << 32) + 5, n = (1ull << 32) + 16;
         unsigned char *u;
         unsigned long long ho[3] = {0, big, n}, *dof;

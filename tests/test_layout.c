@@ -183,6 +183,11 @@ static void nvrtc_checks(void) {
                 if (r == PCLR_ERR_NO_DRIVER) { SKIP("no NVRTC: %s", log); return; }
                 CHECK(r == PCLR_OK, "NVRTC: %s lanes %d %s %s: %s", pclr_layout_name(c.layout), c.lanes, pclr_type_name(c.type),
                       pclr_op_name(c.op), log);
+                if (c.layout == PCLR_LAYOUT_ROWS && c.lanes < 256 && !c.y_type) { /* short rows through local memory */
+                    c.rows = 1000; c.cols = 3; c.pitch = 4;
+                    r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+                    CHECK(r == PCLR_OK, "NVRTC: staged rows lanes %d %s %s: %s", c.lanes, pclr_type_name(c.type), pclr_op_name(c.op), log);
+                }
             }
 }
 #endif
@@ -235,6 +240,7 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
         {PCLR_LAYOUT_ROWS, 0, 7, 0},     {PCLR_LAYOUT_ROWS, 7, 0, 0},       {PCLR_LAYOUT_ROWS, 1, 1000, 0},
         {PCLR_LAYOUT_ROWS, 1000, 1, 0},  {PCLR_LAYOUT_ROWS, 3, 5, 8},       {PCLR_LAYOUT_ROWS, 101, 37, 41},
         {PCLR_LAYOUT_ROWS, 4099, 3, 0},  {PCLR_LAYOUT_ROWS, 2, 300007, 0},  {PCLR_LAYOUT_ROWS, 257, 1031, 1031},
+        {PCLR_LAYOUT_ROWS, 20011, 33, 34}, {PCLR_LAYOUT_ROWS, 10007, 64, 64},
         {PCLR_LAYOUT_COLUMNS, 0, 7, 0},  {PCLR_LAYOUT_COLUMNS, 7, 0, 0},    {PCLR_LAYOUT_COLUMNS, 1, 1000, 0},
         {PCLR_LAYOUT_COLUMNS, 1000, 1, 0}, {PCLR_LAYOUT_COLUMNS, 3, 5, 8},  {PCLR_LAYOUT_COLUMNS, 101, 37, 41},
         {PCLR_LAYOUT_COLUMNS, 300007, 2, 0}, {PCLR_LAYOUT_COLUMNS, 1031, 257, 263},
@@ -305,6 +311,21 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
                 c.accumulate = PCLR_WIDE;
                 run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
                 c.accumulate = PCLR_NATIVE;
+            }
+            if (c.layout == PCLR_LAYOUT_ROWS && (t == 0 || !quick || quick_shape(seed, t, 102, nshapes) == s)) {
+                /* global stride, what GPUs get (on PoCL too): short rows go through local memory */
+                c.stride = PCLR_STRIDE_GLOBAL;
+                c.op = t == 0 ? PCLR_SUM : t % 2 ? PCLR_ARGMAX : PCLR_MINMAX;
+                run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
+                if (t == 0 && (!quick || quick_shape(seed, t, 103, nshapes) == s)) {
+                    c.op = PCLR_STATS;
+                    run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
+                    c.op = PCLR_MAX;
+                    c.map = "x * x - 1";
+                    run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
+                    c.map = NULL;
+                }
+                c.stride = PCLR_STRIDE_DEFAULT;
             }
             if ((type == PCLR_FLOAT || type == PCLR_INT) && (!quick || quick_shape(seed, t, 101, nshapes) == s)) /* every strategy, forced */
                 for (lanes = quick ? 8 : 1; lanes <= 64; lanes *= (quick ? 8 : 4)) {
