@@ -4155,12 +4155,14 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
         if (pclr__rows_staged(c)) {
             PCLR__GEN_PUTF(g, "#define PCLR_STAGE_PER %d /* elements of a tile per work-item */\n"
                               "#define PCLR_STAGE (PCLR_GROUP * PCLR_STAGE_PER)\n"
-                              "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n", pclr__stage_per(c));
+                              "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
+                              "/* a word of padding after every 32: rows read side by side fall in different banks */\n"
+                              "#define PCLR_PAD(i) ((i) + ((i) >> 5))\n", pclr__stage_per(c));
             pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
             pclr__put(g->w,
                 "    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)\n"
                 "       into local memory; then a team of PCLR_LANES work-items folds each row there. */\n"
-                "    PCLR_SHARED pclr_t stage[PCLR_STAGE];\n"
+                "    PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n"
                 "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
                 "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
                 "    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */\n"
@@ -4178,13 +4180,13 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                 "        PCLR_BARRIER(); /* the last tile's rows are folded */\n"
                 "#pragma unroll\n"
                 "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
-                "            if (lid + u * PCLR_GROUP < span) stage[lid + u * PCLR_GROUP] = w[u];\n"
+                "            if (lid + u * PCLR_GROUP < span) stage[PCLR_PAD(lid + u * PCLR_GROUP)] = w[u];\n"
                 "        PCLR_BARRIER();\n"
                 "        for (uint r0 = 0; r0 < nr; r0 += PCLR_TEAMS) { /* (uniform: whole teams and waves take part) */\n"
                 "            const uint r = r0 + team;\n"
                 "            pclr_s acc = PCLR_IDENTITY;\n"
                 "            if (r < nr)\n"
-                "                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[r * (uint)pitch + j], j);\n"
+                "                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * (uint)pitch + j)], j);\n"
                 "            acc = pclr_team_reduce(acc, lds);\n"
                 "            if (lane == 0 && r < nr) out[first + r] = acc;\n"
                 "        }\n"
@@ -4465,7 +4467,10 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
             pclr_config t = *c;
             t.lanes = (int)lanes;
             if (pclr__rows_staged(&t)) { /* a tile of whole rows per group and step */
-                const uint64_t tile_rows = group * (uint64_t)pclr__stage_per(c) / c->pitch;
+                const uint64_t tile_rows = group * (uint64_t)pclr__stage_per(c) / c->pitch, per = (uint64_t)pclr__stage_per(c);
+                /* a team per row, as few work-items as keep every one busy: a work-item folds
+                   ~PCLR_STAGE_PER elements of a row in a row, no shuffles */
+                if (!c->lanes) lanes = pclr__pow2_at_least((c->pitch + per - 1) / per);
                 tasks = c->rows / tile_rows + (c->rows % tile_rows != 0);
             } else {
                 const uint64_t per = group / lanes * unroll; /* rows per group and step */

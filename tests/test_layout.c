@@ -95,7 +95,14 @@ static void core_checks(void) {
     c.layout = PCLR_LAYOUT_ROWS;
     c.rows = (uint64_t)1 << 27; c.cols = 2;
     pclr_config_resolve(&c, &r, NULL);
-    CHECK(pclr_plan_layout(&r, &dev, 0, &l) == PCLR_OK && l.lanes == 2 && l.split == 1, "2-element rows: teams of 2 (%d)", l.lanes);
+    CHECK(pclr_plan_layout(&r, &dev, 0, &l) == PCLR_OK && l.lanes == 1 && l.split == 1, "2-element rows: staged, a work-item per row");
+    c.cols = 32;
+    pclr_config_resolve(&c, &r, NULL);
+    CHECK(pclr_plan_layout(&r, &dev, 0, &l) == PCLR_OK && l.lanes == 2, "32-element rows: staged, two work-items per row");
+    c.cols = 2; c.pitch = 100;
+    pclr_config_resolve(&c, &r, NULL);
+    CHECK(pclr_plan_layout(&r, &dev, 0, &l) == PCLR_OK && l.lanes == 2, "2-element rows 100 apart: teams of 2 reading memory");
+    c.pitch = 0;
     c.rows = 1 << 20; c.cols = 1000;
     pclr_config_resolve(&c, &r, NULL);
     CHECK(pclr_plan_layout(&r, &dev, 0, &l) == PCLR_OK && l.lanes == 32, "1000-element rows: a wave each (%d)", l.lanes);
