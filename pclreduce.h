@@ -859,6 +859,30 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* the operation */
 #define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; }\n"
 #define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; } /* NaN propagates; -0 < +0 */\n"
+/* CUDA floats' min and max: on sm_80 and later one instruction, PTX min/max.NaN.f32, whose
+   semantics are the compare chain's (NaN propagates, -0 < +0); the chain is six dependent
+   instructions, which cost float min/max a fifth of their mid-size speed (ncu on the H100). */
+#define PCLR__TEXT_FMINMAX_CUDA(OP, E) \
+"PCLR_FN float pclr_f" OP "(float a, float b) {\n" \
+"#if __CUDA_ARCH__ >= 800\n" \
+"    float r;\n" \
+"    asm(\"" OP ".NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b));\n" \
+"    return r;\n" \
+"#else\n" \
+"    return " E ";\n" \
+"#endif\n" \
+"}\n"
+/* doubles: PTX min/max.f64 order -0 < +0 but pass a NaN by; a NaN operand is added in */
+#define PCLR__TEXT_DMINMAX_CUDA(OP, E) \
+"PCLR_FN double pclr_d" OP "(double a, double b) {\n" \
+"#if __CUDA_ARCH__ >= 800\n" \
+"    double r;\n" \
+"    asm(\"" OP ".f64 %0, %1, %2;\" : \"=d\"(r) : \"d\"(a), \"d\"(b));\n" \
+"    return a != a || b != b ? a + b : r;\n" \
+"#else\n" \
+"    return " E ";\n" \
+"#endif\n" \
+"}\n"
 #define PCLR__TEXT_MERGE_BITS(E) \
 "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n" \
 "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return " E "; }\n"
@@ -2491,6 +2515,16 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
     const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
     if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s /* the sign bit */\n",
                           g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
+    if (f && g->cuda && d) {
+        if (min) pclr__put(g->w, PCLR__TEXT_DMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n");
+        if (max) pclr__put(g->w, PCLR__TEXT_DMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n");
+        return;
+    }
+    if (f && g->cuda) {
+        if (min) pclr__put(g->w, PCLR__TEXT_FMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n");
+        if (max) pclr__put(g->w, PCLR__TEXT_FMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n");
+        return;
+    }
     if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MIN_NAN : PCLR__MERGE_MIN);
     if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MAX_NAN : PCLR__MERGE_MAX);
 }
@@ -2577,7 +2611,13 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
                        g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
     } else if (c->op != PCLR_SUM && pclr__is_float(t)) {
         PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n", g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
-        pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) : PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN));
+        if (g->cuda && !d) /* one instruction on sm_80+ */
+            pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_FMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_fmin(a, b); }\n"
+                                              : PCLR__TEXT_FMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_fmax(a, b); }\n");
+        else if (g->cuda)
+            pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_DMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_dmin(a, b); }\n"
+                                              : PCLR__TEXT_DMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_dmax(a, b); }\n");
+        else pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) : PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN));
     } else {
         pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
@@ -3975,9 +4015,9 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
 "                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */"
 
 /* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
-static void pclr__gen_walk(pclr__gen *g, const char *ind, const char *acc, const char *start, const char *end, const char *step,
+static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char *acc, const char *start, const char *end, const char *step,
                            const char *at) {
-    char a[96], b[96];
+    char a[160], b[160];
     snprintf(a, sizeof a, at, "j + u * " "%s");
     snprintf(b, sizeof b, a, step);
     PCLR__GEN_PUTF(g, "%spclr_u64 j = %s;\n"
@@ -3989,8 +4029,24 @@ static void pclr__gen_walk(pclr__gen *g, const char *ind, const char *acc, const
                       "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
                       "%s}\n",
                    ind, start, ind, step, end, step, ind, ind, b, ind, acc, step, ind);
-    snprintf(a, sizeof a, at, "j");
-    PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
+    if (unroll == 1) {
+        snprintf(a, sizeof a, at, "j");
+        PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
+        return;
+    }
+    /* the last, partial round: its loads all in flight too (a column of 2 rows would
+       otherwise wait for one load after the other), clamped and folded under a guard */
+    snprintf(a, sizeof a, at, "(j + u * %s < %s ? j + u * %s : j)");
+    snprintf(b, sizeof b, a, step, end, step);
+    PCLR__GEN_PUTF(g, "%sif (j < %s) {\n"
+                      "%s    pclr_t w[PCLR_UNROLL - 1];\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = %s;\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL - 1; ++u)\n"
+                      "%s        if (j + u * %s < %s) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
+                      "%s}\n",
+                   ind, end, ind, ind, b, ind, ind, step, end, acc, step, ind);
 }
 
 /* The last group of a row or tile folds the partials of its `split` groups:
@@ -4098,7 +4154,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                         "        if (col < cols) {\n"
                         "            PCLR_GLOBAL const pclr_t *p = in + offset + col;\n");
         if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
-        pclr__gen_walk(g, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
+        pclr__gen_walk(g, c->unroll, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
         pclr__put(g->w, "        }\n");
         pclr__put(g->w, "        acc = pclr_down_column(acc, lds);\n");
         snprintf(tk, sizeof tk, ticket, "tile");
@@ -4231,7 +4287,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
             "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
             "            PCLR_GLOBAL const pclr_t *p = x + lo[k];\n", y ? "                PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n" : "");
         if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n");
-        pclr__gen_walk(g, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
+        pclr__gen_walk(g, c->unroll, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
         pclr__put(g->w, "        }\n"
                         "#pragma unroll\n"
                         "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
@@ -4260,7 +4316,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                     "        PCLR_GLOBAL const pclr_t *p = in + offset + lo;\n");
     if (y) pclr__put(g->w, "        PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + lo;\n");
     pclr__put(g->w, "        pclr_s acc = PCLR_IDENTITY;\n");
-    pclr__gen_walk(g, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
+    pclr__gen_walk(g, c->unroll, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
     snprintf(tk, sizeof tk, ticket, "r");
     PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
                       "        if (split == 1) {\n"
@@ -4448,8 +4504,12 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
         }
         lanes = group / tile;
         per = lanes * unroll * 4;
-        if (tiles && tiles < 2 * slots) /* few tiles: groups share one, each a band of rows */
-            out->split = pclr__balanced_split(tiles, slots, c->rows / per + (c->rows % per != 0));
+        if (tiles && tiles < 2 * slots) { /* few tiles: groups share one, each a band of rows */
+            /* (tiles of up to half a wave of columns ran faster at half occupancy on the H100: 89 % of
+               the read kernel against 75-86 % for 2-16 columns, bench_rows) */
+            const uint64_t fill = tile <= wave / 2 ? target : slots;
+            out->split = pclr__balanced_split(tiles, fill, c->rows / per + (c->rows % per != 0));
+        }
         tasks = tiles * out->split;
     } else {
         const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;

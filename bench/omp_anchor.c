@@ -126,3 +126,17 @@ uint64_t omp_anchor_read(const void *data, uint64_t bytes) {
     for (i = 0; i < m; ++i) acc ^= x[i];
     return acc;
 }
+
+void omp_anchor_rows_f32(const float *data, uint64_t rows, uint64_t cols, float *out) {
+    const int64_t m = (int64_t)rows;
+    int64_t r;
+#pragma omp parallel for schedule(static)
+    for (r = 0; r < m; ++r) {
+        const float *x = data + (uint64_t)r * cols;
+        float s = 0.0f;
+        uint64_t j;
+#pragma omp simd reduction(+:s)
+        for (j = 0; j < cols; ++j) s += x[j];
+        out[r] = s;
+    }
+}

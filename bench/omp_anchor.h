@@ -26,6 +26,10 @@ typedef struct omp_anchor_stats {
 } omp_anchor_stats;
 void omp_anchor_stats_f32(const float *data, uint64_t n, omp_anchor_stats *out);
 
+/* Sums of each of `rows` rows of `cols` floats (rows side by side) into out[rows]: rows split
+   statically over the threads, each row a SIMD loop (bench/rows_cpu.c's anchor). */
+void omp_anchor_rows_f32(const float *data, uint64_t rows, uint64_t cols, float *out);
+
 /* The streaming-read limit on the host: an XOR fold of `bytes` bytes (a
    multiple of 8) as 64-bit words, so every byte is loaded. */
 uint64_t omp_anchor_read(const void *data, uint64_t bytes);

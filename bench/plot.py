@@ -12,6 +12,7 @@ device_*.txt). Writes into the same DIR:
   bench_<backend>_efficiency.png read-kernel time / time, pipelined (the efficiency column), vs n
   study_<backend>.png            the PCL-Reduction study (granularity, in-group, global-stride-only)
   vocab_<backend>.png            % of the read kernel per type and op at the largest n (vocabulary run)
+  rows_<backend>.png             rows/columns (bench_rows): % of the read kernel and time / CUB's vs row length
   README.md                      device, tables with the three timings, ratios vs the baseline, and
                                  for the vocabulary run (vocab_*.csv) one table per target, met/missed
 
@@ -583,9 +584,67 @@ def process(folder, ref_rows):
             md.append(f"![{png}]({png})\n")
             made.append(png)
         study_markdown(rows, md)
+    for path in sorted(glob.glob(os.path.join(folder, "rows_*.csv"))):
+        backend = os.path.basename(path)[len("rows_"):-4]
+        rows = read_csv(path)
+        if not rows:
+            continue
+        png = f"rows_{backend}.png"
+        md.append(f"## Rows and columns ({backend}): 2^28 floats as every shape (bench_rows)\n")
+        md.append("Per-call time, pipelined, median of 15 batches, against the read kernel over the same bytes and CUB's "
+                  "DeviceSegmentedReduce (offsets form) for rows. Rows of 2 and 4 write half and a quarter of what they "
+                  "read: their ceilings are 67 % and 80 % of the read kernel.\n")
+        if rows_plot(rows, f"{name} ({backend}): rows and columns", os.path.join(folder, png)):
+            md.append(f"![{png}]({png})\n")
+            made.append(png)
+        rows_markdown(rows, md)
     with open(os.path.join(folder, "README.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print(f"plot.py: {folder}: README.md " + " ".join(made))
+
+
+def rows_plot(rows, title, path):
+    """bench_rows' shape sweep: bandwidth (% of the read kernel) against the length of what is reduced
+    (a row's cols, a column's rows), both axes; beside it pclreduce's time / CUB's for rows."""
+    sums = [r for r in rows if r["row"] == "sum"]
+    if not sums:
+        return False
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for axis, label, marker in (("row", "along rows", "o"), ("col", "along columns", "s")):
+        sel = sorted((r for r in sums if r["axis"] == axis), key=lambda r: num(r["cols"] if axis == "row" else r["rows"]))
+        if not sel:
+            continue
+        xs = [math.log2(num(r["cols"] if axis == "row" else r["rows"])) for r in sel]
+        a.plot(xs, [100 * num(r["of_read"]) for r in sel], marker=marker, label=label)
+        cub = [(x, num(r["of_cub"])) for x, r in zip(xs, sel) if num(r["of_cub"]) > 0]
+        if cub:
+            b.plot([c[0] for c in cub], [c[1] for c in cub], marker=marker, label=f"{label}: pclreduce / CUB segmented")
+    a.axhline(80, color="grey", linestyle=":", linewidth=1)
+    a.set_xlabel("log2 of the elements reduced per result (2^28 floats in all)")
+    a.set_ylabel("% of the read kernel")
+    a.set_ylim(0, 110)
+    a.legend()
+    b.axhline(1.0, color="grey", linestyle=":", linewidth=1)
+    b.axhline(0.2, color="grey", linestyle="--", linewidth=1)
+    b.set_yscale("log")
+    b.set_xlabel("log2 of the row length")
+    b.set_ylabel("time / CUB's time (lower is faster)")
+    b.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def rows_markdown(rows, md):
+    md.append("| op | axis | rows | cols | lanes | split | us | % of read | x CUB's time |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        lg = lambda v: f"2^{int(math.log2(num(v)))}" if num(v) > 0 else "0"
+        md.append(f"| {r['row']} | {r['axis']} | {lg(r['rows'])} | {lg(r['cols'])} | {r['lanes']} | {r['split']} | "
+                  f"{num(r['pclr_us']):.1f} | {100 * num(r['of_read']):.1f} | {fmt(num(r['of_cub']), 3) if num(r['of_cub']) > 0 else '-'} |")
+    md.append("")
 
 
 def main():

@@ -155,6 +155,10 @@ if cc -O3 -march=native -ffast-math -fopenmp -I. -c bench/omp_anchor.c -o build/
         vocab_limit=240
         [ "$kind" = cpu ] && sweep_args="--max-log 26" && study_args="--study-log 24" && vocab_args="--max-log 26" && vocab_limit=150
         SWEEP_ARGS="$sweep_args" STUDY_ARGS="$study_args" VOCAB_ARGS="$vocab_args" VOCAB_LIMIT="$vocab_limit" run_device "bench/results/$slug" "$ref" build/bench_cl --platform "$plat" --device "$dev"
+        # CPU devices: row sums (2^20 rows x 64 and more) against the OpenMP loop (rows_cpu.log)
+        if [ "$kind" = cpu ] && cc -O2 -fopenmp -I. bench/rows_cpu.c build/omp_anchor.o -o build/rows_cpu -ldl -lm; then
+            limited 120 build/rows_cpu --platform $((plat + 1)) | tee "bench/results/$slug/rows_cpu.log" || status=1
+        fi
     done
 else
     status=1
