@@ -859,12 +859,16 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* the operation */
 #define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; }\n"
 #define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; } /* NaN propagates; -0 < +0 */\n"
-/* CUDA floats' min and max: on sm_80 and later one instruction, PTX min/max.NaN.f32, whose
-   semantics are the compare chain's (NaN propagates, -0 < +0); the chain is six dependent
-   instructions, which cost float min/max a fifth of their mid-size speed (ncu on the H100). */
-#define PCLR__TEXT_FMINMAX_CUDA(OP, E) \
+/* Floats' min and max on NVIDIA sm_80 and later (CUDA; OpenCL with PCLR_NVIDIA_SM80, which
+   the OpenCL backend defines there): one instruction, PTX min/max.NaN.f32, whose semantics
+   are the compare chain's (NaN propagates, -0 < +0); the chain is six dependent
+   instructions, which cost float min/max a fifth of their mid-size speed (ncu on the H100).
+   COND: the preprocessor test for it. */
+#define PCLR__SM80_CUDA "__CUDA_ARCH__ >= 800"
+#define PCLR__SM80_CL "defined(PCLR_NVIDIA_SM80)"
+#define PCLR__TEXT_FMINMAX(COND, OP, E) \
 "PCLR_FN float pclr_f" OP "(float a, float b) {\n" \
-"#if __CUDA_ARCH__ >= 800\n" \
+"#if " COND "\n" \
 "    float r;\n" \
 "    asm(\"" OP ".NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b));\n" \
 "    return r;\n" \
@@ -873,9 +877,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#endif\n" \
 "}\n"
 /* doubles: PTX min/max.f64 order -0 < +0 but pass a NaN by; a NaN operand is added in */
-#define PCLR__TEXT_DMINMAX_CUDA(OP, E) \
+#define PCLR__TEXT_DMINMAX(COND, OP, E) \
 "PCLR_FN double pclr_d" OP "(double a, double b) {\n" \
-"#if __CUDA_ARCH__ >= 800\n" \
+"#if " COND "\n" \
 "    double r;\n" \
 "    asm(\"" OP ".f64 %0, %1, %2;\" : \"=d\"(r) : \"d\"(a), \"d\"(b));\n" \
 "    return a != a || b != b ? a + b : r;\n" \
@@ -2515,14 +2519,18 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
     const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
     if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s /* the sign bit */\n",
                           g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
-    if (f && g->cuda && d) {
-        if (min) pclr__put(g->w, PCLR__TEXT_DMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n");
-        if (max) pclr__put(g->w, PCLR__TEXT_DMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n");
+    if (f && d) {
+        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n"
+                                         : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n");
+        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n"
+                                         : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n");
         return;
     }
-    if (f && g->cuda) {
-        if (min) pclr__put(g->w, PCLR__TEXT_FMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n");
-        if (max) pclr__put(g->w, PCLR__TEXT_FMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n");
+    if (f) {
+        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n"
+                                         : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n");
+        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n"
+                                         : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n");
         return;
     }
     if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MIN_NAN : PCLR__MERGE_MIN);
@@ -2610,14 +2618,9 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return %s; } /* on the unsigned bits: wraps */\n",
                        g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
     } else if (c->op != PCLR_SUM && pclr__is_float(t)) {
-        PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n", g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
-        if (g->cuda && !d) /* one instruction on sm_80+ */
-            pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_FMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_fmin(a, b); }\n"
-                                              : PCLR__TEXT_FMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_fmax(a, b); }\n");
-        else if (g->cuda)
-            pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_DMINMAX_CUDA("min", PCLR__MERGE_MIN_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_dmin(a, b); }\n"
-                                              : PCLR__TEXT_DMINMAX_CUDA("max", PCLR__MERGE_MAX_NAN) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_dmax(a, b); }\n");
-        else pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) : PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN));
+        pclr__gen_minmax_fns(g, c->op == PCLR_MIN, c->op == PCLR_MAX); /* one instruction on NVIDIA sm_80+ */
+        pclr__put(g->w, c->op == PCLR_MIN ? "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }\n"
+                                          : "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }\n");
     } else {
         pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
@@ -4105,6 +4108,9 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
    program serves every such shape: its config keeps pitch =
    PCLR__STAGE_PITCH (see pclr__engine_batch). */
 #define PCLR__STAGE_PITCH 64
+/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
+   work-item with every load in flight (pclr__gen_layout). */
+#define PCLR__FEW_ROWS 4
 static int pclr__rows_staged(const pclr_config *c) {
     return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
            c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && c->lanes < c->group_size;
@@ -4124,6 +4130,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
         pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n");
+        if (c->lanes == 1 && !y) PCLR__GEN_PUTF(g, "#define PCLR_FEW_ROWS %d /* rows the few-rows path takes */\n", PCLR__FEW_ROWS);
         if (c->lanes > 1)
             pclr__put(g->w, "/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */\n"
                             "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
@@ -4144,8 +4151,34 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                         "    PCLR_SHARED uint is_last;\n"
                         "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
                         "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
-                        "    (void)offsets; (void)n; (void)lds;\n"
-                        "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
+                        "    (void)offsets; (void)n; (void)lds;\n");
+        if (c->lanes == 1 && !y) /* (PCLR__FEW_ROWS: pclr__plan_layout launches tiles / 4 groups for it) */
+            pclr__put(g->w,
+                "    if (split == 1 && rows <= PCLR_FEW_ROWS) {\n"
+                "        /* A few rows: each work-item takes a column of 4 tiles, all their loads in flight\n"
+                "           (a column at a time would wait for one or two loads, then write). */\n"
+                "        for (pclr_u64 task = PCLR_GROUP_ID; task < tiles; task += 4 * groups) {\n"
+                "            pclr_t w[4][PCLR_FEW_ROWS];\n"
+                "#pragma unroll\n"
+                "            for (uint k = 0; k < 4; ++k)\n"
+                "#pragma unroll\n"
+                "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r) {\n"
+                "                    const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;\n"
+                "                    if (col < cols && r < rows) w[k][r] = in[offset + r * pitch + col];\n"
+                "                }\n"
+                "#pragma unroll\n"
+                "            for (uint k = 0; k < 4; ++k) {\n"
+                "                const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;\n"
+                "                pclr_s acc = PCLR_IDENTITY;\n"
+                "#pragma unroll\n"
+                "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r)\n"
+                "                    if (r < rows) PCLR_FOLD1(acc, w[k][r], (pclr_u64)r);\n"
+                "                if (col < cols) out[col] = acc;\n"
+                "            }\n"
+                "        }\n"
+                "        return;\n"
+                "    }\n");
+        pclr__put(g->w, "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
                         "        /* split groups share a tile: each folds a contiguous band of rows */\n"
                         "        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;\n"
                         "        const pclr_u64 band = (rows + split - 1) / split;\n"
@@ -4511,6 +4544,8 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
             out->split = pclr__balanced_split(tiles, fill, c->rows / per + (c->rows % per != 0));
         }
         tasks = tiles * out->split;
+        if (lanes == 1 && out->split == 1 && c->rows <= PCLR__FEW_ROWS && c->y_type == PCLR_TYPE_DEFAULT)
+            tasks = tiles / 4 + (tiles % 4 != 0); /* the few-rows path: four tiles per work-item */
     } else {
         const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
         const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;

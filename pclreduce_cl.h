@@ -127,6 +127,7 @@ typedef struct pclr_cl_features {
     char platform_name[128], device_name[256], vendor[128], driver_version[128];
     int opencl_c_major, opencl_c_minor;  /* CL_DEVICE_OPENCL_C_VERSION */
     int nvidia;          /* NVIDIA platform: inline PTX shfl.sync accepted (verified by a tiny test build) */
+    int nvidia_major;    /* its compute capability's major (cl_nv_device_attribute_query), 0 unknown */
     int collectives;     /* a -cl-std=CL2.0 kernel using work_group_reduce_add/min/max builds */
     int khr_subgroups, intel_subgroups, int32_atomics, int64_atomics, fp64;
     int cpu;             /* CL_DEVICE_TYPE_CPU: defaults switch to local stride, groups of 128, unroll 32, 8 per unit */
@@ -549,8 +550,10 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
     if (strstr(f->platform_name, "NVIDIA") || strstr(f->vendor, "NVIDIA")) {
         if ((r = pclr__cl_probe_build(ctx, pclr__cl_probe_ptx_src, "", &p)) != PCLR_OK) return r;
         if (p) {
+            cl_uint major = 0; /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */
             f->nvidia = 1;
             ctx->cl.ReleaseProgram(p);
+            if (ctx->cl.GetDeviceInfo(ctx->device, 0x4000, sizeof major, &major, NULL) == CL_SUCCESS) f->nvidia_major = (int)major;
         }
     }
     /* OpenCL 2.0 work-group collectives, as the generator uses them. Reported
@@ -985,8 +988,9 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     char text[400], nv_opts[512];
     /* the kernel's inline PTX (pclr_keep) is for NVIDIA only; CPUs fold a shared row's partials in one
        work-item (PCLR__TEXT_ROW_FOLD says why) */
-    if (ctx->features.nvidia || ctx->features.cpu) {
-        if (snprintf(nv_opts, sizeof nv_opts, "%s -D %s", opts ? opts : "", ctx->features.nvidia ? "PCLR_NVIDIA_PTX" : "PCLR_FOLD_IN_ONE") >=
+    if (ctx->features.nvidia || ctx->features.cpu) { /* (sm_80+: one-instruction float min/max, PCLR__SM80_CL) */
+        if (snprintf(nv_opts, sizeof nv_opts, "%s -D %s", opts ? opts : "",
+                     !ctx->features.nvidia ? "PCLR_FOLD_IN_ONE" : ctx->features.nvidia_major >= 8 ? "PCLR_NVIDIA_PTX -D PCLR_NVIDIA_SM80" : "PCLR_NVIDIA_PTX") >=
             (int)sizeof nv_opts)
             return pclr__cl_fail(ctx, PCLR_ERR_BACKEND, "the build options are too long");
         opts = nv_opts;
