@@ -759,9 +759,11 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
 "#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) PCLR__TEXT_MERGE_INT_##D \
 "#elif defined(PCLR_OP_sum)\n" PCLR__TEXT_MERGE(PCLR__MERGE_SUM) \
-"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MIN_NAN) \
+"#elif defined(PCLR_OP_min) && defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
+"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
 "#elif defined(PCLR_OP_min)\n" PCLR__TEXT_MERGE(PCLR__MERGE_MIN) \
-"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_MERGE_NAN(PCLR__MERGE_MAX_NAN) \
+"#elif defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
+"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
 "#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
 #define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
 #define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
@@ -858,7 +860,6 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 
 /* the operation */
 #define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; }\n"
-#define PCLR__TEXT_MERGE_NAN(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; } /* NaN propagates; -0 < +0 */\n"
 /* Floats' min and max on NVIDIA sm_80 and later (CUDA; OpenCL with PCLR_NVIDIA_SM80, which
    the OpenCL backend defines there): one instruction, PTX min/max.NaN.f32, whose semantics
    are the compare chain's (NaN propagates, -0 < +0); the chain is six dependent
@@ -867,26 +868,24 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__SM80_CUDA "__CUDA_ARCH__ >= 800"
 #define PCLR__SM80_CL "defined(PCLR_NVIDIA_SM80)"
 #define PCLR__TEXT_FMINMAX(COND, OP, E) \
-"PCLR_FN float pclr_f" OP "(float a, float b) {\n" \
+"PCLR_FN float pclr_" OP "(float a, float b) { /* NaN propagates, -0 < +0 */\n" \
 "#if " COND "\n" \
-"    float r;\n" \
-"    asm(\"" OP ".NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b));\n" \
-"    return r;\n" \
+"    float r; asm(\"" OP ".NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b)); return r; /* one instruction */\n" \
 "#else\n" \
 "    return " E ";\n" \
 "#endif\n" \
 "}\n"
 /* doubles: PTX min/max.f64 order -0 < +0 but pass a NaN by; a NaN operand is added in */
 #define PCLR__TEXT_DMINMAX(COND, OP, E) \
-"PCLR_FN double pclr_d" OP "(double a, double b) {\n" \
+"PCLR_FN double pclr_" OP "(double a, double b) { /* NaN propagates, -0 < +0 */\n" \
 "#if " COND "\n" \
-"    double r;\n" \
-"    asm(\"" OP ".f64 %0, %1, %2;\" : \"=d\"(r) : \"d\"(a), \"d\"(b));\n" \
-"    return a != a || b != b ? a + b : r;\n" \
+"    double r; asm(\"" OP ".f64 %0, %1, %2;\" : \"=d\"(r) : \"d\"(a), \"d\"(b)); return a != a || b != b ? a + b : r;\n" \
 "#else\n" \
 "    return " E ";\n" \
 "#endif\n" \
 "}\n"
+/* min and max ops: the merge is pclr_min / pclr_max */
+#define PCLR__TEXT_MERGE_VIA(OP) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_" OP "(a, b); }\n"
 #define PCLR__TEXT_MERGE_BITS(E) \
 "/* int: computed on the unsigned bits (wraps; no signed overflow) */\n" \
 "PCLR_FN uint pclr_merge_bits(uint a, uint b) { return " E "; }\n"
@@ -2517,24 +2516,18 @@ static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
 /* Two values' min and max (floats: NaN propagates, -0 orders before +0). */
 static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
     const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
-    if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s /* the sign bit */\n",
+    if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n",
                           g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
     if (f && d) {
-        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n"
-                                         : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_dmin\n");
-        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n"
-                                         : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_dmax\n");
-        return;
+        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN));
+        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN));
+    } else if (f) {
+        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN));
+        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN));
+    } else {
+        if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MIN);
+        if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MAX);
     }
-    if (f) {
-        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n"
-                                         : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN) "#define pclr_min pclr_fmin\n");
-        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n"
-                                         : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN) "#define pclr_max pclr_fmax\n");
-        return;
-    }
-    if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MIN_NAN : PCLR__MERGE_MIN);
-    if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", f ? PCLR__MERGE_MAX_NAN : PCLR__MERGE_MAX);
 }
 
 /* pclr_add: the sum's addition; signed integers add on their unsigned bits (they wrap; no signed overflow). */
@@ -2619,8 +2612,7 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
                        g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
     } else if (c->op != PCLR_SUM && pclr__is_float(t)) {
         pclr__gen_minmax_fns(g, c->op == PCLR_MIN, c->op == PCLR_MAX); /* one instruction on NVIDIA sm_80+ */
-        pclr__put(g->w, c->op == PCLR_MIN ? "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }\n"
-                                          : "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }\n");
+        pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_VIA("min") : PCLR__TEXT_MERGE_VIA("max"));
     } else {
         pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
