@@ -4096,16 +4096,16 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
 /* Short rows go through local memory on GPUs: a team per row reading global
    memory spends a dozen instructions of row bookkeeping per element and
    cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
-   apart, one input, scalar elements (cfg resolved, lanes chosen). A staged
+   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
    program serves every such shape: its config keeps pitch =
    PCLR__STAGE_PITCH (see pclr__engine_batch). */
 #define PCLR__STAGE_PITCH 64
 /* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
    work-item with every load in flight (pclr__gen_layout). */
 #define PCLR__FEW_ROWS 4
-static int pclr__rows_staged(const pclr_config *c) {
+static int pclr__rows_staged(const pclr_config *c, int lanes) {
     return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
-           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && c->lanes < c->group_size;
+           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
 }
 /* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
 static int pclr__stage_per(const pclr_config *c) {
@@ -4233,7 +4233,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                             "    }\n"
                             "    return acc;\n"
                             "}\n");
-        if (pclr__rows_staged(c)) {
+        if (pclr__rows_staged(c, c->lanes)) {
             PCLR__GEN_PUTF(g, "#define PCLR_STAGE_PER %d /* elements of a tile per work-item */\n"
                               "#define PCLR_STAGE (PCLR_GROUP * PCLR_STAGE_PER)\n"
                               "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
@@ -4551,10 +4551,8 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
             if (c->rows && c->rows < 2 * slots) out->split = pclr__balanced_split(c->rows, slots, most_split);
             tasks = c->rows * out->split;
         } else if (c->layout == PCLR_LAYOUT_ROWS) {
-            pclr_config t = *c;
-            t.lanes = (int)lanes;
-            if (pclr__rows_staged(&t)) { /* a tile of whole rows per group and step */
-                const uint64_t tile_rows = group * (uint64_t)pclr__stage_per(c) / c->pitch, per = (uint64_t)pclr__stage_per(c);
+            if (pclr__rows_staged(c, (int)lanes)) { /* a tile of whole rows per group and step */
+                const uint64_t per = (uint64_t)pclr__stage_per(c), tile_rows = group * per / c->pitch;
                 /* a team per row, as few work-items as keep every one busy: a work-item folds
                    ~PCLR_STAGE_PER elements of a row in a row, no shuffles */
                 if (!c->lanes) lanes = pclr__pow2_at_least((c->pitch + per - 1) / per);
@@ -7121,8 +7119,8 @@ PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg,
     if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
     kernel = *cfg;
     kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
-    kernel.lanes = b->shape.lanes = b->plan.lanes;
-    if (pclr__rows_staged(&b->shape)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
+    kernel.lanes = b->plan.lanes;
+    if (pclr__rows_staged(&b->shape, b->plan.lanes)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
     if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
     b->results = pclr_layout_results(&b->shape);
     b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0

@@ -985,15 +985,15 @@ static pclr_result pclr__cl_build(pclr__engine *e, const pclr_config *c, const c
     cl_program prog;
     cl_kernel kern;
     size_t kmax = 0, size = 0;
-    char text[400], nv_opts[512];
+    char text[400], more_opts[512];
     /* the kernel's inline PTX (pclr_keep) is for NVIDIA only; CPUs fold a shared row's partials in one
        work-item (PCLR__TEXT_ROW_FOLD says why) */
     if (ctx->features.nvidia || ctx->features.cpu) { /* (sm_80+: one-instruction float min/max, PCLR__SM80_CL) */
-        if (snprintf(nv_opts, sizeof nv_opts, "%s -D %s", opts ? opts : "",
+        if (snprintf(more_opts, sizeof more_opts, "%s -D %s", opts ? opts : "",
                      !ctx->features.nvidia ? "PCLR_FOLD_IN_ONE" : ctx->features.nvidia_major >= 8 ? "PCLR_NVIDIA_PTX -D PCLR_NVIDIA_SM80" : "PCLR_NVIDIA_PTX") >=
-            (int)sizeof nv_opts)
+            (int)sizeof more_opts)
             return pclr__cl_fail(ctx, PCLR_ERR_BACKEND, "the build options are too long");
-        opts = nv_opts;
+        opts = more_opts;
     }
     if (bin) { /* a binary the driver refuses is a miss: the engine builds from source */
         const unsigned char *b = (const unsigned char *)bin;

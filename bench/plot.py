@@ -512,6 +512,21 @@ def efficiency_markdown(rows, out):
         out.append("")
 
 
+def csv_sets(folder, prefix):
+    """(backend, rows) of each non-empty <prefix>_<backend>.csv in folder, by name."""
+    for path in sorted(glob.glob(os.path.join(folder, f"{prefix}_*.csv"))):
+        rows = read_csv(path)
+        if rows:
+            yield os.path.basename(path)[len(prefix) + 1:-4], rows
+
+
+def link_plot(md, made, png, drawn):
+    """The README's link to png, where its plot was drawn."""
+    if drawn:
+        md.append(f"![{png}]({png})\n")
+        made.append(png)
+
+
 def process(folder, ref_rows):
     name = os.path.basename(os.path.normpath(folder))
     device = read_device(folder)
@@ -554,49 +569,31 @@ def process(folder, ref_rows):
             md.append(f"Baseline: **{baseline}**.\n")
         sweep_markdown(rows, baseline, md)
         efficiency_markdown([r for r in rows if r.get("backend") == backend], md)
-    for path in sorted(glob.glob(os.path.join(folder, "vocab_*.csv"))):
-        backend = os.path.basename(path)[len("vocab_"):-4]
-        rows = read_csv(path)
-        if not rows:
-            continue
+    for backend, rows in csv_sets(folder, "vocab"):
         md.append(f"## Vocabulary ({backend}): every type, op and accumulator vs its anchors\n")
         md.append("pclreduce against the read kernel over the same bytes (the streaming-read limit; on CPU devices an "
                   "OpenMP read loop), and where there is one against CUB (argmin/argmax: DeviceReduce::ArgMin/ArgMax; "
                   "stats: Sum + Min + Max, three passes; uint8 sums: TransformReduce into uint32 / uint64) or the OpenMP "
                   "stats loop (CPU devices). Ratios from the kernel time.\n")
         png = f"vocab_{backend}.png"
-        if vocab_plot(rows, f"{name} ({backend}): % of the read kernel at the largest n", os.path.join(folder, png)):
-            md.append(f"![{png}]({png})\n")
-            made.append(png)
+        link_plot(md, made, png, vocab_plot(rows, f"{name} ({backend}): % of the read kernel at the largest n", os.path.join(folder, png)))
         vocab_markdown(rows, backend, md)
-    for path in sorted(glob.glob(os.path.join(folder, "study_*.csv"))):
-        backend = os.path.basename(path)[len("study_"):-4]
-        rows = read_csv(path)
-        if not rows:
-            continue
+    for backend, rows in csv_sets(folder, "study"):
         png = f"study_{backend}.png"
         desc = f"{rows[0]['type']} {rows[0]['op']}, n = {rows[0]['n']}"
         md.append(f"## PCL-Reduction study ({backend}): {desc}\n")
         md.append("granularity: stride global vs local over the unroll depth; ingroup: in-group variants (scalar loads, "
                   "largest grid, so the in-group step weighs the most); gso: global-stride-only (unroll 1, scalar loads) "
                   "vs the full kernel on the same grid.\n")
-        if study_plot(rows, f"{name} ({backend}): {desc}", os.path.join(folder, png)):
-            md.append(f"![{png}]({png})\n")
-            made.append(png)
+        link_plot(md, made, png, study_plot(rows, f"{name} ({backend}): {desc}", os.path.join(folder, png)))
         study_markdown(rows, md)
-    for path in sorted(glob.glob(os.path.join(folder, "rows_*.csv"))):
-        backend = os.path.basename(path)[len("rows_"):-4]
-        rows = read_csv(path)
-        if not rows:
-            continue
+    for backend, rows in csv_sets(folder, "rows"):
         png = f"rows_{backend}.png"
         md.append(f"## Rows and columns ({backend}): 2^28 floats as every shape (bench_rows)\n")
         md.append("Per-call time, pipelined, median of 15 batches, against the read kernel over the same bytes and CUB's "
                   "DeviceSegmentedReduce (offsets form) for rows. Rows of 2 and 4 write half and a quarter of what they "
                   "read: their ceilings are 67 % and 80 % of the read kernel.\n")
-        if rows_plot(rows, f"{name} ({backend}): rows and columns", os.path.join(folder, png)):
-            md.append(f"![{png}]({png})\n")
-            made.append(png)
+        link_plot(md, made, png, rows_plot(rows, f"{name} ({backend}): rows and columns", os.path.join(folder, png)))
         rows_markdown(rows, md)
     with open(os.path.join(folder, "README.md"), "w") as f:
         f.write("\n".join(md) + "\n")

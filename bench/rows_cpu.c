@@ -10,24 +10,8 @@
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #include "../pclreduce.h"
+#include "bench_common.h" /* bench_now, bench_median */
 #include "omp_anchor.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int cmp(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 int main(int argc, char **argv) {
     static const int shapes[][2] = {{20, 6}, {22, 4}, {14, 12}, {6, 20}}; /* log2 rows, log2 cols */
@@ -74,23 +58,22 @@ int main(int argc, char **argv) {
         c.unroll = knob_unroll;
         c.stride = knob_stride;
         for (k = -1; k < 11; ++k) { /* k = -1: warm-up (and the build); each side in its own loop */
-            const double t0 = now_us();
+            const double t0 = bench_now();
             if (pclr_reduce_batched_async(ctx, &c, xb, 0, NULL, 0, NULL, NULL, 0, ob) != PCLR_OK ||
                 pclr_buffer_read(ctx, ob, 0, &one, 4) != PCLR_OK) { fprintf(stderr, "rows_cpu: %s\n", pclr_last_error(ctx)); return 1; }
-            if (k >= 0) tp[k] = now_us() - t0;
+            if (k >= 0) tp[k] = 1e6 * (bench_now() - t0);
         }
         for (k = -1; k < 11; ++k) {
-            const double t0 = now_us();
+            const double t0 = bench_now();
             omp_anchor_rows_f32(x, rows, cols, want);
-            if (k >= 0) to[k] = now_us() - t0;
+            if (k >= 0) to[k] = 1e6 * (bench_now() - t0);
         }
         if (pclr_buffer_read(ctx, ob, 0, got, rows * 4) != PCLR_OK) return 1;
         for (i = 0; i < rows; ++i) bad += fabsf(got[i] - want[i]) > 1e-6f * (float)cols * 8.0f; /* orders differ past 2^24 quarters */
         failures += bad != 0;
-        qsort(tp, 11, sizeof tp[0], cmp);
-        qsort(to, 11, sizeof to[0], cmp);
+        const double pu = bench_median(tp, 11), ou = bench_median(to, 11);
         printf("rows 2^%-2d x 2^%-2d: pclreduce %9.1f us (%6.1f GB/s)  OpenMP %9.1f us (%6.1f GB/s)  -> %.2f x the loop's speed%s\n",
-               shapes[s][0], shapes[s][1], tp[5], n * 4 / tp[5] / 1e3, to[5], n * 4 / to[5] / 1e3, to[5] / tp[5],
+               shapes[s][0], shapes[s][1], pu, n * 4 / pu / 1e3, ou, n * 4 / ou / 1e3, ou / pu,
                bad ? "  FAIL: results differ" : "");
     }
     pclr_buffer_destroy(ctx, xb);
