@@ -443,8 +443,33 @@ PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, siz
    Size classes: n belongs to the first class c of 12, 16, 20, 22, 24, 26, 63
    with n <= 2^c. Small sizes are latency-bound (one coarse class each), the
    grid and unroll trade-offs move between 2^20 and 2^26 (finer classes), and
-   above that reductions are bandwidth-bound. */
+   above that reductions are bandwidth-bound.
+
+   A layout's entries are keyed by its shape class as well: the class is
+   written before the size class, "rows_short:26" (rows_short entries
+   for 2^26 elements or fewer), and the knobs include lanes when the tuner
+   chose them (a reader without shape classes skips such a line). */
 PCLR_API uint32_t pclr_size_class(uint64_t n);
+
+/* Shape classes: the planner's strategy changes between them (see
+   pclr_plan_layout), and so do the best knobs. Rows and segments go by
+   their length (segments: cols when given, else their mean length n / K),
+   columns by their number. */
+typedef enum pclr_shape {
+    PCLR_SHAPE_ONE = 0,     /* one array, one result */
+    PCLR_SHAPE_ROWS_SHORT,  /* rows or segments of up to 64 elements: staged tiles of rows, or a team per row */
+    PCLR_SHAPE_ROWS_MEDIUM, /* up to 2048: a wave per row */
+    PCLR_SHAPE_ROWS_LONG,   /* longer: a group per row, or several */
+    PCLR_SHAPE_COLS_NARROW, /* up to 64 columns: groups share a tile, a band of rows each */
+    PCLR_SHAPE_COLS_WIDE,   /* more columns: tiles across them */
+    PCLR_SHAPE_COUNT_
+} pclr_shape;
+/* cfg's shape class (cfg need not be resolved; n: the elements segments span). */
+PCLR_API pclr_shape pclr_shape_class(const pclr_config *cfg, uint64_t n);
+/* The elements a layout reduces (rows x cols, saturating; segments: n) or n for one array. */
+PCLR_API uint64_t pclr_layout_elements(const pclr_config *cfg, uint64_t n);
+PCLR_API const char *pclr_shape_name(pclr_shape s); /* "one", "rows_short", ... */
+PCLR_API pclr_result pclr_parse_shape(const char *s, pclr_shape *out); /* not "one": it has no prefix */
 
 typedef struct pclr_tune_entry {
     pclr_backend backend;  /* PCLR_OPENCL or PCLR_CUDA */
@@ -453,6 +478,7 @@ typedef struct pclr_tune_entry {
     pclr_type type;
     pclr_op op;
     uint32_t size_class;   /* one of the ladder above */
+    pclr_shape shape;      /* PCLR_SHAPE_ONE, or a layout's class (cfg.layout is then rows or columns) */
     pclr_config cfg;       /* the winner, resolved */
     double gbps;           /* its measured bandwidth (information only) */
     double default_gbps;   /* pclr_tune_sweep: the start config's bandwidth there (not in the file) */
@@ -500,13 +526,14 @@ PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, cons
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
 PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why);
 
-/* The entry for type, op and n's size class; NULL if none. */
+/* The entry for type, op and n's size class (one array); NULL if none. */
 PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
                                                  pclr_op op, uint64_t n);
 
-/* cfg with every knob it leaves 0 taken from the entry for its type, op
-   and n's size class (type 0 = float, op 0 = sum). 1 when an entry applied,
-   0 (and *out = *cfg) when none. The backends call it at every reduce. */
+/* cfg with every knob it leaves 0 taken from the entry for its type, op,
+   shape class and size class (of pclr_layout_elements(cfg, n); type 0 =
+   float, op 0 = sum). 1 when an entry applied, 0 (and *out = *cfg) when
+   none. The backends call it at every reduce. */
 PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
                              pclr_config *out);
 
@@ -519,6 +546,10 @@ PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
    default, type and op set) and walks the knobs one at a time, keeping a
    value when it is clearly faster (coordinate descent: group size, unroll,
    grid, vector width, stride, variant, finish, then unroll and grid again).
+   A start with a layout (rows, cols and pitch set) is measured at its own
+   shape only (n = its elements, max_n ignored) over group size, unroll,
+   lanes and grid, then unroll and lanes again: one entry, for its shape
+   class and size class, whose config keeps the layout and drops the shape.
    `measure` times a config on n elements and returns seconds per call, or a
    negative number when the device cannot run it (skipped). Fills out[] with
    one entry per class measured (device and driver left empty for the
@@ -531,6 +562,11 @@ typedef struct pclr_tune_options {
     uint64_t max_n;                 /* largest n measured; 0 = 2^26. Classes above it are left out */
     pclr_tune_progress_fn progress; /* called before each measurement; NULL = silent */
     void *user;                     /* passed to progress */
+    /* pclr_tune of a layout: rows x cols (pitch = cols) reduced along each row
+       (PCLR_LAYOUT_ROWS; its entry also serves segments of that length) or
+       each column (PCLR_LAYOUT_COLUMNS); PCLR_LAYOUT_ONE (0): one array */
+    pclr_layout layout;
+    uint64_t rows, cols;
 } pclr_tune_options;
 
 #define PCLR_TUNE_CLASSES 7 /* the size-class ladder above */
@@ -1141,6 +1177,7 @@ static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint"
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
+static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "cols_narrow", "cols_wide"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
@@ -1165,6 +1202,7 @@ PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr_
 PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
 PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name(pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_, (int)a); }
 PCLR_API const char *pclr_layout_name(pclr_layout l) { return pclr__name(pclr__layout_names, PCLR_LAYOUT_COUNT_, (int)l); }
+PCLR_API const char *pclr_shape_name(pclr_shape s) { return pclr__name(pclr__shape_names, PCLR_SHAPE_COUNT_, (int)s); }
 
 #define PCLR__PARSE_FN(fn, T, names, count)                  \
     PCLR_API pclr_result fn(const char *s, T *out) {         \
@@ -1176,6 +1214,7 @@ PCLR_API const char *pclr_layout_name(pclr_layout l) { return pclr__name(pclr__l
     }
 PCLR__PARSE_FN(pclr_parse_accumulate, pclr_accumulate, pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_layout, pclr_layout, pclr__layout_names, PCLR_LAYOUT_COUNT_)
+PCLR__PARSE_FN(pclr_parse_shape, pclr_shape, pclr__shape_names, PCLR_SHAPE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
 PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
 PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
@@ -6164,6 +6203,20 @@ PCLR_API uint32_t pclr_size_class(uint64_t n) {
     return 63;
 }
 
+PCLR_API uint64_t pclr_layout_elements(const pclr_config *cfg, uint64_t n) {
+    if (!cfg || cfg->layout == PCLR_LAYOUT_ONE || cfg->layout == PCLR_LAYOUT_SEGMENTS) return n;
+    return cfg->cols && cfg->rows > UINT64_MAX / cfg->cols ? UINT64_MAX : cfg->rows * cfg->cols;
+}
+
+/* (the lengths where pclr__plan_layout changes strategy on GPUs: PCLR__STAGE_PITCH, a wave per row up to 2048) */
+PCLR_API pclr_shape pclr_shape_class(const pclr_config *cfg, uint64_t n) {
+    uint64_t len;
+    if (!cfg || cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_) return PCLR_SHAPE_ONE;
+    if (cfg->layout == PCLR_LAYOUT_COLUMNS) return cfg->cols <= 64 ? PCLR_SHAPE_COLS_NARROW : PCLR_SHAPE_COLS_WIDE;
+    len = cfg->layout == PCLR_LAYOUT_SEGMENTS && !cfg->cols ? (cfg->rows ? n / cfg->rows : 0) : cfg->cols;
+    return len <= 64 ? PCLR_SHAPE_ROWS_SHORT : len <= 2048 ? PCLR_SHAPE_ROWS_MEDIUM : PCLR_SHAPE_ROWS_LONG;
+}
+
 /* Appends s (at most max bytes) in double quotes: \ and " escaped, control
    characters as \xHH (a line break must not end the line; the name must read
    back the same to match the device). */
@@ -6187,10 +6240,13 @@ static void pclr__tune_write(pclr__writer *w, const pclr_tune_entry *e) {
     pclr__appendf(w->buf, w->cap, &w->len, "%s ", pclr_backend_name(c.backend));
     pclr__put_quoted(w, e->device, sizeof e->device);
     pclr__put_quoted(w, e->driver, sizeof e->driver);
-    pclr__appendf(w->buf, w->cap, &w->len, "%s %s %u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
-                  pclr_type_name(c.type), pclr_op_name(c.op), (unsigned)e->size_class, c.group_size, c.unroll,
-                  c.vector_width, c.wave_width, pclr_stride_name(c.stride), pclr_variant_name(c.variant), pclr_finish_name(c.finish));
+    pclr__appendf(w->buf, w->cap, &w->len, "%s %s ", pclr_type_name(c.type), pclr_op_name(c.op));
+    if (e->shape != PCLR_SHAPE_ONE) pclr__appendf(w->buf, w->cap, &w->len, "%s:", pclr_shape_name(e->shape));
+    pclr__appendf(w->buf, w->cap, &w->len, "%u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
+                  (unsigned)e->size_class, c.group_size, c.unroll, c.vector_width, c.wave_width, pclr_stride_name(c.stride),
+                  pclr_variant_name(c.variant), pclr_finish_name(c.finish));
     pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c.groups_per_unit);
+    if (c.lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c.lanes);
     if (c.accumulate != PCLR_NATIVE) pclr__appendf(w->buf, w->cap, &w->len, " accumulate=%s", pclr_accumulate_name(c.accumulate));
     pclr__appendf(w->buf, w->cap, &w->len, " gbps=%llu.%u\n", tenths / 10, (unsigned)(tenths % 10));
 }
@@ -6275,7 +6331,13 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
     if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
     if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_op(tok, &e.op) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "op must be sum, min or max");
-    if ((s = pclr__token(s, tok, sizeof tok)) == NULL || !pclr__parse_decimal(tok, &v)) v = 0;
+    if ((s = pclr__token(s, tok, sizeof tok)) == NULL) tok[0] = '\0';
+    if ((val = strchr(tok, ':')) != NULL) { /* a layout's entry: shape:class */
+        *val++ = '\0';
+        if (pclr_parse_shape(tok, &e.shape) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "shape class must be rows_short, rows_medium, rows_long, cols_narrow or cols_wide");
+        e.cfg.layout = e.shape >= PCLR_SHAPE_COLS_NARROW ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
+    }
+    if (!pclr__parse_decimal(val ? val : tok, &v)) v = 0;
     for (i = 0; i < sizeof pclr__size_classes && pclr__size_classes[i] != v; ++i) {}
     if (i == sizeof pclr__size_classes) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "size class must be 12, 16, 20, 22, 24, 26 or 63");
     e.size_class = pclr__size_classes[i];
@@ -6284,7 +6346,8 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
         *val++ = '\0';
         r = PCLR_OK;
         knob = !strcmp(tok, "group") ? &e.cfg.group_size : !strcmp(tok, "unroll") ? &e.cfg.unroll : !strcmp(tok, "vector") ? &e.cfg.vector_width
-             : !strcmp(tok, "wave") ? &e.cfg.wave_width : !strcmp(tok, "groups_per_unit") ? &e.cfg.groups_per_unit : NULL;
+             : !strcmp(tok, "wave") ? &e.cfg.wave_width : !strcmp(tok, "groups_per_unit") ? &e.cfg.groups_per_unit
+             : !strcmp(tok, "lanes") ? &e.cfg.lanes : NULL;
         if (!strcmp(tok, "stride")) r = pclr_parse_stride(val, &e.cfg.stride);
         else if (!strcmp(tok, "variant")) r = pclr_parse_variant(val, &e.cfg.variant);
         else if (!strcmp(tok, "finish")) r = pclr_parse_finish(val, &e.cfg.finish);
@@ -6324,7 +6387,8 @@ static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *n
 }
 
 static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
-    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class;
+    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
+           x->shape == y->shape;
 }
 static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
     return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
@@ -6528,8 +6592,9 @@ PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *ent
 }
 
 /* The knobs the sweep walks, in walking order, and the values it tries. */
-enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH };
-typedef struct pclr__tune_knob { int which; int values[7]; } pclr__tune_knob;
+enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH, PCLR__K_LANES };
+#define PCLR__TUNE_VALUES 10
+typedef struct pclr__tune_knob { int which; int values[PCLR__TUNE_VALUES]; } pclr__tune_knob; /* values end at a 0 */
 
 static void pclr__tune_set(pclr_config *c, int which, int v) {
     switch (which) {
@@ -6539,6 +6604,7 @@ static void pclr__tune_set(pclr_config *c, int which, int v) {
     case PCLR__K_VECTOR: c->vector_width = v; break;
     case PCLR__K_STRIDE: c->stride = (pclr_stride)v; break;
     case PCLR__K_VARIANT: c->variant = (pclr_variant)v; break;
+    case PCLR__K_LANES: c->lanes = v; break;
     default: c->finish = (pclr_finish)v; break;
     }
 }
@@ -6546,17 +6612,27 @@ static void pclr__tune_set(pclr_config *c, int which, int v) {
 PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
                                      void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count) {
     static const uint32_t ladder[PCLR_TUNE_CLASSES] = {12, 16, 20, 22, 24, 26, 63};
-    static const pclr__tune_knob knobs[] = {
-        {PCLR__K_GROUP, {64, 128, 256, 512, 1024, 0, 0}},
-        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32, 0}},
-        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32, 0}},
-        {PCLR__K_VECTOR, {1, 2, 4, 8, 16, 0, 0}},
-        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL, 0, 0, 0, 0, 0}},
-        {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE, 0, 0, 0, 0}},
-        {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, 0, 0, 0, 0, 0}},
-        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32, 0}},
-        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32, 0}}};
-    const size_t nknobs = sizeof knobs / sizeof knobs[0];
+    static const pclr__tune_knob one_knobs[] = {
+        {PCLR__K_GROUP, {64, 128, 256, 512, 1024}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_VECTOR, {1, 2, 4, 8, 16}},
+        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL}},
+        {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE}},
+        {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}}};
+    /* a layout loads one element at a time and finishes with last_group; lanes (work-items per row, or
+       down a column: the tile's width) is its own knob (the start's 0 lets the planner choose) */
+    static const pclr__tune_knob layout_knobs[] = {
+        {PCLR__K_GROUP, {64, 128, 256, 512, 1024}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16}},
+        {PCLR__K_LANES, {1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16}},
+        {PCLR__K_LANES, {1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}}};
+    const pclr__tune_knob *knobs;
+    size_t nknobs;
     uint64_t max_n, bound = 0;
     size_t c, k, v, classes, steps = 0, step = 0;
     pclr_config base;
@@ -6565,15 +6641,20 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
     if (!start || !measure || !out || !count) return PCLR_ERR_NULL_POINTER;
     if (cap < PCLR_TUNE_CLASSES) return PCLR_ERR_BUFFER_TOO_SMALL;
     if ((r = pclr_config_resolve(start, &base, NULL)) != PCLR_OK) return r;
-    max_n = opt && opt->max_n ? opt->max_n : (uint64_t)1 << 26;
-    /* the classes that start below max_n; each is measured at min(its bound, max_n) */
+    if (base.layout == PCLR_LAYOUT_SEGMENTS) return PCLR_ERR_UNSUPPORTED_COMBINATION; /* tuned as rows of their length */
+    knobs = base.layout == PCLR_LAYOUT_ONE ? one_knobs : layout_knobs;
+    nknobs = base.layout == PCLR_LAYOUT_ONE ? sizeof one_knobs / sizeof one_knobs[0] : sizeof layout_knobs / sizeof layout_knobs[0];
+    max_n = base.layout != PCLR_LAYOUT_ONE ? pclr_layout_elements(&base, 0) : opt && opt->max_n ? opt->max_n : (uint64_t)1 << 26;
+    /* the classes that start below max_n; each is measured at min(its bound, max_n); a layout: its own */
     for (classes = 0; classes < PCLR_TUNE_CLASSES && bound < max_n; ++classes)
         bound = ladder[classes] < 63 ? (uint64_t)1 << ladder[classes] : max_n;
+    if (base.layout != PCLR_LAYOUT_ONE) classes = 1;
     for (k = 0; k < nknobs; ++k)
-        for (v = 0; v < 7 && knobs[k].values[v]; ++v) ++steps;
+        for (v = 0; v < PCLR__TUNE_VALUES && knobs[k].values[v]; ++v) ++steps;
     steps *= classes;
     for (c = 0; c < classes; ++c) {
-        const uint64_t n = ladder[c] < 63 && ((uint64_t)1 << ladder[c]) < max_n ? (uint64_t)1 << ladder[c] : max_n;
+        const uint64_t n = base.layout != PCLR_LAYOUT_ONE ? max_n
+                         : ladder[c] < 63 && ((uint64_t)1 << ladder[c]) < max_n ? (uint64_t)1 << ladder[c] : max_n;
         pclr_config best = base;
         double best_t = measure(measure_user, &best, n);
         const double start_t = best_t;
@@ -6581,7 +6662,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         snprintf(what, sizeof what, "%s %s, n = %llu", pclr_type_name(base.type), pclr_op_name(base.op),
                  (unsigned long long)n);
         for (k = 0; k < nknobs; ++k) {
-            for (v = 0; v < 7 && knobs[k].values[v]; ++v, ++step) {
+            for (v = 0; v < PCLR__TUNE_VALUES && knobs[k].values[v]; ++v, ++step) {
                 pclr_config cand = best;
                 double t;
                 pclr__tune_set(&cand, knobs[k].which, knobs[k].values[v]);
@@ -6596,8 +6677,10 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         out[c].backend = base.backend;
         out[c].type = base.type;
         out[c].op = base.op;
-        out[c].size_class = ladder[c];
+        out[c].size_class = base.layout != PCLR_LAYOUT_ONE ? pclr_size_class(n) : ladder[c];
+        out[c].shape = pclr_shape_class(&base, n);
         out[c].cfg = best;
+        out[c].cfg.rows = out[c].cfg.cols = out[c].cfg.pitch = 0; /* the entry serves its classes, not this shape */
         out[c].gbps = best_t > 0 ? (double)n * (double)pclr_type_size(base.type) / best_t * 1e-9 : 0.0;
         out[c].default_gbps = start_t > 0 ? (double)n * (double)pclr_type_size(base.type) / start_t * 1e-9 : 0.0;
     }
@@ -6613,7 +6696,8 @@ PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries,
     if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
     if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
     for (i = 0; entries && i < count; ++i)
-        if (entries[i].type == type && entries[i].op == op && entries[i].size_class == c) hit = &entries[i];
+        if (entries[i].type == type && entries[i].op == op && entries[i].size_class == c && entries[i].shape == PCLR_SHAPE_ONE)
+            hit = &entries[i];
     return hit;
 }
 
@@ -6627,8 +6711,7 @@ PCLR__FN pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **l
     if (!grown) return PCLR_ERR_OUT_OF_MEMORY;
     if (total) memcpy(grown, *list, total * sizeof *grown);
     for (i = 0; i < n; ++i) {
-        for (j = 0; j < total; ++j)
-            if (grown[j].type == add[i].type && grown[j].op == add[i].op && grown[j].size_class == add[i].size_class) break;
+        for (j = 0; j < total && !pclr__tune_same_slot(&grown[j], &add[i]); ++j) {}
         grown[j] = add[i];
         if (j == total) ++total;
     }
@@ -6670,12 +6753,14 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
     const pclr_type type = cfg->type ? cfg->type : PCLR_FLOAT;
     const pclr_op opv = cfg->op ? cfg->op : PCLR_SUM;
     const pclr_accumulate acc = (opv == PCLR_SUM || opv == PCLR_STATS) && cfg->accumulate ? cfg->accumulate : PCLR_NATIVE;
-    const uint32_t size_class = pclr_size_class(n);
+    const uint32_t size_class = pclr_size_class(pclr_layout_elements(cfg, n));
+    const pclr_shape shape = pclr_shape_class(cfg, n);
     pclr_config op;
     size_t i;
     *out = *cfg;
-    for (i = 0; entries && i < count; ++i) /* the last entry for the type, op, accumulator and size class */
-        if (entries[i].type == type && entries[i].op == opv && entries[i].cfg.accumulate == acc && entries[i].size_class == size_class)
+    for (i = 0; entries && i < count; ++i) /* the last entry for the type, op, accumulator, shape and size class */
+        if (entries[i].type == type && entries[i].op == opv && entries[i].cfg.accumulate == acc && entries[i].size_class == size_class &&
+            entries[i].shape == shape)
             e = &entries[i];
     if (!e) return 0;
 #define PCLR__FILL(field) if (!out->field) out->field = e->cfg.field
@@ -6687,6 +6772,7 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
     PCLR__FILL(variant);
     PCLR__FILL(finish);
     PCLR__FILL(groups_per_unit);
+    PCLR__FILL(lanes);
 #undef PCLR__FILL
     if (pclr_config_resolve(out, &op, NULL) != PCLR_OK) { /* knobs of another accumulator that do not fit this config */
         *out = *cfg;
@@ -6731,10 +6817,11 @@ typedef struct pclr__backend_ops {
     pclr_result (*reduce)(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
                           void *result, const pclr__extra *x);
     /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
-       of pool, back to back (negative: failed); begin/end may be NULL */
+       of pool, back to back (negative: failed); a layout's (b not NULL,
+       planned from c) write their states into out; begin/end may be NULL */
     pclr_result (*tune_begin)(pclr__engine *e);
-    double (*tune_time)(pclr__engine *e, const pclr_config *c, pclr__mem pool, uint64_t n, const uint64_t *offsets,
-                        int calls);
+    double (*tune_time)(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out, uint64_t n,
+                        const uint64_t *offsets, int calls);
     void (*tune_end)(pclr__engine *e);
     /* the device's lines of describe */
     void (*describe)(const pclr__engine *e, char *buf, size_t cap, size_t *len);
@@ -7082,14 +7169,15 @@ PCLR__FN int pclr__config_same(const pclr_config *a, const pclr_config *b) {
 }
 
 /* The entry for the caller's config on n elements: the tuned knobs for n's
-   size class fill what cfg leaves 0; then the entry with the same bytes,
+   size class fill what cfg leaves 0 (one array; a layout's come in
+   pclr__engine_batch, which knows its shape); then the entry with the same bytes,
    starting at the last hit (a program uses a few configurations, most often
    the same one again), else the slow path. Valid until the next lookup. */
 PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg, uint64_t n, const pclr__entry **out) {
     pclr_config tuned;
     size_t i, j;
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
-    if (e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    if (e->tuned_count && cfg->layout == PCLR_LAYOUT_ONE && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     for (i = 0, j = e->last; i < e->entry_count; ++i, j = j + 1 < e->entry_count ? j + 1 : 0)
         if (pclr__config_same(&e->entries[j].raw, cfg)) {
             *out = &e->entries[e->last = j];
@@ -7109,7 +7197,8 @@ struct pclr__batch {
     uint64_t span;       /* elements of x (and y) from the offset that the layout may read */
 };
 
-PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+/* (as the caller gave cfg: the tuner's candidates; pclr__engine_batch first applies the tuned knobs) */
+PCLR__FN pclr_result pclr__engine_plan_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
     pclr_config kernel;
     pclr_result r;
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
@@ -7130,6 +7219,13 @@ PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg,
     return PCLR_OK;
 }
 
+/* A layout's reduction planned with the knobs tuned for its shape class and size filling what cfg leaves 0. */
+PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+    pclr_config tuned;
+    if (cfg && e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    return pclr__engine_plan_batch(e, cfg, n, b);
+}
+
 /* The blocking form's last step: the states read back, finalized into results. */
 PCLR__FN pclr_result pclr__batch_finalize(const pclr__batch *b, const unsigned char *states, void *results) {
     const size_t rs = pclr_result_size(&b->en->cfg), ss = b->en->layout.size;
@@ -7147,8 +7243,9 @@ PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cf
 
 /* The tuner's measurement: seconds per call of cfg on n elements, pipelined,
    the median of three ~2 ms batches; each call reads the next slice of a
-   pool larger than the cache, so that inputs come from memory. */
-typedef struct pclr__tuning { pclr__engine *e; pclr__mem pool; uint64_t pool_elems, turn; } pclr__tuning;
+   pool larger than the cache, so that inputs come from memory. A layout's
+   calls write their states into out. */
+typedef struct pclr__tuning { pclr__engine *e; pclr__mem pool, out; uint64_t pool_elems, turn; } pclr__tuning;
 
 PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
     pclr__tuning *t = (pclr__tuning *)user;
@@ -7156,10 +7253,14 @@ PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t 
     uint64_t offsets[256];
     double secs[3], s;
     int calls = 1, batch, i;
-    if (pclr__engine_prepare(t->e, cfg) != PCLR_OK) return -1.0; /* this device cannot run it */
+    pclr__batch b;
+    /* this device cannot run it: skipped */
+    if (cfg->layout != PCLR_LAYOUT_ONE ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
+        return -1.0;
     for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches */
         for (i = 0; i < calls; ++i) offsets[i] = (t->turn++ % slots) * span;
-        if ((s = t->e->ops->tune_time(t->e, cfg, t->pool, n, offsets, calls)) <= 0) return -1.0;
+        if ((s = t->e->ops->tune_time(t->e, cfg, cfg->layout != PCLR_LAYOUT_ONE ? &b : NULL, t->pool, t->out, n, offsets, calls)) <= 0)
+            return -1.0;
         if (batch < 0) calls = pclr__tune_batch_calls(s);
         else secs[batch] = s / calls;
     }
@@ -7185,22 +7286,37 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
     memset(&start, 0, sizeof start);
     start.type = type;
     start.op = op;
-    if ((r = pclr__engine_resolve(e, &start, &start)) != PCLR_OK) return r;
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
+    if (o.layout != PCLR_LAYOUT_ONE) { /* one shape: its elements are the n measured */
+        if (o.layout != PCLR_LAYOUT_ROWS && o.layout != PCLR_LAYOUT_COLUMNS)
+            return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: a layout is tuned as rows or columns (segments use the entries of rows of their length)");
+        if (!e->ops->batched) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "tune: rows, columns and segments are not offered on this backend");
+        if (!o.rows || !o.cols) return pclr__fail(e, PCLR_ERR_INVALID_KNOB, "tune: a layout needs rows and cols of at least 1");
+        start.layout = o.layout;
+        start.rows = o.rows;
+        start.cols = o.cols;
+        o.max_n = pclr_layout_elements(&start, 0);
+    }
+    if ((r = pclr__engine_resolve(e, &start, &start)) != PCLR_OK) return r;
     if (!o.max_n) o.max_n = (uint64_t)1 << 26;
     es = pclr_type_size(type);
     if (o.max_n > ((uint64_t)1 << 40) / es)
-        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "tune: max_n %llu is too large", (unsigned long long)o.max_n);
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "tune: %llu elements are too many", (unsigned long long)o.max_n);
     pool_bytes = o.max_n * es > 4 * e->cache_bytes ? o.max_n * es : 4 * e->cache_bytes;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
     memset(&t, 0, sizeof t);
     t.e = e;
     t.pool_elems = pool_bytes / es;
-    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool)) != PCLR_OK) return r;
-    if (!(host = (char *)pclr__alloc(e, chunk))) {
-        e->ops->free(e, t.pool);
-        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
+    if (start.layout != PCLR_LAYOUT_ONE) { /* a state per row or column */
+        pclr__layout states;
+        pclr__layout_of(&start, &states);
+        if ((r = e->ops->alloc(e, (size_t)(pclr_layout_results(&start) * states.size), &t.out)) != PCLR_OK) return r;
+    }
+    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool)) != PCLR_OK || !(host = (char *)pclr__alloc(e, chunk))) {
+        if (r == PCLR_OK) e->ops->free(e, t.pool);
+        if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
+        return r != PCLR_OK ? r : pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
     }
     pclr__tune_pattern(type, host, chunk);
     for (done = 0; done < pool_bytes && r == PCLR_OK; done += chunk)
@@ -7211,6 +7327,7 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
         if (e->ops->tune_end) e->ops->tune_end(e);
     }
     e->ops->free(e, t.pool);
+    if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
     if (r != PCLR_OK) {
         *count = 0;
         return r;

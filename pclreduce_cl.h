@@ -1636,16 +1636,21 @@ static pclr_result pclr__cl_tune_begin(pclr__engine *e) {
     ctx->last = NULL;
     return PCLR_OK;
 }
-static double pclr__cl_tune_time(pclr__engine *e, const pclr_config *c, pclr__mem pool, uint64_t n, const uint64_t *offsets,
-                                 int calls) {
+static double pclr__cl_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
+                                 uint64_t n, const uint64_t *offsets, int calls) {
     pclr_cl_context *ctx = (pclr_cl_context *)e;
     cl_event first = NULL, last = NULL;
     cl_ulong start = 0, end = 0;
     double secs = -1.0;
+    pclr__extra none;
+    pclr__mem no_offsets;
     int i;
+    memset(&none, 0, sizeof none);
+    no_offsets.ptr = NULL;
     for (i = 0; i < calls; ++i) {
         cl_event ev = NULL;
-        if (pclr_cl_reduce_async(ctx, c, (cl_mem)pool.ptr, offsets[i], n, ctx->result, 0, 0, NULL, &ev) != PCLR_OK) break;
+        if ((b ? pclr__cl_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, 0, NULL, &ev)
+               : pclr_cl_reduce_async(ctx, c, (cl_mem)pool.ptr, offsets[i], n, ctx->result, 0, 0, NULL, &ev)) != PCLR_OK) break;
         if (!first) first = ev;
         else if (last) ctx->cl.ReleaseEvent(last);
         if (ev != first) last = ev;

@@ -1097,14 +1097,19 @@ static pclr_result pclr__cuda_tune_begin(pclr__engine *e) {
         return pclr__cuda_fail(ctx, r, "cuEventCreate");
     return PCLR_OK;
 }
-static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, pclr__mem pool, uint64_t n, const uint64_t *offsets,
-                                   int calls) {
+static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
+                                   uint64_t n, const uint64_t *offsets, int calls) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     float ms = 0.0f;
+    pclr__extra none;
+    pclr__mem no_offsets;
     int i;
+    memset(&none, 0, sizeof none);
+    no_offsets.addr = 0;
     if (ctx->cu.EventRecord(ctx->tune_start, NULL) != CUDA_SUCCESS) return -1.0;
     for (i = 0; i < calls; ++i)
-        if (pclr_cuda_reduce_async(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL) != PCLR_OK)
+        if ((b ? pclr__cuda_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, NULL)
+               : pclr_cuda_reduce_async(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL)) != PCLR_OK)
             return -1.0;
     if (ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
         ctx->cu.EventElapsedTime(&ms, ctx->tune_start, ctx->tune_stop) != CUDA_SUCCESS)

@@ -1414,11 +1414,14 @@ static pclr_result pclr__vk_tune_begin(pclr__engine *e) {
     }
     return PCLR_OK;
 }
-static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, pclr__mem pool, uint64_t n, const uint64_t *offsets, int calls) {
+static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
+                                 uint64_t n, const uint64_t *offsets, int calls) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
     const pclr__vk_mem *m = (const pclr__vk_mem *)pool.ptr;
     uint64_t ticks[2];
     int i;
+    (void)out;
+    if (b) return -1.0; /* no layouts here (the engine does not ask) */
     if (pclr__vk_begin(ctx) != PCLR_OK) return -1.0;
     ctx->vk.CmdResetQueryPool(ctx->cmd, ctx->timestamps, 0, 2);
     ctx->vk.CmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);

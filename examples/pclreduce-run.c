@@ -331,9 +331,15 @@ static void print_knobs(const pclr_context *ctx, const pclr_config *given, const
         printf("knobs: none (the CPU reference runs no kernel)\n");
         return;
     }
-    printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's):\n",
-           (unsigned)pclr_size_class(n));
+    if (given->layout == PCLR_LAYOUT_ONE)
+        printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's):\n",
+               (unsigned)pclr_size_class(n));
+    else
+        printf("knobs (flag: the command line, tuned: the tuning file's entry for %s shapes of <= 2^%u elements, default: the device's):\n",
+               pclr_shape_name(pclr_shape_class(given, n)), (unsigned)pclr_size_class(pclr_layout_elements(given, n)));
     for (i = 0; i < sizeof names / sizeof names[0]; ++i) printf("  %-16s %-11d %s\n", names[i], used[i], asked[i] ? "flag" : unset);
+    if (given->layout != PCLR_LAYOUT_ONE) /* 0: the planner's choice by shape */
+        printf("  %-16s %-11d %s\n", "lanes", run->lanes, given->lanes ? "flag" : run->lanes ? unset : "planner");
     printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride), given->stride ? "flag" : unset);
     printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant), given->variant ? "flag" : unset);
     printf("  %-16s %-11s %s\n", "finish", pclr_finish_name(run->finish), given->finish ? "flag" : unset);

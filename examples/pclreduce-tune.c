@@ -4,6 +4,7 @@
    pclreduce-tune --backend opencl|cuda|vulkan [--platform N] [--device N]
                   [--types uint,int,float,double] [--ops sum,min,max]
                   [--max-n N] [--file PATH] [--dry-run]
+                  [--rows R --cols C [--axis row|col]]
 
    Default: every type and op, classes up to 2^26 elements, the file
    pclr_tune_default_path() names ($PCLR_TUNE_FILE, else
@@ -12,7 +13,11 @@
    its bandwidth next to the default's, measured in the same sweep. Vulkan:
    --device N is pclreduce-run --list's Vulkan device N (default: the best),
    timed with timestamp queries; shaderc from $PCLR_SHADERC_LIBRARY, else
-   libshaderc.so.1. */
+   libshaderc.so.1. With --rows and --cols it tunes that layout instead
+   (reduced along each row, or each column with --axis col): one entry per
+   type and op, for its shape class and the size class of R x C elements,
+   which every layout of that class and size then uses (segments: rows of
+   their length). */
 #define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
@@ -37,13 +42,15 @@ typedef struct tune_args {
     const char *backend, *file;
     int platform, device, dry_run;
     int types[PCLR_TYPE_COUNT_], ops[PCLR_OP_COUNT_]; /* 1 = tune it */
-    long long max_n;
+    long long max_n, rows, cols;
+    pclr_layout layout;
 } tune_args;
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pclreduce-tune --backend opencl|cuda|vulkan [--platform N] [--device N]\n"
                "                      [--types uint,int,float,double] [--ops sum,min,max]\n"
-               "                      [--max-n N] [--file PATH] [--dry-run]\n");
+               "                      [--max-n N] [--file PATH] [--dry-run]\n"
+               "                      [--rows R --cols C [--axis row|col]]\n");
 }
 
 /* "uint,float" -> flags[PCLR_UINT] = flags[PCLR_FLOAT] = 1. */
@@ -81,8 +88,21 @@ static int parse(int argc, char **argv, tune_args *a) {
         else if ((strcmp(f, "--platform") == 0 || strcmp(f, "--device") == 0) && pclr_args_int(v, 0, 64, &x) == 0)
             *(f[2] == 'p' ? &a->platform : &a->device) = (int)x;
         else if (strcmp(f, "--max-n") == 0 && pclr_args_int(v, 1 << 12, 1ll << 34, &x) == 0) a->max_n = x;
+        else if ((strcmp(f, "--rows") == 0 || strcmp(f, "--cols") == 0) && pclr_args_int(v, 1, 1ll << 34, &x) == 0)
+            *(f[2] == 'r' ? &a->rows : &a->cols) = x;
+        else if (strcmp(f, "--axis") == 0 && (strcmp(v, "row") == 0 || strcmp(v, "col") == 0))
+            a->layout = v[0] == 'r' ? PCLR_LAYOUT_ROWS : PCLR_LAYOUT_COLUMNS;
         else { fprintf(stderr, "pclreduce-tune: bad argument %s %s\n", f, v); usage(stderr); return 2; }
     }
+    if (!a->rows != !a->cols || (a->layout && !a->rows)) {
+        fprintf(stderr, "pclreduce-tune: a layout needs both --rows and --cols (--axis goes with them)\n");
+        return 2;
+    }
+    if (a->rows && a->rows > (1ll << 34) / a->cols) {
+        fprintf(stderr, "pclreduce-tune: --rows x --cols is over 2^34 elements\n");
+        return 2;
+    }
+    if (a->rows && !a->layout) a->layout = PCLR_LAYOUT_ROWS;
     if (!a->backend || (strcmp(a->backend, "opencl") != 0 && strcmp(a->backend, "cuda") != 0 && strcmp(a->backend, "vulkan") != 0)) {
         fprintf(stderr, "pclreduce-tune: --backend opencl|cuda|vulkan is required\n");
         usage(stderr);
@@ -128,6 +148,9 @@ int main(int argc, char **argv) {
     if ((rc = parse(argc, argv, &a)) != 0) return rc;
     memset(&opt, 0, sizeof opt);
     opt.max_n = (uint64_t)a.max_n;
+    opt.layout = a.layout;
+    opt.rows = (uint64_t)a.rows;
+    opt.cols = (uint64_t)a.cols;
     opt.progress = isatty(2) ? progress : NULL;
     if (a.file) snprintf(path, sizeof path, "%s", a.file);
     else if (pclr_tune_default_path(path, sizeof path) == 0 || strlen(path) >= sizeof path - 1) {
@@ -174,6 +197,8 @@ int main(int argc, char **argv) {
     all = (pclr_tune_entry *)calloc(PCLR_TYPE_COUNT_ * PCLR_OP_COUNT_ * PCLR_TUNE_CLASSES, sizeof *all);
     if (!all) { fprintf(stderr, "pclreduce-tune: out of memory\n"); rc = 1; }
     if (rc == 0) printf("%-6s %-4s %-6s %9s %9s  %s\n", "type", "op", "class", "GB/s", "default", "winner");
+    if (rc == 0 && a.layout)
+        printf("# %lld x %lld, reduced along each %s\n", a.rows, a.cols, a.layout == PCLR_LAYOUT_ROWS ? "row" : "column");
     for (t = 1; rc == 0 && t < PCLR_TYPE_COUNT_; ++t) {
         for (o = 1; rc == 0 && o < PCLR_OP_COUNT_; ++o) {
             const double start = now_s();
@@ -214,10 +239,12 @@ int main(int argc, char **argv) {
                 break;
             }
             for (i = 0; i < count; ++i) {
-                char knobs[512];
+                char knobs[512], cls[32];
+                snprintf(cls, sizeof cls, "%s%s2^%u", found[i].shape ? pclr_shape_name(found[i].shape) : "", found[i].shape ? ":" : "",
+                         (unsigned)found[i].size_class);
                 pclr_config_describe(&found[i].cfg, knobs, sizeof knobs);
-                printf("%-6s %-4s 2^%-4u %9.1f %9.1f  %s\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o),
-                       (unsigned)found[i].size_class, found[i].gbps, found[i].default_gbps, knobs);
+                printf("%-6s %-4s %-6s %9.1f %9.1f  %s\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o), cls, found[i].gbps,
+                       found[i].default_gbps, knobs);
                 all[total++] = found[i];
             }
             printf("# %s %s: sweep took %.1f s\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o), now_s() - start);

@@ -943,6 +943,150 @@ static void test_tune_sweep(void) {
     }
 }
 
+/* Layout entries (issue 16): shape classes, their lines, matching, merging and the sweep of one shape. */
+static double fake_layout_measure(void *user, const pclr_config *c, uint64_t n) {
+    uint64_t *seen_n = (uint64_t *)user;
+    *seen_n = n;
+    if (c->layout != PCLR_LAYOUT_ROWS || c->rows != 4096 || c->cols != 48 || c->vector_width != 1) return -1.0;
+    return 1e-6 * (1.0 + abs(ilog2(c->unroll) - 1) + (c->group_size != 256) + (c->lanes ? abs(ilog2(c->lanes) - 3) : 5));
+}
+static pclr_config layout_cfg(pclr_layout layout, uint64_t rows, uint64_t cols) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.layout = layout; c.rows = rows; c.cols = cols;
+    return c;
+}
+static void test_tune_shapes(void) {
+    static const pclr_shape shapes[] = {PCLR_SHAPE_ROWS_SHORT, PCLR_SHAPE_ROWS_MEDIUM, PCLR_SHAPE_ROWS_LONG, PCLR_SHAPE_COLS_NARROW, PCLR_SHAPE_COLS_WIDE};
+    pclr_config c, out;
+    pclr_tune_entry e, back, list[4], *got = NULL;
+    pclr_tune_options opt;
+    pclr_shape sh;
+    char line[1024], path[600], want[64];
+    const char *why = NULL;
+    size_t i, n = 0;
+    uint64_t seen_n = 0;
+    int ok = 1, k;
+
+    /* classes and their boundaries */
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 10, 64);   ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_SHORT;
+    c.cols = 65;                                  ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_MEDIUM;
+    c.cols = 2048;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_MEDIUM;
+    c.cols = 2049;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_LONG;
+    c = layout_cfg(PCLR_LAYOUT_COLUMNS, 1u << 20, 64); ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_COLS_NARROW;
+    c.cols = 65;                                  ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_COLS_WIDE;
+    c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 10, 0);  ok &= pclr_shape_class(&c, 640) == PCLR_SHAPE_ROWS_SHORT && pclr_shape_class(&c, 650) == PCLR_SHAPE_ROWS_MEDIUM;
+    c.cols = 5000;                                ok &= pclr_shape_class(&c, 640) == PCLR_SHAPE_ROWS_LONG; /* the length hint wins */
+    c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 0, 0);   ok &= pclr_shape_class(&c, 99) == PCLR_SHAPE_ROWS_SHORT;
+    c = layout_cfg(PCLR_LAYOUT_ONE, 0, 0);        ok &= pclr_shape_class(&c, 1u << 30) == PCLR_SHAPE_ONE && pclr_shape_class(NULL, 5) == PCLR_SHAPE_ONE;
+    CHECK(ok, "shape classes at their boundaries");
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 1u << 20, 48);
+    CHECK(pclr_layout_elements(&c, 7) == 48u << 20, "rows x cols elements");
+    c.rows = UINT64_MAX / 3;
+    CHECK(pclr_layout_elements(&c, 7) == UINT64_MAX, "rows x cols saturates");
+    c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 10, 0);
+    CHECK(pclr_layout_elements(&c, 12345) == 12345 && pclr_layout_elements(NULL, 9) == 9, "segments: n");
+    for (ok = 1, i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+        ok &= pclr_parse_shape(pclr_shape_name(shapes[i]), &sh) == PCLR_OK && sh == shapes[i];
+    CHECK(ok && pclr_parse_shape("one", &sh) == PCLR_ERR_INVALID_ENUM && pclr_parse_shape("rows", &sh) == PCLR_ERR_INVALID_ENUM &&
+          strcmp(pclr_shape_name((pclr_shape)99), "invalid") == 0, "shape names parse back; 'one' has no prefix");
+
+    /* lines: shape:class, lanes; random knobs for every shape, class and accumulator-free op */
+    for (ok = 1, i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+        for (k = 0; k < 7; ++k) {
+            memset(&e, 0, sizeof e);
+            e.backend = k % 2 ? PCLR_CUDA : PCLR_OPENCL; e.type = PCLR_FLOAT; e.op = (pclr_op)(PCLR_SUM + k % 3);
+            e.size_class = g_classes[k]; e.shape = shapes[i];
+            snprintf(e.device, sizeof e.device, "GPU %d", k);
+            do {
+                memset(&e.cfg, 0, sizeof e.cfg);
+                e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.backend = e.backend;
+                e.cfg.layout = shapes[i] >= PCLR_SHAPE_COLS_NARROW ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
+                e.cfg.group_size = 64 << (pclr_test_rand(&g_rng) % 5);
+                e.cfg.unroll = 1 << (pclr_test_rand(&g_rng) % 5);
+                e.cfg.lanes = (int)(pclr_test_rand(&g_rng) % 2) << (pclr_test_rand(&g_rng) % 7); /* 0: the planner's */
+                e.cfg.groups_per_unit = 1 + (int)(pclr_test_rand(&g_rng) % 16);
+            } while (pclr_config_resolve(&e.cfg, &e.cfg, NULL) != PCLR_OK);
+            pclr_tune_format(&e, line, sizeof line);
+            snprintf(want, sizeof want, " %s:%u ", pclr_shape_name(shapes[i]), (unsigned)g_classes[k]);
+            ok &= strstr(line, want) != NULL && (e.cfg.lanes ? strstr(line, " lanes=") != NULL : strstr(line, "lanes") == NULL);
+            memset(&back, 0x5a, sizeof back);
+            if (pclr_tune_parse(line, &back, &why) != PCLR_OK) { ok = 0; printf("FAIL parse: %s: %s", why, line); continue; }
+            ok &= back.shape == e.shape && back.size_class == e.size_class && back.cfg.layout == e.cfg.layout &&
+                  back.cfg.lanes == e.cfg.lanes && same_config(&back.cfg, &e.cfg) && back.cfg.rows == 0 && back.cfg.cols == 0;
+        }
+    CHECK(ok, "layout entries: format -> parse round trip for every shape class and size class");
+    {
+        static const struct { const char *line; pclr_result r; } bad[] = {
+            {"cuda \"d\" \"1\" float sum squares:20", PCLR_ERR_INVALID_ENUM},
+            {"cuda \"d\" \"1\" float sum one:20", PCLR_ERR_INVALID_ENUM},
+            {"cuda \"d\" \"1\" float sum :20", PCLR_ERR_INVALID_ENUM},
+            {"cuda \"d\" \"1\" float sum rows_short:", PCLR_ERR_INVALID_KNOB},
+            {"cuda \"d\" \"1\" float sum rows_short:21", PCLR_ERR_INVALID_KNOB},
+            {"cuda \"d\" \"1\" float sum rows_short:20:20", PCLR_ERR_INVALID_KNOB},
+            {"cuda \"d\" \"1\" float sum 20 lanes=4", PCLR_ERR_UNSUPPORTED_COMBINATION}, /* lanes belong to a layout */
+            {"cuda \"d\" \"1\" float sum rows_long:20 lanes=3", PCLR_ERR_INVALID_KNOB},
+            {"cuda \"d\" \"1\" float sum rows_long:20 group=64 lanes=128", PCLR_ERR_INVALID_KNOB},
+            {"cuda \"d\" \"1\" float sum cols_wide:20 vector=4", PCLR_ERR_UNSUPPORTED_COMBINATION},
+        };
+        for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+            pclr_result r = pclr_tune_parse(bad[i].line, &e, &why);
+            CHECK(r == bad[i].r && why != NULL, "bad line '%s': %s (got %s: %s)", bad[i].line, pclr_result_string(bad[i].r),
+                  pclr_result_string(r), why ? why : "no reason");
+        }
+    }
+
+    /* matching: one array, rows_short and cols_wide entries of float sum side by side */
+    CHECK(pclr_tune_parse("cuda \"d\" \"1\" float sum 20 group=64", &list[0], NULL) == PCLR_OK &&
+          pclr_tune_parse("cuda \"d\" \"1\" float sum rows_short:20 group=128 unroll=2 lanes=4", &list[1], NULL) == PCLR_OK &&
+          pclr_tune_parse("cuda \"d\" \"1\" float sum cols_wide:26 group=512 groups_per_unit=3", &list[2], NULL) == PCLR_OK &&
+          pclr_tune_parse("cuda \"d\" \"1\" float sum rows_short:20 group=1024", &list[3], NULL) == PCLR_OK, "entries parse");
+    c = layout_cfg(PCLR_LAYOUT_ONE, 0, 0);
+    CHECK(pclr_tune_apply(list, 3, &c, 1u << 20, &out) == 1 && out.group_size == 64 && out.lanes == 0, "one array: its own entry");
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 1u << 14, 64);
+    CHECK(pclr_tune_apply(list, 3, &c, 0, &out) == 1 && out.group_size == 128 && out.unroll == 2 && out.lanes == 4 &&
+          out.rows == c.rows && out.cols == 64, "rows of 64, 2^20 elements: the rows_short entry, shape kept");
+    c.lanes = 8;
+    CHECK(pclr_tune_apply(list, 3, &c, 0, &out) == 1 && out.lanes == 8, "lanes given: kept");
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 1u << 13, 128);
+    CHECK(pclr_tune_apply(list, 3, &c, 0, &out) == 0 && out.group_size == 0, "rows of 128: rows_medium, no entry");
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 1u << 15, 64);
+    CHECK(pclr_tune_apply(list, 3, &c, 0, &out) == 0, "rows of 64, 2^21 elements: another size class, no entry");
+    c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 1u << 15, 0);
+    CHECK(pclr_tune_apply(list, 3, &c, 1u << 20, &out) == 1 && out.group_size == 128 && out.lanes == 4, "segments of mean 32: rows_short");
+    c = layout_cfg(PCLR_LAYOUT_COLUMNS, 1u << 10, 1u << 16);
+    CHECK(pclr_tune_apply(list, 3, &c, 0, &out) == 1 && out.group_size == 512 && out.groups_per_unit == 3, "2^16 columns: cols_wide");
+    CHECK(pclr_tune_apply(list, 4, &c, 0, &out) == 1 && out.group_size == 512, "(a later rows entry does not touch columns)");
+    c = layout_cfg(PCLR_LAYOUT_ROWS, 1u << 14, 64);
+    CHECK(pclr_tune_apply(list, 4, &c, 0, &out) == 1 && out.group_size == 1024, "the later entry of a slot wins");
+    CHECK(pclr_tune_lookup(list, 4, PCLR_FLOAT, PCLR_SUM, 1u << 20) == &list[0], "pclr_tune_lookup: one array's entry only");
+
+    /* a file keeps a shape's entry apart from the one array's of the same class */
+    snprintf(path, sizeof path, "%s/tune_shapes/tuning.txt", g_root);
+    for (i = 0; i < 3; ++i) { snprintf(list[i].device, sizeof list[i].device, "GPU S"); snprintf(list[i].driver, sizeof list[i].driver, "9"); }
+    CHECK(pclr_tune_save(path, list, 3) == PCLR_OK && pclr_tune_save(path, list, 1) == PCLR_OK, "saved twice");
+    CHECK(pclr_tune_load(path, PCLR_CUDA, "GPU S", "9", NULL, &got, &n) == PCLR_OK && n == 3 && got[0].shape == PCLR_SHAPE_ONE &&
+          got[1].shape == PCLR_SHAPE_ROWS_SHORT && got[1].cfg.lanes == 4 && got[2].shape == PCLR_SHAPE_COLS_WIDE,
+          "three slots load back (%zu)", n);
+    free(got);
+
+    /* the sweep of one shape: one entry, for its classes, without the shape */
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_FLOAT; c.op = PCLR_SUM; c.backend = PCLR_CUDA;
+    c.layout = PCLR_LAYOUT_ROWS; c.rows = 4096; c.cols = 48;
+    memset(&opt, 0, sizeof opt);
+    opt.max_n = 1u << 12; /* ignored for a layout */
+    CHECK(pclr_tune_sweep(&c, &opt, fake_layout_measure, &seen_n, list, PCLR_TUNE_CLASSES, &n) == PCLR_OK && n == 1, "layout sweep: one entry");
+    CHECK(list[0].shape == PCLR_SHAPE_ROWS_SHORT && list[0].size_class == 20 && list[0].cfg.layout == PCLR_LAYOUT_ROWS &&
+          list[0].cfg.rows == 0 && list[0].cfg.cols == 0 && seen_n == 4096u * 48, "rows_short:20, shape dropped, measured at 4096 x 48 (%llu)",
+          (unsigned long long)seen_n);
+    CHECK(list[0].cfg.group_size == 256 && list[0].cfg.unroll == 2 && list[0].cfg.lanes == 8 && list[0].cfg.vector_width == 1,
+          "found group %d unroll %d lanes %d", list[0].cfg.group_size, list[0].cfg.unroll, list[0].cfg.lanes);
+    c.layout = PCLR_LAYOUT_SEGMENTS;
+    CHECK(pclr_tune_sweep(&c, &opt, fake_layout_measure, &seen_n, list, PCLR_TUNE_CLASSES, &n) == PCLR_ERR_UNSUPPORTED_COMBINATION && n == 0,
+          "segments are tuned as rows");
+}
+
 int main(void) {
     char dir[128];
     g_rng = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid() << 32;
@@ -963,6 +1107,7 @@ int main(void) {
     test_tune_control_chars();
     test_tune_concurrent();
     test_tune_sweep();
+    test_tune_shapes();
     test_default_dir();
     remove_tree(g_root);
     CHECK(access(g_root, F_OK) != 0, "temp dir removed");

@@ -8,7 +8,9 @@
    maps with y and parameters. Float data are multiples of 1/4, so that
    sums are exact in any order and compared bit for bit.
    --nvrtc-only: compiles the CUDA variants with NVRTC (no device needed).
-   PCLR_TEST_QUICK=1: fewer shapes. PCLR_TEST_SEED. */
+   The tuner on one rows shape (GPUs: and one of columns), its entry applied
+   to that class only. PCLR_TEST_QUICK=1: fewer shapes, rows tuned only;
+   PCLR_TEST_NO_TUNE=1: no tuning. PCLR_TEST_SEED. */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
@@ -388,6 +390,82 @@ done:
     free(offsets);
 }
 
+/* The tuner keyed by shape (issue 16): one rows shape (and on GPUs a columns one) tuned through the
+   engine; its entry serves every shape of its class and size, and nothing else; reduces with it agree. */
+static void tune_checks(pclr_context *ctx, uint64_t seed) {
+    const char *what = pclr_backend_name(pclr_get_backend(ctx));
+    const uint64_t rows = 3001, cols = 24, most = 400000;
+    unsigned char *host = (unsigned char *)malloc((size_t)most * 4);
+    pclr_buffer *xb = NULL;
+    pclr_tune_entry found[PCLR_TUNE_CLASSES];
+    pclr_tune_options opt;
+    const pclr_tune_entry *hit;
+    pclr_config c, one, before, after;
+    size_t count = 0, k;
+    int ok;
+    if (!CHECK(host && pclr_buffer_create(ctx, (size_t)most * 4, &xb) == PCLR_OK, "%s tune: buffers", what)) goto done;
+    fill(PCLR_FLOAT, host, most, seed + 7);
+    pclr_buffer_write(ctx, xb, 0, host, (size_t)most * 4);
+    memset(&one, 0, sizeof one);
+    one.type = PCLR_FLOAT;
+    CHECK(pclr_resolve(ctx, &one, rows * cols, &before) == PCLR_OK, "%s tune: one array resolves", what);
+    for (k = 0; k < 2; ++k) {
+        const pclr_layout layout = k ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
+        if (k && quick) break; /* PoCL: each candidate is a build */
+        memset(&opt, 0, sizeof opt);
+        opt.layout = layout;
+        opt.rows = k ? cols : rows;
+        opt.cols = k ? rows : cols;
+        if (!CHECK(pclr_tune(ctx, PCLR_FLOAT, PCLR_SUM, &opt, found, PCLR_TUNE_CLASSES, &count) == PCLR_OK && count == 1,
+                   "%s tune %s: one entry (%zu): %s", what, pclr_layout_name(layout), count, pclr_last_error(ctx)))
+            continue;
+        {
+            char line[1024];
+            pclr_tune_format(&found[0], line, sizeof line);
+            printf("%s tuned: %s", what, line);
+        }
+        CHECK(found[0].shape == (k ? PCLR_SHAPE_COLS_WIDE : PCLR_SHAPE_ROWS_SHORT) && found[0].size_class == 20 && found[0].gbps > 0 &&
+              found[0].cfg.layout == layout && found[0].cfg.rows == 0 && found[0].type == PCLR_FLOAT && found[0].op == PCLR_SUM,
+              "%s tune %s: entry %s:%u, %.1f GB/s (default %.1f)", what, pclr_layout_name(layout), pclr_shape_name(found[0].shape),
+              (unsigned)found[0].size_class, found[0].gbps, found[0].default_gbps);
+        /* another shape of the class and size: the entry's knobs; results agree */
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.layout = layout;
+        c.rows = k ? 31 : 2503;
+        c.cols = k ? 2503 : 31;
+        c.pitch = c.cols + 2;
+        hit = pclr_tuned_entry(ctx, &c, 0);
+        ok = pclr_resolve(ctx, &c, 0, &after) == PCLR_OK;
+        CHECK(hit && hit->shape == found[0].shape && ok && after.group_size == found[0].cfg.group_size && after.unroll == found[0].cfg.unroll &&
+              after.lanes == found[0].cfg.lanes && after.groups_per_unit == found[0].cfg.groups_per_unit && after.rows == c.rows,
+              "%s tune %s: a %llux%llu layout runs the tuned knobs (group %d unroll %d lanes %d)", what, pclr_layout_name(layout),
+              (unsigned long long)c.rows, (unsigned long long)c.cols, after.group_size, after.unroll, after.lanes);
+        run_one(ctx, &c, xb, NULL, NULL, host, NULL, NULL, 0, NULL, "tuned");
+        c.rows = k ? cols : rows;
+        c.cols = k ? rows : cols;
+        c.pitch = 0;
+        run_one(ctx, &c, xb, NULL, NULL, host, NULL, NULL, 0, NULL, "tuned shape");
+        c.cols = k ? 40 : 100; /* another class */
+        CHECK(pclr_tuned_entry(ctx, &c, 0) == NULL, "%s tune %s: a %s shape takes no entry", what, pclr_layout_name(layout),
+              pclr_shape_name(pclr_shape_class(&c, 0)));
+    }
+    CHECK(pclr_tuned_entry(ctx, &one, rows * cols) == NULL && pclr_resolve(ctx, &one, rows * cols, &after) == PCLR_OK &&
+          memcmp(&before, &after, sizeof before) == 0, "%s tune: one array of as many elements keeps its knobs", what);
+    memset(&opt, 0, sizeof opt);
+    opt.layout = PCLR_LAYOUT_SEGMENTS;
+    opt.rows = opt.cols = 10;
+    CHECK(pclr_tune(ctx, PCLR_FLOAT, PCLR_SUM, &opt, found, PCLR_TUNE_CLASSES, &count) == PCLR_ERR_INVALID_ENUM && count == 0 &&
+          strstr(pclr_last_error(ctx), "rows or columns"), "%s tune: segments refused: %s", what, pclr_last_error(ctx));
+    opt.layout = PCLR_LAYOUT_ROWS;
+    opt.rows = 0;
+    CHECK(pclr_tune(ctx, PCLR_FLOAT, PCLR_SUM, &opt, found, PCLR_TUNE_CLASSES, &count) == PCLR_ERR_INVALID_KNOB && count == 0,
+          "%s tune: 0 rows refused: %s", what, pclr_last_error(ctx));
+done:
+    pclr_buffer_destroy(ctx, xb);
+    free(host);
+}
+
 int main(int argc, char **argv) {
     uint64_t seed = getenv("PCLR_TEST_SEED") ? strtoull(getenv("PCLR_TEST_SEED"), NULL, 0) : (uint64_t)time(NULL);
     const int nvrtc_only = argc > 1 && !strcmp(argv[1], "--nvrtc-only");
@@ -414,6 +492,7 @@ int main(int argc, char **argv) {
         if (pclr_create(&d, &ctx) != PCLR_OK) { SKIP("%s: %s", pclr_backend_name(backends[b]), err); continue; }
         printf("%s: %s\n", pclr_backend_name(backends[b]), pclr_device_name(ctx));
         backend_checks(ctx, seed);
+        if (backends[b] != PCLR_CPU && !getenv("PCLR_TEST_NO_TUNE")) tune_checks(ctx, seed);
         pclr_destroy(ctx);
     }
     return pclr_test_summary("layout");

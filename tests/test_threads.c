@@ -505,17 +505,19 @@ static void run_opencl(int threads, uint64_t seed, int quick) {
         }
         ctx_refs = cl_refcount_context(e.cl_ctx);
         run_scenario(&e, threads, seed + 1000 * (uint64_t)s, cl_worker);
-        /* Concurrent retains and releases balance. Released events may hold
-           the queue and context a little longer (PoCL frees them lazily), so
-           the counts get a few seconds to settle. */
+        /* Concurrent retains and releases balance: no count ends above where it
+           started. Released events may hold the queue and context a little
+           longer (PoCL frees them lazily, later still on a busy machine: the
+           count taken before may include the last scenario's), so the counts
+           get a few seconds to settle. */
         if (e.cl_queue) clFinish(e.cl_queue);
-        for (k = 0; k < 500 && (cl_refcount_context(e.cl_ctx) != ctx_refs ||
-                                (e.cl_queue && cl_refcount_queue(e.cl_queue) != queue_refs)); ++k)
+        for (k = 0; k < 500 && (cl_refcount_context(e.cl_ctx) > ctx_refs ||
+                                (e.cl_queue && cl_refcount_queue(e.cl_queue) > queue_refs)); ++k)
             nanosleep(&tick, NULL);
-        CHECK(cl_refcount_context(e.cl_ctx) == ctx_refs, "%s: cl_context reference count back to %u (is %u)", e.name,
+        CHECK(cl_refcount_context(e.cl_ctx) <= ctx_refs, "%s: cl_context reference count back to %u (is %u)", e.name,
               (unsigned)ctx_refs, (unsigned)cl_refcount_context(e.cl_ctx));
         if (e.cl_queue) {
-            CHECK(cl_refcount_queue(e.cl_queue) == queue_refs, "%s: queue reference count back to %u (is %u)", e.name,
+            CHECK(cl_refcount_queue(e.cl_queue) <= queue_refs, "%s: queue reference count back to %u (is %u)", e.name,
                   (unsigned)queue_refs, (unsigned)cl_refcount_queue(e.cl_queue));
             clReleaseCommandQueue(e.cl_queue);
         }

@@ -258,8 +258,23 @@ check "tune --file over a binary exits 1 (got $rc)" [ $rc = 1 ]
 check "tune --file over a binary says why" grep -q "not a tuning file" "$T/err"
 check "tune leaves the binary as it was" cmp -s "$(type -P true)" "$T/binary"
 check "tune keeps the binary's mode" [ "$(stat -c %a "$T/binary")" = 755 ]
+# a layout: one entry for its shape class and size (half the runs: a PoCL sweep takes ~25 s), used by run -v
+if sample 2; then
+  $TUNE --backend opencl --types float --ops sum --rows 3000 --cols 40 --file "$T/tuning.txt" >"$T/out" 2>&1; rc=$?
+  check "tune --rows --cols exit 0 (got $rc)" [ $rc = 0 ]
+  check "tune --rows --cols prints the shape's winner" grep -Eq "^float +sum +rows_short:2\^20 .*layout=rows" "$T/out"
+  check "tune --rows --cols writes one rows_short line" [ "$(grep -c '^opencl ".*" ".*" float sum rows_short:20 ' "$T/tuning.txt")" = 1 ]
+  check "tune --rows --cols keeps the other entries" [ "$(grep -c '^opencl ".*" ".*" uint max 12 ' "$T/tuning.txt")" = 1 ]
+  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --rows 1000 --cols 50 --n 50000 -v >"$T/out" 2>&1
+  check "run -v: a layout of the class takes the entry" grep -Eq "^  group +[0-9]+ +tuned$" "$T/out"
+  check "run -v: names the shape class" grep -q "entry for rows_short shapes of <= 2^20 elements" "$T/out"
+  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --n 50000 -v >"$T/out" 2>&1
+  check "run -v: one array does not take the shape's entry" grep -Eq "^  group +[0-9]+ +default$" "$T/out"
+fi
 for args in "" "--backend metal" "--backend opencl --types quad" "--backend opencl --max-n 12" \
-            "--backend opencl --device 4294967296" "--backend opencl --device 4294967295" "--backend opencl --platform -1"; do
+            "--backend opencl --device 4294967296" "--backend opencl --device 4294967295" "--backend opencl --platform -1" \
+            "--backend opencl --rows 5" "--backend opencl --cols 5" "--backend opencl --axis col" "--backend opencl --rows 5 --cols 5 --axis diagonal" \
+            "--backend opencl --rows 1048576 --cols 1048576" "--backend opencl --rows 0 --cols 5"; do
   $TUNE $args >"$T/out" 2>"$T/err"; rc=$?
   check "tune '$args' exits 2 (got $rc)" [ $rc = 2 ]
   check "tune '$args' says why" test -s "$T/err"

@@ -47,6 +47,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 static int same_entry(const pclr_tune_entry *a, const pclr_tune_entry *b) {
     return a->backend == b->backend && a->type == b->type && a->op == b->op && a->size_class == b->size_class &&
+           a->shape == b->shape &&
            strcmp(a->device, b->device) == 0 && strcmp(a->driver, b->driver) == 0 &&
            memcmp(&a->cfg, &b->cfg, sizeof a->cfg) == 0;
 }
@@ -113,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         REQUIRE(pclr_config_resolve(&list[i].cfg, &back.cfg, NULL) == PCLR_OK);
         for (j = 0; j < i; ++j)
             REQUIRE(!(list[j].type == list[i].type && list[j].op == list[i].op && list[j].size_class == list[i].size_class &&
-                      list[j].cfg.accumulate == list[i].cfg.accumulate));
+                      list[j].cfg.accumulate == list[i].cfg.accumulate && list[j].shape == list[i].shape));
     }
     free(list);
     before = read_back(&before_len);
@@ -124,11 +125,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         REQUIRE(r == PCLR_ERR_IO && why != NULL);
         REQUIRE(before_len == after_len && memcmp(before, after, before_len) == 0); /* untouched */
     } else {
-        const pclr_tune_entry *hit;
+        const pclr_tune_entry *hit = NULL;
         REQUIRE(why == NULL);
         REQUIRE(pclr_tune_load(g_file, first.backend, first.device, first.driver, NULL, &list, &count) == PCLR_OK);
-        hit = pclr_tune_lookup(list, count, first.type, first.op, (uint64_t)1 << (first.size_class < 63 ? first.size_class : 40));
-        REQUIRE(count >= 1 && hit != NULL);
+        for (i = 0; i < count; ++i) /* the saved entry in its slot, with its change */
+            if (list[i].type == first.type && list[i].op == first.op && list[i].size_class == first.size_class &&
+                list[i].shape == first.shape && list[i].cfg.accumulate == first.cfg.accumulate) hit = &list[i];
+        REQUIRE(count >= 1 && hit != NULL && hit->cfg.unroll == first.cfg.unroll);
+        if (first.shape == PCLR_SHAPE_ONE)
+            REQUIRE(pclr_tune_lookup(list, count, first.type, first.op, (uint64_t)1 << (first.size_class < 63 ? first.size_class : 40)) != NULL);
         free(list);
     }
     free(before);
