@@ -459,7 +459,8 @@ typedef enum pclr_shape {
     PCLR_SHAPE_ONE = 0,     /* one array, one result */
     PCLR_SHAPE_ROWS_SHORT,  /* rows or segments of up to 64 elements: staged tiles of rows, or a team per row */
     PCLR_SHAPE_ROWS_MEDIUM, /* up to 2048: a wave per row */
-    PCLR_SHAPE_ROWS_LONG,   /* longer: a group per row, or several */
+    PCLR_SHAPE_ROWS_LONG,   /* up to 8192: a group per row, a pass or two over it */
+    PCLR_SHAPE_ROWS_HUGE,   /* longer: a group per row or several, many passes (the H100's best unroll differs) */
     PCLR_SHAPE_COLS_NARROW, /* up to 64 columns: groups share a tile, a band of rows each */
     PCLR_SHAPE_COLS_WIDE,   /* more columns: tiles across them */
     PCLR_SHAPE_COUNT_
@@ -1177,7 +1178,8 @@ static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint"
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
-static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "cols_narrow", "cols_wide"};
+static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
+                                                                        "cols_wide"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
 static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
@@ -6208,13 +6210,16 @@ PCLR_API uint64_t pclr_layout_elements(const pclr_config *cfg, uint64_t n) {
     return cfg->cols && cfg->rows > UINT64_MAX / cfg->cols ? UINT64_MAX : cfg->rows * cfg->cols;
 }
 
-/* (the lengths where pclr__plan_layout changes strategy on GPUs: PCLR__STAGE_PITCH, a wave per row up to 2048) */
+/* (the lengths where pclr__plan_layout changes strategy on GPUs: PCLR__STAGE_PITCH, a wave per row up to
+   2048; then rows a group reads in a pass or two, up to 8192 with the default group and unroll, apart from
+   longer ones: on the H100 unroll 16 ran 2^16 rows x 4096 at 104 % of the read kernel and rows of 2^15 and
+   longer at 94-98 %, where unroll 4 gave 99-101 %) */
 PCLR_API pclr_shape pclr_shape_class(const pclr_config *cfg, uint64_t n) {
     uint64_t len;
     if (!cfg || cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_) return PCLR_SHAPE_ONE;
     if (cfg->layout == PCLR_LAYOUT_COLUMNS) return cfg->cols <= 64 ? PCLR_SHAPE_COLS_NARROW : PCLR_SHAPE_COLS_WIDE;
     len = cfg->layout == PCLR_LAYOUT_SEGMENTS && !cfg->cols ? (cfg->rows ? n / cfg->rows : 0) : cfg->cols;
-    return len <= 64 ? PCLR_SHAPE_ROWS_SHORT : len <= 2048 ? PCLR_SHAPE_ROWS_MEDIUM : PCLR_SHAPE_ROWS_LONG;
+    return len <= 64 ? PCLR_SHAPE_ROWS_SHORT : len <= 2048 ? PCLR_SHAPE_ROWS_MEDIUM : len <= 8192 ? PCLR_SHAPE_ROWS_LONG : PCLR_SHAPE_ROWS_HUGE;
 }
 
 /* Appends s (at most max bytes) in double quotes: \ and " escaped, control
@@ -6334,7 +6339,7 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     if ((s = pclr__token(s, tok, sizeof tok)) == NULL) tok[0] = '\0';
     if ((val = strchr(tok, ':')) != NULL) { /* a layout's entry: shape:class */
         *val++ = '\0';
-        if (pclr_parse_shape(tok, &e.shape) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "shape class must be rows_short, rows_medium, rows_long, cols_narrow or cols_wide");
+        if (pclr_parse_shape(tok, &e.shape) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "shape class must be rows_short, rows_medium, rows_long, rows_huge, cols_narrow or cols_wide");
         e.cfg.layout = e.shape >= PCLR_SHAPE_COLS_NARROW ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
     }
     if (!pclr__parse_decimal(val ? val : tok, &v)) v = 0;
@@ -6562,7 +6567,7 @@ PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *
         int pass;
         for (pass = 0; pass < 2; ++pass) { /* measures, then writes */
             w.len = 0;
-            if (fresh) pclr__put(&w, PCLR__TUNE_HEADER ": one line per backend, device, driver, type, op and size class\n");
+            if (fresh) pclr__put(&w, PCLR__TUNE_HEADER ": one line per backend, device, driver, type, op, shape class (layouts) and size class\n");
             pclr__tune_merge(&w, fresh ? NULL : text, entries, count, done);
             if (pass == 0) {
                 w.cap = w.len + 1;

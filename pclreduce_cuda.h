@@ -246,6 +246,7 @@ struct pclr_cuda_context {
     void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
+    int tune_pushed; /* the tuner made the context current (pclr_tune calls the engine directly) */
     CUdeviceptr lay_ctl;         /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
     size_t lay_ctl_count;
     CUdeviceptr lay_states;      /* layouts, blocking: the states before they are read back (grown on demand) */
@@ -1093,8 +1094,14 @@ PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, C
 static pclr_result pclr__cuda_tune_begin(pclr__engine *e) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     CUresult r;
-    if ((r = ctx->cu.EventCreate(&ctx->tune_start, 0)) != CUDA_SUCCESS || (r = ctx->cu.EventCreate(&ctx->tune_stop, 0)) != CUDA_SUCCESS)
+    pclr_result pr;
+    if ((pr = pclr__cuda_enter(ctx, &ctx->tune_pushed)) != PCLR_OK) return pr; /* until tune_end */
+    if ((r = ctx->cu.EventCreate(&ctx->tune_start, 0)) != CUDA_SUCCESS || (r = ctx->cu.EventCreate(&ctx->tune_stop, 0)) != CUDA_SUCCESS) {
+        if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
+        ctx->tune_start = NULL;
+        pclr__cuda_leave(ctx, ctx->tune_pushed);
         return pclr__cuda_fail(ctx, r, "cuEventCreate");
+    }
     return PCLR_OK;
 }
 static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
@@ -1121,6 +1128,7 @@ static void pclr__cuda_tune_end(pclr__engine *e) {
     if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
     if (ctx->tune_stop) ctx->cu.EventDestroy(ctx->tune_stop);
     ctx->tune_start = ctx->tune_stop = NULL;
+    pclr__cuda_leave(ctx, ctx->tune_pushed);
 }
 
 PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,

@@ -957,7 +957,8 @@ static pclr_config layout_cfg(pclr_layout layout, uint64_t rows, uint64_t cols) 
     return c;
 }
 static void test_tune_shapes(void) {
-    static const pclr_shape shapes[] = {PCLR_SHAPE_ROWS_SHORT, PCLR_SHAPE_ROWS_MEDIUM, PCLR_SHAPE_ROWS_LONG, PCLR_SHAPE_COLS_NARROW, PCLR_SHAPE_COLS_WIDE};
+    static const pclr_shape shapes[] = {PCLR_SHAPE_ROWS_SHORT, PCLR_SHAPE_ROWS_MEDIUM, PCLR_SHAPE_ROWS_LONG, PCLR_SHAPE_ROWS_HUGE,
+                                        PCLR_SHAPE_COLS_NARROW, PCLR_SHAPE_COLS_WIDE};
     pclr_config c, out;
     pclr_tune_entry e, back, list[4], *got = NULL;
     pclr_tune_options opt;
@@ -973,10 +974,13 @@ static void test_tune_shapes(void) {
     c.cols = 65;                                  ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_MEDIUM;
     c.cols = 2048;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_MEDIUM;
     c.cols = 2049;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_LONG;
+    c.cols = 8192;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_LONG;
+    c.cols = 8193;                                ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_ROWS_HUGE;
     c = layout_cfg(PCLR_LAYOUT_COLUMNS, 1u << 20, 64); ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_COLS_NARROW;
     c.cols = 65;                                  ok &= pclr_shape_class(&c, 0) == PCLR_SHAPE_COLS_WIDE;
     c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 10, 0);  ok &= pclr_shape_class(&c, 640) == PCLR_SHAPE_ROWS_SHORT && pclr_shape_class(&c, 650) == PCLR_SHAPE_ROWS_MEDIUM;
     c.cols = 5000;                                ok &= pclr_shape_class(&c, 640) == PCLR_SHAPE_ROWS_LONG; /* the length hint wins */
+    c.cols = 0;                                   ok &= pclr_shape_class(&c, 10 * 100000) == PCLR_SHAPE_ROWS_HUGE;
     c = layout_cfg(PCLR_LAYOUT_SEGMENTS, 0, 0);   ok &= pclr_shape_class(&c, 99) == PCLR_SHAPE_ROWS_SHORT;
     c = layout_cfg(PCLR_LAYOUT_ONE, 0, 0);        ok &= pclr_shape_class(&c, 1u << 30) == PCLR_SHAPE_ONE && pclr_shape_class(NULL, 5) == PCLR_SHAPE_ONE;
     CHECK(ok, "shape classes at their boundaries");

@@ -265,10 +265,10 @@ if sample 2; then
   check "tune --rows --cols prints the shape's winner" grep -Eq "^float +sum +rows_short:2\^20 .*layout=rows" "$T/out"
   check "tune --rows --cols writes one rows_short line" [ "$(grep -c '^opencl ".*" ".*" float sum rows_short:20 ' "$T/tuning.txt")" = 1 ]
   check "tune --rows --cols keeps the other entries" [ "$(grep -c '^opencl ".*" ".*" uint max 12 ' "$T/tuning.txt")" = 1 ]
-  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --rows 1000 --cols 50 --n 50000 -v >"$T/out" 2>&1
+  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --rows 2500 --cols 40 --n 100000 -v >"$T/out" 2>&1
   check "run -v: a layout of the class takes the entry" grep -Eq "^  group +[0-9]+ +tuned$" "$T/out"
   check "run -v: names the shape class" grep -q "entry for rows_short shapes of <= 2^20 elements" "$T/out"
-  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --n 50000 -v >"$T/out" 2>&1
+  PCLR_TUNE_FILE="$T/tuning.txt" $RUN --backend opencl --type float --op sum --n 100000 -v >"$T/out" 2>&1
   check "run -v: one array does not take the shape's entry" grep -Eq "^  group +[0-9]+ +default$" "$T/out"
 fi
 for args in "" "--backend metal" "--backend opencl --types quad" "--backend opencl --max-n 12" \
