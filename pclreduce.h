@@ -781,7 +781,8 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 /* PCLR_VECTOR may be an expression (16 / PCLR_TSIZE): the vector type takes a number. */
 #define PCLR__MF_VECTORS(VEC, E) \
     "#if PCLR_VECTOR == 1\n" PCLR__TEXT_VEC1 PCLR__TEXT_FOLD1 "#elif PCLR_VECTOR == 2\n" VEC(2) \
-    PCLR__TEXT_FOLD2(E) "#else\n" VEC(4) PCLR__TEXT_FOLD4(E) "#endif\n"
+    PCLR__TEXT_FOLD2(E) "#elif PCLR_VECTOR == 4\n" VEC(4) PCLR__TEXT_FOLD4(E) \
+    "#else\n#error \"pclreduce: the macro form loads 1, 2 or 4 elements at a time (PCLR_VECTOR)\"\n#endif\n"
 #define PCLR__MF_VEC_CL(V) "typedef PCLR_CAT(PCLR_T, " #V ") pclr_vec;\n"
 #define PCLR__MF_VEC_CUDA(V) "struct __align__(PCLR_TSIZE * " #V ") pclr_vec { pclr_t s[" #V "]; };\n"
 #define PCLR__MF_OPS(D) \
@@ -2620,18 +2621,20 @@ static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "    return s;\n}\n#define PCLR_IDENTITY pclr_identity()\n");
 }
 
-/* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)). */
-static void pclr__gen_tree(pclr__gen *g, int lo, int hi) {
+/* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)),
+   each lifted into a state (lift) or, where the state is the element, as it is. */
+static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     if (hi - lo == 1) {
         char e[160];
         pclr__gen_elem(g, lo, e, sizeof e);
-        PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
+        if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
+        else pclr__put(g->w, e);
         return;
     }
     pclr__put(g->w, "pclr_merge(");
-    pclr__gen_tree(g, lo, (lo + hi) / 2);
+    pclr__gen_tree(g, lo, (lo + hi) / 2, lift);
     pclr__put(g->w, hi - lo > 4 ? ", \\\n    " : ", ");
-    pclr__gen_tree(g, (lo + hi) / 2, hi);
+    pclr__gen_tree(g, (lo + hi) / 2, hi, lift);
     pclr__put(g->w, ")");
 }
 
@@ -2660,7 +2663,13 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
     }
     if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
     else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
-    else pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
+    else if (c->vector_width == 4) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
+    else { /* 8 or 16 elements (the macro form stops at 4) */
+        pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                        "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
+        pclr__gen_tree(g, 0, c->vector_width, 0);
+        pclr__put(g->w, ")\n");
+    }
 }
 
 /* The op: merge, and lift or fold; then PCLR_FOLD1 (one element x at index i)
@@ -2785,7 +2794,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         } else {
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
                             "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
-            pclr__gen_tree(g, 0, c->vector_width);
+            pclr__gen_tree(g, 0, c->vector_width, 1);
             pclr__put(g->w, ")\n");
         }
     }

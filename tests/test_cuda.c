@@ -47,7 +47,7 @@ static double now_s(void) {
 }
 
 static const int k_waves[] = {32, 64}, k_groups[] = {32, 64, 128, 256, 512, 1024},
-                 k_unrolls[] = {1, 2, 4, 8, 16, 32, 64, 128}, k_vectors[] = {1, 2, 4}, k_gpus[] = {0, 1, 3, 64};
+                 k_unrolls[] = {1, 2, 4, 8, 16, 32, 64, 128}, k_vectors[] = {1, 2, 4, 8}, k_gpus[] = {0, 1, 3, 64};
 
 /* Cycles the knobs of c with counter k (per type) so every value of every knob
    meets every type, with little correlation between knobs; *w counts tree
@@ -56,7 +56,8 @@ static void cycle_knobs(pclr_config *c, int k, int *w, int max_group) {
     c->group_size = k_groups[k % 6];
     if (max_group > 0 && c->group_size > max_group) c->group_size = max_group;
     c->unroll = k_unrolls[(k * 3) % 8];
-    c->vector_width = k_vectors[(k / 6) % 3];
+    c->vector_width = k_vectors[(k / 6) % 4]; /* 8: 32-byte loads, 4-byte types (doubles take 4) */
+    if (c->vector_width * (int)pclr_type_size(c->type ? c->type : PCLR_FLOAT) > 32) c->vector_width = 4;
     c->stride = ((k / 2 + k / 9) % 2) ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
     c->groups_per_unit = k_gpus[(k / 4) % 4];
     c->wave_width = c->variant == PCLR_VARIANT_SHUFFLE ? 32 : k_waves[(*w)++ % 2];

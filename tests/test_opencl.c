@@ -278,7 +278,7 @@ static int cap_group(int g) {
    cycled with co-prime periods so each value meets each type/op. */
 static void test_knobs(uint64_t seed) {
     static const int waves[] = {32, 64}, groups[] = {32, 64, 256, 1024}, unrolls[] = {1, 4, 16, 64},
-                     vectors[] = {1, 2, 4}, gpus[] = {0, 1, 64};
+                     vectors[] = {1, 2, 4, 8}, gpus[] = {0, 1, 64};
     static const pclr_finish finishes[] = {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC, PCLR_FINISH_PARTIALS};
     pclr_variant vs[8];
     int nv = variants(vs), k = 0, configs = 0;
@@ -300,7 +300,8 @@ static void test_knobs(uint64_t seed) {
                     c.wave_width = c.variant == PCLR_VARIANT_SHUFFLE ? 32 : waves[k % 2];
                     c.group_size = cap_group(groups[(k / 2) % 4]);
                     c.unroll = unrolls[(k / 3) % 4];
-                    c.vector_width = vectors[k % 3];
+                    c.vector_width = vectors[k % 4]; /* 8: 32-byte loads, 4-byte types (doubles take 4) */
+                    if (c.vector_width * (int)pclr_type_size(c.type) > 32) c.vector_width = 4;
                     c.stride = (k / 5) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
                     c.groups_per_unit = gpus[(k / 7) % 3];
                     ++k;
