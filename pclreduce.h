@@ -4151,7 +4151,9 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
    PCLR__STAGE_PITCH (see pclr__engine_batch). */
 #define PCLR__STAGE_PITCH 64
 /* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
-   work-item with every load in flight (pclr__gen_layout). */
+   work-item with every load in flight (pclr__gen_layout). 8 measured worse on the H100: 8 rows
+   75 -> 88 % of the read kernel, but 2 rows 66 -> 52 % and 16 rows 83 -> 76 % (the one program's
+   registers: bench/results/h100-cuda/rows_few8.log). */
 #define PCLR__FEW_ROWS 4
 static int pclr__rows_staged(const pclr_config *c, int lanes) {
     return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&

@@ -253,6 +253,7 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
         {PCLR_LAYOUT_COLUMNS, 0, 7, 0},  {PCLR_LAYOUT_COLUMNS, 7, 0, 0},    {PCLR_LAYOUT_COLUMNS, 1, 1000, 0},
         {PCLR_LAYOUT_COLUMNS, 1000, 1, 0}, {PCLR_LAYOUT_COLUMNS, 3, 5, 8},  {PCLR_LAYOUT_COLUMNS, 101, 37, 41},
         {PCLR_LAYOUT_COLUMNS, 300007, 2, 0}, {PCLR_LAYOUT_COLUMNS, 1031, 257, 263},
+        {PCLR_LAYOUT_COLUMNS, 7, 30011, 30013}, {PCLR_LAYOUT_COLUMNS, 8, 4099, 0}, {PCLR_LAYOUT_COLUMNS, 9, 1001, 0},
         {PCLR_LAYOUT_SEGMENTS, 0, 0, 0}, {PCLR_LAYOUT_SEGMENTS, 1, 0, 0},   {PCLR_LAYOUT_SEGMENTS, 997, 0, 0},
         {PCLR_LAYOUT_SEGMENTS, 3, 0, 0}};
     const size_t nshapes = sizeof shapes / sizeof shapes[0];
@@ -321,8 +322,9 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
                 run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
                 c.accumulate = PCLR_NATIVE;
             }
-            if (c.layout == PCLR_LAYOUT_ROWS && (t == 0 || !quick || quick_shape(seed, t, 102, nshapes) == s)) {
-                /* global stride, what GPUs get (on PoCL too): short rows go through local memory */
+            if (c.layout != PCLR_LAYOUT_SEGMENTS && (t == 0 || !quick || quick_shape(seed, t, 102, nshapes) == s)) {
+                /* global stride, what GPUs get (on PoCL too): short rows go through local memory,
+                   columns of a few rows take four tiles per work-item */
                 c.stride = PCLR_STRIDE_GLOBAL;
                 c.op = t == 0 ? PCLR_SUM : t % 2 ? PCLR_ARGMAX : PCLR_MINMAX;
                 run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
