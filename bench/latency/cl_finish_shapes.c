@@ -1,0 +1,67 @@
+/* cl_atomics.c's kernel with one more mode (8: pclreduce's finish shape: the ticket's result broadcast
+   through __local memory and a barrier, then the last group folds the partials), modes 6-9, at a
+   given number of groups. Build: gcc -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -o build/cl_finish_shapes
+   bench/latency/cl_finish_shapes.c -lOpenCL; run: build/cl_finish_shapes GROUPS (results:
+   bench/results/h100-nvidia-opencl/read_after_finish_shapes.log). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e6 + t.tv_nsec * 1e-3; }
+static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
+static const char *src =
+"__kernel void k(__global const float *in, uint n, __global float *out, __global uint *ticket, uint mode, __global float *partials) {\n"
+"  float s = 0; for (uint i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];\n"
+"  __local uint is_last;\n"
+"  if (mode & 8) {\n"
+"    if (get_local_id(0) == 0) { partials[get_group_id(0)] = s; asm volatile(\"membar.gl;\"); is_last = atomic_inc(ticket) == get_num_groups(0) - 1; }\n"
+"    barrier(CLK_LOCAL_MEM_FENCE);\n"
+"    if (is_last) { float a = 0; for (uint j = get_local_id(0); j < get_num_groups(0); j += get_local_size(0)) a += partials[j];\n"
+"      if (get_local_id(0) == 0) { out[0] = a; ticket[0] = 0; } }\n"
+"    return; }\n"
+"  if (get_local_id(0) != 0) return;\n"
+"  if (mode & 4) partials[get_group_id(0)] = s;\n"
+"  if (mode & 1) asm volatile(\"membar.gl;\");\n"
+"  if (mode & 2) { if (atomic_inc(ticket) == get_num_groups(0) - 1) { out[0] = s; ticket[0] = 0; } }\n"
+"  else if (get_group_id(0) == 0) out[0] = s; }\n";
+int main(int argc, char **argv) {
+    cl_platform_id pl[4]; cl_uint np; cl_device_id dev; cl_int err;
+    clGetPlatformIDs(4, pl, &np);
+    clGetDeviceIDs(pl[1], CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    if (clBuildProgram(p, 1, &dev, "", NULL, NULL) != CL_SUCCESS) { char log[4096]; clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 4096, log, NULL); printf("%s\n", log); return 1; }
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    const unsigned n = 1u << 18;
+    float *h = malloc(n * 4); for (unsigned i = 0; i < n; ++i) h[i] = 1;
+    unsigned zero = 0;
+    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, h, &err);
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    cl_mem ticket = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &err);
+    cl_mem partials = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    cl_mem pinned = clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR, 64, NULL, &err);
+    float *pp = clEnqueueMapBuffer(q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64, 0, NULL, NULL, &err);
+    clSetKernelArg(k, 0, sizeof in, &in); clSetKernelArg(k, 1, 4, &n); clSetKernelArg(k, 2, sizeof out, &out);
+    clSetKernelArg(k, 3, sizeof ticket, &ticket); clSetKernelArg(k, 5, sizeof partials, &partials);
+    size_t g = (argc > 1 ? (size_t)atoi(argv[1]) : 264) * 256, l = 256;
+    for (unsigned mode = 6; mode < 10; mode += (mode == 7 ? 1 : 1)) {
+        clSetKernelArg(k, 4, 4, &mode);
+        for (int way = 0; way < 2; ++way) {
+            double t[300];
+            for (int it = -30; it < 300; ++it) {
+                double t0 = now();
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
+                if (way) clEnqueueReadBuffer(q, out, CL_FALSE, 0, 4, pp, 0, NULL, NULL);
+                clFinish(q);
+                if (it >= 0) t[it] = now() - t0;
+            }
+            qsort(t, 300, sizeof t[0], cmp);
+            printf("mode %u (%s%s%s) %-28s median %6.2f us p10 %6.2f p90 %6.2f (got %g)\n", mode, mode & 4 ? "partials " : "", mode & 1 ? "membar.gl " : "",
+                   mode & 2 ? "ticket" : "", way ? "kernel + read pinned + finish" : "kernel + finish", t[150], t[30], t[270], pp[0]);
+        }
+    }
+    return 0;
+}
