@@ -4151,10 +4151,20 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
    PCLR__STAGE_PITCH (see pclr__engine_batch). */
 #define PCLR__STAGE_PITCH 64
 /* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
-   work-item with every load in flight (pclr__gen_layout). 8 measured worse on the H100: 8 rows
-   75 -> 88 % of the read kernel, but 2 rows 66 -> 52 % and 16 rows 83 -> 76 % (the one program's
-   registers: bench/results/h100-cuda/rows_few8.log). */
-#define PCLR__FEW_ROWS 4
+   work-item with every load in flight (pclr__gen_layout), in a program of their own per
+   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
+   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
+   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
+#define PCLR__FEW_ROWS 8
+/* The few-rows program's rows for a planned columns shape (a power of two, 1 to PCLR__FEW_ROWS), or 0. */
+static uint64_t pclr__cols_few(const pclr_config *c, const pclr_launch *plan) {
+    uint64_t p = 1;
+    if (c->layout != PCLR_LAYOUT_COLUMNS || plan->lanes != 1 || plan->split != 1 || c->rows > PCLR__FEW_ROWS ||
+        c->y_type != PCLR_TYPE_DEFAULT)
+        return 0;
+    while (p < c->rows) p <<= 1;
+    return p;
+}
 static int pclr__rows_staged(const pclr_config *c, int lanes) {
     return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
            c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
@@ -4174,7 +4184,8 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
         pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n");
-        if (c->lanes == 1 && !y) PCLR__GEN_PUTF(g, "#define PCLR_FEW_ROWS %d /* rows the few-rows path takes */\n", PCLR__FEW_ROWS);
+        if (c->lanes == 1 && !y && c->rows) /* the few-rows program (pclr__cols_few) */
+            PCLR__GEN_PUTF(g, "#define PCLR_FEW_ROWS %d /* rows the few-rows path takes */\n", (int)c->rows);
         if (c->lanes > 1)
             pclr__put(g->w, "/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */\n"
                             "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
@@ -4196,7 +4207,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                         "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
                         "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
                         "    (void)offsets; (void)n; (void)lds;\n");
-        if (c->lanes == 1 && !y) /* (PCLR__FEW_ROWS: pclr__plan_layout launches tiles / 4 groups for it) */
+        if (c->lanes == 1 && !y && c->rows) /* (pclr__plan_layout launches tiles / 4 groups for it) */
             pclr__put(g->w,
                 "    if (split == 1 && rows <= PCLR_FEW_ROWS) {\n"
                 "        /* A few rows: each work-item takes a column of 4 tiles, all their loads in flight\n"
@@ -7226,6 +7237,7 @@ PCLR__FN pclr_result pclr__engine_plan_batch(pclr__engine *e, const pclr_config 
     kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
     kernel.lanes = b->plan.lanes;
     if (pclr__rows_staged(&b->shape, b->plan.lanes)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
+    kernel.rows = pclr__cols_few(&b->shape, &b->plan);                                /* a few-rows program, or 0 */
     if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
     b->results = pclr_layout_results(&b->shape);
     b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0

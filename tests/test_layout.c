@@ -197,6 +197,12 @@ static void nvrtc_checks(void) {
                     r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
                     CHECK(r == PCLR_OK, "NVRTC: staged rows lanes %d %s %s: %s", c.lanes, pclr_type_name(c.type), pclr_op_name(c.op), log);
                 }
+                if (c.layout == PCLR_LAYOUT_COLUMNS && c.lanes == 1 && !c.y_type) { /* a few-rows program (rows: 1, 2, 4, 8) */
+                    c.rows = (uint64_t)1 << (o % 4);
+                    r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+                    CHECK(r == PCLR_OK, "NVRTC: columns of %llu rows %s %s: %s", (unsigned long long)c.rows, pclr_type_name(c.type),
+                          pclr_op_name(c.op), log);
+                }
             }
 }
 #endif
