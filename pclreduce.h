@@ -2560,12 +2560,15 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
     const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
     if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n",
                           g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
-    if (f && d) {
-        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN));
-        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) : PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN));
-    } else if (f) {
-        if (min) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN) : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN));
-        if (max) pclr__put(g->w, g->cuda ? PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN) : PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN));
+    /* [double][cuda][max] */
+    static const char *const fns[2][2][2] = {
+        {{PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
+         {PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}},
+        {{PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
+         {PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}}};
+    if (f) {
+        if (min) pclr__put(g->w, fns[d][g->cuda != 0][0]);
+        if (max) pclr__put(g->w, fns[d][g->cuda != 0][1]);
     } else {
         if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MIN);
         if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MAX);
@@ -4156,15 +4159,6 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
    one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
    kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
 #define PCLR__FEW_ROWS 8
-/* The few-rows program's rows for a planned columns shape (a power of two, 1 to PCLR__FEW_ROWS), or 0. */
-static uint64_t pclr__cols_few(const pclr_config *c, const pclr_launch *plan) {
-    uint64_t p = 1;
-    if (c->layout != PCLR_LAYOUT_COLUMNS || plan->lanes != 1 || plan->split != 1 || c->rows > PCLR__FEW_ROWS ||
-        c->y_type != PCLR_TYPE_DEFAULT)
-        return 0;
-    while (p < c->rows) p <<= 1;
-    return p;
-}
 static int pclr__rows_staged(const pclr_config *c, int lanes) {
     return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
            c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
@@ -4557,6 +4551,14 @@ static uint64_t pclr__pow2_at_least(uint64_t v) {
     return p;
 }
 
+/* The few-rows program's rows for a columns shape planned with lanes and split (a power of two,
+   1 to PCLR__FEW_ROWS), or 0 when it takes the general program. */
+static uint64_t pclr__cols_few(const pclr_config *c, uint64_t lanes, uint64_t split) {
+    if (c->layout != PCLR_LAYOUT_COLUMNS || lanes != 1 || split != 1 || c->rows > PCLR__FEW_ROWS || c->y_type != PCLR_TYPE_DEFAULT)
+        return 0;
+    return pclr__pow2_at_least(c->rows);
+}
+
 /* Groups per long row when there are few rows: the split (1..most) whose
    rows x split tasks fill whole waves of `slots` groups best (a last wave
    of a few long tasks would run the device nearly empty); the smallest
@@ -4599,8 +4601,7 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
             out->split = pclr__balanced_split(tiles, fill, c->rows / per + (c->rows % per != 0));
         }
         tasks = tiles * out->split;
-        if (lanes == 1 && out->split == 1 && c->rows <= PCLR__FEW_ROWS && c->y_type == PCLR_TYPE_DEFAULT)
-            tasks = tiles / 4 + (tiles % 4 != 0); /* the few-rows path: four tiles per work-item */
+        if (pclr__cols_few(c, lanes, out->split)) tasks = tiles / 4 + (tiles % 4 != 0); /* the few-rows path: four tiles per work-item */
     } else {
         const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
         const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
@@ -7237,7 +7238,7 @@ PCLR__FN pclr_result pclr__engine_plan_batch(pclr__engine *e, const pclr_config 
     kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
     kernel.lanes = b->plan.lanes;
     if (pclr__rows_staged(&b->shape, b->plan.lanes)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
-    kernel.rows = pclr__cols_few(&b->shape, &b->plan);                                /* a few-rows program, or 0 */
+    kernel.rows = pclr__cols_few(&b->shape, (uint64_t)b->plan.lanes, b->plan.split);  /* a few-rows program, or 0 */
     if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
     b->results = pclr_layout_results(&b->shape);
     b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0
@@ -7282,13 +7283,12 @@ PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t 
     double secs[3], s;
     int calls = 1, batch, i;
     pclr__batch b;
-    /* this device cannot run it: skipped */
-    if (cfg->layout != PCLR_LAYOUT_ONE ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
-        return -1.0;
+    const pclr__batch *planned = cfg->layout != PCLR_LAYOUT_ONE ? &b : NULL; /* a layout: planned once */
+    if (planned ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
+        return -1.0; /* this device cannot run it: skipped */
     for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches */
         for (i = 0; i < calls; ++i) offsets[i] = (t->turn++ % slots) * span;
-        if ((s = t->e->ops->tune_time(t->e, cfg, cfg->layout != PCLR_LAYOUT_ONE ? &b : NULL, t->pool, t->out, n, offsets, calls)) <= 0)
-            return -1.0;
+        if ((s = t->e->ops->tune_time(t->e, cfg, planned, t->pool, t->out, n, offsets, calls)) <= 0) return -1.0;
         if (batch < 0) calls = pclr__tune_batch_calls(s);
         else secs[batch] = s / calls;
     }

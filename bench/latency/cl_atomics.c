@@ -1,7 +1,11 @@
 /* Does a kernel's ticket atomic or membar.gl make the next read slow on NVIDIA OpenCL? kernel + clFinish vs
-   kernel + read into pinned + clFinish, per kernel mode. Median of 300, us.
-   Build: gcc -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -o build/cl_atomics bench/latency/cl_atomics.c -lOpenCL (NVIDIA
-   OpenCL on platform 1; results: bench/results/h100-nvidia-opencl/read_after_kernel.log). */
+   kernel + read into pinned + clFinish, per kernel mode (bits: 1 membar.gl, 2 a ticket, 4 partials; mode 8:
+   pclreduce's finish shape, the ticket's result broadcast through __local memory and a barrier, then the
+   last group folds the partials), at GROUPS groups of 256 (default 264). Median of 300, us.
+   Build: gcc -std=c99 -O2 -D_POSIX_C_SOURCE=200809L -o build/cl_atomics bench/latency/cl_atomics.c -lOpenCL;
+   run: build/cl_atomics [GROUPS] (NVIDIA OpenCL on platform 1; results: bench/results/h100-nvidia-opencl/
+   read_after_kernel.log, modes 0-7 at 264 groups, and read_after_finish_shapes.log, modes 6-9 at 32 and 264
+   groups from a copy of this program whose mode 9 repeated mode 8). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
@@ -13,12 +17,19 @@ static int cmp(const void *a, const void *b) { double x = *(const double *)a, y 
 static const char *src =
 "__kernel void k(__global const float *in, uint n, __global float *out, __global uint *ticket, uint mode, __global float *partials) {\n"
 "  float s = 0; for (uint i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];\n"
+"  __local uint is_last;\n"
+"  if (mode & 8) {\n"
+"    if (get_local_id(0) == 0) { partials[get_group_id(0)] = s; asm volatile(\"membar.gl;\"); is_last = atomic_inc(ticket) == get_num_groups(0) - 1; }\n"
+"    barrier(CLK_LOCAL_MEM_FENCE);\n"
+"    if (is_last) { float a = 0; for (uint j = get_local_id(0); j < get_num_groups(0); j += get_local_size(0)) a += partials[j];\n"
+"      if (get_local_id(0) == 0) { out[0] = a; ticket[0] = 0; } }\n"
+"    return; }\n"
 "  if (get_local_id(0) != 0) return;\n"
 "  if (mode & 4) partials[get_group_id(0)] = s;\n"
 "  if (mode & 1) asm volatile(\"membar.gl;\");\n"
 "  if (mode & 2) { if (atomic_inc(ticket) == get_num_groups(0) - 1) { out[0] = s; ticket[0] = 0; } }\n"
 "  else if (get_group_id(0) == 0) out[0] = s; }\n";
-int main(void) {
+int main(int argc, char **argv) {
     cl_platform_id pl[4]; cl_uint np; cl_device_id dev; cl_int err;
     clGetPlatformIDs(4, pl, &np);
     clGetDeviceIDs(pl[1], CL_DEVICE_TYPE_ALL, 1, &dev, NULL);
@@ -38,8 +49,8 @@ int main(void) {
     float *pp = clEnqueueMapBuffer(q, pinned, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 64, 0, NULL, NULL, &err);
     clSetKernelArg(k, 0, sizeof in, &in); clSetKernelArg(k, 1, 4, &n); clSetKernelArg(k, 2, sizeof out, &out);
     clSetKernelArg(k, 3, sizeof ticket, &ticket); clSetKernelArg(k, 5, sizeof partials, &partials);
-    size_t g = 264 * 256, l = 256;
-    for (unsigned mode = 0; mode < 8; ++mode) {
+    size_t g = (argc > 1 ? (size_t)atoi(argv[1]) : 264) * 256, l = 256;
+    for (unsigned mode = 0; mode <= 8; ++mode) {
         clSetKernelArg(k, 4, 4, &mode);
         for (int way = 0; way < 2; ++way) {
             double t[300];
@@ -51,7 +62,8 @@ int main(void) {
                 if (it >= 0) t[it] = now() - t0;
             }
             qsort(t, 300, sizeof t[0], cmp);
-            printf("mode %u (%s%s%s) %-28s median %6.2f us p10 %6.2f p90 %6.2f (got %g)\n", mode, mode & 4 ? "partials " : "", mode & 1 ? "membar.gl " : "",
+            printf("mode %u (%s%s%s%s) %-28s median %6.2f us p10 %6.2f p90 %6.2f (got %g)\n", mode, mode & 8 ? "finish shape" : "",
+                   mode & 4 ? "partials " : "", mode & 1 ? "membar.gl " : "",
                    mode & 2 ? "ticket" : "", way ? "kernel + read pinned + finish" : "kernel + finish", t[150], t[30], t[270], pp[0]);
         }
     }
