@@ -243,6 +243,8 @@ struct pclr_cuda_context {
     char target_opt[64];
     CUdeviceptr ctl, partials;   /* ... and the per-group partials, grown on demand */
     size_t partials_bytes;
+    CUdeviceptr words;           /* the last-group finish's published states (flagged words, zero between launches) */
+    size_t words_bytes;
     void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
@@ -520,6 +522,24 @@ static pclr_result pclr__cuda_pick_target(pclr_cuda_context *ctx) {
 }
 
 /* Everything of create that needs the CUcontext current. */
+/* Device memory of `bytes` zero bytes into *mem (0 on failure). */
+static pclr_result pclr__cuda_zeroed(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t bytes, const char *what) {
+    void *zeros = pclr__alloc(&ctx->e, bytes);
+    pclr_result pr = PCLR_OK;
+    CUresult r;
+    *mem = 0;
+    if (!zeros) return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory (%s)", what);
+    memset(zeros, 0, bytes);
+    if ((r = ctx->cu.MemAlloc(mem, bytes)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, what);
+    else if ((r = ctx->cu.MemcpyHtoD(*mem, zeros, bytes)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
+    pclr__free(&ctx->e, zeros);
+    if (pr != PCLR_OK && *mem) {
+        ctx->cu.MemFree(*mem);
+        *mem = 0;
+    }
+    return pr;
+}
+
 static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
     pclr_cuda_features *f = &ctx->features;
     uint32_t ctl[PCLR__CUDA_CTL_BYTES / 4];
@@ -558,7 +578,8 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
     memset(ctl, 0, sizeof ctl);
     for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__CUDA_CTL_SLOTS / 4 + i]);
     if ((r = ctx->cu.MemcpyHtoD(ctx->ctl, ctl, sizeof ctl)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
-    /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), made
+    /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), and
+       their published words (8 bytes for each 4 of a state, zeroed: the kernels leave them so), made
        once: a reduce then neither allocates nor synchronizes, so it can be captured into a CUDA
        graph, and a graph's copy of the address stays valid */
     ctx->partials_bytes = (size_t)f->compute_units * 64u * 64u;
@@ -567,6 +588,8 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
         ctx->partials_bytes = 0;
         return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
     }
+    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, ctx->partials_bytes * 2, "cuMemAlloc (published states)")) != PCLR_OK) return pr;
+    ctx->words_bytes = ctx->partials_bytes * 2;
     /* the blocking result: mapped pinned host memory the kernel writes directly */
     if (ctx->cu.MemHostAlloc(&ctx->host_result, 64, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS) {
         ctx->host_result = NULL;
@@ -636,6 +659,7 @@ PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx) {
     if (ctx->cu_ctx && pclr__cuda_enter(ctx, &pushed) == PCLR_OK) {
         pclr__engine_free(&ctx->e);
         if (ctx->partials) ctx->cu.MemFree(ctx->partials);
+        if (ctx->words) ctx->cu.MemFree(ctx->words);
         if (ctx->ctl) ctx->cu.MemFree(ctx->ctl);
         if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl);
         if (ctx->lay_states) ctx->cu.MemFree(ctx->lay_states);
@@ -822,6 +846,7 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
     fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
+         : e->cfg.finish == PCLR_FINISH_LAST_GROUP ? ctx->words /* at most 64 groups a unit (pclr_plan), 64-byte states */
          : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
          : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
@@ -926,15 +951,8 @@ static pclr_result pclr__cuda_batched_on(pclr__engine *eng, const pclr__batch *b
         goto done;
     }
     if (b->results == 0) goto done; /* nothing to write */
-    if (!ctx->lay_ctl) { /* the status word and the tickets, zeroed once: the kernels leave them zero */
-        void *zeros = pclr__alloc(&ctx->e, (size_t)tickets * 4);
-        if (!zeros) { pr = pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory"); goto done; }
-        memset(zeros, 0, (size_t)tickets * 4);
-        if ((r = ctx->cu.MemAlloc(&ctx->lay_ctl, (size_t)tickets * 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemAlloc (layout tickets)");
-        else if ((r = ctx->cu.MemcpyHtoD(ctx->lay_ctl, zeros, (size_t)tickets * 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
-        pclr__free(&ctx->e, zeros);
-        if (pr != PCLR_OK) { if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl); ctx->lay_ctl = 0; goto done; }
-    }
+    /* the status word and the tickets, zeroed once: the kernels leave them zero */
+    if (!ctx->lay_ctl && (pr = pclr__cuda_zeroed(ctx, &ctx->lay_ctl, (size_t)tickets * 4, "cuMemAlloc (layout tickets)")) != PCLR_OK) goto done;
     status = ctx->lay_ctl;
     if (split > 1 && (pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * split * ss, "cuMemAlloc (partials)")) != PCLR_OK) goto done;
     if (results && (pr = pclr__cuda_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "cuMemAlloc (states)")) != PCLR_OK) goto done;

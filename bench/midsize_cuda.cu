@@ -78,7 +78,8 @@ __global__ void read_pdl_kernel(const float4 *__restrict__ in4, unsigned long lo
 }
 
 /* MODE bit 0: acq_rel ticket (else fence + relaxed atomicAdd); bit 1: PDL wait/trigger at the start;
-   bit 2: PDL wait only before the partial (loads overlap the previous kernel: unsafe in general). */
+   bit 2: PDL wait only before the partial (loads overlap the previous kernel: unsafe in general);
+   bit 3: the polling finish (lg_poll_kernel below). */
 template <int B, int U, int MODE>
 __global__ void __launch_bounds__(B) lg_kernel(const float4 *__restrict__ in, unsigned long long nvec, float *out, float *partials,
                                                unsigned *counter) {
@@ -111,6 +112,60 @@ __global__ void __launch_bounds__(B) lg_kernel(const float4 *__restrict__ in, un
     const volatile float *vp = partials;
     acc = 0.f;
     for (unsigned j = threadIdx.x; j < gridDim.x; j += B) acc += vp[j];
+    acc = block_sum<B>(acc, lds);
+    if (threadIdx.x == 0) {
+        *out = acc;
+        *counter = 0;
+    }
+}
+
+/* The polling finish: every block takes its ticket at the start, while its loads are in flight;
+   the block with the last ticket (all others have started, so none waits on it) folds. Each
+   block publishes its sum with its flag in one 64-bit store (MODE bit 4: the sum, then a
+   separate flag with st.release, as states wider than 32 bits would need); the folder's threads
+   poll one slot each until the flag is there, reset it, and fold in block order. The chain after
+   the last block's sum is one store and one poll, against store, acq_rel ticket, barrier and loads. */
+template <int B, int U, int MODE>
+__global__ void __launch_bounds__(B) lg_poll_kernel(const float4 *__restrict__ in, unsigned long long nvec, float *out, float *partials,
+                                                    unsigned *counter) {
+    __shared__ float lds[32];
+    __shared__ unsigned is_last;
+    unsigned long long *slots = (unsigned long long *)partials;
+    unsigned *flags = (unsigned *)(slots + gridDim.x);
+    if (MODE & 2) { pdl_wait(); pdl_trigger(); }
+    if (threadIdx.x == 0 && gridDim.x > 1) is_last = atomicAdd(counter, 1u) == gridDim.x - 1;
+    const unsigned long long stride = (unsigned long long)gridDim.x * B;
+    float acc = load_sum<U>(in, nvec, (unsigned long long)blockIdx.x * B + threadIdx.x, stride);
+    acc = block_sum<B>(acc, lds); /* its barriers also publish is_last */
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *out = acc;
+        return;
+    }
+    if (threadIdx.x == 0) {
+        if (MODE & 16) {
+            partials[blockIdx.x] = acc;
+            asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(flags + blockIdx.x), "r"(1u) : "memory");
+        } else {
+            asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(slots + blockIdx.x), "l"((1ull << 32) | __float_as_uint(acc)) : "memory");
+        }
+    }
+    if (!is_last) return;
+    acc = 0.f;
+    for (unsigned j = threadIdx.x; j < gridDim.x; j += B) {
+        unsigned long long v;
+        if (MODE & 16) {
+            unsigned f;
+            do asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(f) : "l"(flags + j) : "memory");
+            while (!f);
+            flags[j] = 0;
+            v = __float_as_uint(((volatile float *)partials)[j]);
+        } else {
+            do asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(slots + j) : "memory");
+            while (!(v >> 32));
+            slots[j] = 0;
+        }
+        acc += __uint_as_float((unsigned)v);
+    }
     acc = block_sum<B>(acc, lds);
     if (threadIdx.x == 0) {
         *out = acc;
@@ -170,7 +225,7 @@ struct ctx_t {
     cudaEvent_t e0, e1;
     char *pool;
     size_t pool_bytes;
-    float *out, *partials;
+    float *out, *partials, *slots; /* slots: the polling finish's, zero between calls */
     unsigned *counter, *read_out;
     void *cub_temp;
     size_t cub_temp_bytes;
@@ -293,17 +348,22 @@ static int f_hand(ctx_t *c, const char *in, uint64_t n, void *arg) {
         if (h->kind == 2) grid = (grid + h->cluster - 1) / h->cluster * h->cluster;
     }
     return launch_ex(h->kernel, grid, h->block, h->kind ? h->cluster : 0, (h->mode & 6) != 0, c->stream, (const float4 *)in, nvec, c->out,
-                     c->partials, c->counter) != cudaSuccess;
+                     h->mode & 8 ? c->slots : c->partials, c->counter) != cudaSuccess;
 }
 
 #define LG(B, U, M) lg_kernel<B, U, M>
 #define CL(B, U, M) cl_kernel<B, U, M>
+#define LP(B, U, M) lg_poll_kernel<B, U, M>
 static hand hands[] = {
     {"lg256-fence", 0, 256, 8, 0, 0, LG(256, 8, 0), 0},
     {"lg256-acqrel", 0, 256, 8, 1, 0, LG(256, 8, 1), 0},
     {"lg256-fence-pdl", 0, 256, 8, 2, 0, LG(256, 8, 2), 0},
     {"lg256-acqrel-pdl", 0, 256, 8, 3, 0, LG(256, 8, 3), 0},
     {"lg256-acqrel-pdl-late(unsafe)", 0, 256, 8, 5, 0, LG(256, 8, 5), 0},
+    {"lg256-poll", 0, 256, 8, 8, 0, LP(256, 8, 8), 0},
+    {"lg256-poll-pdl", 0, 256, 8, 10, 0, LP(256, 8, 10), 0},
+    {"lg256-u4-poll-pdl", 0, 256, 4, 10, 0, LP(256, 4, 10), 0},
+    {"lg256-pollflag-pdl", 0, 256, 8, 26, 0, LP(256, 8, 26), 0},
     {"lg512-acqrel", 0, 512, 4, 1, 0, LG(512, 4, 1), 0},
     {"lg1024-acqrel", 0, 1024, 4, 1, 0, LG(1024, 4, 1), 0},
     {"lg1024-acqrel-pdl", 0, 1024, 4, 3, 0, LG(1024, 4, 3), 0},
@@ -344,6 +404,8 @@ int main(int argc, char **argv) {
     }
     CK(cudaMalloc(&c.out, 64));
     CK(cudaMalloc(&c.partials, 1 << 20));
+    CK(cudaMalloc(&c.slots, 1 << 20));
+    CK(cudaMemset(c.slots, 0, 1 << 20));
     CK(cudaMalloc(&c.counter, 64));
     CK(cudaMemset(c.counter, 0, 64));
     CK(cudaMalloc(&c.read_out, 64));
