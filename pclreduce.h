@@ -806,12 +806,15 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
 #define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
 #define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", "", "", PCLR__TEXT_LAST_GROUP(PCLR__TEXT_TICKET_CL, "pclr_tree_rolled"))
-#define PCLR__MF_KERNEL_CUDA                                                                                    \
-    PCLR__TEXT_WORDS_FN_CUDA PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY, PCLR__TEXT_TICKET_AT_START_CUDA, \
-                                             PCLR__TEXT_LAST_GROUP_CUDA("pclr_group_reduce"))
-#define PCLR__MF_KERNEL(LDS, WAIT, START, LAST)                                                            \
-    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE")       \
-    PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n" \
+#define PCLR__MF_KERNEL_CUDA                                                                                  \
+    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_WORDS_FN_CUDA "#else\n" PCLR__TEXT_FENCE_CUDA PCLR__TEXT_TICKET_FN_CUDA "#endif\n" \
+    PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY,                                    \
+                    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_TICKET_AT_START_CUDA "#endif\n",                     \
+                    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_LAST_GROUP_WORDS_CUDA("pclr_group_reduce")            \
+                    "#else\n" PCLR__TEXT_LAST_GROUP_CUDA("pclr_group_reduce") "#endif\n")
+#define PCLR__MF_KERNEL(LDS, WAIT, START, LAST)                                                                          \
+    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
+    PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
 
 /* ------------------------------------------------------------ kernel text
@@ -865,35 +868,56 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#else\n" \
 "#define PCLR_DEVICE_FENCE() __threadfence()\n" \
 "#endif\n"
-/* The last-group finish on CUDA. Every group takes its ticket as it starts, with its loads
-   in flight, and the group with the last ticket folds: every other group has started by
-   then, so the fold waits on none that is not running. A group publishes its state in
-   8-byte words, 32 bits of the state and a flag each: one store carries both, with no
-   fence and no ticket after it; the folder polls each word until its flag is there and
-   leaves it zero for the next launch. Against partials + acq_rel ticket + loads (the
-   OpenCL text) this takes ~0.5 us off a call at 2^18-2^20 floats on the H100
-   (bench/midsize_cuda.cu, lg256-poll-pdl). Needs sizeof(pclr_s), so it follows the op. */
+/* The last-group finish on CUDA, states of 4 bytes. Every group takes its ticket as it
+   starts, with its loads in flight, and the group with the last ticket folds: every other
+   group has started by then, so the fold waits on none that is not running. A group
+   publishes its state with a flag in one 8-byte word: one store, no fence, no ticket after
+   it; the folder polls the words and leaves them zero for the next launch. Against partials
+   + acq_rel ticket + loads this takes 0.3-0.4 us off a float sum at 2^19-2^22 on the H100;
+   8-byte states in two words ran 0.2-0.35 us slower than with the ticket at 2^18-2^20, so
+   they keep it (bench/results/README.md, issue 19). Follows the op: it needs pclr_s. */
 #define PCLR__TEXT_WORDS_FN_CUDA \
-"/* A state as 8-byte words, 32 bits of it and a flag each (one store carries both). */\n" \
-"#define PCLR_WORDS ((uint)(sizeof(pclr_s) + 3) / 4)\n" \
-"union pclr_words { pclr_s s; uint w[PCLR_WORDS]; };\n" \
+"/* A 4-byte state and a flag in one 8-byte word: one store carries both. */\n" \
+"union pclr_word { pclr_s s; uint w; };\n" \
 "PCLR_FN void pclr_publish(volatile pclr_u64 *words, pclr_u64 group, pclr_s s) {\n" \
-"    union pclr_words u;\n" \
+"    union pclr_word u;\n" \
 "    u.s = s;\n" \
-"    for (uint k = 0; k < PCLR_WORDS; ++k) words[group * PCLR_WORDS + k] = ((pclr_u64)1 << 32) | u.w[k];\n" \
+"    words[group] = ((pclr_u64)1 << 32) | u.w;\n" \
 "}\n" \
-"PCLR_FN pclr_s pclr_collect(volatile pclr_u64 *words, pclr_u64 group) {\n" \
-"    union pclr_words u;\n" \
-"    for (uint k = 0; k < PCLR_WORDS; ++k) {\n" \
-"        pclr_u64 v;\n" \
-"        while (!((v = words[group * PCLR_WORDS + k]) >> 32)) {} /* its group is running: it comes */\n" \
-"        u.w[k] = (uint)v;\n" \
-"        words[group * PCLR_WORDS + k] = 0; /* zero again for the next launch */\n" \
+"/* The states of groups j, j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from\n" \
+"   `groups` on), polled in rounds that load every word still missing (one L2 round trip a\n" \
+"   round); their words are zero again after. */\n" \
+"PCLR_FN void pclr_collect4(volatile pclr_u64 *words, pclr_u64 j, pclr_u64 groups, pclr_s *s) {\n" \
+"    pclr_u64 v[4] = {0, 0, 0, 0};\n" \
+"    uint missing;\n" \
+"    do { /* the groups are running: their words come */\n" \
+"        for (uint q = 0; q < 4; ++q)\n" \
+"            if (j + q * PCLR_GROUP < groups && !(v[q] >> 32)) v[q] = words[j + q * PCLR_GROUP];\n" \
+"        missing = 0;\n" \
+"        for (uint q = 0; q < 4; ++q) missing |= j + q * PCLR_GROUP < groups && !(v[q] >> 32);\n" \
+"    } while (missing);\n" \
+"    for (uint q = 0; q < 4; ++q) {\n" \
+"        union pclr_word u;\n" \
+"        u.w = (uint)v[q];\n" \
+"        s[q] = j + q * PCLR_GROUP < groups ? u.s : PCLR_IDENTITY;\n" \
+"        if (j + q * PCLR_GROUP < groups) words[j + q * PCLR_GROUP] = 0;\n" \
 "    }\n" \
-"    return u.s;\n" \
 "}\n"
+/* (is_last is stored at once: with the ticket held in a register until level 2 instead, the
+   float sum ran 0.3-0.7 us slower at 2^20-2^22 on the H100) */
 #define PCLR__TEXT_TICKET_AT_START_CUDA \
 "    if (lid == 0 && groups > 1) is_last = atomicAdd(counter, 1u) == groups - 1; /* the last to start folds */\n"
+/* Larger states: from sm_70 one acq_rel atomic both releases the group's partial and acquires
+   the others' (no fences around it: ~0.4 us a call). */
+#define PCLR__TEXT_TICKET_FN_CUDA \
+"/* The ticket: the atomic releases this group's partial and acquires the others'. */\n" \
+"static __device__ __forceinline__ uint pclr_ticket(uint *counter) {\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"    uint t; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(t) : \"l\"(counter) : \"memory\"); return t;\n" \
+"#else\n" \
+"    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;\n" \
+"#endif\n" \
+"}\n"
 /* Programmatic dependent launch (sm_90): the backend lets this grid start while the
    one before it in the stream finishes; the grid waits here for that grid's memory
    before it reads or writes any, then lets the next one start. The backend launches
@@ -1086,27 +1110,38 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
 "        is_last = " TICKET " == groups - 1;\n" \
 "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
-"    }\n" \
+"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+/* CUDA's generated kernels: the ticket is pclr_ticket (PCLR__TEXT_TICKET_FN_CUDA) */
+#define PCLR__TEXT_LAST_GROUP_CUDA(TREE) \
+"    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
+"    if (lid == 0) {\n" \
+"        partials[group] = acc;\n" \
+"        is_last = pclr_ticket(counter) == groups - 1;\n" \
+"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+#define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_GLOBAL volatile const pclr_s *vp = partials;\n" PCLR__TEXT_FOLD(TREE, "PCLR_PARTIAL(vp, ")
-/* CUDA's generated kernels: the words and the ticket at the start (PCLR__TEXT_WORDS_FN_CUDA) */
-#define PCLR__TEXT_LAST_GROUP_CUDA(TREE) \
-"    /* the group that started last folds the states in a fixed order (deterministic); the\n" \
-"       group reduce's barriers have shown every work-item its is_last */\n" \
+"        PCLR_GLOBAL volatile const pclr_s *vp = partials;\n" PCLR__TEXT_FOLD(TREE, \
+"            const pclr_s a = PCLR_PARTIAL(vp, j);\n" \
+"            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n")
+/* CUDA, 4-byte states: the words and the ticket at the start (PCLR__TEXT_WORDS_FN_CUDA) */
+#define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
+"    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
 "    PCLR_GLOBAL pclr_u64 *words = (PCLR_GLOBAL pclr_u64 *)partials;\n" \
 "    if (lid == 0) pclr_publish(words, group, acc);\n" \
-"    if (is_last) {\n" PCLR__TEXT_FOLD(TREE, "pclr_collect(words, ")
-/* The last group's fold; TAKE: the text before "j)" that gives group j's state. */
-#define PCLR__TEXT_FOLD(TREE, TAKE) \
+"    if (is_last) {\n" PCLR__TEXT_FOLD(TREE, \
+"            pclr_s s[4];\n" \
+"            pclr_collect4(words, j, groups, s);\n" \
+"            const pclr_s a = s[0], b = s[1], c = s[2], d = s[3];\n")
+/* The last group's fold; TAKE4: the text that gives a, b, c, d, the states of groups j,
+   j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from `groups` on). */
+#define PCLR__TEXT_FOLD(TREE, TAKE4) \
 "        acc = PCLR_IDENTITY;\n" \
-"        /* up to four states a pass, merged as a small tree */\n" \
-"        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" \
-"            const pclr_s a = " TAKE "j);\n" \
-"            const pclr_s b = j + PCLR_GROUP < groups ? " TAKE "j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
-"            const pclr_s c = j + 2 * PCLR_GROUP < groups ? " TAKE "j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
-"            const pclr_s d = j + 3 * PCLR_GROUP < groups ? " TAKE "j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"        /* four loads in flight: the fold's time is L2 round trips */\n" \
+"        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" TAKE4 \
 "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
 "        }\n" \
 "        acc = " TREE "(acc, lds);\n" \
@@ -1843,6 +1878,18 @@ static size_t pclr__load_size(const pclr_config *c) {
 }
 
 /* The state of a resolved config. */
+static void pclr__layout_of(const pclr_config *c, pclr__layout *l);
+
+/* CUDA's one-array last-group kernels with a 4-byte state publish it as a flagged word
+   (PCLR__TEXT_WORDS_FN_CUDA) into zeroed scratch; other states go through the partials. */
+PCLR__FN int pclr__words_finish(const pclr_config *c) {
+    pclr__layout l;
+    if (c->backend != PCLR_CUDA || c->layout != PCLR_LAYOUT_ONE || c->accumulate == PCLR_EXACT || c->finish != PCLR_FINISH_LAST_GROUP)
+        return 0;
+    pclr__layout_of(c, &l);
+    return l.size == 4;
+}
+
 static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     const pclr_type vt = pclr__reduced(c);
     int i;
@@ -2479,16 +2526,13 @@ static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pcl
     else PCLR__GEN_PUTF(g, "typedef %s%d %s; /* %d-byte loads */\n", pclr__ktype(t, 0), width, vec, size * width);
 }
 
-/* CUDA's one-array last-group kernels publish their states as flagged words (PCLR__TEXT_WORDS_FN_CUDA). */
-static int pclr__words_finish(const pclr__gen *g, const pclr_config *c) {
-    return g->cuda && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT && c->finish == PCLR_FINISH_LAST_GROUP;
-}
 
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
     else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
-    if (c->finish == PCLR_FINISH_PARTIALS || pclr__words_finish(g, c)) {} /* no fence between groups */
-    else pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (c->finish != PCLR_FINISH_PARTIALS && !pclr__words_finish(c)) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (g->cuda && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !pclr__words_finish(c))
+        pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
     if (g->cuda && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
@@ -2970,7 +3014,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
 
 /* The kernel's head and levels 1 and 2. */
 static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
-    const int words = pclr__words_finish(g, c);
+    const int words = pclr__words_finish(c);
     if (words) pclr__put(g->w, PCLR__TEXT_WORDS_FN_CUDA);
     pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
     PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
@@ -2993,7 +3037,8 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                         "    if (lid == 0) out[group] = acc;\n"
                         "}\n");
     else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
-        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"),
+        PCLR__GEN_PUTF(g, pclr__words_finish(c) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
+                                                : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"),
                        pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
     else if (c->finish == PCLR_FINISH_LAST_GROUP)
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket,

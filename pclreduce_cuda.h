@@ -243,8 +243,7 @@ struct pclr_cuda_context {
     char target_opt[64];
     CUdeviceptr ctl, partials;   /* ... and the per-group partials, grown on demand */
     size_t partials_bytes;
-    CUdeviceptr words;           /* the last-group finish's published states (flagged words, zero between launches) */
-    size_t words_bytes;
+    CUdeviceptr words;           /* the last-group finish's 4-byte states, published as flagged words (zero between launches) */
     void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
@@ -579,7 +578,7 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
     for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__CUDA_CTL_SLOTS / 4 + i]);
     if ((r = ctx->cu.MemcpyHtoD(ctx->ctl, ctl, sizeof ctl)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
     /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), and
-       their published words (8 bytes for each 4 of a state, zeroed: the kernels leave them so), made
+       the words 4-byte states are published in (8 bytes a group, zeroed: the kernels leave them so), made
        once: a reduce then neither allocates nor synchronizes, so it can be captured into a CUDA
        graph, and a graph's copy of the address stays valid */
     ctx->partials_bytes = (size_t)f->compute_units * 64u * 64u;
@@ -588,8 +587,8 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
         ctx->partials_bytes = 0;
         return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
     }
-    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, ctx->partials_bytes * 2, "cuMemAlloc (published states)")) != PCLR_OK) return pr;
-    ctx->words_bytes = ctx->partials_bytes * 2;
+    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, (size_t)f->compute_units * 64u * 8u, "cuMemAlloc (published states)")) != PCLR_OK)
+        return pr;
     /* the blocking result: mapped pinned host memory the kernel writes directly */
     if (ctx->cu.MemHostAlloc(&ctx->host_result, 64, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS) {
         ctx->host_result = NULL;
@@ -846,7 +845,7 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
     fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
-         : e->cfg.finish == PCLR_FINISH_LAST_GROUP ? ctx->words /* at most 64 groups a unit (pclr_plan), 64-byte states */
+         : pclr__words_finish(&e->cfg) ? ctx->words /* at most 64 groups a unit (pclr_plan) */
          : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
          : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
