@@ -241,7 +241,11 @@ typedef struct pclr_launch {
 } pclr_launch;
 
 /* Name of the kernel entry point in every generated source. Its arguments:
-   (const T *in, u64 offset, u64 n, T *out, T *partials, uint *counter). */
+   (const T *in, u64 offset, u64 n, T *out, T *partials, uint *counter); counter
+   zero before the first launch (each launch leaves it zero). partials: a state per
+   group, except for CUDA's last-group kernels whose state is 4 bytes (pclr_state_size;
+   e.g. uint, int and float sum, min and max), which take 8 bytes per group there,
+   zero-filled before the first launch (each launch leaves them zero). */
 #define PCLR_KERNEL_NAME "pclr_reduce"
 
 PCLR_API const char *pclr_result_string(pclr_result r);
@@ -873,9 +877,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    group has started by then, so the fold waits on none that is not running. A group
    publishes its state with a flag in one 8-byte word: one store, no fence, no ticket after
    it; the folder polls the words and leaves them zero for the next launch. Against partials
-   + acq_rel ticket + loads this takes 0.3-0.4 us off a float sum at 2^19-2^22 on the H100;
-   8-byte states in two words ran 0.2-0.35 us slower than with the ticket at 2^18-2^20, so
-   they keep it (bench/results/README.md, issue 19). Follows the op: it needs pclr_s. */
+   + acq_rel ticket + loads this takes 0.2-0.4 us off a call at 2^18-2^22 on the H100; a
+   double sum in two words ran 0.2-0.35 us slower than with the ticket at 2^18-2^20, so
+   larger states keep it (bench/results/README.md, issue 19). Follows the op: needs pclr_s. */
 #define PCLR__TEXT_WORDS_FN_CUDA \
 "/* A 4-byte state and a flag in one 8-byte word: one store carries both. */\n" \
 "union pclr_word { pclr_s s; uint w; };\n" \
