@@ -61,6 +61,38 @@ static void compile(const pclr_config *c0) {
     CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
 }
 
+/* The CUDA macro forms (the tests in test_core.c compare their lines only): each compiles
+   through NVRTC, a 4-byte type's (flagged words) and a double's (the ticket). */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#endif
+static const char *const g_macro_forms[] = {PCLR_SOURCE_CUDA(uint, max, 32, 16), PCLR_SOURCE_CUDA(int, sum, 32, 1),
+                                            PCLR_SOURCE_CUDA(float, min, 32, 4), PCLR_SOURCE_CUDA(double, min, 32, 2)};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+static void compile_macro_forms(void) {
+    pclr_nvrtc_api api;
+    char why[512], log[4096];
+    size_t m;
+    if (!CHECK(pclr_nvrtc_load_api(NULL, &api, why, sizeof why) == PCLR_OK, "NVRTC tables: %s", why)) return;
+    for (m = 0; m < sizeof g_macro_forms / sizeof g_macro_forms[0]; ++m) {
+        static const char *const opts[] = {"--gpu-architecture=compute_90"};
+        nvrtcProgram prog;
+        nvrtcResult r = api.CreateProgram(&prog, g_macro_forms[m], "macro_form.cu", 0, NULL, NULL);
+        size_t size = 0;
+        log[0] = 0;
+        if (!CHECK(r == NVRTC_SUCCESS, "macro form %zu: nvrtcCreateProgram %d", m, (int)r)) continue;
+        r = api.CompileProgram(prog, 1, opts);
+        if (api.GetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1 && size <= sizeof log) api.GetProgramLog(prog, log);
+        CHECK(r == NVRTC_SUCCESS, "macro form %zu compiles (compute_90): %s\n%.3000s", m, api.GetErrorString(r), log);
+        CHECK(strstr(g_macro_forms[m], "pclr_collect4(") != NULL, "macro form %zu carries the words finish", m);
+        api.DestroyProgram(&prog);
+        ++g_compiled;
+    }
+}
+
 int main(void) {
     const char *env;
     const int quick = (env = getenv("PCLR_TEST_QUICK")) && *env && *env != '0';
@@ -76,6 +108,7 @@ int main(void) {
         SKIP("NVRTC not found (%s): compile checks skipped", log);
         return pclr_test_summary("test_vocab_nvrtc");
     }
+    compile_macro_forms();
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
         for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
             const int sums = o == PCLR_SUM || o == PCLR_STATS;
