@@ -1882,18 +1882,6 @@ static size_t pclr__load_size(const pclr_config *c) {
 }
 
 /* The state of a resolved config. */
-static void pclr__layout_of(const pclr_config *c, pclr__layout *l);
-
-/* CUDA's one-array last-group kernels with a 4-byte state publish it as a flagged word
-   (PCLR__TEXT_WORDS_FN_CUDA) into zeroed scratch; other states go through the partials. */
-PCLR__FN int pclr__words_finish(const pclr_config *c) {
-    pclr__layout l;
-    if (c->backend != PCLR_CUDA || c->layout != PCLR_LAYOUT_ONE || c->accumulate == PCLR_EXACT || c->finish != PCLR_FINISH_LAST_GROUP)
-        return 0;
-    pclr__layout_of(c, &l);
-    return l.size == 4;
-}
-
 static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     const pclr_type vt = pclr__reduced(c);
     int i;
@@ -1930,6 +1918,13 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
         if (sz > align) align = sz;
     }
     l->size = (l->size + align - 1) / align * align;
+}
+
+/* CUDA's one-array last-group kernels whose state is 4 bytes publish it as a flagged word
+   (PCLR__TEXT_WORDS_FN_CUDA) into zeroed scratch; other states go through the partials. */
+PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
+    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT &&
+           c->finish == PCLR_FINISH_LAST_GROUP && state_size == 4;
 }
 
 /* The state is the element itself: what the partials finish's second pass reads as input. */
@@ -2530,13 +2525,12 @@ static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pcl
     else PCLR__GEN_PUTF(g, "typedef %s%d %s; /* %d-byte loads */\n", pclr__ktype(t, 0), width, vec, size * width);
 }
 
-
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
+    const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
     if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
     else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
-    if (c->finish != PCLR_FINISH_PARTIALS && !pclr__words_finish(c)) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
-    if (g->cuda && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !pclr__words_finish(c))
-        pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
+    if (c->finish != PCLR_FINISH_PARTIALS && !words) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (g->cuda && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
     if (g->cuda && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
@@ -3018,7 +3012,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
 
 /* The kernel's head and levels 1 and 2. */
 static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
-    const int words = pclr__words_finish(c);
+    const int words = pclr__words_finish(c, g->l.size);
     if (words) pclr__put(g->w, PCLR__TEXT_WORDS_FN_CUDA);
     pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
     PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
@@ -3041,7 +3035,7 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                         "    if (lid == 0) out[group] = acc;\n"
                         "}\n");
     else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
-        PCLR__GEN_PUTF(g, pclr__words_finish(c) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
+        PCLR__GEN_PUTF(g, pclr__words_finish(c, g->l.size) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
                                                 : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"),
                        pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
     else if (c->finish == PCLR_FINISH_LAST_GROUP)

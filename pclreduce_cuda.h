@@ -520,7 +520,6 @@ static pclr_result pclr__cuda_pick_target(pclr_cuda_context *ctx) {
     return PCLR_OK;
 }
 
-/* Everything of create that needs the CUcontext current. */
 /* Device memory of `bytes` zero bytes into *mem (0 on failure). */
 static pclr_result pclr__cuda_zeroed(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t bytes, const char *what) {
     void *zeros = pclr__alloc(&ctx->e, bytes);
@@ -539,6 +538,7 @@ static pclr_result pclr__cuda_zeroed(pclr_cuda_context *ctx, CUdeviceptr *mem, s
     return pr;
 }
 
+/* Everything of create that needs the CUcontext current. */
 static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
     pclr_cuda_features *f = &ctx->features;
     uint32_t ctl[PCLR__CUDA_CTL_BYTES / 4];
@@ -845,7 +845,7 @@ static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *
     if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
     dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
     fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
-         : pclr__words_finish(&e->cfg) ? ctx->words /* at most 64 groups a unit (pclr_plan) */
+         : pclr__words_finish(&e->cfg, e->layout.size) ? ctx->words /* at most 64 groups a unit (pclr_plan) */
          : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
          : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
     if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
