@@ -78,8 +78,7 @@ __global__ void read_pdl_kernel(const float4 *__restrict__ in4, unsigned long lo
 }
 
 /* MODE bit 0: acq_rel ticket (else fence + relaxed atomicAdd); bit 1: PDL wait/trigger at the start;
-   bit 2: PDL wait only before the partial (loads overlap the previous kernel: unsafe in general);
-   bit 3: the polling finish (lg_poll_kernel below). */
+   bit 2: PDL wait only before the partial (loads overlap the previous kernel: unsafe in general). */
 template <int B, int U, int MODE>
 __global__ void __launch_bounds__(B) lg_kernel(const float4 *__restrict__ in, unsigned long long nvec, float *out, float *partials,
                                                unsigned *counter) {
@@ -124,7 +123,8 @@ __global__ void __launch_bounds__(B) lg_kernel(const float4 *__restrict__ in, un
    block publishes its sum with its flag in one 64-bit store (MODE bit 4: the sum, then a
    separate flag with st.release, as states wider than 32 bits would need); the folder's threads
    poll one slot each until the flag is there, reset it, and fold in block order. The chain after
-   the last block's sum is one store and one poll, against store, acq_rel ticket, barrier and loads. */
+   the last block's sum is one store and one poll, against store, acq_rel ticket, barrier and loads.
+   MODE bit 1: PDL; bit 3 marks these kernels in hands[] (f_hand passes them the zeroed slots). */
 template <int B, int U, int MODE>
 __global__ void __launch_bounds__(B) lg_poll_kernel(const float4 *__restrict__ in, unsigned long long nvec, float *out, float *partials,
                                                     unsigned *counter) {
