@@ -811,11 +811,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
 #define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", "", "", PCLR__TEXT_LAST_GROUP(PCLR__TEXT_TICKET_CL, "pclr_tree_rolled"))
 #define PCLR__MF_KERNEL_CUDA                                                                                  \
-    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_WORDS_FN_CUDA "#else\n" PCLR__TEXT_FENCE_CUDA PCLR__TEXT_TICKET_FN_CUDA "#endif\n" \
-    PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY,                                    \
-                    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_TICKET_AT_START_CUDA "#endif\n",                     \
-                    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_LAST_GROUP_WORDS_CUDA("pclr_group_reduce")            \
-                    "#else\n" PCLR__TEXT_LAST_GROUP_CUDA("pclr_group_reduce") "#endif\n")
+    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_WORD4_CUDA "#else\n" PCLR__TEXT_WORD8_CUDA "#endif\n" PCLR__TEXT_COLLECT_CUDA \
+    PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY, PCLR__TEXT_TICKET_AT_START_CUDA,       \
+                    PCLR__TEXT_LAST_GROUP_WORDS_CUDA("pclr_group_reduce"))
 #define PCLR__MF_KERNEL(LDS, WAIT, START, LAST)                                                                          \
     PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
@@ -872,39 +870,66 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#else\n" \
 "#define PCLR_DEVICE_FENCE() __threadfence()\n" \
 "#endif\n"
-/* The last-group finish on CUDA, states of 4 bytes. Every group takes its ticket as it
+/* The last-group finish on CUDA, states of 4 or 8 bytes. Every group takes its ticket as it
    starts, with its loads in flight, and the group with the last ticket folds: every other
    group has started by then, so the fold waits on none that is not running. A group
-   publishes its state with a flag in one 8-byte word: one store, no fence, no ticket after
-   it; the folder polls the words and leaves them zero for the next launch. Against partials
-   + acq_rel ticket + loads this takes 0.2-0.4 us off a call at 2^18-2^22 on the H100; a
-   double sum in two words ran 0.2-0.35 us slower than with the ticket at 2^18-2^20, so
-   larger states keep it (bench/results/README.md, issue 19). Follows the op: needs pclr_s. */
-#define PCLR__TEXT_WORDS_FN_CUDA \
-"/* A 4-byte state and a flag in one 8-byte word: one store carries both. */\n" \
-"union pclr_word { pclr_s s; uint w; };\n" \
-"PCLR_FN void pclr_publish(volatile pclr_u64 *words, pclr_u64 group, pclr_s s) {\n" \
-"    union pclr_word u;\n" \
-"    u.s = s;\n" \
-"    words[group] = ((pclr_u64)1 << 32) | u.w;\n" \
+   publishes its state with a flag in one word (8 bytes for a 4-byte state, 16 for an 8-byte
+   one): one store, no fence, no ticket after it; the folder polls the words and leaves them
+   zero for the next launch. Against partials + acq_rel ticket + loads this takes 0.2-0.4 us
+   off a call at 2^18-2^22 (4-byte states) and 0.1-0.8 us at 2^18-2^20 (8-byte) on the H100;
+   a double sum in two separately flagged 8-byte words ran 0.2-0.35 us slower than with the
+   ticket (bench/results/README.md, issue 19). Larger states keep the ticket. Follows the op:
+   needs pclr_s. */
+#define PCLR__TEXT_WORD4_CUDA \
+"/* A 4-byte state and its flag in one 8-byte word: one store carries both. */\n" \
+"typedef pclr_u64 pclr_word;\n" \
+"union pclr_bits { pclr_s s; uint w; };\n" \
+"PCLR_FN pclr_word pclr_word_of(pclr_s s) { union pclr_bits u; u.s = s; return ((pclr_u64)1 << 32) | u.w; }\n" \
+"PCLR_FN pclr_s pclr_state_of(pclr_word v) { union pclr_bits u; u.w = (uint)v; return u.s; }\n" \
+"#define PCLR_FLAG(v) ((v) >> 32)\n" \
+"PCLR_FN void pclr_word_store(pclr_word *p, pclr_word v) { *(volatile pclr_word *)p = v; }\n" \
+"PCLR_FN pclr_word pclr_word_load(const pclr_word *p) { return *(volatile const pclr_word *)p; }\n" \
+"PCLR_FN void pclr_word_clear(pclr_word *p) { *(volatile pclr_word *)p = 0; }\n"
+#define PCLR__TEXT_WORD8_CUDA \
+"/* An 8-byte state and its flag in one 16-byte word, stored and loaded as one vector access:\n" \
+"   the word CUB's decoupled look-back publishes an 8-byte value and its status in. */\n" \
+"typedef struct __align__(16) { pclr_u64 w, flag; } pclr_word;\n" \
+"union pclr_bits { pclr_s s; pclr_u64 w; };\n" \
+"PCLR_FN pclr_word pclr_word_of(pclr_s s) { union pclr_bits u; pclr_word v; u.s = s; v.w = u.w; v.flag = 1; return v; }\n" \
+"PCLR_FN pclr_s pclr_state_of(pclr_word v) { union pclr_bits u; u.w = v.w; return u.s; }\n" \
+"#define PCLR_FLAG(v) ((v).flag)\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"#define PCLR_WORD_ACCESS \"relaxed.gpu\"\n" \
+"#else\n" \
+"#define PCLR_WORD_ACCESS \"volatile\"\n" \
+"#endif\n" \
+"PCLR_FN void pclr_word_store(pclr_word *p, pclr_word v) {\n" \
+"    asm volatile(\"st.\" PCLR_WORD_ACCESS \".global.v2.u64 [%0], {%1, %2};\" :: \"l\"(p), \"l\"(v.w), \"l\"(v.flag) : \"memory\");\n" \
 "}\n" \
+"PCLR_FN pclr_word pclr_word_load(const pclr_word *p) {\n" \
+"    pclr_word v;\n" \
+"    asm volatile(\"ld.\" PCLR_WORD_ACCESS \".global.v2.u64 {%0, %1}, [%2];\" : \"=l\"(v.w), \"=l\"(v.flag) : \"l\"(p) : \"memory\");\n" \
+"    return v;\n" \
+"}\n" \
+"PCLR_FN void pclr_word_clear(pclr_word *p) { pclr_word z; z.w = 0; z.flag = 0; pclr_word_store(p, z); }\n"
+#define PCLR__TEXT_COLLECT_CUDA \
 "/* The states of groups j, j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from\n" \
 "   `groups` on), polled in rounds that load every word still missing (one L2 round trip a\n" \
 "   round); their words are zero again after. */\n" \
-"PCLR_FN void pclr_collect4(volatile pclr_u64 *words, pclr_u64 j, pclr_u64 groups, pclr_s *s) {\n" \
-"    pclr_u64 v[4] = {0, 0, 0, 0};\n" \
-"    uint missing;\n" \
+"PCLR_FN void pclr_collect4(pclr_word *words, pclr_u64 j, pclr_u64 groups, pclr_s *s) {\n" \
+"    pclr_word v[4];\n" \
+"    uint mine = 0, missing;\n" \
+"    for (uint q = 0; q < 4; ++q) mine |= (uint)(j + q * PCLR_GROUP < groups) << q;\n" \
+"    missing = mine;\n" \
 "    do { /* the groups are running: their words come */\n" \
 "        for (uint q = 0; q < 4; ++q)\n" \
-"            if (j + q * PCLR_GROUP < groups && !(v[q] >> 32)) v[q] = words[j + q * PCLR_GROUP];\n" \
-"        missing = 0;\n" \
-"        for (uint q = 0; q < 4; ++q) missing |= j + q * PCLR_GROUP < groups && !(v[q] >> 32);\n" \
+"            if (missing >> q & 1) v[q] = pclr_word_load(words + j + q * PCLR_GROUP);\n" \
+"        for (uint q = 0; q < 4; ++q)\n" \
+"            if ((missing >> q & 1) && PCLR_FLAG(v[q])) missing &= ~(1u << q);\n" \
 "    } while (missing);\n" \
 "    for (uint q = 0; q < 4; ++q) {\n" \
-"        union pclr_word u;\n" \
-"        u.w = (uint)v[q];\n" \
-"        s[q] = j + q * PCLR_GROUP < groups ? u.s : PCLR_IDENTITY;\n" \
-"        if (j + q * PCLR_GROUP < groups) words[j + q * PCLR_GROUP] = 0;\n" \
+"        s[q] = mine >> q & 1 ? pclr_state_of(v[q]) : PCLR_IDENTITY;\n" \
+"        if (mine >> q & 1) pclr_word_clear(words + j + q * PCLR_GROUP);\n" \
 "    }\n" \
 "}\n"
 /* (is_last is stored at once: with the ticket held in a register until level 2 instead, the
@@ -1131,11 +1156,11 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n")
-/* CUDA, 4-byte states: the words and the ticket at the start (PCLR__TEXT_WORDS_FN_CUDA) */
+/* CUDA, states of 4 or 8 bytes: the words and the ticket at the start (PCLR__TEXT_COLLECT_CUDA) */
 #define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
 "    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
-"    PCLR_GLOBAL pclr_u64 *words = (PCLR_GLOBAL pclr_u64 *)partials;\n" \
-"    if (lid == 0) pclr_publish(words, group, acc);\n" \
+"    pclr_word *words = (pclr_word *)partials;\n" \
+"    if (lid == 0) pclr_word_store(words + group, pclr_word_of(acc));\n" \
 "    if (is_last) {\n" PCLR__TEXT_FOLD(TREE, \
 "            pclr_s s[4];\n" \
 "            pclr_collect4(words, j, groups, s);\n" \
@@ -1920,11 +1945,11 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     l->size = (l->size + align - 1) / align * align;
 }
 
-/* CUDA's one-array last-group kernels whose state is 4 bytes publish it as a flagged word
-   (PCLR__TEXT_WORDS_FN_CUDA) into zeroed scratch; other states go through the partials. */
+/* CUDA's one-array last-group kernels whose state is 4 or 8 bytes publish it as a flagged word
+   (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states go through the partials. */
 PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
     return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT &&
-           c->finish == PCLR_FINISH_LAST_GROUP && state_size == 4;
+           c->finish == PCLR_FINISH_LAST_GROUP && (state_size == 4 || state_size == 8);
 }
 
 /* The state is the element itself: what the partials finish's second pass reads as input. */
@@ -3013,7 +3038,10 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
 /* The kernel's head and levels 1 and 2. */
 static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size);
-    if (words) pclr__put(g->w, PCLR__TEXT_WORDS_FN_CUDA);
+    if (words) {
+        pclr__put(g->w, g->l.size == 4 ? PCLR__TEXT_WORD4_CUDA : PCLR__TEXT_WORD8_CUDA);
+        pclr__put(g->w, PCLR__TEXT_COLLECT_CUDA);
+    }
     pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
     PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
                                                  : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"

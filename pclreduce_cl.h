@@ -1370,9 +1370,9 @@ static pclr_result pclr__cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg,
     if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "result pointer is NULL");
     if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &en, x)) != PCLR_OK) return r;
     /* The kernel goes to the device before the read is enqueued: on NVIDIA's OpenCL a read that
-       has to wait for a running kernel completes ~7 us after it, and a short kernel flushed first
-       is done by then (bench/latency/cl_atomics.c, a bare kernel of pclreduce's finish shape at
-       2^18: 22.5 -> 15.5 us; result_paths.log). */
+       has to wait for a running kernel completes ~7 us after it (a bare kernel flushed first:
+       22.5 -> 15.5 us, result_paths.log); through this call the kernel is mostly still running
+       when the read comes, and the flush takes 0-2 us off (blocking_flush.log). */
     if ((err = ctx->cl.Flush(ctx->queue)) != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clFlush", err, "submitting the reduce");
     if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
     if (ctx->pinned_ptr) { /* into pinned memory, then one clFinish: on NVIDIA ~4 us sooner than a blocking read */

@@ -243,7 +243,7 @@ struct pclr_cuda_context {
     char target_opt[64];
     CUdeviceptr ctl, partials;   /* ... and the per-group partials, grown on demand */
     size_t partials_bytes;
-    CUdeviceptr words;           /* the last-group finish's 4-byte states, published as flagged words (zero between launches) */
+    CUdeviceptr words;           /* the last-group finish's 4- and 8-byte states, published as flagged words (zero between launches) */
     void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
@@ -578,7 +578,7 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
     for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__CUDA_CTL_SLOTS / 4 + i]);
     if ((r = ctx->cu.MemcpyHtoD(ctx->ctl, ctl, sizeof ctl)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
     /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), and
-       the words 4-byte states are published in (8 bytes a group, zeroed: the kernels leave them so), made
+       the words 4- and 8-byte states are published in (16 bytes a group, zeroed: the kernels leave them so), made
        once: a reduce then neither allocates nor synchronizes, so it can be captured into a CUDA
        graph, and a graph's copy of the address stays valid */
     ctx->partials_bytes = (size_t)f->compute_units * 64u * 64u;
@@ -587,7 +587,7 @@ static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cu
         ctx->partials_bytes = 0;
         return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
     }
-    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, (size_t)f->compute_units * 64u * 8u, "cuMemAlloc (published states)")) != PCLR_OK)
+    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, (size_t)f->compute_units * 64u * 16u, "cuMemAlloc (published states)")) != PCLR_OK)
         return pr;
     /* the blocking result: mapped pinned host memory the kernel writes directly */
     if (ctx->cu.MemHostAlloc(&ctx->host_result, 64, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS) {

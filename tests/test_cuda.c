@@ -613,6 +613,50 @@ static void cache_counts(pclr_cuda_context *ctx, unsigned long *entries, unsigne
     if (p) sscanf(p, "cache: %lu configurations, %lu programs", entries, modules);
 }
 
+/* The flagged words of the last-group finish (4- and 8-byte states) under back-to-back launches:
+   reduces queued on one stream, each into its own slot, overlap through dependent launch while
+   the folder of one clears the words the next publishes into; every result must be bitwise the
+   blocking call's (a torn or stale word would change a sum of random data). */
+static void test_words_back_to_back(gpu_env *g, uint64_t seed) {
+    static const pclr_type types[2] = {PCLR_FLOAT, PCLR_DOUBLE};
+    static const uint64_t sizes[3] = {65537, 1000003, 4194301}; /* 2^16 + 1, ~2^20, 2^22 - 3 */
+    const int reps = g_quick ? 300 : 3000;
+    unsigned char *got = (unsigned char *)malloc((size_t)reps * 8);
+    CUdeviceptr outs = 0;
+    int ti, si, i;
+    if (!CHECK(got != NULL && D.MemAlloc(&outs, (size_t)reps * 8) == CUDA_SUCCESS, "back-to-back: buffers")) {
+        free(got);
+        return;
+    }
+    for (ti = 0; ti < 2; ++ti) {
+        const size_t es = tsize(types[ti]);
+        upload(g, types[ti], 0, seed + 500 + (uint64_t)ti);
+        for (si = 0; si < 3; ++si) {
+            const uint64_t n = cap_n(sizes[si]);
+            unsigned char want[8];
+            pclr_config c;
+            int bad = -1, launched = 1;
+            memset(&c, 0, sizeof c);
+            c.type = types[ti];
+            if (!CHECK(pclr_cuda_reduce(g->ctx, &c, g->dbuf, 1, n, NULL, want) == PCLR_OK, "back-to-back: blocking %s sum",
+                       pclr_type_name(c.type)))
+                continue;
+            for (i = 0; i < reps && launched; ++i)
+                launched = pclr_cuda_reduce_async(g->ctx, &c, g->dbuf, 1, n, outs + (CUdeviceptr)i * es, g->s1) == PCLR_OK;
+            if (!CHECK(launched && D.StreamSynchronize(g->s1) == CUDA_SUCCESS && D.DtoH(got, outs, (size_t)reps * es) == CUDA_SUCCESS,
+                       "back-to-back: %d async %s sums of %llu", reps, pclr_type_name(c.type), (unsigned long long)n))
+                continue;
+            for (i = 0; i < reps && bad < 0; ++i)
+                if (memcmp(got + (size_t)i * es, want, es) != 0) bad = i;
+            CHECK(bad < 0, "back-to-back %s sums of %llu: all %d bitwise the blocking result (first differing: %d)",
+                  pclr_type_name(c.type), (unsigned long long)n, reps, bad);
+        }
+    }
+    printf("back-to-back: %d async float and double sums at each of 3 sizes against the blocking result\n", reps);
+    D.MemFree(outs);
+    free(got);
+}
+
 static void test_repeat_and_cache(gpu_env *g, uint64_t seed) {
     pclr_config c, same;
     unsigned char first[8], got[8];
@@ -1424,6 +1468,7 @@ static void test_device(uint64_t seed) {
     test_latency(&g);
     test_graph(&g, seed);
     test_repeat_and_cache(&g, seed);
+    test_words_back_to_back(&g, seed);
     test_streams_and_contexts(&g, seed);
     test_nan(&g, seed);
     test_wrap(&g);

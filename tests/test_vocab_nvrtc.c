@@ -62,7 +62,7 @@ static void compile(const pclr_config *c0) {
 }
 
 /* The CUDA macro forms (the tests in test_core.c compare their lines only): each compiles
-   through NVRTC, a 4-byte type's (flagged words) and a double's (the ticket). */
+   through NVRTC, with the words of a 4-byte type (8 bytes) and of a double (16 bytes). */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverlength-strings"
