@@ -243,9 +243,9 @@ typedef struct pclr_launch {
 /* Name of the kernel entry point in every generated source. Its arguments:
    (const T *in, u64 offset, u64 n, T *out, T *partials, uint *counter); counter
    zero before the first launch (each launch leaves it zero). partials: a state per
-   group, except for CUDA's last-group kernels whose state is 4 bytes (pclr_state_size;
-   e.g. uint, int and float sum, min and max), which take 8 bytes per group there,
-   zero-filled before the first launch (each launch leaves them zero). */
+   group, except for CUDA's last-group kernels whose state is 4 or 8 bytes (pclr_state_size;
+   e.g. sum, min and max of uint, int, float and double), which take 8 or 16 bytes per group
+   there, zero-filled before the first launch (each launch leaves them zero). */
 #define PCLR_KERNEL_NAME "pclr_reduce"
 
 PCLR_API const char *pclr_result_string(pclr_result r);
