@@ -1207,6 +1207,7 @@ PCLR_EXTERN_C_END
 #include <sys/stat.h>
 #include <windows.h>
 #else
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -1559,6 +1560,13 @@ static int pclr__mnumber(pclr__mparser *P) {
     }
 }
 
+/* Nesting: each pair of parentheses (grouping, a call, a cast) and each prefix operator is one
+   level (P->depth); the finished tree is checked too (a chain of n operators is n levels). */
+static int pclr__mtoo_deep(pclr__mparser *P, int col) {
+    return pclr__merr(P, col, "the expression nests deeper than %d levels (each pair of parentheses and each prefix operator is one)",
+                      PCLR_MAP_MAX_DEPTH);
+}
+
 /* x or y, with a component when its elements have them */
 static int pclr__minput(pclr__mparser *P, int is_y, int col) {
     const pclr_type et = is_y ? P->t->y : P->t->x;
@@ -1591,6 +1599,7 @@ static int pclr__mcall(pclr__mparser *P, const char *name, int len, int col) {
     for (f = 0; f < PCLR__MF_COUNT; ++f) if ((int)strlen(pclr__mfuncs[f].name) == len && !strncmp(pclr__mfuncs[f].name, name, (size_t)len)) break;
     for (c = 0; c < 6; ++c) if ((int)strlen(pclr__mtype_names[c]) == len && !strncmp(pclr__mtype_names[c], name, (size_t)len)) break;
     if (!pclr__maccept(P, "(")) return pclr__merr(P, col, "%.*s is a %s: write %.*s(...)", len, name, f < PCLR__MF_COUNT ? "function" : "cast", len, name);
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__mtoo_deep(P, col);
     if (!pclr__maccept(P, ")")) {
         do {
             if (n == 3) return pclr__merr(P, col, "%.*s takes at most %d arguments", len, name, f < PCLR__MF_COUNT ? pclr__mfuncs[f].args : 1);
@@ -1598,6 +1607,7 @@ static int pclr__mcall(pclr__mparser *P, const char *name, int len, int col) {
         } while (pclr__maccept(P, ","));
         if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' or ',' in the arguments of %.*s", len, name);
     }
+    --P->depth;
     if (f == PCLR__MF_COUNT) { /* a cast */
         if (n != 1) return pclr__merr(P, col, "the cast %.*s takes 1 argument, not %d", len, name, n);
         if ((id = pclr__mnew(P, PCLR__MN_CAST, c, pclr__mtypes[c], col)) < 0) return -1;
@@ -1625,8 +1635,10 @@ static int pclr__mprimary(pclr__mparser *P) {
     if (isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) return pclr__mnumber(P);
     if (s[0] == '(') {
         ++P->pos;
+        if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__mtoo_deep(P, col);
         if ((id = pclr__mexpr(P)) < 0) return -1;
         if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' (the '(' at column %d is not closed)", col);
+        --P->depth;
         return id;
     }
     if (!pclr__mis_ident((unsigned char)s[0])) {
@@ -1656,22 +1668,20 @@ static int pclr__mpostfix(pclr__mparser *P) {
 }
 
 static int pclr__munary(pclr__mparser *P) {
-    int col, a, id;
+    int col, a, id, op;
     pclr__mskip(P);
     col = P->pos + 1;
-    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, col, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
-    if (pclr__maccept(P, "-") || pclr__maccept(P, "!")) {
-        const int neg = P->s[P->pos - 1] == '-';
-        if ((a = pclr__munary(P)) < 0) return -1;
-        if ((id = pclr__mnew(P, neg ? PCLR__MN_NEG : PCLR__MN_NOT, 0, neg ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
-        P->t->node[id].n = 1;
-        P->t->node[id].a[0] = (short)a;
-    } else if (pclr__maccept(P, "+")) {
-        id = pclr__munary(P);
-    } else {
-        id = pclr__mpostfix(P);
-    }
+    if (pclr__maccept(P, "-")) op = '-';
+    else if (pclr__maccept(P, "!")) op = '!';
+    else if (pclr__maccept(P, "+")) op = '+';
+    else return pclr__mpostfix(P);
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__mtoo_deep(P, col);
+    if ((a = pclr__munary(P)) < 0) return -1;
     --P->depth;
+    if (op == '+') return a;
+    if ((id = pclr__mnew(P, op == '-' ? PCLR__MN_NEG : PCLR__MN_NOT, 0, op == '-' ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
+    P->t->node[id].n = 1;
+    P->t->node[id].a[0] = (short)a;
     return id;
 }
 
@@ -1709,7 +1719,6 @@ static int pclr__mlevel(pclr__mparser *P, int level) {
 
 static int pclr__mexpr(pclr__mparser *P) {
     int c, a, b, id, col;
-    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, P->pos + 1, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
     if ((c = pclr__mlevel(P, 0)) < 0) return -1;
     pclr__mskip(P);
     col = P->pos + 1;
@@ -1725,7 +1734,6 @@ static int pclr__mexpr(pclr__mparser *P) {
         P->t->node[id].a[2] = (short)b;
         c = id;
     }
-    --P->depth;
     return c;
 }
 
@@ -1848,8 +1856,8 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
             depth[k] = 1;
             for (a = 0; a < t->node[k].n; ++a)
                 if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
-            if (depth[k] > PCLR_MAP_MAX_DEPTH) {
-                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d (a chain of n operators counts n levels)",
+            if (depth[k] > PCLR_MAP_MAX_DEPTH + 1) { /* a value is level 0 */
+                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d levels (a chain of n operators is n levels)",
                            PCLR_MAP_MAX_DEPTH);
                 return P.err;
             }
@@ -6129,6 +6137,41 @@ static void pclr__make_dirs(char *path, int whole) {
     }
 }
 
+/* Removes the temporaries of path that a writer left behind (a signal between its write and its
+   rename): "<name>.<pid>.<...>.tmp" next to path, this user's, untouched for a minute. A writer
+   that is still at it after a minute only loses its rename (its store fails, nothing read is
+   wrong: readers check the SHA-256 and the trust rule). Windows keeps them (no sweep there). */
+#define PCLR__STALE_SECONDS 60
+static void pclr__sweep_temporaries(const char *path) {
+#ifndef _WIN32
+    char dir[PCLR__PATH_CAP], file[PCLR__PATH_CAP + 256];
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    const size_t name_len = strlen(name);
+    const time_t now = time(NULL);
+    struct dirent *d;
+    DIR *dh;
+    size_t len = 0;
+    pclr__appendf(dir, sizeof dir, &len, "%.*s", slash ? (int)(slash - path + 1) : 1, slash ? path : ".");
+    if (len >= sizeof dir || !name_len || !(dh = opendir(dir))) return;
+    while ((d = readdir(dh)) != NULL) {
+        const size_t n = strlen(d->d_name);
+        pclr__stat st;
+        int fd;
+        if (n < name_len + 6 || strncmp(d->d_name, name, name_len) != 0 || d->d_name[name_len] != '.' ||
+            !isdigit((unsigned char)d->d_name[name_len + 1]) || strcmp(d->d_name + n - 4, ".tmp") != 0)
+            continue;
+        len = 0;
+        pclr__appendf(file, sizeof file, &len, "%s%s", slash ? dir : "", d->d_name);
+        if (len >= sizeof file || (fd = pclr__open_regular(file, 1, &st)) < 0) continue;
+        PCLR__CLOSE(fd);
+        if (st.st_uid == geteuid() && now - st.st_mtime > PCLR__STALE_SECONDS) remove(file);
+    }
+    closedir(dh);
+#else
+    (void)path;
+#endif
+}
+
 /* Writes the parts to path through a new temporary file in the same
    directory and a rename over path, so readers see the old file or the new
    one. The temporary is created exclusively (O_EXCL, never through a link)
@@ -6146,6 +6189,7 @@ static pclr_result pclr__write_atomic(const char *path, const void *const *parts
 #endif
     pclr__appendf(tmp, sizeof tmp, &len, "%s.%lu.%p.%lx.tmp", path, pid, (void *)&here, (unsigned long)time(NULL));
     if (len >= sizeof tmp) return PCLR_ERR_IO;
+    pclr__sweep_temporaries(path);
     fd = PCLR__OPEN(tmp, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_EXCL | PCLR__O_NOFOLLOW, PCLR__MODE_FILE);
     if (fd < 0) return PCLR_ERR_IO;
 #ifdef _WIN32
@@ -6614,7 +6658,9 @@ static int pclr__lock(const char *path) {
     return -2; /* not locked: see README */
 #else
     struct flock fl;
-    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | PCLR__O_NOFOLLOW, 0666), r;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK | PCLR__O_NOFOLLOW, 0600), r;
+    if (fd >= 0) (void)chmod(path, 0600); /* made now: private whatever the umask (as the tuning file) */
+    else if (errno == EEXIST) fd = open(path, O_RDWR | O_NONBLOCK | PCLR__O_NOFOLLOW);
     if (fd < 0) return -1;
     memset(&fl, 0, sizeof fl);
     fl.l_type = F_WRLCK;
@@ -6702,7 +6748,7 @@ PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *
             r = pclr__write_in_place(path, w.buf, w.len); /* the link and the file's other names keep it */
         } else {
             const void *part = w.buf;
-            r = pclr__write_atomic(path, &part, &w.len, 1, got == 1 ? (int)(st.st_mode & 0777) : -1);
+            r = pclr__write_atomic(path, &part, &w.len, 1, got == 1 ? (int)(st.st_mode & 0777) : 0600); /* a new one: private */
         }
         if (r == PCLR_ERR_IO) *why = "the tuning file or a temporary file next to it cannot be written";
     }

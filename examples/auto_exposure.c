@@ -60,6 +60,7 @@
 #define PCLREDUCE_VULKAN /* vulkan/vulkan.h at compile time; the loader and shaderc at run time */
 #endif
 #include "../pclreduce.h"
+#include "pclr_args.h"
 
 #include <float.h>
 #include <math.h>
@@ -73,14 +74,25 @@ typedef struct image {
 } image;
 
 /* ------------------------------------------------------------ image input */
+/* The image file, read whole (pclr_args_read_file: a regular file only), and the place read up to. */
+typedef struct cursor { const unsigned char *p; size_t len, at; } cursor;
+static int next_char(cursor *c) { return c->at < c->len ? c->p[c->at++] : EOF; }
+/* The next `bytes` bytes, or NULL when the file ends first. */
+static const unsigned char *take(cursor *c, size_t bytes) {
+    const unsigned char *at = c->p + c->at;
+    if (bytes > c->len - c->at) return NULL;
+    c->at += bytes;
+    return at;
+}
+
 /* Reads one header token of a PPM/PFM (skips whitespace and # comments). */
-static int read_token(FILE *f, char *buf, size_t cap) {
+static int read_token(cursor *f, char *buf, size_t cap) {
     int c;
     size_t len = 0;
     for (;;) {
-        c = fgetc(f);
+        c = next_char(f);
         if (c == '#') {
-            while (c != '\n' && c != EOF) c = fgetc(f);
+            while (c != '\n' && c != EOF) c = next_char(f);
         }
         if (c == EOF) return -1;
         if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#') break;
@@ -88,7 +100,7 @@ static int read_token(FILE *f, char *buf, size_t cap) {
     while (c != EOF && c != ' ' && c != '\t' && c != '\r' && c != '\n') {
         if (len + 1 >= cap) return -1;
         buf[len++] = (char)c;
-        c = fgetc(f);
+        c = next_char(f);
     }
     buf[len] = '\0';
     return 0; /* the single whitespace after the last token is consumed */
@@ -106,53 +118,54 @@ static int host_little_endian(void) {
 }
 
 static int load_image(const char *path, image *img) {
-    FILE *f = fopen(path, "rb");
+    size_t bytes_read = 0;
+    unsigned char *file = pclr_args_read_file(path, "image", "auto_exposure", &bytes_read);
+    cursor cur, *f = &cur;
     char magic[8], tw[32], th[32], tm[64];
     long w, h;
     size_t i, count;
-    if (!f) { fprintf(stderr, "auto_exposure: cannot open %s\n", path); return -1; }
+    if (!file) return -1;
+    cur.p = file;
+    cur.len = bytes_read;
+    cur.at = 0;
     if (read_token(f, magic, sizeof magic) || read_token(f, tw, sizeof tw) || read_token(f, th, sizeof th) ||
         read_token(f, tm, sizeof tm)) {
         fprintf(stderr, "auto_exposure: %s: bad header\n", path);
-        fclose(f);
+        free(file);
         return -1;
     }
     w = strtol(tw, NULL, 10);
     h = strtol(th, NULL, 10);
     if (w <= 0 || h <= 0 || w > 65536 || h > 65536) {
         fprintf(stderr, "auto_exposure: %s: bad size %s x %s\n", path, tw, th);
-        fclose(f);
+        free(file);
         return -1;
     }
     img->w = (int)w;
     img->h = (int)h;
     count = (size_t)w * (size_t)h;
     img->rgb = (float *)malloc(count * 3 * sizeof(float));
-    if (!img->rgb) { fclose(f); return -1; }
+    if (!img->rgb) { free(file); return -1; }
     if (strcmp(magic, "P6") == 0) {
         long maxval = strtol(tm, NULL, 10);
         int bytes = maxval > 255 ? 2 : 1;
-        unsigned char *raw;
+        const unsigned char *raw;
         if (maxval <= 0 || maxval > 65535) { fprintf(stderr, "auto_exposure: %s: bad maxval\n", path); goto fail; }
-        raw = (unsigned char *)malloc(count * 3 * (size_t)bytes);
-        if (!raw || fread(raw, (size_t)bytes, count * 3, f) != count * 3) {
+        if (!(raw = take(f, count * 3 * (size_t)bytes))) {
             fprintf(stderr, "auto_exposure: %s: short pixel data\n", path);
-            free(raw);
             goto fail;
         }
         for (i = 0; i < count * 3; ++i) {
             unsigned v = bytes == 2 ? (unsigned)raw[2 * i] << 8 | raw[2 * i + 1] : raw[i];
             img->rgb[i] = srgb_to_linear((float)v / (float)maxval);
         }
-        free(raw);
     } else if (strcmp(magic, "PF") == 0 || strcmp(magic, "Pf") == 0) {
         int channels = magic[1] == 'F' ? 3 : 1;
         int swap = (strtod(tm, NULL) < 0) != host_little_endian(); /* negative scale: little-endian */
-        float *raw = (float *)malloc(count * (size_t)channels * sizeof(float));
+        const unsigned char *raw = take(f, count * (size_t)channels * sizeof(float));
         long y;
-        if (!raw || fread(raw, sizeof(float), count * (size_t)channels, f) != count * (size_t)channels) {
+        if (!raw) {
             fprintf(stderr, "auto_exposure: %s: short pixel data\n", path);
-            free(raw);
             goto fail;
         }
         for (y = 0; y < h; ++y) { /* PFM rows run bottom to top */
@@ -161,24 +174,23 @@ static int load_image(const char *path, image *img) {
                 for (c = 0; c < 3; ++c) {
                     float v;
                     unsigned char b[4], t;
-                    memcpy(b, &raw[((size_t)y * (size_t)w + x) * (size_t)channels + (channels == 3 ? c : 0)], 4);
+                    memcpy(b, raw + (((size_t)y * (size_t)w + x) * (size_t)channels + (channels == 3 ? c : 0)) * 4, 4);
                     if (swap) { t = b[0]; b[0] = b[3]; b[3] = t; t = b[1]; b[1] = b[2]; b[2] = t; }
                     memcpy(&v, b, 4);
                     img->rgb[((size_t)(h - 1 - y) * (size_t)w + x) * 3 + c] = v;
                 }
             }
         }
-        free(raw);
     } else {
         fprintf(stderr, "auto_exposure: %s: not a binary PPM (P6) or PFM (PF/Pf)\n", path);
         goto fail;
     }
-    fclose(f);
+    free(file);
     return 0;
 fail:
     free(img->rgb);
     img->rgb = NULL;
-    fclose(f);
+    free(file);
     return -1;
 }
 
@@ -526,7 +538,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
             printf("usage: %s [--backend auto|cuda|opencl|cpu|vulkan] [in.ppm|in.pfm] [out.ppm]   (no input: a synthetic 1920x1080\n"
                    "       HDR frame; vulkan: on a VkDevice of the example's own, recorded into its command buffer)\n", argv[0]);
-            return 0;
+            return pclr_args_close_stdout("auto_exposure");
         }
         if (strcmp(argv[k], "--backend") == 0) {
             if (k + 1 >= argc || pclr_parse_backend(argv[k + 1], &backend) != PCLR_OK) {

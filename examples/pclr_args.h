@@ -7,6 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /* Parses a decimal integer in [lo, hi]; 0 on success. */
 static inline int pclr_args_int(const char *s, long long lo, long long hi, long long *out) {
@@ -57,8 +62,9 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
 }
 
 /* A map's flags: --map EXPR, --param [TYPE:]NAME=VALUE (repeatable; TYPE
-   int, uint, long, ulong, float or double, else int for an integer VALUE and
-   float otherwise), --components 2|4 and --type2 T (y's element type). */
+   int, uint, long, ulong, float or double, else int for an integer VALUE that
+   fits an int, long for a larger one, float otherwise; integers beyond 2^53
+   are refused: values pass as doubles), --components 2|4 and --type2 T (y's element type). */
 typedef struct pclr_args_map {
     char params[PCLR_MAP_MAX_PARAMS * 48]; /* the declaration the --param flags make */
     double values[PCLR_MAP_MAX_PARAMS];    /* their values, in order */
@@ -86,21 +92,93 @@ static inline int pclr_args_parse_map(int argc, char **argv, int i, pclr_config 
         size_t len = m->params[0] ? strlen(m->params) : 0;
         double v;
         long long iv;
+        int is_int;
         if (!eq || eq == name || m->count == PCLR_MAP_MAX_PARAMS) {
             fprintf(err, "%s: --param needs [TYPE:]NAME=VALUE (at most %d)\n", prog, PCLR_MAP_MAX_PARAMS);
             return -1;
         }
         errno = 0;
         v = strtod(eq + 1, &end);
-        if (!eq[1] || *end || errno == ERANGE) { fprintf(err, "%s: --param %s: the value is not a number\n", prog, val); return -1; }
+        if (!eq[1] || *end) { fprintf(err, "%s: --param %s: the value is not a number\n", prog, val); return -1; }
+        if (errno == ERANGE && (v > 1 || v < -1)) { /* (an underflow is a subnormal or 0: kept) */
+            fprintf(err, "%s: --param %s: the value is beyond a double's range\n", prog, val);
+            return -1;
+        }
+        is_int = pclr_args_int(eq + 1, INT64_MIN, INT64_MAX, &iv) == 0;
+        if (is_int && (v >= 9223372036854775808.0 || (long long)v != iv)) { /* values travel as doubles */
+            fprintf(err, "%s: --param %s: an integer beyond 2^53 does not pass exactly (parameter values are doubles)\n", prog, val);
+            return -1;
+        }
         if (colon && colon < eq) snprintf(type, sizeof type, "%.*s", (int)(colon - val), val);
-        else snprintf(type, sizeof type, "%s", pclr_args_int(eq + 1, INT32_MIN, INT32_MAX, &iv) == 0 ? "int" : "float");
+        else snprintf(type, sizeof type, "%s", !is_int ? "float" : iv >= INT32_MIN && iv <= INT32_MAX ? "int" : "long"); /* as C types a literal */
         if (len + strlen(type) + (size_t)(eq - name) + 4 > sizeof m->params) { fprintf(err, "%s: --param: too long\n", prog); return -1; }
         snprintf(m->params + len, sizeof m->params - len, "%s%s %.*s", len ? ", " : "", type, (int)(eq - name), name);
         m->values[m->count++] = v;
         cfg->params = m->params;
     }
     return 2;
+}
+
+/* The whole of a file a tool was given, malloc'd, its size in *len; "-" reads standard input to
+   its end. Every file a tool reads comes through here. Only a regular file is read: a FIFO would
+   block forever, /dev/zero never ends, a directory has nothing to read; the file is opened first
+   (non-blocking, so a FIFO cannot block) and checked as opened. A file that does not hold the
+   size it states (/proc and /sys files say 0 or 4096 and hold other sizes) is refused too. NULL
+   after printing "prog: what 'path': why" on stderr. */
+static inline unsigned char *pclr_args_read_file(const char *path, const char *what, const char *prog, size_t *len) {
+    const int std_in = strcmp(path, "-") == 0;
+    size_t cap = (size_t)1 << 16;
+    unsigned char *p = NULL, *grown;
+    int failed = 0;
+#ifndef _WIN32
+    struct stat st;
+    const int fd = std_in ? 0 : open(path, O_RDONLY | O_NONBLOCK);
+    long got;
+    *len = 0;
+    if (fd < 0) { fprintf(stderr, "%s: cannot open %s '%s': %s\n", prog, what, path, strerror(errno)); return NULL; }
+    if (!std_in && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        fprintf(stderr, "%s: %s '%s' is not a regular file (a FIFO, device or directory%s)\n", prog, what, path,
+                strncmp(what, "--input", 7) == 0 ? "; use - for a stream" : "");
+        close(fd);
+        return NULL;
+    }
+    for (p = (unsigned char *)malloc(cap); p && !failed;) {
+        got = (long)read(fd, p + *len, cap - *len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) { failed = got < 0; break; }
+        if ((*len += (size_t)got) < cap) continue;
+        grown = cap <= SIZE_MAX / 2 ? (unsigned char *)realloc(p, cap *= 2) : NULL;
+        if (!grown) free(p);
+        p = grown;
+    }
+    if (!std_in) close(fd);
+    if (p && !failed && !std_in && (uint64_t)*len != (uint64_t)st.st_size) {
+        fprintf(stderr, "%s: %s '%s' held %llu bytes where its size says %llu (a /proc or /sys file, or one being written)\n", prog,
+                what, path, (unsigned long long)*len, (unsigned long long)st.st_size);
+        free(p);
+        return NULL;
+    }
+#else
+    FILE *f = std_in ? stdin : fopen(path, "rb");
+    size_t got;
+    *len = 0;
+    if (!f) { fprintf(stderr, "%s: cannot open %s '%s': %s\n", prog, what, path, strerror(errno)); return NULL; }
+    for (p = (unsigned char *)malloc(cap); p;) {
+        got = fread(p + *len, 1, cap - *len, f);
+        if ((*len += got) < cap) break;
+        grown = cap <= SIZE_MAX / 2 ? (unsigned char *)realloc(p, cap *= 2) : NULL;
+        if (!grown) free(p);
+        p = grown;
+    }
+    failed = ferror(f) != 0;
+    if (!std_in) fclose(f);
+#endif
+    if (!p || failed) {
+        fprintf(stderr, "%s: cannot read %s '%s'%s\n", prog, what, path, p ? "" : ": out of memory");
+        free(p);
+        return NULL;
+    }
+    return p;
 }
 
 /* Flushes and closes standard output at the end of a tool: 0, or 1 after

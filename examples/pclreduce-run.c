@@ -39,8 +39,9 @@
    apart (the input holds at least (R - 1) P + C elements); --segments FILE
    (raw little-endian uint64 offsets, K + 1 of them) reduces K segments.
    The summary is "results: K", then "result[0]: ..." and "result[K-1]: ..."
-   in the formats above; --output FILE writes all K results, raw little-endian
-   (each pclr_result_size bytes: the C structs for argmin/argmax, minmax, stats).
+   in the formats above. --output FILE writes the result (all K results of a
+   layout), raw little-endian (each pclr_result_size bytes: the C structs for
+   argmin/argmax, minmax, stats).
    Errors: a message on stderr and a non-zero exit status (also when the
    output cannot be written: a full disk). */
 #define PCLREDUCE_IMPLEMENTATION
@@ -59,9 +60,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifndef _WIN32
-#include <sys/stat.h>
-#endif
 
 typedef struct run_args {
     const char *backend, *input, *input2, *segments, *output;
@@ -87,7 +85,7 @@ static void usage(FILE *f) {
             "       pclreduce-run --list   OpenCL, CUDA and Vulkan devices (--platform/--device indices)\n");
 }
 
-/* 0 on success, 2 on a usage error (message printed). */
+/* 0 on success, 2 on a usage error (message printed), -1 after --help. */
 static int parse(int argc, char **argv, run_args *a) {
     int i;
     memset(a, 0, sizeof *a);
@@ -99,7 +97,7 @@ static int parse(int argc, char **argv, run_args *a) {
         long long x;
         int used;
         if (strcmp(f, "-v") == 0 || strcmp(f, "--verbose") == 0) { a->verbose = 1; continue; }
-        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
+        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); return -1; }
         if (strcmp(f, "--backend") == 0 || strcmp(f, "--input") == 0 || strcmp(f, "--input2") == 0) {
             if (!v) { fprintf(stderr, "pclreduce-run: %s needs a value\n", f); return 2; }
             if (f[2] == 'b') a->backend = v; else if (f[7] == '2') a->input2 = v; else a->input = v;
@@ -174,26 +172,6 @@ static int parse(int argc, char **argv, run_args *a) {
     return 0;
 }
 
-/* The whole stream f (malloc); NULL after a read error or without memory. */
-static unsigned char *read_stream(FILE *f, size_t *len) {
-    size_t cap = (size_t)1 << 16, got;
-    unsigned char *p = (unsigned char *)malloc(cap), *grown;
-    *len = 0;
-    while (p) {
-        got = fread(p + *len, 1, cap - *len, f);
-        *len += got;
-        if (*len < cap) break; /* end of file, or an error */
-        grown = cap <= SIZE_MAX / 2 ? (unsigned char *)realloc(p, cap *= 2) : NULL;
-        if (!grown) free(p);
-        p = grown;
-    }
-    if (p && ferror(f)) {
-        free(p);
-        p = NULL;
-    }
-    return p;
-}
-
 /* Loads a file (--input, --input2; "-": standard input) or generates --n random elements of type;
    *n: whole elements of `comps` scalars. Returns NULL after printing why. */
 static void *load_data(const run_args *a, const char *input, pclr_type type, uint64_t seed, uint64_t *n) {
@@ -201,30 +179,8 @@ static void *load_data(const run_args *a, const char *input, pclr_type type, uin
     size_t len = 0;
     void *data;
     if (input) {
-        const int std_in = strcmp(input, "-") == 0; /* a stream: read to its end */
-        FILE *f = std_in ? stdin : NULL;
-        unsigned char *bytes;
-#ifndef _WIN32
-        struct stat st; /* a FIFO would block forever; a directory or device has no size to read */
-        const int have_st = !std_in && stat(input, &st) == 0;
-        if (have_st && !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "pclreduce-run: '%s' is not a regular file (a FIFO, device or directory; use --input - for a stream)\n",
-                    input);
-            return NULL;
-        }
-#endif
-        if (!f && !(f = fopen(input, "rb"))) { fprintf(stderr, "pclreduce-run: cannot open '%s'\n", input); return NULL; }
-        bytes = read_stream(f, &len);
-        if (f != stdin) fclose(f);
-        if (!bytes) { fprintf(stderr, "pclreduce-run: cannot read '%s'\n", input); return NULL; }
-#ifndef _WIN32
-        if (have_st && (uint64_t)len != (uint64_t)st.st_size) { /* /proc and /sys files say 0 or 4096 and hold other sizes */
-            fprintf(stderr, "pclreduce-run: '%s' held %llu bytes where its size says %llu (a /proc or /sys file, or one being written)\n",
-                    input, (unsigned long long)len, (unsigned long long)st.st_size);
-            free(bytes);
-            return NULL;
-        }
-#endif
+        unsigned char *bytes = pclr_args_read_file(input, input == a->input ? "--input" : "--input2", "pclreduce-run", &len);
+        if (!bytes) return NULL;
         if (len % ts) fprintf(stderr, "pclreduce-run: warning: %lu trailing bytes ignored\n", (unsigned long)(len % ts));
         *n = (uint64_t)(len / ts);
         return bytes;
@@ -401,7 +357,8 @@ int main(int argc, char **argv) {
     run_args a;
     uint64_t n = 0, n2 = 0;
     void *data, *data2 = NULL, *result;
-    size_t result_size;
+    uint64_t count; /* results: 1, or the layout's rows, columns or segments */
+    size_t rs;      /* bytes of one */
     int rc;
     const char *why = NULL;
     pclr_result r;
@@ -424,7 +381,8 @@ int main(int argc, char **argv) {
 #endif
         return pclr_args_close_stdout("pclreduce-run") ? 1 : found ? 0 : 1;
     }
-    if ((rc = parse(argc, argv, &a)) != 0) return rc;
+    if ((rc = parse(argc, argv, &a)) < 0) return pclr_args_close_stdout("pclreduce-run"); /* --help */
+    if (rc != 0) return rc;
     {
         pclr_config check = a.cfg;
         check.backend = PCLR_BACKEND_AUTO; /* knobs only: the backend is checked by the context */
@@ -436,11 +394,10 @@ int main(int argc, char **argv) {
         }
     }
     if (a.segments) { /* K + 1 raw uint64 offsets */
-        FILE *f = fopen(a.segments, "rb");
         size_t len = 0;
-        unsigned char *bytes = f ? read_stream(f, &len) : NULL;
-        if (f) fclose(f);
-        if (!bytes || len < 8 || len % 8) {
+        unsigned char *bytes = pclr_args_read_file(a.segments, "--segments", "pclreduce-run", &len);
+        if (!bytes) return 1;
+        if (len < 8 || len % 8) {
             fprintf(stderr, "pclreduce-run: --segments '%s' must hold K + 1 >= 1 little-endian uint64 offsets\n", a.segments);
             free(bytes);
             return 1;
@@ -448,9 +405,9 @@ int main(int argc, char **argv) {
         a.offsets = (uint64_t *)(void *)bytes;
         a.cfg.rows = len / 8 - 1;
     }
-    result_size = pclr_result_size(&a.cfg) * (size_t)(pclr_layout_results(&a.cfg) ? pclr_layout_results(&a.cfg) : 1);
-    if (result_size == 0 || !(result = calloc(1, result_size))) {
-        fprintf(stderr, "pclreduce-run: no result size for this configuration\n");
+    count = pclr_layout_results(&a.cfg);
+    if (!(rs = pclr_result_size(&a.cfg)) || count > SIZE_MAX / rs || !(result = calloc(count ? (size_t)count : 1, rs))) {
+        fprintf(stderr, "pclreduce-run: no room for %llu results of %lu bytes\n", (unsigned long long)count, (unsigned long)rs);
         return 1;
     }
     if (!(data = load_data(&a, a.input, a.cfg.type, (uint64_t)a.seed, &n))) { free(result); return 1; }
@@ -473,22 +430,22 @@ int main(int argc, char **argv) {
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
     } else if (rc == 0) {
-        const uint64_t k = pclr_layout_results(&a.cfg);
-        const size_t rs = pclr_result_size(&a.cfg);
         char v[256];
-        printf("results: %llu\n", (unsigned long long)k);
-        if (k > 0) {
+        printf("results: %llu\n", (unsigned long long)count);
+        if (count > 0) {
             pclr_args_format_result(&a.cfg, result, v, sizeof v);
             printf("result[0]: %s\n", v);
-            pclr_args_format_result(&a.cfg, (const char *)result + (k - 1) * rs, v, sizeof v);
-            printf("result[%llu]: %s\n", (unsigned long long)(k - 1), v);
+            pclr_args_format_result(&a.cfg, (const char *)result + (count - 1) * rs, v, sizeof v);
+            printf("result[%llu]: %s\n", (unsigned long long)(count - 1), v);
         }
-        if (a.output) {
-            FILE *f = fopen(a.output, "wb");
-            if (!f || fwrite(result, rs, (size_t)k, f) != (size_t)k || fclose(f) != 0) {
-                fprintf(stderr, "pclreduce-run: cannot write --output '%s'\n", a.output);
-                rc = 1;
-            }
+    }
+    if (rc == 0 && a.output) { /* every result, as the library wrote them */
+        FILE *f = fopen(a.output, "wb");
+        int bad = !f;
+        if (f) bad = (fwrite(result, rs, (size_t)count, f) != (size_t)count) | (fclose(f) != 0);
+        if (bad) {
+            fprintf(stderr, "pclreduce-run: cannot write --output '%s'\n", a.output);
+            rc = 1;
         }
     }
     free(result);

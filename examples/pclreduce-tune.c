@@ -77,7 +77,7 @@ static int parse(int argc, char **argv, tune_args *a) {
     for (i = 1; i < argc; ++i) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
-        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); exit(0); }
+        if (strcmp(f, "-h") == 0 || strcmp(f, "--help") == 0) { usage(stdout); return -1; }
         if (strcmp(f, "--dry-run") == 0) { a->dry_run = 1; continue; }
         if (!v) { fprintf(stderr, "pclreduce-tune: %s needs a value\n", f); return 2; }
         ++i;
@@ -145,7 +145,8 @@ int main(int argc, char **argv) {
 #ifndef PCLR_RUN_NO_VULKAN
     pclr_vk_context *vk = NULL;
 #endif
-    if ((rc = parse(argc, argv, &a)) != 0) return rc;
+    if ((rc = parse(argc, argv, &a)) < 0) return pclr_args_close_stdout("pclreduce-tune"); /* --help */
+    if (rc != 0) return rc;
     memset(&opt, 0, sizeof opt);
     opt.max_n = (uint64_t)a.max_n;
     opt.layout = a.layout;

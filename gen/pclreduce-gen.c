@@ -40,7 +40,7 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; ++i) {
         int used;
         if (strcmp(argv[i], "--options") == 0) { want_options = 1; continue; }
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return 0; }
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return pclr_args_close_stdout("pclreduce-gen"); }
         if (strcmp(argv[i], "--backend") == 0 || strcmp(argv[i], "--lang") == 0) { /* --lang: the old name, the same values */
             if (i + 1 < argc && strcmp(argv[i + 1], "glsl") == 0) cfg.backend = PCLR_VULKAN; /* the language of the vulkan backend */
             else if (i + 1 >= argc || pclr_parse_backend(argv[i + 1], &cfg.backend) != PCLR_OK ||

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <utime.h>
 
 static char g_root[64]; /* the test's temp dir */
 static uint64_t g_rng;
@@ -778,6 +779,22 @@ static void test_tune_save_safety(void) {
     CHECK(pclr_tune_save(path, &e, 1) == PCLR_ERR_IO && same_text(path, script), "save over a script refused, untouched");
     CHECK(count_files(dir, ".lock") == 0 && count_files(dir, ".tmp") == 0, "no lock or temporary file left next to them");
 
+    /* a new tuning file (and its lock file) is 0600 like the cache's files, whatever the umask (it was 0666 under umask 000) */
+    {
+        const mode_t was = umask(0);
+        char lock[1100];
+        path_in(path, sizeof path, dir, "fresh-umask0.txt");
+        remove(path);
+        snprintf(lock, sizeof lock, "%s.lock", path);
+        remove(lock);
+        CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK && mode_of(path) == 0600 && mode_of(lock) == 0600,
+              "a new tuning file under umask 000: 0600 (%o), its lock file 0600 (%o)", mode_of(path), mode_of(lock));
+        umask(0777);
+        CHECK(pclr_tune_save(path, &e, 1) == PCLR_OK && mode_of(path) == 0600, "saved again under umask 777: still 0600 (%o)", mode_of(path));
+        umask(was);
+        remove(path);
+        remove(lock);
+    }
     /* a tuning file of 0600 stays 0600 (the umask's 0644 was the old result) */
     path_in(path, sizeof path, dir, "private.txt");
     CHECK(write_file(path, "", 0) && chmod(path, 0600) == 0, "an empty 0600 file");
@@ -1091,6 +1108,39 @@ static void test_tune_shapes(void) {
           "segments are tuned as rows");
 }
 
+/* A temporary file a signal left between its write and its rename (issue 30): the next store of
+   the same file removes it once it is a minute old and this user's; a fresh one (a writer at work),
+   another file's temporary and files of other names stay. */
+static void test_stale_temporaries(const char *dir) {
+    const char *id = "stale kernel\noptions\ndevice Fake GPU\ndriver 1";
+    char file[700], stale[800], fresh[800], other[800], plain[800], tune[700], tune_stale[800];
+    const int x = 7;
+    struct utimbuf old_times;
+    pclr_tune_entry e = random_entry(PCLR_OPENCL, "Stale GPU", "1.0", PCLR_UINT, PCLR_SUM, 16);
+    old_times.actime = old_times.modtime = time(NULL) - 120;
+    CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_OK, "a first store");
+    cache_file(file, sizeof file, dir, id);
+    snprintf(stale, sizeof stale, "%s.4242.0x7ffc1234.65f0a1b2.tmp", file);
+    snprintf(fresh, sizeof fresh, "%s.4243.0x7ffc1234.65f0a1b3.tmp", file);
+    snprintf(other, sizeof other, "%s/another.bin.4244.0x7ffc1234.65f0a1b4.tmp", dir);
+    snprintf(plain, sizeof plain, "%s.notes.tmp", file);
+    CHECK(write_file(stale, "half a binary", 13) && utime(stale, &old_times) == 0, "a temporary two minutes old");
+    CHECK(write_file(fresh, "a writer at work", 16) && write_file(other, "x", 1) && utime(other, &old_times) == 0 &&
+          write_file(plain, "y", 1) && utime(plain, &old_times) == 0, "a fresh one, another file's, one of another form");
+    CHECK(pclr_cache_store(dir, id, strlen(id), &x, sizeof x) == PCLR_OK, "the same file stored again");
+    CHECK(access(stale, F_OK) != 0, "the stale temporary is gone");
+    CHECK(access(fresh, F_OK) == 0 && access(other, F_OK) == 0 && access(plain, F_OK) == 0,
+          "the fresh one, another file's and one of another form stay");
+    remove(fresh);
+    remove(other);
+    remove(plain);
+    /* the tuning file's save sweeps the same way */
+    path_in(tune, sizeof tune, dir, "tuning.txt");
+    snprintf(tune_stale, sizeof tune_stale, "%s.99.0x1.2.tmp", tune);
+    CHECK(write_file(tune_stale, "#", 1) && utime(tune_stale, &old_times) == 0, "a stale temporary of a tuning file");
+    CHECK(pclr_tune_save(tune, &e, 1) == PCLR_OK && access(tune_stale, F_OK) != 0, "saving the tuning file removes it");
+}
+
 int main(void) {
     char dir[128];
     g_rng = (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid() << 32;
@@ -1101,6 +1151,7 @@ int main(void) {
     test_bad_files(path_in(dir, sizeof dir, g_root, "cache"));
     test_store_errors();
     test_not_regular();
+    test_stale_temporaries(path_in(dir, sizeof dir, g_root, "cache"));
     test_sha256();
     test_cache_trust();
     test_two_processes(path_in(dir, sizeof dir, g_root, "shared"));

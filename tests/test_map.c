@@ -1474,6 +1474,16 @@ static int names_column(const char *why, int col, const char *word) {
     return (p = strstr(why, want)) != NULL && strstr(p, word) != NULL && strncmp(why, "map, column ", 12) == 0;
 }
 
+/* The deepest parenthesis nesting of a text (clang, PoCL's compiler, stops at 256). */
+static int paren_depth(const char *s) {
+    int d = 0, most = 0;
+    for (; *s; ++s) {
+        if (*s == '(') { if (++d > most) most = d; }
+        else if (*s == ')') --d;
+    }
+    return most;
+}
+
 static void refused_everywhere(dev **D, int nd, const pclr_config *c, const char *label, int col, const char *word) {
     char why[512], src[64];
     const char *rwhy = NULL;
@@ -1580,23 +1590,39 @@ static void refusals(dev **D, int nd) {
                 if (depth == 65) refused_everywhere(D, nd, &c, "65 nested parentheses", col, "nests");
             }
         }
-        n = 0;
-        for (j = 0; j < 30; ++j) m[n++] = '(';
+        n = 0; /* 64 levels are 64 pairs of parentheses (each pair once; they once counted twice) */
+        for (j = 0; j < 64; ++j) m[n++] = '(';
         m[n++] = 'x';
-        for (j = 0; j < 30; ++j) m[n++] = ')';
+        for (j = 0; j < 64; ++j) m[n++] = ')';
         m[n] = '\0';
-        report(pclr_map_check(&c, why, sizeof why) == PCLR_OK, "30 nested parentheses are accepted: %s", why);
+        report(pclr_map_check(&c, why, sizeof why) == PCLR_OK, "64 nested parentheses are accepted: %s", why);
+        n = 0; /* 64 prefix operators */
+        for (j = 0; j < 64; ++j) m[n++] = j % 2 ? '-' : '!';
+        m[n++] = 'x';
+        m[n] = '\0';
+        report(pclr_map_check(&c, why, sizeof why) == PCLR_OK, "64 prefix operators are accepted: %s", why);
         n = 0; /* 200 unary minus */
         for (j = 0; j < 200; ++j) m[n++] = '-';
         m[n++] = 'x';
         m[n] = '\0';
         refused_everywhere(D, nd, &c, "200 unary minus", -1, "nests");
-        n = 0; /* sqrt(sqrt(...)) */
-        for (j = 0; j < 60; ++j) { memcpy(m + n, "sqrt(", 5); n += 5; }
-        m[n++] = 'x';
-        for (j = 0; j < 60; ++j) m[n++] = ')';
-        m[n] = '\0';
-        refused_everywhere(D, nd, &c, "60 nested calls", -1, "nests");
+        for (depth = 64; depth <= 65; ++depth) { /* sqrt(sqrt(...)): the 64 levels, accepted, and one more, refused */
+            n = 0;
+            for (j = 0; j < depth; ++j) { memcpy(m + n, "sqrt(", 5); n += 5; }
+            m[n++] = 'x';
+            for (j = 0; j < depth; ++j) m[n++] = ')';
+            m[n] = '\0';
+            if (depth == 64) {
+                pclr_config kc = c;
+                static char src[1 << 16];
+                report(pclr_map_check(&c, why, sizeof why) == PCLR_OK, "64 nested calls are accepted: %s", why);
+                kc.backend = PCLR_OPENCL;
+                report(pclr_kernel_source(&kc, src, sizeof src, NULL) == PCLR_OK && paren_depth(src) < 256,
+                       "64 nested calls: the kernel nests %d parentheses (clang stops at 256)", paren_depth(src));
+            } else {
+                refused_everywhere(D, nd, &c, "65 nested calls", -1, "nests");
+            }
+        }
     }
     /* config errors without a column */
     {
@@ -1932,15 +1958,6 @@ static void texts(void) {
 }
 
 /* ================================================================== the deepest maps */
-/* The deepest parenthesis nesting of a text (clang, PoCL's compiler, stops at 256). */
-static int paren_depth(const char *s) {
-    int d = 0, most = 0;
-    for (; *s; ++s) {
-        if (*s == '(') { if (++d > most) most = d; }
-        else if (*s == ')') --d;
-    }
-    return most;
-}
 
 /* Chains of one operator and term, as long as pclr_map_check takes them (the tree is 64 levels at
    most): the longest is accepted, one more term refused with the column of an operator; the kernels
