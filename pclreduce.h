@@ -2073,6 +2073,10 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         if (c.lanes && !pclr__is_pow2_in(c.lanes, 1, c.group_size)) { *why = "lanes must be a power of two from 1 to the group size"; return PCLR_ERR_INVALID_KNOB; }
         if (c.layout != PCLR_LAYOUT_SEGMENTS && c.pitch < c.cols) { *why = "the pitch (elements between row starts) must be at least cols"; return PCLR_ERR_SIZE_OVERFLOW; }
         if (c.layout != PCLR_LAYOUT_SEGMENTS && c.rows > 1 && c.pitch > (UINT64_MAX - c.cols) / (c.rows - 1)) { *why = "rows x pitch overflows 64 bits"; return PCLR_ERR_SIZE_OVERFLOW; }
+        { /* the results are written to host memory */
+            const size_t rs = pclr_result_size(&c);
+            if (rs && pclr_layout_results(&c) > SIZE_MAX / rs) { *why = "the layout's results (one per row, column or segment) overflow the address space"; return PCLR_ERR_SIZE_OVERFLOW; }
+        }
     } else if (c.rows || c.cols || c.pitch || c.lanes) {
         *why = "rows, cols, pitch and lanes belong to a layout (set layout to rows, columns or segments)";
         return PCLR_ERR_UNSUPPORTED_COMBINATION;

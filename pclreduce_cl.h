@@ -895,9 +895,12 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
     if (f->cpu && c->stride == PCLR_STRIDE_DEFAULT) c->stride = PCLR_STRIDE_LOCAL;
     if (f->cpu && c->group_size == 0) c->group_size = 128;
     /* exact sums: the lanes add as SIMD doubles, 32 bytes of doubles per vector (at 2^26 on
-       PoCL about the CPU time of the native sum; 16-byte loads, unroll 4: 1.4x) */
+       PoCL about the CPU time of the native sum; 16-byte loads, unroll 4: 1.4x): 8 floats or 4
+       doubles a load, fewer where x or a map's y are wider (a load is at most 32 bytes), one
+       where elements are pixels of 2 or 4 components (one load each) */
     if (f->cpu && c->accumulate == PCLR_EXACT) {
-        if (c->vector_width == 0) c->vector_width = c->type == PCLR_DOUBLE ? 4 : 8;
+        const int bytes = (int)pclr__load_size(c), most = bytes > 0 ? 32 / bytes : 1, lanes = c->type == PCLR_DOUBLE ? 4 : 8; /* (0: a bad type, refused later) */
+        if (c->vector_width == 0) c->vector_width = pclr__has_map(c) && c->components > 1 ? 1 : most < lanes ? most : lanes;
         if (c->unroll == 0) c->unroll = c->type == PCLR_DOUBLE ? 4 : 8;
     }
     /* (ops that fold element by element, stats and compensated sums, unroll 4: at

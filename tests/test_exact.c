@@ -76,6 +76,7 @@ static double from_half(uint16_t h) {
 
 static void set_value(pclr_type t, unsigned char *base, uint64_t i, double v) {
     if (t == PCLR_DOUBLE) memcpy(base + 8 * i, &v, 8);
+    else if (t == PCLR_INT64) { const int64_t q = (int64_t)v; memcpy(base + 8 * i, &q, 8); }
     else if (t == PCLR_FLOAT) { float f = (float)v; memcpy(base + 4 * i, &f, 4); }
     else { uint16_t h = to_half(v); memcpy(base + 2 * i, &h, 2); }
 }
@@ -579,6 +580,58 @@ static void run_maps(pclr_context *ctx) {
     printf("maps: %ld exact sums of mapped values, %ld wrong, %.1fs\n", ran, bad, now_s() - t0);
 }
 
+/* The device's default knobs fit every exact configuration they are applied to: on PoCL the defaults
+   once forced 8 elements per load for every exact sum, which an int64 x, an 8-byte y or pixels of 2
+   or 4 components cannot take (PCLR_ERR_UNSUPPORTED_COMBINATION). Each resolves and reduces as
+   the CPU reference does. */
+static void defaults_fit(pclr_context *ctx) {
+    static const struct { pclr_type x, y; int comps; const char *map; } rows[] = {
+        {PCLR_INT64, PCLR_TYPE_DEFAULT, 1, "double(x)"},
+        {PCLR_FLOAT, PCLR_DOUBLE, 1, "x * y"},
+        {PCLR_FLOAT, PCLR_TYPE_DEFAULT, 2, "x.x - x.y"},
+        {PCLR_HALF, PCLR_TYPE_DEFAULT, 4, "x.r + x.g + x.b + x.a"},
+        {PCLR_DOUBLE, PCLR_TYPE_DEFAULT, 1, NULL},
+    };
+    const uint64_t n = 1001;
+    unsigned char hx[1001 * 16], hy[1001 * 8];
+    uint64_t st = g_seed ^ 0xdefau, i;
+    size_t k;
+    for (k = 0; k < COUNT(rows); ++k) {
+        const size_t xs = pclr_type_size(rows[k].x) * (size_t)rows[k].comps, ys = rows[k].y ? pclr_type_size(rows[k].y) : 0;
+        pclr_buffer *bx = NULL, *by = NULL;
+        pclr_config c, run;
+        unsigned char got[16], ref[16];
+        pclr_result r = PCLR_OK;
+        memset(&c, 0, sizeof c);
+        c.type = rows[k].x;
+        c.y_type = rows[k].y;
+        c.components = rows[k].comps > 1 ? rows[k].comps : 0;
+        c.map = rows[k].map;
+        c.op = PCLR_SUM;
+        c.accumulate = PCLR_EXACT;
+        for (i = 0; i < n * (uint64_t)rows[k].comps; ++i) /* full-precision values over many binades */
+            set_value(rows[k].x, hx, i, rows[k].x == PCLR_INT64 ? (double)(int64_t)(pclr_test_rand(&st) >> 8) - 3.6e16
+                                                              : ldexp((double)(pclr_test_rand(&st) >> 11) * ldexp(1.0, -53) - 0.5, (int)(pclr_test_rand(&st) % 20) - 10));
+        for (i = 0; ys && i < n; ++i) set_value(rows[k].y, hy, i, (double)(pclr_test_rand(&st) >> 11) * ldexp(1.0, -53) + 0.5);
+        if (!CHECK(pclr_resolve(ctx, &c, n, &run) == PCLR_OK, "exact %s%s%s with the device's defaults resolves: %s", pclr_type_name(c.type),
+                   c.map ? ", map " : "", c.map ? c.map : "", pclr_last_error(ctx)))
+            continue;
+        if (pclr_buffer_create(ctx, sizeof hx, &bx) != PCLR_OK || pclr_buffer_write(ctx, bx, 0, hx, (size_t)n * xs) != PCLR_OK ||
+            (ys && (pclr_buffer_create(ctx, sizeof hy, &by) != PCLR_OK || pclr_buffer_write(ctx, by, 0, hy, (size_t)n * ys) != PCLR_OK)))
+            r = PCLR_ERR_OUT_OF_MEMORY;
+        if (r == PCLR_OK) r = pclr_reduce_map(ctx, &c, bx, 0, by, 0, n, NULL, got);
+        if (CHECK(r == PCLR_OK, "exact %s%s%s (vector %d) reduces: %s (%s)", pclr_type_name(c.type), c.map ? ", map " : "", c.map ? c.map : "",
+                  run.vector_width, pclr_result_string(r), pclr_last_error(ctx)) &&
+            CHECK(pclr_cpu_reduce_map(&c, hx, ys ? hy : NULL, n, NULL, ref) == PCLR_OK, "the CPU reference")) {
+            const pclr_type t = pclr_sum_type(pclr_reduced_type(&c), PCLR_EXACT);
+            CHECK(result_bits(t, got) == result_bits(t, ref), "exact %s%s%s: device 0x%llx, CPU reference 0x%llx", pclr_type_name(c.type),
+                  c.map ? ", map " : "", c.map ? c.map : "", (unsigned long long)result_bits(t, got), (unsigned long long)result_bits(t, ref));
+        }
+        pclr_buffer_destroy(ctx, bx);
+        pclr_buffer_destroy(ctx, by);
+    }
+}
+
 #ifdef PCLR_TEST_CUDA
 /* Every knob set's CUDA kernel through NVRTC (compute_90 PTX), without a device. */
 static void nvrtc_compiles(void) {
@@ -674,6 +727,7 @@ int main(int argc, char **argv) {
         printf("device: %s (%s)\n", pclr_device_name(ctx), pclr_backend_name(pclr_get_backend(ctx)));
         run_device(ctx);
         run_maps(ctx);
+        defaults_fit(ctx);
         pclr_destroy(ctx);
     }
     for (i = 0; i < 3; ++i) free(g_host[i]);

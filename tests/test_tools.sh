@@ -110,6 +110,41 @@ $RUN --backend cpu --type uint --op sum --input "$T/missing.bin" >"$T/out" 2>"$T
 check "run missing input fails" [ $rc != 0 ]
 check "run missing input says why" grep -q "cannot open" "$T/err"
 
+# red team round 3 (issue 30): sizes that wrap, --segments and --input2 through the one file reader, --help on a
+# full disk, --param values, --output without a layout
+$RUN --backend cpu --type float --op argmin --n 0 --rows 1152921504606846977 --cols 0 >"$T/out" 2>"$T/err"; rc=$?
+check "run: 2^60 + 1 rows of argmin results (wrapped to 16 bytes, a heap overflow) refused with exit 2 (got $rc)" [ $rc = 2 ]
+check "run: ... says the results overflow" grep -q "results .*overflow" "$T/err"
+$RUN --backend cpu --type double --op stats --n 0 --rows 4611686018427387904 --cols 0 >"$T/out" 2>"$T/err"; rc=$?
+check "run: 2^62 rows of stats refused (got $rc)" [ $rc = 2 ]
+check "run: 5 empty rows of argmin reduce (got $(tail -1 "$T/out"))" [ "$($RUN --backend cpu --type float --op argmin --n 0 --rows 5 --cols 0 | tail -1)" = "result[4]: inf at 18446744073709551615" ]
+for seg in "$T/fifo" /dev/zero "$T"; do # --segments /dev/zero read until memory ran out; a FIFO blocked
+  timeout 20 $RUN --backend cpu --type uint --op sum --input "$T/u32.bin" --segments "$seg" >"$T/out" 2>"$T/err"; rc=$?
+  check "run --segments $seg is refused (rc $rc)" [ $rc = 1 ]
+  check "run --segments $seg says it is not a regular file" grep -q "not a regular file" "$T/err"
+done
+timeout 20 $RUN --backend cpu --type float --op sum --map 'x * y' --input "$T/u32.bin" --input2 "$T/fifo" >"$T/out" 2>"$T/err"; rc=$?
+check "run --input2 FIFO is refused (rc $rc)" [ $rc = 1 ]
+timeout 20 $RUN --backend cpu --type uint --op sum --input "$T/u32.bin" --segments /proc/self/status >"$T/out" 2>"$T/err"; rc=$?
+check "run --segments /proc/self/status refused (rc $rc)" [ $rc = 1 ] && check "... says why" grep -q "a /proc or /sys file" "$T/err"
+for tool in "$RUN" "$GEN" build/pclreduce-tune; do
+  $tool --help >/dev/full 2>"$T/err"; rc=$?
+  check "$tool --help > /dev/full exits 1 (got $rc)" [ $rc = 1 ]
+  check "$tool --help > /dev/full says why" grep -q "cannot write the output" "$T/err"
+done
+check "run --param t=1e-310 (a subnormal) is a number" [ "$($RUN --backend cpu --type double --op max --n 3 --map 't' --param double:t=1e-310 | tail -1)" = "result: 9.9999999999999694e-311" ]
+$RUN --backend cpu --type double --op max --n 3 --map 't' --param t=1e999 >"$T/out" 2>"$T/err"; rc=$?
+check "run --param t=1e999 refused (got $rc)" [ $rc = 2 ] && check "... as beyond a double's range" grep -q "range" "$T/err"
+check "run --param t=2147483649 without a type is a long (was a float: 2147483648)" \
+  [ "$($RUN --backend cpu --type int64 --op max --n 3 --map 't' --param t=2147483649 | tail -1)" = "result: 2147483649" ]
+check "run --param t=-2147483649 without a type is a long" \
+  [ "$($RUN --backend cpu --type int64 --op min --n 3 --map 't' --param t=-2147483649 | tail -1)" = "result: -2147483649" ]
+$RUN --backend cpu --type int64 --op max --n 3 --map 't' --param long:t=9007199254740993 >"$T/out" 2>"$T/err"; rc=$?
+check "run --param beyond 2^53 refused (got $rc)" [ $rc = 2 ] && check "... saying why" grep -q "2^53" "$T/err"
+rm -f "$T/one.out"
+$RUN --backend cpu --type uint --op sum --input "$T/u32.bin" --output "$T/one.out" >/dev/null
+check "run --output without a layout writes the one result (was ignored)" [ "$(od -An -tu4 "$T/one.out" | tr -d ' ')" = 500500 ]
+
 # every result line format (issue 14), on the CPU and on PoCL, from inputs written here
 py() { python3 -c "import struct,sys; sys.stdout.buffer.write($1)" >"$2"; }
 py "bytes([3, 200, 7, 200, 0])" "$T/u8.bin"
