@@ -17,7 +17,10 @@
    A context works on the engine's own VkInstance / VkPhysicalDevice /
    VkDevice / queue family (its device must have VK_KHR_push_descriptor
    and shaderInt64 enabled, shaderFloat64 for doubles), or creates its own
-   (tools, tests). Each configuration is one compute pipeline, built once
+   (tools, tests). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
+   where the device reports it; on the engine's device only at Vulkan 1.2+
+   (whether VK_KHR_shader_float_controls is enabled there is not known).
+   Each configuration is one compute pipeline, built once
    (SPIR-V cached on disk beside CUBIN and OpenCL binaries); every pipeline
    shares one descriptor set layout (five storage buffers, pushed per
    dispatch) and one pipeline layout.
