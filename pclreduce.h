@@ -2156,8 +2156,9 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 
 /* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
-/* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map) */
-typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep; } pclr__memit;
+/* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map);
+   zero: the GLSL kernel's floating +0 literals are pclr_zero (see pclr__mzero) */
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep, zero; } pclr__memit;
 #define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
 
 static const char *pclr__mtname(pclr_type t, int lang) {
@@ -2193,9 +2194,26 @@ static void pclr__mreal(pclr__memit *E, double d, int is_double) {
 
 static void pclr__mnode_text(pclr__memit *E, int id);
 
+/* Node id is a literal that is +0 as a `to` (float or double) and E writes
+   such zeros as pclr_zero: a +0 the compiler cannot see. Drivers fold a
+   literal zero operand before any float controls apply (lavapipe's LLVM IR
+   builder turns x * 0.0 into 0 and -0.0 + 0.0 into -0.0), where C gives NaN
+   for x = inf and +0. */
+static int pclr__mzero_lit(const pclr__mnode *m) {
+    uint64_t bits;
+    if (m->kind != PCLR__MN_LIT) return 0;
+    if (pclr__mis_int((pclr_type)m->type)) return m->v.u == 0;
+    memcpy(&bits, &m->v.d, sizeof bits);
+    return bits == 0;
+}
+static int pclr__mzero(const pclr__memit *E, int id, pclr_type to) {
+    return E->zero && !pclr__mis_int(to) && pclr__mzero_lit(&E->t->node[id]);
+}
+
 /* node id converted to type `to` */
 static void pclr__mas(pclr__memit *E, int id, pclr_type to) {
     const pclr_type from = (pclr_type)E->t->node[id].type;
+    if (pclr__mzero(E, id, to)) { pclr__put(E->w, to == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero"); return; }
     if (from == to) { pclr__mnode_text(E, id); return; }
     if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0: a helper (NVIDIA's conversions give INT_MIN for NaN) */
         PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
@@ -2244,7 +2262,8 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     int k;
     switch (m->kind) {
     case PCLR__MN_LIT:
-        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
+        if (pclr__mzero(E, id, t)) pclr__put(E->w, t == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero");
+        else if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
         else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
                          t == PCLR_INT ? "" : t == PCLR_UINT ? "u" : t == PCLR_INT64 ? (L == 0 ? "L" : L == 1 ? "ll" : "l")
                                                                   : (L == 0 ? "UL" : L == 1 ? "ull" : "ul"));
@@ -2481,9 +2500,12 @@ static void pclr__mfunction(pclr__memit *E) {
     }
     PCLR__MPUTF(E, "%s i", glsl ? "uint64_t" : "pclr_u64");
     for (k = 0; k < t->params; ++k) PCLR__MPUTF(E, ", %s p%d /* %s */", pclr__mtname(t->param[k], E->lang), k, t->pname[k]);
-    pclr__put(E->w, ") {\n    return ");
+    /* GLSL: precise (NoContraction) keeps the compiler from fusing a * b + c
+       and from rewriting the map's arithmetic ((x + 1) - 1 to x, x - x to 0) */
+    if (glsl) PCLR__MPUTF(E, ") {\n    precise %s r = ", pclr__mtname(t->type, E->lang));
+    else pclr__put(E->w, ") {\n    return ");
     pclr__mas(E, t->root, t->type);
-    pclr__put(E->w, ";\n}\n");
+    pclr__put(E->w, glsl ? ";\n    return r;\n}\n" : ";\n}\n");
 }
 
 
@@ -2627,6 +2649,7 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
     wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
+    E.zero = 0;
     for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
         const pclr__mnode *m = &g->map->node[k];
         if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
@@ -4144,11 +4167,16 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
     if (g->map) {
         pclr__memit E;
+        int k;
         E.w = g->w;
         E.t = g->map;
         E.lang = PCLR__ML_GLSL;
         E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
+        E.zero = 0;
         PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+        for (k = 0; k < g->map->count; ++k) E.zero |= pclr__mzero_lit(&g->map->node[k]);
+        if (E.zero) /* (the kernel is dispatched as groups x 1 x 1) */
+            pclr__put(g->w, "#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */\n");
         pclr__mfunction(&E);
     }
     pclr__glsl_ops(g, c);
@@ -4617,6 +4645,7 @@ PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, c
     E.t = &t;
     E.lang = k;
     E.keep = 0;
+    E.zero = 0;
     pclr__mfunction(&E);
     return pclr__finish_text(&w, size_needed);
 }

@@ -17,7 +17,10 @@
    A context works on the engine's own VkInstance / VkPhysicalDevice /
    VkDevice / queue family (its device must have VK_KHR_push_descriptor
    and shaderInt64 enabled, shaderFloat64 for doubles), or creates its own
-   (tools, tests). Each configuration is one compute pipeline, built once
+   (tools, tests). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
+   where the device reports it; on the engine's device only at Vulkan 1.2+
+   (whether VK_KHR_shader_float_controls is enabled there is not known).
+   Each configuration is one compute pipeline, built once
    (SPIR-V cached on disk beside CUBIN and OpenCL binaries); every pipeline
    shares one descriptor set layout (five storage buffers, pushed per
    dispatch) and one pipeline layout.
@@ -182,6 +185,7 @@ typedef struct pclr_vk_features {
     uint32_t subgroup_size;
     int subgroup_ops;            /* subgroup arithmetic and relative shuffles in compute shaders */
     int int64, float64;          /* shaderInt64, shaderFloat64 (enabled) */
+    int preserve32, preserve64;  /* the kernels keep inf, NaN and -0 in 32/64-bit floats (see pclr__vk_preserve) */
     uint64_t max_storage_range;  /* maxStorageBufferRange */
     uint32_t max_push_constants, max_shared_bytes, storage_alignment;
     uint32_t queue_family;       /* the context's (its own device has one queue there) */
@@ -620,19 +624,78 @@ static pclr_result pclr__vk_shaderc(pclr_vk_context *ctx) {
     return PCLR_OK;
 }
 
+/* Without the execution mode SignedZeroInfNanPreserve, Vulkan lets a shader
+   drop inf, NaN and the sign of zero (x - x may give 0 for x = inf). The
+   kernels get it where the device keeps them (f->preserve32, preserve64:
+   shaderSignedZeroInfNanPreserveFloat32/64), for 32-bit floats and, in a
+   module with Float64, 64-bit ones. It goes into the SPIR-V here, at the
+   pipeline, not into the GLSL: it is the device's fact (the source and the
+   disk cache stay device-neutral), any GLSL compiler's output takes it, and
+   glslang's spirv_execution_mode keeps one mode of a kind (32 or 64, not
+   both). The copy (e->alloc) has OpCapability SignedZeroInfNanPreserve and
+   OpExtension "SPV_KHR_float_controls" after the capabilities, and the modes
+   after the entry point. *out NULL: nothing to add, or words it does not
+   parse (the driver judges those as they are). */
+static pclr_result pclr__vk_preserve(pclr_vk_context *ctx, const uint32_t *w, size_t bytes, uint32_t **out, size_t *out_bytes) {
+    static const char ext[24] = "SPV_KHR_float_controls"; /* 22 characters and a NUL: 6 words */
+    uint32_t add[32], xw[6];
+    const size_t n = bytes / 4;
+    size_t i = 5, caps = 0, eps = 0, front = 0, len = 0, k;
+    uint32_t entry = 0;
+    int f64 = 0, has_cap = 0, has_ext = 0;
+    *out = NULL;
+    *out_bytes = bytes;
+    for (k = 0; k < 6; ++k) /* four characters a word, the first in the lowest byte */
+        xw[k] = (uint32_t)(unsigned char)ext[4 * k] | (uint32_t)(unsigned char)ext[4 * k + 1] << 8 |
+                (uint32_t)(unsigned char)ext[4 * k + 2] << 16 | (uint32_t)(unsigned char)ext[4 * k + 3] << 24;
+    while (i < n) {
+        const uint32_t wc = w[i] >> 16, op = w[i] & 0xffffu;
+        if (wc == 0 || wc > n - i) return PCLR_OK;
+        if (op == 17 /* OpCapability */ && wc == 2) { caps = i + wc; f64 |= w[i + 1] == 10 /* Float64 */; has_cap |= w[i + 1] == 4466; }
+        else if (op == 10 /* OpExtension */ && wc == 7 && !memcmp(&w[i + 1], xw, sizeof xw)) has_ext = 1;
+        else if (op == 15 /* OpEntryPoint */ && wc >= 3) { if (eps) return PCLR_OK; entry = w[i + 2]; eps = i + wc; }
+        else if (op == 16 /* OpExecutionMode */ && wc >= 3 && w[i + 2] == 4461) return PCLR_OK; /* has one already */
+        else if (op == 54 /* OpFunction */) break;
+        i += wc;
+    }
+    if (!caps || !eps || eps < caps || !(ctx->features.preserve32 || (f64 && ctx->features.preserve64))) return PCLR_OK;
+    if (!has_cap) { add[len++] = 2u << 16 | 17u; add[len++] = 4466; }
+    if (!has_ext) { add[len++] = 7u << 16 | 10u; memcpy(add + len, xw, sizeof xw); len += 6; }
+    front = len;
+    for (k = 0; k < 2; ++k)
+        if (k ? f64 && ctx->features.preserve64 : ctx->features.preserve32) {
+            add[len++] = 4u << 16 | 16u; add[len++] = entry; add[len++] = 4461; add[len++] = k ? 64 : 32;
+        }
+    if (!(*out = (uint32_t *)pclr__alloc(&ctx->e, bytes + 4 * len)))
+        return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %lu bytes of SPIR-V", (unsigned long)(bytes + 4 * len));
+    memcpy(*out, w, 4 * caps);
+    memcpy(*out + caps, add, 4 * front);
+    memcpy(*out + caps + front, w + caps, 4 * (eps - caps));
+    memcpy(*out + eps + front, add + front, 4 * (len - front));
+    memcpy(*out + eps + len, w + eps, 4 * (n - eps));
+    *out_bytes = bytes + 4 * len;
+    return PCLR_OK;
+}
+
 static pclr_result pclr__vk_pipeline(pclr_vk_context *ctx, const uint32_t *words, size_t bytes, void **program) {
     VkShaderModuleCreateInfo mi;
     VkComputePipelineCreateInfo pi;
     VkShaderModule module = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     VkResult r;
+    uint32_t *patched;
+    size_t size;
+    pclr_result pr;
     if (bytes < 20 || bytes % 4 || words[0] != 0x07230203u)
         return pclr__fail(&ctx->e, PCLR_ERR_BUILD_FAILED, "not SPIR-V (%lu bytes, no magic number)", (unsigned long)bytes);
+    if ((pr = pclr__vk_preserve(ctx, words, bytes, &patched, &size)) != PCLR_OK) return pr;
     memset(&mi, 0, sizeof mi);
     mi.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-    mi.codeSize = bytes;
-    mi.pCode = words;
-    if ((r = ctx->vk.CreateShaderModule(ctx->device, &mi, NULL, &module)) != VK_SUCCESS) {
+    mi.codeSize = size;
+    mi.pCode = patched ? patched : words;
+    r = ctx->vk.CreateShaderModule(ctx->device, &mi, NULL, &module);
+    pclr__free(&ctx->e, patched);
+    if (r != VK_SUCCESS) {
         pclr__vk_fail(ctx, r, "vkCreateShaderModule");
         return r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BUILD_FAILED;
     }
@@ -726,11 +789,14 @@ static pclr_result pclr__vk_facts(pclr_vk_context *ctx, const VkPhysicalDeviceFe
     VkPhysicalDeviceSubgroupProperties sg;
     VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm;
     VkPhysicalDevicePushDescriptorPropertiesKHR pd;
+    VkPhysicalDeviceFloatControlsPropertiesKHR fc;
     VkPhysicalDeviceFeatures feat;
     VkQueueFamilyProperties fam[64];
     uint32_t nfam = 64;
     const int nv_sm = pclr__vk_has_extension(ctx, ctx->physical, "VK_NV_shader_sm_builtins");
+    const int has_fc = pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_shader_float_controls");
     memset(&p2, 0, sizeof p2);
+    memset(&fc, 0, sizeof fc);
     memset(&sg, 0, sizeof sg);
     memset(&sm, 0, sizeof sm);
     memset(&pd, 0, sizeof pd);
@@ -738,9 +804,11 @@ static pclr_result pclr__vk_facts(pclr_vk_context *ctx, const VkPhysicalDeviceFe
     sg.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
     sm.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV;
     pd.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR;
+    fc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES_KHR;
     p2.pNext = &sg;
     sg.pNext = &pd;
-    if (nv_sm) pd.pNext = &sm;
+    pd.pNext = nv_sm ? (void *)&sm : NULL;
+    if (has_fc) { fc.pNext = pd.pNext; pd.pNext = &fc; }
     ctx->vk.GetPhysicalDeviceProperties(ctx->physical, &p2.properties);
     if (p2.properties.apiVersion < VK_MAKE_VERSION(1, 1, 0))
         return pclr__fail(&ctx->e, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "%s supports Vulkan %u.%u only (pclreduce needs 1.1)",
@@ -762,6 +830,8 @@ static pclr_result pclr__vk_facts(pclr_vk_context *ctx, const VkPhysicalDeviceFe
                       (sg.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) && sg.subgroupSize >= 4;
     f->int64 = feat.shaderInt64 == VK_TRUE;
     f->float64 = feat.shaderFloat64 == VK_TRUE;
+    f->preserve32 = fc.shaderSignedZeroInfNanPreserveFloat32 == VK_TRUE;
+    f->preserve64 = fc.shaderSignedZeroInfNanPreserveFloat64 == VK_TRUE && f->float64;
     f->max_storage_range = p2.properties.limits.maxStorageBufferRange;
     f->max_push_constants = p2.properties.limits.maxPushConstantsSize;
     f->max_shared_bytes = p2.properties.limits.maxComputeSharedMemorySize;
@@ -788,7 +858,8 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     VkDeviceQueueCreateInfo qi;
     VkDeviceCreateInfo di;
     VkPhysicalDeviceFeatures supported, want;
-    const char *ext = "VK_KHR_push_descriptor";
+    const char *ext[2];
+    uint32_t exts = 0;
     const float priority = 1.0f;
     uint32_t n = 64, i, best = UINT32_MAX;
     VkResult r;
@@ -811,8 +882,12 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     di.queueCreateInfoCount = 1;
     di.pQueueCreateInfos = &qi;
     di.pEnabledFeatures = &want;
-    di.enabledExtensionCount = pclr__vk_has_extension(ctx, ctx->physical, ext) ? 1 : 0;
-    di.ppEnabledExtensionNames = &ext;
+    if (pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_push_descriptor")) ext[exts++] = "VK_KHR_push_descriptor";
+    /* the kernels' SignedZeroInfNanPreserve (the instance is Vulkan 1.1: the extension, not 1.2 core) */
+    if (pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_shader_float_controls")) ext[exts++] = "VK_KHR_shader_float_controls";
+    else ctx->features.preserve32 = ctx->features.preserve64 = 0;
+    di.enabledExtensionCount = exts;
+    di.ppEnabledExtensionNames = ext;
     if ((r = ctx->vk.CreateDevice(ctx->physical, &di, NULL, &ctx->device)) != VK_SUCCESS) {
         ctx->device = VK_NULL_HANDLE;
         return pclr__vk_fail(ctx, r, "vkCreateDevice");
@@ -936,6 +1011,8 @@ static pclr_result pclr__vk_init(pclr_vk_context *ctx, const pclr_vk_desc *d) {
         return r;
     }
     if ((r = pclr__vk_facts(ctx, given ? d->enabled_features : NULL)) != PCLR_OK) return r;
+    /* the engine's device: float controls only where they are core (Vulkan 1.2; whether it enabled the extension is not known) */
+    if (given && ctx->features.api_version < VK_MAKE_VERSION(1, 2, 0)) ctx->features.preserve32 = ctx->features.preserve64 = 0;
     if (!given && (r = pclr__vk_own_device(ctx)) != PCLR_OK) return r;
     if (!given) { /* the family is known now: timestamps on it */
         VkQueueFamilyProperties fam[64];
@@ -1456,6 +1533,8 @@ static void pclr__vk_describe(const pclr__engine *e, char *buf, size_t cap, size
     pclr__appendf(buf, cap, len, "subgroups: %u wide, arithmetic and shuffles %s; int64 %s, fp64 %s; storage range %llu bytes, push constants %u bytes\n",
                   f->subgroup_size, f->subgroup_ops ? "yes" : "no", f->int64 ? "yes" : "no", f->float64 ? "yes" : "no",
                   (unsigned long long)f->max_storage_range, f->max_push_constants);
+    pclr__appendf(buf, cap, len, "inf, NaN and -0 kept (SignedZeroInfNanPreserve): float %s, double %s\n", f->preserve32 ? "yes" : "no",
+                  f->preserve64 ? "yes" : "no");
     pclr__appendf(buf, cap, len, "context: %s, queue family %u\n", ctx->owns_device ? "its own instance and device" : "the caller's device",
                   ctx->queue_family);
     pclr__appendf(buf, cap, len, "loader: %s; compiler: %s\n", ctx->vk_name,

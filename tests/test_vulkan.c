@@ -17,6 +17,7 @@
 #include "../pclreduce.h"
 #include "pclr_test.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,153 @@ static void test_maps(void) {
     pclr_vk_buffer_destroy(g_ctx, y);
 }
 
+/* A map's + - * / round as in C on Vulkan too: no fused a * b + c, no
+   algebraic rewrites, inf, NaN and -0 kept (precise in the GLSL, literal
+   zeros the driver cannot fold, SignedZeroInfNanPreserve in the SPIR-V).
+   The C values come from volatile operands (no folding by the C compiler).
+   Where the device lacks shaderSignedZeroInfNanPreserveFloat32/64 the
+   probes over inf, NaN and -0 are its documented exception (skipped). fma
+   may round twice on Vulkan (its precision is OpFMul's then OpFAdd's):
+   either result passes. */
+static void test_map_arithmetic(void) {
+    enum { SUB_SELF, MUL_ZERO, ADD_ZERO, ONE_ROUND, MUL_DIV, FMA_ERR, ZERO_MUL, DIV_SELF, ZERO_SUB, MUL_NZERO, PROBES };
+    static const char *const maps[2][PROBES] = {
+        {"x - x", "x * 0.0f", "x + 0.0f", "(x + 1.0f) - 1.0f", "x * 3.0f / 3.0f", "fma(x, x, -(x*x))", "0.0f * x", "x / x", "0.0f - x", "x * -0.0f"},
+        {"x - x", "x * 0.0", "x + 0.0", "(x + 1.0) - 1.0", "x * 3.0 / 3.0", "fma(x, x, -(x*x))", "0.0 * x", "x / x", "0.0 - x", "x * -0.0"}};
+    int d, k;
+    for (d = 0; d < 2; ++d) {
+        const pclr_type t = d ? PCLR_DOUBLE : PCLR_FLOAT;
+        const int keeps = d ? g_feat->preserve64 : g_feat->preserve32;
+        volatile double one = 1.0, three = 3.0, zero = 0.0, nzero = -0.0, inf = INFINITY;
+        double x[PROBES], want[PROBES], twice = 0.0;
+        if (!type_ok(t)) { SKIP("map arithmetic in double: no shaderFloat64"); continue; }
+        x[SUB_SELF] = x[MUL_ZERO] = x[DIV_SELF] = x[MUL_NZERO] = inf;
+        x[ADD_ZERO] = nzero;
+        x[ONE_ROUND] = d ? 1e-17 : 1e-8;
+        x[MUL_DIV] = d ? DBL_MAX : FLT_MAX;
+        x[FMA_ERR] = 1.1;
+        x[ZERO_MUL] = -inf;
+        x[ZERO_SUB] = zero;
+        if (!d) { /* in float: every operation rounds to float */
+            volatile float v[PROBES], sq;
+            for (k = 0; k < PROBES; ++k) v[k] = (float)x[k];
+            sq = v[FMA_ERR] * v[FMA_ERR];
+            want[SUB_SELF] = v[SUB_SELF] - v[SUB_SELF];
+            want[MUL_ZERO] = v[MUL_ZERO] * (float)zero;
+            want[ADD_ZERO] = v[ADD_ZERO] + (float)zero;
+            want[ONE_ROUND] = (float)(v[ONE_ROUND] + (float)one) - (float)one;
+            want[MUL_DIV] = (float)(v[MUL_DIV] * (float)three) / (float)three;
+            want[FMA_ERR] = fmaf(v[FMA_ERR], v[FMA_ERR], -sq);
+            twice = (float)(sq - sq);
+            want[ZERO_MUL] = (float)zero * v[ZERO_MUL];
+            want[DIV_SELF] = v[DIV_SELF] / v[DIV_SELF];
+            want[ZERO_SUB] = (float)zero - v[ZERO_SUB];
+            want[MUL_NZERO] = v[MUL_NZERO] * (float)nzero;
+            for (k = 0; k < PROBES; ++k) x[k] = v[k];
+        } else {
+            volatile double v[PROBES], sq;
+            for (k = 0; k < PROBES; ++k) v[k] = x[k];
+            sq = v[FMA_ERR] * v[FMA_ERR];
+            want[SUB_SELF] = v[SUB_SELF] - v[SUB_SELF];
+            want[MUL_ZERO] = v[MUL_ZERO] * zero;
+            want[ADD_ZERO] = v[ADD_ZERO] + zero;
+            want[ONE_ROUND] = (v[ONE_ROUND] + one) - one;
+            want[MUL_DIV] = v[MUL_DIV] * three / three;
+            want[FMA_ERR] = fma(v[FMA_ERR], v[FMA_ERR], -sq);
+            twice = sq - sq;
+            want[ZERO_MUL] = zero * v[ZERO_MUL];
+            want[DIV_SELF] = v[DIV_SELF] / v[DIV_SELF];
+            want[ZERO_SUB] = zero - v[ZERO_SUB];
+            want[MUL_NZERO] = v[MUL_NZERO] * nzero;
+        }
+        for (k = 0; k < PROBES; ++k) {
+            const size_t es = pclr_type_size(t);
+            const int special = k != ONE_ROUND && k != FMA_ERR; /* inf, NaN or -0 on the way */
+            unsigned char got[16], w[8], w2[8];
+            pclr_config c;
+            pclr_result r;
+            uint64_t i;
+            if (special && !keeps) { SKIP("%s %s: the device does not keep inf, NaN and -0 (its documented exception)", pclr_type_name(t), maps[d][k]); continue; }
+            for (i = 0; i < 16; ++i) { /* 16 copies: the kernel's head, whole loads and tail */
+                const float f = (float)x[k];
+                if (d) memcpy(g_host + i * es, &x[k], es);
+                else memcpy(g_host + i * es, &f, es);
+            }
+            pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, 16 * es);
+            memset(&c, 0, sizeof c);
+            c.type = t;
+            c.op = PCLR_MAX;
+            c.map = maps[d][k];
+            r = pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, VK_NULL_HANDLE, 0, 0, 13, NULL, got);
+            if (!CHECK(r == PCLR_OK, "map %s (%s): %s (%s)", c.map, pclr_type_name(t), pclr_result_string(r), pclr_vk_last_error(g_ctx))) continue;
+            if (d) { memcpy(w, &want[k], 8); memcpy(w2, &twice, 8); }
+            else { const float f = (float)want[k], f2 = (float)twice; memcpy(w, &f, 4); memcpy(w2, &f2, 4); }
+            {
+                double g = 0.0;
+                float gf;
+                if (d) memcpy(&g, got, 8);
+                else { memcpy(&gf, got, 4); g = gf; }
+                CHECK(same_float(t, got, w) || (k == FMA_ERR && same_float(t, got, w2)), "map %s over %g (%s): %g, C gives %g", c.map, x[k],
+                      pclr_type_name(t), g, want[k]);
+            }
+        }
+    }
+}
+
+/* SignedZeroInfNanPreserve goes into a kernel's SPIR-V exactly where the
+   device keeps inf, NaN and -0 (a doctored feature stands for a device
+   without); a module that has the mode already stays as it is. */
+static void test_preserve_mode(void) {
+    pclr_vk_features *f = (pclr_vk_features *)g_feat; /* the test's own context: doctored, then restored */
+    const int keep32 = f->preserve32, keep64 = f->preserve64;
+    int d, k;
+    if (pclr__vk_shaderc(g_ctx) != PCLR_OK) { SKIP("preserve mode: no shaderc (%s)", pclr_vk_last_error(g_ctx)); return; }
+    for (d = 0; d < 2; ++d) {
+        pclr_config c;
+        char src[1 << 16];
+        uint32_t *words = NULL, *out = NULL, *again = NULL;
+        size_t size = 0, out_size = 0, again_size = 0;
+        if (d && !g_feat->float64) continue;
+        memset(&c, 0, sizeof c);
+        c.backend = PCLR_VULKAN;
+        c.type = d ? PCLR_DOUBLE : PCLR_FLOAT;
+        c.op = PCLR_SUM;
+        c.map = "x - x";
+        if (!CHECK(pclr_kernel_source(&c, src, sizeof src, NULL) == PCLR_OK, "preserve mode: source") ||
+            !CHECK(pclr__vk_compile(&g_ctx->e, &g_ctx->sc, &g_ctx->shaderc, &g_ctx->compiler, src, &words, &size) == PCLR_OK,
+                   "preserve mode: compile: %s", pclr_vk_last_error(g_ctx)))
+            continue;
+        for (k = 0; k < 4; ++k) { /* the features: (32, 64) = (1, 1), (0, 1), (1, 0), (0, 0) */
+            size_t i, n;
+            int cap = 0, ext = 0, m32 = 0, m64 = 0;
+            f->preserve32 = !(k & 1);
+            f->preserve64 = !(k & 2) && d;
+            if (!CHECK(pclr__vk_preserve(g_ctx, words, size, &out, &out_size) == PCLR_OK, "preserve mode: %s", pclr_vk_last_error(g_ctx))) break;
+            if (!f->preserve32 && !f->preserve64) { CHECK(out == NULL, "preserve mode %s, no feature: unchanged", pclr_type_name(c.type)); continue; }
+            if (!CHECK(out != NULL, "preserve mode %s (%d, %d): not added", pclr_type_name(c.type), f->preserve32, f->preserve64)) continue;
+            n = out_size / 4;
+            for (i = 5; i < n && (out[i] >> 16); i += out[i] >> 16) {
+                const uint32_t op = out[i] & 0xffffu;
+                if (op == 17 && out[i + 1] == 4466) cap = 1;
+                if (op == 10 && !memcmp(&out[i + 1], "SPV_KHR_float_controls", 23)) ext = 1;
+                if (op == 16 && out[i + 2] == 4461) { m32 |= out[i + 3] == 32; m64 |= out[i + 3] == 64; }
+            }
+            CHECK(cap && ext && m32 == f->preserve32 && m64 == f->preserve64 && out_size > size && out[0] == 0x07230203u,
+                  "preserve mode %s, features (%d, %d): capability %d, extension %d, modes 32 %d, 64 %d", pclr_type_name(c.type), f->preserve32,
+                  f->preserve64, cap, ext, m32, m64);
+            if (k == 0) { /* once there: left alone */
+                CHECK(pclr__vk_preserve(g_ctx, out, out_size, &again, &again_size) == PCLR_OK && again == NULL, "preserve mode: added twice");
+                pclr__free(&g_ctx->e, again);
+            }
+            pclr__free(&g_ctx->e, out);
+            out = NULL;
+        }
+        f->preserve32 = keep32;
+        f->preserve64 = keep64;
+        pclr__free(&g_ctx->e, words);
+    }
+}
+
 /* The engine's way: record into its own command buffer, submit, read the state back, finalize. */
 static void test_record(void) {
     const pclr_vk_api *vk = pclr_vk_get_api(g_ctx);
@@ -568,12 +716,15 @@ int main(void) {
         return pclr_test_summary("test_vulkan");
     }
     g_feat = pclr_vk_get_features(g_ctx);
-    printf("device: %s (subgroup %u, fp64 %d)\n", g_feat->device_name, g_feat->subgroup_size, g_feat->float64);
+    printf("device: %s (subgroup %u, fp64 %d, inf/NaN/-0 kept: float %d, double %d)\n", g_feat->device_name, g_feat->subgroup_size,
+           g_feat->float64, g_feat->preserve32, g_feat->preserve64);
     if (!CHECK(pclr_vk_buffer_create(g_ctx, (size_t)g_buf_size, &g_buf) == PCLR_OK, "buffer: %s", pclr_vk_last_error(g_ctx)))
         return pclr_test_summary("test_vulkan");
     if (!getenv("PCLR_TEST_SKIP_MATRIX")) test_matrix();
     if (!getenv("PCLR_TEST_SKIP_MATRIX")) test_nan();
     test_maps();
+    test_map_arithmetic();
+    test_preserve_mode();
     test_record();
     test_failures();
     test_generic_and_cache();
