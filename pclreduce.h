@@ -71,6 +71,8 @@ typedef enum pclr_result {
     PCLR_ERR_INVALID_CONTEXT,       /* context NULL, destroyed or not initialised */
     PCLR_ERR_IO,                    /* a cache or tuning file could not be read or written */
     PCLR_ERR_INVALID_MAP,           /* a map expression or its parameters do not parse or type-check */
+    PCLR_ERR_INVALID_ARGUMENT,      /* an argument that cannot be used here: a buffer of another context */
+    PCLR_ERR_BUSY,                  /* the context is in a call of another thread: one call at a time per context */
     PCLR_RESULT_COUNT_
 } pclr_result;
 
@@ -1252,6 +1254,8 @@ static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "invalid context (NULL, destroyed or not initialised)",
     "a cache or tuning file could not be read or written",
     "the map expression or its parameters are invalid",
+    "an argument cannot be used here (a buffer of another context)",
+    "the context is busy with another thread's call (one call at a time per context)",
 };
 
 PCLR_API const char *pclr_result_string(pclr_result r) {
@@ -7093,7 +7097,37 @@ struct pclr__engine {
     size_t tuned_count, tuned_skipped; /* skipped: entries the device cannot run */
     char *build_log;
     char last_error[1024];
+    long busy;                    /* a call is in the context (pclr__enter) */
 };
+
+/* One call at a time per context. The calls that use a context's shared state (scratch, programs,
+   command buffer, error text) claim it first; a call from a second thread that overlaps one in
+   flight gets PCLR_ERR_BUSY and changes nothing (not the error text either: that is the first
+   call's) instead of corrupting both. An atomic exchange where the compiler has one (GCC, Clang,
+   Windows); elsewhere a plain flag, which catches most overlaps. */
+PCLR__FN int pclr__enter(long *busy) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_exchange_n(busy, 1L, __ATOMIC_ACQUIRE) == 0;
+#elif defined(_WIN32)
+    return InterlockedExchange((volatile LONG *)busy, 1L) == 0;
+#else
+    if (*busy) return 0;
+    *busy = 1;
+    return 1;
+#endif
+}
+PCLR__FN pclr_result pclr__leave(long *busy, pclr_result r) {
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(busy, 0L, __ATOMIC_RELEASE);
+#elif defined(_WIN32)
+    InterlockedExchange((volatile LONG *)busy, 0L);
+#else
+    *busy = 0;
+#endif
+    return r;
+}
+/* return `call` run inside the context whose flag is `flag`, or PCLR_ERR_BUSY */
+#define PCLR__ONE_CALL(flag, call) return pclr__enter(flag) ? pclr__leave((flag), (call)) : PCLR_ERR_BUSY
 
 static void *pclr__default_alloc(size_t size, void *user) { (void)user; return malloc(size); }
 static void pclr__default_free(void *p, void *user) { (void)user; free(p); }
@@ -7772,12 +7806,17 @@ struct pclr_context {
     pclr_allocator alloc;
     char passed_over[512]; /* why earlier backends were not taken */
     char last_error[512];  /* the CPU's sentences */
+    long busy;             /* the CPU's flag (pclr__enter; a backend's is its engine's) */
 };
 
 struct pclr_buffer {
     pclr__mem mem;         /* host memory (ptr) on the CPU */
     size_t bytes;
+    const pclr_context *owner; /* the context that made it: another's handle means nothing here */
 };
+
+/* the context's one-call-at-a-time flag (see pclr__enter) */
+PCLR__FN long *pclr__busy(pclr_context *ctx) { return ctx->engine ? &ctx->engine->busy : &ctx->busy; }
 
 PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
 #if PCLR__HAVE_OPENCL
@@ -7898,15 +7937,13 @@ PCLR__FN pclr_result pclr__context_fail(pclr_context *ctx, pclr_result r, const 
     return pclr__say(ctx->last_error, sizeof ctx->last_error, r, "%s", what);
 }
 
-PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
+PCLR__FN pclr_result pclr__buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
     pclr_buffer *b;
     pclr_result r = PCLR_OK;
-    if (out) *out = NULL;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_buffer_create: out is NULL");
     if (!(b = (pclr_buffer *)ctx->alloc.alloc(sizeof *b, ctx->alloc.user)))
         return pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
     b->bytes = bytes;
+    b->owner = ctx;
     b->mem.addr = 0;
     if (ctx->engine) r = ctx->engine->ops->alloc(ctx->engine, bytes ? bytes : 1, &b->mem);
     else if (!(b->mem.ptr = ctx->alloc.alloc(bytes ? bytes : 1, ctx->alloc.user)))
@@ -7919,8 +7956,24 @@ PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_bu
     return PCLR_OK;
 }
 
+PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
+    if (out) *out = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_buffer_create: out is NULL");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__buffer_create(ctx, bytes, out));
+}
+
+/* A buffer another context made: its handle means nothing to this one (a CPU buffer's record read
+   as a cl_mem crashed; an OpenCL buffer's record was reduced as data). NULL is for the caller to judge. */
+PCLR__FN pclr_result pclr__buffer_owned(pclr_context *ctx, const pclr_buffer *buf, const char *which) {
+    char why[160];
+    if (!buf || buf->owner == ctx) return PCLR_OK;
+    snprintf(why, sizeof why, "%s buffer belongs to another context (each context reads only the buffers it made)", which);
+    return pclr__context_fail(ctx, PCLR_ERR_INVALID_ARGUMENT, why);
+}
+
 PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
-    if (!ctx || !buf) return;
+    if (!ctx || !buf || buf->owner != ctx) return; /* (another context's buffer: that context destroys it) */
     if (ctx->engine) ctx->engine->ops->free(ctx->engine, buf->mem);
     else ctx->alloc.free(buf->mem.ptr, ctx->alloc.user);
     ctx->alloc.free(buf, ctx->alloc.user);
@@ -7930,27 +7983,34 @@ PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
 PCLR__FN pclr_result pclr__buffer_check(pclr_context *ctx, const pclr_buffer *buf, const void *host, size_t offset,
                                         size_t bytes) {
     if (!buf || (!host && bytes)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "buffer or host pointer is NULL");
+    if (buf->owner != ctx) return pclr__buffer_owned(ctx, buf, "the");
     if (offset > buf->bytes || bytes > buf->bytes - offset)
         return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the copy reaches past the end of the buffer");
     return PCLR_OK;
 }
 
-PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
+PCLR__FN pclr_result pclr__buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
     pclr_result r;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if ((r = pclr__buffer_check(ctx, buf, src, offset, bytes)) != PCLR_OK || !bytes) return r;
     if (ctx->engine) return ctx->engine->ops->write(ctx->engine, buf->mem, offset, src, bytes);
     memcpy((char *)buf->mem.ptr + offset, src, bytes);
     return PCLR_OK;
 }
-
-PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
-    pclr_result r;
+PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__buffer_write(ctx, buf, offset, src, bytes));
+}
+
+PCLR__FN pclr_result pclr__buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
+    pclr_result r;
     if ((r = pclr__buffer_check(ctx, buf, dst, offset, bytes)) != PCLR_OK || !bytes) return r;
     if (ctx->engine) return ctx->engine->ops->read(ctx->engine, buf->mem, offset, dst, bytes);
     memcpy(dst, (const char *)buf->mem.ptr + offset, bytes);
     return PCLR_OK;
+}
+PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__buffer_read(ctx, buf, offset, dst, bytes));
 }
 
 /* The CPU context checks a config as a kernel backend would (knobs valid). */
@@ -7969,19 +8029,25 @@ PCLR__FN pclr_result pclr__cpu_check(pclr_context *ctx, const pclr_config *cfg, 
     return PCLR_OK;
 }
 
-PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
+PCLR__FN pclr_result pclr__prepare(pclr_context *ctx, const pclr_config *cfg) {
     pclr_config c;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     return ctx->engine ? pclr__engine_prepare(ctx->engine, cfg) : pclr__cpu_check(ctx, cfg, &c);
 }
-
-PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
-    pclr_config tuned;
+PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "out is NULL");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__prepare(ctx, cfg));
+}
+
+PCLR__FN pclr_result pclr__resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
+    pclr_config tuned;
     if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
     if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     return pclr__engine_resolve(ctx->engine, cfg, out);
+}
+PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "out is NULL");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__resolve(ctx, cfg, n, out));
 }
 
 PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n) {
@@ -8006,13 +8072,13 @@ static int pclr__fits(const pclr_buffer *buf, uint64_t es, uint64_t offset, uint
     return n <= UINT64_MAX / es && offset <= UINT64_MAX / es - n && (offset + n) * es <= buf->bytes;
 }
 
-PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
-                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
+PCLR__FN pclr_result pclr__reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
     pclr_config c;
     uint64_t es, ys = 0;
     pclr_result r;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result || (!x && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
+    if ((r = pclr__buffer_owned(ctx, x, "the x")) != PCLR_OK || (r = pclr__buffer_owned(ctx, y, "the y")) != PCLR_OK) return r;
     es = pclr_type_size(cfg ? cfg->type : PCLR_TYPE_DEFAULT);
     if (cfg && pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
     if (cfg && pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
@@ -8038,6 +8104,12 @@ PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, 
                                                                                        : "the CPU reference failed");
 }
 
+PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_map(ctx, cfg, x, x_offset, y, y_offset, n, params, result));
+}
+
 /* Both forms of pclr_reduce_batched: results (blocking) or out (async). */
 PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                           const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
@@ -8048,6 +8120,9 @@ PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
     if (!results && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results or output buffer is NULL");
+    if ((r = pclr__buffer_owned(ctx, x, "the x")) != PCLR_OK || (r = pclr__buffer_owned(ctx, y, "the y")) != PCLR_OK ||
+        (r = pclr__buffer_owned(ctx, offsets, "the offsets")) != PCLR_OK || (r = pclr__buffer_owned(ctx, out, "the output")) != PCLR_OK)
+        return r;
     es = pclr_type_size(cfg->type);
     if (pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
     if (pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
@@ -8091,15 +8166,17 @@ PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *
 PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                          uint64_t n, void *results) {
-    if (ctx && !results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
-    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results));
 }
 
 PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                                const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                                uint64_t n, pclr_buffer *out) {
-    if (ctx && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL));
 }
 
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
@@ -8108,7 +8185,7 @@ PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, co
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!ctx->engine)
         return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the CPU reference has no knobs to tune");
-    return pclr__engine_tune(ctx->engine, type, op, opt, out, cap, count);
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__engine_tune(ctx->engine, type, op, opt, out, cap, count));
 }
 
 PCLR_API const char *pclr_last_error(const pclr_context *ctx) {

@@ -959,11 +959,13 @@ static pclr_result pclr__cl_check(const pclr__engine *e, const pclr_config *c, c
 }
 
 PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cfg, pclr_config *out) {
-    return ctx ? pclr__engine_resolve(&ctx->e, cfg, out) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_resolve(&ctx->e, cfg, out));
 }
 
 PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg) {
-    return ctx ? pclr__engine_prepare(&ctx->e, cfg) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_prepare(&ctx->e, cfg));
 }
 
 /* ------------------------------------------------------------- programs */
@@ -1346,7 +1348,7 @@ PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_confi
     const pclr__entry *en;
     if (done) *done = NULL;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en, NULL);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en, NULL));
 }
 
 PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
@@ -1359,7 +1361,7 @@ PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_c
     extra.y.ptr = y;
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__cl_enqueue(ctx, cfg, x, x_offset, n, out, out_offset, num_wait, wait, done, &en, &extra);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_enqueue(ctx, cfg, x, x_offset, n, out, out_offset, num_wait, wait, done, &en, &extra));
 }
 
 static pclr_result pclr__cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset, uint64_t n,
@@ -1394,7 +1396,8 @@ static pclr_result pclr__cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg,
 
 PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result) {
-    return pclr__cl_reduce(ctx, cfg, in, offset, n, result, NULL);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce(ctx, cfg, in, offset, n, result, NULL));
 }
 
 PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
@@ -1403,7 +1406,8 @@ PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config 
     extra.y.ptr = y;
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__cl_reduce(ctx, cfg, x, x_offset, n, result, &extra);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce(ctx, cfg, x, x_offset, n, result, &extra));
 }
 
 
@@ -1580,15 +1584,17 @@ static pclr_result pclr__cl_reduce_batched(pclr_cl_context *ctx, const pclr_conf
 
 PCLR_API pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                             uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results) {
-    if (ctx && !results) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
-    return pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, 0, NULL, NULL, results);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!results) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, 0, NULL, NULL, results));
 }
 
 PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                                   uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    if (ctx && !out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-    return pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, num_wait, wait, done, NULL);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, num_wait, wait, done, NULL));
 }
 
 /* ------------------------------------------------------------ memory: the engine's slots */
@@ -1598,6 +1604,9 @@ static pclr_result pclr__cl_alloc_mem(pclr__engine *e, size_t bytes, pclr__mem *
     m->ptr = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS || !m->ptr) {
         m->ptr = NULL;
+        if (err == CL_INVALID_BUFFER_SIZE) /* beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE: memory the device cannot give */
+            return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "clCreateBuffer failed with CL_INVALID_BUFFER_SIZE (-61): %llu bytes are more than the device allocates at once",
+                                 (unsigned long long)bytes);
         return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "allocating a buffer");
     }
     return PCLR_OK;
@@ -1684,7 +1693,8 @@ static void pclr__cl_tune_end(pclr__engine *e) {
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count) {
     if (count) *count = 0;
-    return ctx ? pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count));
 }
 
 /* ------------------------------------------------------------ describe, the generic context */
@@ -1746,7 +1756,7 @@ PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_OPENCL ? (pclr_cl_context *)ctx->engine : NULL;
 }
 PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->mem.ptr : NULL;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->mem.ptr : NULL;
 }
 
 PCLR__DEFINE_OPS(pclr__cl_ops, PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, NULL, pclr__cl_build, pclr__cl_release,

@@ -706,11 +706,13 @@ PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx) { return 
 PCLR_API const char *pclr_cuda_last_error(const pclr_cuda_context *ctx) { return pclr__engine_error(ctx ? &ctx->e : NULL); }
 
 PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out) {
-    return ctx ? pclr__engine_resolve(&ctx->e, cfg, out) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_resolve(&ctx->e, cfg, out));
 }
 
 PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg) {
-    return ctx ? pclr__engine_prepare(&ctx->e, cfg) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_prepare(&ctx->e, cfg));
 }
 
 /* ------------------------------------------------------------ reduce */
@@ -872,7 +874,7 @@ PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config 
                                       uint64_t n, CUstream stream, void *result) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
-    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result, NULL);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result, NULL));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
@@ -884,7 +886,7 @@ PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_con
     extra.y.addr = y;
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, 0, result, &extra);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, 0, result, &extra));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
@@ -896,14 +898,14 @@ PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pc
     extra.y.addr = y;
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, out, NULL, &extra);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, out, NULL, &extra));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
                                             uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_async: output pointer is 0");
-    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL));
 }
 
 /* ------------------------------------------------------------ layouts */
@@ -1023,7 +1025,7 @@ PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr
                                               CUstream stream, void *results) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!results) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: results pointer is NULL");
-    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, 0, results);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, 0, results));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
@@ -1031,7 +1033,7 @@ PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, cons
                                                     uint64_t n, CUdeviceptr out, CUstream stream) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched_async: output pointer is 0");
-    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, out, NULL);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, out, NULL));
 }
 
 /* ------------------------------------------------------------ memory: the engine's slots and the public calls */
@@ -1154,10 +1156,12 @@ PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr
     int pushed = 0;
     if (count) *count = 0;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
-    r = pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count);
-    pclr__cuda_leave(ctx, pushed);
-    return r;
+    if (!pclr__enter(&ctx->e.busy)) return PCLR_ERR_BUSY;
+    if ((r = pclr__cuda_enter(ctx, &pushed)) == PCLR_OK) {
+        r = pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count);
+        pclr__cuda_leave(ctx, pushed);
+    }
+    return pclr__leave(&ctx->e.busy, r);
 }
 
 /* ------------------------------------------------------------ describe, compile check, the generic context */
@@ -1261,7 +1265,7 @@ PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_CUDA ? (pclr_cuda_context *)ctx->engine : NULL;
 }
 PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->mem.addr : 0;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->mem.addr : 0;
 }
 
 PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,

@@ -403,6 +403,8 @@ static pclr_result pclr__vk_mem_create(pclr_vk_context *ctx, VkDeviceSize bytes,
     VkResult r;
     int type = -1;
     memset(m, 0, sizeof *m);
+    if ((VkDeviceSize)bytes > (VkDeviceSize)-1 - 15) /* (rounded up to 16 it would wrap to 0) */
+        return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "a buffer of %llu bytes: no device has that much memory", (unsigned long long)bytes);
     memset(&bi, 0, sizeof bi);
     bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
     bi.size = PCLR__VK_ROUNDED(bytes); /* whole words: a shader reads 32-bit words, and a binding's array ends at its last whole one */
@@ -1100,10 +1102,12 @@ PCLR_API VkDevice pclr_vk_get_device(const pclr_vk_context *ctx) { return ctx ? 
 PCLR_API const char *pclr_vk_build_log(const pclr_vk_context *ctx) { return pclr__engine_log(ctx ? &ctx->e : NULL); }
 PCLR_API const char *pclr_vk_last_error(const pclr_vk_context *ctx) { return pclr__engine_error(ctx ? &ctx->e : NULL); }
 PCLR_API pclr_result pclr_vk_resolve(pclr_vk_context *ctx, const pclr_config *cfg, pclr_config *out) {
-    return ctx ? pclr__engine_resolve(&ctx->e, cfg, out) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_resolve(&ctx->e, cfg, out));
 }
 PCLR_API pclr_result pclr_vk_prepare(pclr_vk_context *ctx, const pclr_config *cfg) {
-    return ctx ? pclr__engine_prepare(&ctx->e, cfg) : PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_prepare(&ctx->e, cfg));
 }
 
 PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, size_t cap, size_t *len, int *count) {
@@ -1340,7 +1344,7 @@ static pclr_result pclr__vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, co
 PCLR_API pclr_result pclr_vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer in,
                                     VkDeviceSize in_size, uint64_t offset, uint64_t n, VkBuffer out, VkDeviceSize out_offset) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__vk_record(ctx, cmd, cfg, in, in_size, offset, NULL, 0, n, out, out_offset);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_record(ctx, cmd, cfg, in, in_size, offset, NULL, 0, n, out, out_offset));
 }
 PCLR_API pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x,
                                         VkDeviceSize x_size, uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset,
@@ -1351,7 +1355,7 @@ PCLR_API pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cm
     memcpy(&extra.y.ptr, &y, sizeof y < sizeof extra.y.ptr ? sizeof y : sizeof extra.y.ptr);
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__vk_record(ctx, cmd, cfg, x, x_size, x_offset, &extra, y_size, n, out, out_offset);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_record(ctx, cmd, cfg, x, x_size, x_offset, &extra, y_size, n, out, out_offset));
 }
 
 /* The blocking reduce: the context's command buffer, its result buffer, finalize. */
@@ -1376,7 +1380,7 @@ static pclr_result pclr__vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg,
 PCLR_API pclr_result pclr_vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer in, VkDeviceSize in_size,
                                     uint64_t offset, uint64_t n, void *result) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__vk_reduce(ctx, cfg, in, in_size, offset, NULL, 0, n, result);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_reduce(ctx, cfg, in, in_size, offset, NULL, 0, n, result));
 }
 PCLR_API pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
                                         uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset, uint64_t n,
@@ -1387,7 +1391,7 @@ PCLR_API pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config 
     memcpy(&extra.y.ptr, &y, sizeof y < sizeof extra.y.ptr ? sizeof y : sizeof extra.y.ptr);
     extra.y_offset = y_offset;
     extra.params = params;
-    return pclr__vk_reduce(ctx, cfg, x, x_size, x_offset, &extra, y_size, n, result);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_reduce(ctx, cfg, x, x_size, x_offset, &extra, y_size, n, result));
 }
 
 /* ------------------------------------------------------------ memory: the engine's slots and the public calls */
@@ -1436,13 +1440,10 @@ static pclr_result pclr__vk_reduce_mem(pclr__engine *e, const pclr_config *cfg, 
                            my ? PCLR__VK_ROUNDED(my->size) : 0, n, result);
 }
 
-PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
+static pclr_result pclr__vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
     pclr__vk_mem m;
     void *grown;
     pclr_result r;
-    if (!out) return PCLR_ERR_NULL_POINTER;
-    *out = VK_NULL_HANDLE;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!(grown = pclr__grow(&ctx->e, ctx->buffers, &ctx->buffer_cap, ctx->buffer_count, sizeof *ctx->buffers)))
         return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
     ctx->buffers = (pclr__vk_mem *)grown;
@@ -1450,6 +1451,12 @@ PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, V
     ctx->buffers[ctx->buffer_count++] = m;
     *out = m.buffer;
     return PCLR_OK;
+}
+PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    *out = VK_NULL_HANDLE;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_buffer_create(ctx, bytes, out));
 }
 PCLR_API void pclr_vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer buf) {
     pclr__vk_mem *m;
@@ -1463,14 +1470,14 @@ PCLR_API pclr_result pclr_vk_buffer_write(pclr_vk_context *ctx, VkBuffer buf, si
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!src && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: src is NULL");
     if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: not a buffer of pclr_vk_buffer_create");
-    return pclr__vk_copy(ctx, m, offset, (void *)(uintptr_t)src, bytes, 1);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, (void *)(uintptr_t)src, bytes, 1));
 }
 PCLR_API pclr_result pclr_vk_buffer_read(pclr_vk_context *ctx, VkBuffer buf, size_t offset, void *dst, size_t bytes) {
     const pclr__vk_mem *m;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     if (!dst && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: dst is NULL");
     if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: not a buffer of pclr_vk_buffer_create");
-    return pclr__vk_copy(ctx, m, offset, dst, bytes, 0);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, dst, bytes, 0));
 }
 
 /* ------------------------------------------------------------ tuner: timestamp queries around a batch */
@@ -1518,7 +1525,7 @@ PCLR_API pclr_result pclr_vk_tune(pclr_vk_context *ctx, pclr_type type, pclr_op 
                                   pclr_tune_entry *out, size_t cap, size_t *count) {
     if (count) *count = 0;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    return pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count));
 }
 
 /* ------------------------------------------------------------ describe, compile check, the generic context */
@@ -1609,7 +1616,7 @@ PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_VULKAN ? (pclr_vk_context *)ctx->engine : NULL;
 }
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && ctx->backend == PCLR_VULKAN && buf->mem.ptr ? ((const pclr__vk_mem *)buf->mem.ptr)->buffer : VK_NULL_HANDLE;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_VULKAN && buf->mem.ptr ? ((const pclr__vk_mem *)buf->mem.ptr)->buffer : VK_NULL_HANDLE;
 }
 static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
     pclr_vk_desc vd;

@@ -221,6 +221,63 @@ static void device_numbers(void) {
     }
 }
 
+/* A buffer of another context (red team round 3): a CPU context given an OpenCL buffer reduced its
+   handle record as data and returned PCLR_OK; an OpenCL context given a CPU buffer crashed. Every
+   verb that takes a buffer refuses another context's, with a sentence, and the context still works.
+   SIZE_MAX bytes is an out-of-memory, not a wrapped size. */
+static void foreign_buffers(void) {
+    static const pclr_backend kinds[] = {PCLR_CPU, PCLR_OPENCL, PCLR_CPU};
+    pclr_context *ctx[3] = {NULL, NULL, NULL};
+    pclr_buffer *buf[3] = {NULL, NULL, NULL}, *huge = NULL;
+    uint32_t data[100], got = 0, want = 0;
+    pclr_config c;
+    pclr_desc d;
+    int a, b;
+    for (a = 0; a < 100; ++a) { data[a] = (uint32_t)(a * 7 + 1); want += data[a]; }
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_UINT;
+    for (a = 0; a < 3; ++a) {
+        memset(&d, 0, sizeof d);
+        d.backends[0] = kinds[a];
+        d.no_tune_file = 1;
+        if (pclr_create(&d, &ctx[a]) != PCLR_OK) continue;
+        CHECK(pclr_buffer_create(ctx[a], sizeof data, &buf[a]) == PCLR_OK && pclr_buffer_write(ctx[a], buf[a], 0, data, sizeof data) == PCLR_OK,
+              "%s buffer", pclr_backend_name(kinds[a]));
+        if (kinds[a] != PCLR_CPU) /* (malloc(SIZE_MAX) is NULL, but ASan stops the test there) */
+            CHECK(pclr_buffer_create(ctx[a], SIZE_MAX, &huge) == PCLR_ERR_OUT_OF_MEMORY && huge == NULL, "%s: a buffer of SIZE_MAX bytes: %s",
+                  pclr_backend_name(kinds[a]), pclr_last_error(ctx[a]));
+    }
+    for (a = 0; a < 3; ++a)
+        for (b = 0; b < 3; ++b) {
+            pclr_result r;
+            uint32_t back[4];
+            if (a == b || !ctx[a] || !buf[b]) continue;
+            r = pclr_reduce(ctx[a], &c, buf[b], 0, 100, &got);
+            CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(ctx[a]), "another context"),
+                  "a %s context reducing a buffer of another (%s) context: %s (%s)", pclr_backend_name(kinds[a]), pclr_backend_name(kinds[b]),
+                  pclr_result_string(r), pclr_last_error(ctx[a]));
+            CHECK(pclr_buffer_read(ctx[a], buf[b], 0, back, sizeof back) == PCLR_ERR_INVALID_ARGUMENT &&
+                      pclr_buffer_write(ctx[a], buf[b], 0, data, sizeof back) == PCLR_ERR_INVALID_ARGUMENT,
+                  "%s context: read and write of another context's buffer refused", pclr_backend_name(kinds[a]));
+            c.op = PCLR_SUM;
+            c.map = "x * y";
+            c.y_type = PCLR_UINT;
+            CHECK(pclr_reduce_map(ctx[a], &c, buf[a], 0, buf[b], 0, 100, NULL, &got) == PCLR_ERR_INVALID_ARGUMENT, "%s context: another's y refused",
+                  pclr_backend_name(kinds[a]));
+            c.map = NULL;
+            c.y_type = PCLR_TYPE_DEFAULT;
+            if (kinds[a] == PCLR_OPENCL) CHECK(pclr_buffer_cl(ctx[a], buf[b]) == NULL, "pclr_buffer_cl of another context's buffer: NULL");
+            pclr_buffer_destroy(ctx[a], buf[b]); /* ignored: its own context destroys it */
+            got = 0;
+            CHECK(pclr_reduce(ctx[a], &c, buf[a], 0, 100, &got) == PCLR_OK && got == want, "%s context: its own buffer still reduces (%u)",
+                  pclr_backend_name(kinds[a]), (unsigned)got);
+        }
+    for (a = 0; a < 3; ++a) {
+        pclr_buffer_destroy(ctx[a], buf[a]);
+        pclr_destroy(ctx[a]);
+    }
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
@@ -233,6 +290,7 @@ int main(void) {
     printf("test_generic: seed %s\n", env ? env : "(time)");
     contract();
     device_numbers();
+    foreign_buffers();
     /* auto: CUDA first, then OpenCL, then the CPU; the choice and the passed-over reasons are reported */
     memset(&d, 0, sizeof d);
     d.error = why;

@@ -677,6 +677,45 @@ static void test_generic_and_cache(void) {
     }
 }
 
+/* Red team round 3: a size that rounds to 0 (SIZE_MAX + 15 wraps: it crashed in the driver) and a
+   buffer of another context (a CPU buffer given to a Vulkan context crashed). */
+static void test_sizes_and_owners(void) {
+    VkBuffer b = VK_NULL_HANDLE;
+    pclr_desc d;
+    pclr_context *vk = NULL, *cpu = NULL;
+    pclr_buffer *mine = NULL, *theirs = NULL, *huge = NULL;
+    pclr_config c;
+    float data[64], sum = 0.0f;
+    pclr_result r;
+    int i;
+    for (i = 0; i < 64; ++i) data[i] = (float)i;
+    r = pclr_vk_buffer_create(g_ctx, SIZE_MAX, &b);
+    CHECK(r == PCLR_ERR_OUT_OF_MEMORY && b == VK_NULL_HANDLE, "pclr_vk_buffer_create(SIZE_MAX): %s (%s)", pclr_result_string(r), pclr_vk_last_error(g_ctx));
+    r = pclr_vk_buffer_create(g_ctx, SIZE_MAX - 8, &b);
+    CHECK(r == PCLR_ERR_OUT_OF_MEMORY && b == VK_NULL_HANDLE, "pclr_vk_buffer_create(SIZE_MAX - 8): %s", pclr_result_string(r));
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_VULKAN;
+    d.no_tune_file = 1;
+    if (!CHECK(pclr_create(&d, &vk) == PCLR_OK, "generic Vulkan context")) return;
+    d.backends[0] = PCLR_CPU;
+    CHECK(pclr_create(&d, &cpu) == PCLR_OK, "generic CPU context");
+    CHECK(pclr_buffer_create(vk, SIZE_MAX, &huge) == PCLR_ERR_OUT_OF_MEMORY && !huge, "generic Vulkan buffer of SIZE_MAX bytes: %s", pclr_last_error(vk));
+    CHECK(pclr_buffer_create(vk, sizeof data, &mine) == PCLR_OK && pclr_buffer_write(vk, mine, 0, data, sizeof data) == PCLR_OK, "a Vulkan buffer");
+    CHECK(pclr_buffer_create(cpu, sizeof data, &theirs) == PCLR_OK && pclr_buffer_write(cpu, theirs, 0, data, sizeof data) == PCLR_OK, "a CPU buffer");
+    memset(&c, 0, sizeof c);
+    r = pclr_reduce(vk, &c, theirs, 0, 64, &sum);
+    CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(vk), "another context"), "a CPU buffer given to a Vulkan context: %s (%s)",
+          pclr_result_string(r), pclr_last_error(vk));
+    CHECK(pclr_buffer_vk(vk, theirs) == VK_NULL_HANDLE, "pclr_buffer_vk of a CPU buffer: none");
+    r = pclr_reduce(cpu, &c, mine, 0, 64, &sum);
+    CHECK(r == PCLR_ERR_INVALID_ARGUMENT, "a Vulkan buffer given to a CPU context: %s (%s)", pclr_result_string(r), pclr_last_error(cpu));
+    CHECK(pclr_reduce(vk, &c, mine, 0, 64, &sum) == PCLR_OK && sum == 2016.0f, "the Vulkan context still reduces its own: %g", (double)sum);
+    pclr_buffer_destroy(vk, mine);
+    pclr_buffer_destroy(cpu, theirs);
+    pclr_destroy(cpu);
+    pclr_destroy(vk);
+}
+
 static void test_tune(void) {
     pclr_tune_entry out[PCLR_TUNE_CLASSES];
     pclr_tune_options o;
@@ -728,6 +767,7 @@ int main(void) {
     test_record();
     test_failures();
     test_generic_and_cache();
+    test_sizes_and_owners();
     if (!g_quick) test_tune();
     pclr_vk_buffer_destroy(g_ctx, g_buf);
     pclr_vk_destroy(g_ctx);
