@@ -2400,11 +2400,13 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "    q = q * r + 0.5lf;\n" \
     "    precise double s = 1.0lf + r, se = (1.0lf - s) + r; /* 1 + r exactly: one rounding at the end */\n" \
     "    precise double y = s + (se + (r * r * q + rl * s));\n" \
-    "    /* times 2^k from its bits; past 2^1023 or below 2^-1022 in two steps, the second rounding once (gradual underflow) */\n" \
+    "    /* times 2^k from its bits; past 2^1023 or below 2^-1022 in two steps, the second rounding once (gradual\n" \
+    "       underflow). precise: a compiler may not fold 2^1023 * 2 into inf */\n" \
     "    int ki = int(k);\n" \
-    "    if (ki > 1023) return y * 8.9884656743115795e+307lf * 2.0lf;\n" \
-    "    if (ki < -1022) return y * uint64BitsToDouble(uint64_t(ki + 2023) << 52) * 9.3326361850321888e-302lf;\n" \
-    "    return y * uint64BitsToDouble(uint64_t(ki + 1023) << 52);\n" \
+    "    if (ki > 1023) y = y * 8.9884656743115795e+307lf * 2.0lf;\n" \
+    "    else if (ki < -1022) y = y * uint64BitsToDouble(uint64_t(ki + 2023) << 52) * 9.3326361850321888e-302lf;\n" \
+    "    else y = y * uint64BitsToDouble(uint64_t(ki + 1023) << 52);\n" \
+    "    return y;\n" \
     "}\n"
 #define PCLR__GLSL_EXP \
     "double pclr_exp_double(double x) { return x != x ? x : pclr_exp_dd(x, 0.0lf); }\n"
@@ -2412,7 +2414,8 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "double pclr_exp2_double(double x) { /* e^(x ln2), x ln2 in double-double (beyond +-1100 only its sign matters) */\n" \
     "    if (x != x) return x;\n" \
     "    dvec2 h = pclr_two_prod(clamp(x, -1100.0lf, 1100.0lf), 0.69314718055994529lf);\n" \
-    "    return pclr_exp_dd(h.x, h.y + x * 2.3190468138462996e-17lf);\n" \
+    "    precise double l = h.y + x * 2.3190468138462996e-17lf;\n" \
+    "    return pclr_exp_dd(h.x, l);\n" \
     "}\n"
 #define PCLR__GLSL_LOG_DD \
     "/* log(x) as hi + lo, about 2^-64 apart, for finite x > 0 (C's log in double: GLSL has log for float only) */\n" \
@@ -2493,7 +2496,8 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "    } else {\n" \
     "        dvec2 l = pclr_log_dd(ax);\n" \
     "        dvec2 p = pclr_two_prod(y, l.x); /* |y| < 2^63 where |y log|x|| < 746 (else p.y is unused) */\n" \
-    "        r = pclr_exp_dd(p.x, p.y + y * l.y);\n" \
+    "        precise double pl = p.y + y * l.y;\n" \
+    "        r = pclr_exp_dd(p.x, pl);\n" \
     "    }\n" \
     "    return neg && odd ? -r : r;\n" \
     "}\n"
