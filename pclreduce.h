@@ -2362,10 +2362,10 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
    for float and double `%` (C's fmod, exact), written only where a map uses them. Error-free steps
    (Cody-Waite, TwoSum, TwoProd) need each operation rounded once, as written: their variables are
    `precise` (no contraction into fma, no reordering), and exact products are Dekker's, as Vulkan's
-   fma() need not be fused (lavapipe's is not). Against glibc: within 1 ulp (exp, exp2, log, log2, pow, sin, cos; subnormal results too, where
-   the device keeps subnormals); sin and cos reduce by Cody-Waite below 2^30, by Payne-Hanek above
-   (every finite double). The coefficients are Taylor's (1/n!, 2/(2n+1)), the constants ln2, pi/2 and
-   2/pi split in doubles. */
+   fma() need not be fused (lavapipe's is not). Against glibc (test_vulkan's test_double_math): within
+   1 ulp, subnormal results too where the device keeps subnormals; sin and cos reduce by Cody-Waite
+   below 2^30 and by Payne-Hanek above, so every finite double. The coefficients are Taylor's (1/n!,
+   2/(2n+1)); ln2, pi/2 and 2/pi are split in doubles (2/pi's 1184 bits in 32-bit words). */
 #define PCLR__GLSL_TWO_PROD \
     "/* a b = hi + lo exactly (Dekker; Veltkamp's split in 26 + 27 bits): Vulkan's fma() need not be fused\n" \
     "   (lavapipe's is not), so no fma anywhere here. |a|, |b| < 2^995 */\n" \
@@ -2515,7 +2515,7 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "dvec2 pclr_rem_pio2(double x, out int n) {\n" \
     "    uint64_t b = doubleBitsToUint64(abs(x)), m = (b & 0x000ffffffffffffful) | 0x0010000000000000ul, carry = 0ul;\n" \
     "    int e = int(b >> 52) - 1075, j0 = max(0, (e - 2) >> 5), s = 32 * (j0 + 7) - e; /* x 2/pi = P 2^-s, s in [191, 246] */\n" \
-    "    /* P = m times words j0..j0+6 in 32-bit limbs, least significant first; limbs from 8 up (bits >= 256 > s + 2) hold multiples of 4 */\n" \
+    "    /* P = m times words j0..j0+6 in 32-bit limbs, least significant first (limbs 8 up, bits >= 256 > s + 2: multiples of 4) */\n" \
     "    uint p[8];\n" \
     "    for (int i = 0; i < 7; ++i) {\n" \
     "        uint64_t v = uint64_t(pclr_2opi[j0 + 6 - i]) * (m & 0xfffffffful) + carry;\n" \
@@ -2615,7 +2615,8 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "/* C's fmod, exact: |a| mod |b| by long division of the integer mantissas, 8 bits a step; a's sign */\n" \
     "float pclr_fmod_float(float a, float b) {\n" \
     "    uint ua = floatBitsToUint(a) & 0x7fffffffu, ub = floatBitsToUint(b) & 0x7fffffffu, sign = floatBitsToUint(a) & 0x80000000u;\n" \
-    "    if (ub == 0u || ua >= 0x7f800000u || ub > 0x7f800000u) return uintBitsToFloat(0x7fc00000u); /* b 0, a inf, a or b NaN */\n" \
+    "    if (ub == 0u || ua >= 0x7f800000u || ub > 0x7f800000u) /* b 0, a inf, a or b NaN */\n" \
+    "        return uintBitsToFloat(0x7fc00000u);\n" \
     "    if (ua < ub) return a; /* |a| < |b| (b inf too), a +-0 too */\n" \
     "    /* m 2^e, subnormals with e = 1 and no implicit bit */\n" \
     "    int ea = int(ua >> 23), eb = int(ub >> 23);\n" \
@@ -2631,7 +2632,8 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "double pclr_fmod_double(double a, double b) {\n" \
     "    uint64_t ua = doubleBitsToUint64(a) & 0x7ffffffffffffffful, ub = doubleBitsToUint64(b) & 0x7ffffffffffffffful;\n" \
     "    uint64_t sign = doubleBitsToUint64(a) & 0x8000000000000000ul, one = 0x0010000000000000ul;\n" \
-    "    if (ub == 0ul || ua >= 0x7ff0000000000000ul || ub > 0x7ff0000000000000ul) return uint64BitsToDouble(0x7ff8000000000000ul); /* b 0, a inf, a or b NaN */\n" \
+    "    if (ub == 0ul || ua >= 0x7ff0000000000000ul || ub > 0x7ff0000000000000ul) /* b 0, a inf, a or b NaN */\n" \
+    "        return uint64BitsToDouble(0x7ff8000000000000ul);\n" \
     "    if (ua < ub) return a; /* |a| < |b| (b inf too), a +-0 too */\n" \
     "    /* m 2^e, subnormals with e = 1 and no implicit bit */\n" \
     "    int ea = int(ua >> 52), eb = int(ub >> 52);\n" \
