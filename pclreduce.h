@@ -2377,14 +2377,7 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
             pclr__mcast_open(E, PCLR_INT);
             PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, at));
         } else if (L == PCLR__ML_GLSL && t == PCLR_DOUBLE && f >= PCLR__MF_EXP && f <= PCLR__MF_COS) {
-            /* GLSL has these for float only: computed in float */
-            PCLR__MPUTF(E, "double(%s(", pclr__mfname(E, f, PCLR_FLOAT));
-            for (k = 0; k < m->n; ++k) {
-                if (k) pclr__put(E->w, ", ");
-                pclr__mas(E, m->a[k], PCLR_FLOAT);
-            }
-            pclr__put(E->w, "))");
-            break;
+            PCLR__MPUTF(E, "pclr_%s_double(", pclr__mfname(E, f, t)); /* GLSL has these for float only: helpers in double */
         } else if (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) { /* 1 / sqrt: the same on every C-like language */
             PCLR__MPUTF(E, "(%s / %s(", t == PCLR_DOUBLE ? "1.0" : "1.0f", pclr__mfname(E, PCLR__MF_SQRT, t));
         } else {
@@ -2400,12 +2393,300 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     }
 }
 
+/* GLSL helpers for C's exp, exp2, log, log2, pow, sin, cos in double (GLSL has them for float only) and
+   for float and double `%` (C's fmod, exact), written only where a map uses them. Error-free steps
+   (Cody-Waite, TwoSum, TwoProd) need each operation rounded once, as written: their variables are
+   `precise` (no contraction into fma, no reordering), and exact products are Dekker's, as Vulkan's
+   fma() need not be fused (lavapipe's is not). Against glibc (test_vulkan's test_double_math): within
+   1 ulp, subnormal results too where the device keeps subnormals; sin and cos reduce by Cody-Waite
+   below 2^30 and by Payne-Hanek above, so every finite double. The coefficients are Taylor's (1/n!,
+   2/(2n+1)); ln2, pi/2 and 2/pi are split in doubles (2/pi's 1184 bits in 32-bit words). */
+#define PCLR__GLSL_TWO_PROD \
+    "/* a b = hi + lo exactly (Dekker; Veltkamp's split in 26 + 27 bits): Vulkan's fma() need not be fused\n" \
+    "   (lavapipe's is not), so no fma anywhere here. |a|, |b| < 2^995 */\n" \
+    "dvec2 pclr_two_prod(double a, double b) {\n" \
+    "    precise double ca = 134217729.0lf * a, ah = ca - (ca - a), al = a - ah;\n" \
+    "    precise double cb = 134217729.0lf * b, bh = cb - (cb - b), bl = b - bh;\n" \
+    "    precise double p = a * b, e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;\n" \
+    "    return dvec2(p, e);\n" \
+    "}\n"
+#define PCLR__GLSL_EXP_DD \
+    "/* e^(xh + xl), xl a small correction (C's exp in double: GLSL has exp for float only) */\n" \
+    "double pclr_exp_dd(double xh, double xl) {\n" \
+    "    if (xh > 710.0lf) return uint64BitsToDouble(0x7ff0000000000000ul); /* past 709.78: inf */\n" \
+    "    if (xh < -746.0lf) return 0.0lf; /* below log(2^-1075): 0 */\n" \
+    "    /* x = k ln2 + r, |r| <= ln2/2 (Cody-Waite): k times ln2's first 42 bits, and xh minus that, are exact */\n" \
+    "    precise double k = round(xh * 1.4426950408889634lf);\n" \
+    "    precise double r1 = xh - k * 0.69314718055989033lf;\n" \
+    "    precise double c = xl - k * 5.4979230187083712e-14lf; /* ln2's next 53 bits */\n" \
+    "    precise double r = r1 + c, rb = r - r1, rl = (r1 - (r - rb)) + (c - rb); /* r + rl = r1 + c (TwoSum) */\n" \
+    "    /* e^r - 1 - r = r^2 q(r): Taylor to r^13/13!, the rest below 2^-57 of e^r */\n" \
+    "    precise double q = 1.6059043836821613e-10lf;\n" \
+    "    q = q * r + 2.08767569878681e-09lf;\n" \
+    "    q = q * r + 2.505210838544172e-08lf;\n" \
+    "    q = q * r + 2.7557319223985888e-07lf;\n" \
+    "    q = q * r + 2.7557319223985893e-06lf;\n" \
+    "    q = q * r + 2.4801587301587302e-05lf;\n" \
+    "    q = q * r + 0.00019841269841269841lf;\n" \
+    "    q = q * r + 0.0013888888888888889lf;\n" \
+    "    q = q * r + 0.0083333333333333332lf;\n" \
+    "    q = q * r + 0.041666666666666664lf;\n" \
+    "    q = q * r + 0.16666666666666666lf;\n" \
+    "    q = q * r + 0.5lf;\n" \
+    "    precise double s = 1.0lf + r, se = (1.0lf - s) + r; /* 1 + r exactly: one rounding at the end */\n" \
+    "    precise double y = s + (se + (r * r * q + rl * s));\n" \
+    "    /* times 2^k from its bits; past 2^1023 or below 2^-1022 in two steps, the second rounding once (gradual\n" \
+    "       underflow). precise: a compiler may not fold 2^1023 * 2 into inf */\n" \
+    "    int ki = int(k);\n" \
+    "    if (ki > 1023) y = y * 8.9884656743115795e+307lf * 2.0lf;\n" \
+    "    else if (ki < -1022) y = y * uint64BitsToDouble(uint64_t(ki + 2023) << 52) * 9.3326361850321888e-302lf;\n" \
+    "    else y = y * uint64BitsToDouble(uint64_t(ki + 1023) << 52);\n" \
+    "    return y;\n" \
+    "}\n"
+#define PCLR__GLSL_EXP \
+    "double pclr_exp_double(double x) { return x != x ? x : pclr_exp_dd(x, 0.0lf); }\n"
+#define PCLR__GLSL_EXP2 \
+    "double pclr_exp2_double(double x) { /* e^(x ln2), x ln2 in double-double (beyond +-1100 only its sign matters) */\n" \
+    "    if (x != x) return x;\n" \
+    "    dvec2 h = pclr_two_prod(clamp(x, -1100.0lf, 1100.0lf), 0.69314718055994529lf);\n" \
+    "    precise double l = h.y + x * 2.3190468138462996e-17lf;\n" \
+    "    return pclr_exp_dd(h.x, l);\n" \
+    "}\n"
+#define PCLR__GLSL_LOG_DD \
+    "/* log(x) as hi + lo, about 2^-64 apart, for finite x > 0 (C's log in double: GLSL has log for float only) */\n" \
+    "dvec2 pclr_log_dd(double x) {\n" \
+    "    uint64_t b = doubleBitsToUint64(x);\n" \
+    "    int e = int(b >> 52) - 1023;\n" \
+    "    if (e == -1023) { /* subnormal: its integer mantissa, exactly, times 2^-1074 */\n" \
+    "        b = doubleBitsToUint64(double(b));\n" \
+    "        e = int(b >> 52) - 1023 - 1074;\n" \
+    "    }\n" \
+    "    /* x = 2^e m, m in [sqrt(1/2), sqrt(2)) */\n" \
+    "    precise double m = uint64BitsToDouble((b & 0x000ffffffffffffful) | 0x3ff0000000000000ul);\n" \
+    "    if (m > 1.4142135623730951lf) { m = m * 0.5lf; e += 1; }\n" \
+    "    /* log(m) = 2 atanh(s) = 2s + s^3 R(s^2), s = f / (2 + f), f = m - 1 (exact), |s| < 0.1716 */\n" \
+    "    precise double f = m - 1.0lf;\n" \
+    "    precise double u = 2.0lf + f, ul = (2.0lf - u) + f; /* 2 + f = u + ul */\n" \
+    "    precise double s = f / u;\n" \
+    "    dvec2 su = pclr_two_prod(s, u);\n" \
+    "    precise double sl = (((f - su.x) - su.y) - s * ul) / u; /* s + sl = f / (2 + f); f - su.x exact */\n" \
+    "    dvec2 ss = pclr_two_prod(s, s);\n" \
+    "    precise double z = ss.x, zl = ss.y + 2.0lf * s * sl; /* s^2 = z + zl */\n" \
+    "    /* R(z) = sum 2 z^(n-1) / (2n+1), n = 1..12 (the rest below 2^-70); 2/3 in two parts */\n" \
+    "    precise double t = 0.080000000000000002lf;\n" \
+    "    t = t * z + 0.086956521739130432lf;\n" \
+    "    t = t * z + 0.095238095238095233lf;\n" \
+    "    t = t * z + 0.10526315789473684lf;\n" \
+    "    t = t * z + 0.11764705882352941lf;\n" \
+    "    t = t * z + 0.13333333333333333lf;\n" \
+    "    t = t * z + 0.15384615384615385lf;\n" \
+    "    t = t * z + 0.18181818181818182lf;\n" \
+    "    t = t * z + 0.22222222222222221lf;\n" \
+    "    t = t * z + 0.2857142857142857lf;\n" \
+    "    t = t * z + 0.40000000000000002lf;\n" \
+    "    t = t * z;\n" \
+    "    precise double R = 0.66666666666666663lf + t, Rl = ((0.66666666666666663lf - R) + t) + 3.7007434154171883e-17lf;\n" \
+    "    dvec2 zr = pclr_two_prod(z, R);\n" \
+    "    precise double w = zr.x, wl = zr.y + (z * Rl + zl * R); /* s^2 R */\n" \
+    "    dvec2 sw = pclr_two_prod(s, w);\n" \
+    "    precise double c = sw.x, cl = sw.y + (s * wl + sl * w); /* s^3 R */\n" \
+    "    precise double h = 2.0lf * s + c, hl = ((2.0lf * s - h) + c) + (2.0lf * sl + cl); /* log(m) */\n" \
+    "    /* + e ln2: ln2's first 42 bits times e exact */\n" \
+    "    precise double a = double(e) * 0.69314718055989033lf;\n" \
+    "    precise double v = a + h, vb = v - a, vl = ((a - (v - vb)) + (h - vb)) + (hl + double(e) * 5.4979230187083712e-14lf);\n" \
+    "    precise double hi = v + vl, lo = vl - (hi - v);\n" \
+    "    return dvec2(hi, lo);\n" \
+    "}\n"
+#define PCLR__GLSL_LOG \
+    "double pclr_log_double(double x) { /* -inf at +-0, NaN below 0 */\n" \
+    "    if (x == 0.0lf) return uint64BitsToDouble(0xfff0000000000000ul);\n" \
+    "    if (!(x > 0.0lf)) return x != x ? x : uint64BitsToDouble(0x7ff8000000000000ul);\n" \
+    "    return isinf(x) ? x : pclr_log_dd(x).x;\n" \
+    "}\n"
+#define PCLR__GLSL_LOG2 \
+    "double pclr_log2_double(double x) { /* log(x) / ln2 in double-double */\n" \
+    "    if (x == 0.0lf) return uint64BitsToDouble(0xfff0000000000000ul);\n" \
+    "    if (!(x > 0.0lf)) return x != x ? x : uint64BitsToDouble(0x7ff8000000000000ul);\n" \
+    "    if (isinf(x)) return x;\n" \
+    "    dvec2 l = pclr_log_dd(x);\n" \
+    "    dvec2 h = pclr_two_prod(l.x, 1.4426950408889634lf);\n" \
+    "    precise double r = h.x + (h.y + (l.x * 2.0355273740931033e-17lf + l.y * 1.4426950408889634lf));\n" \
+    "    return r;\n" \
+    "}\n"
+#define PCLR__GLSL_POW \
+    "double pclr_pow_double(double x, double y) { /* C99 Annex F's special cases, else e^(y log|x|) with both in double-double */\n" \
+    "    if (y == 0.0lf || x == 1.0lf) return 1.0lf;\n" \
+    "    if (x != x || y != y) return x + y;\n" \
+    "    precise double ax = abs(x);\n" \
+    "    bool neg = (doubleBitsToUint64(x) >> 63) != 0ul; /* -0 too */\n" \
+    "    if (isinf(y)) return ax == 1.0lf ? 1.0lf : (ax < 1.0lf) == (y < 0.0lf) ? uint64BitsToDouble(0x7ff0000000000000ul) : 0.0lf;\n" \
+    "    bool integer = trunc(y) == y, odd = integer && abs(y) < 9007199254740992.0lf && (int64_t(y) & 1l) != 0l;\n" \
+    "    precise double r;\n" \
+    "    if (ax == 0.0lf || isinf(ax)) { /* 0 or inf by y's sign, with x's sign where y is odd */\n" \
+    "        r = (ax == 0.0lf) == (y < 0.0lf) ? uint64BitsToDouble(0x7ff0000000000000ul) : 0.0lf;\n" \
+    "    } else if (neg && !integer) {\n" \
+    "        return uint64BitsToDouble(0x7ff8000000000000ul);\n" \
+    "    } else if (ax == 1.0lf) { /* -1 to an integer: +-1 */\n" \
+    "        r = 1.0lf;\n" \
+    "    } else {\n" \
+    "        dvec2 l = pclr_log_dd(ax);\n" \
+    "        dvec2 p = pclr_two_prod(y, l.x); /* |y| < 2^63 where |y log|x|| < 746 (else p.y is unused) */\n" \
+    "        precise double pl = p.y + y * l.y;\n" \
+    "        r = pclr_exp_dd(p.x, pl);\n" \
+    "    }\n" \
+    "    return neg && odd ? -r : r;\n" \
+    "}\n"
+#define PCLR__GLSL_REM_PIO2 \
+    "/* 2/pi = sum pclr_2opi[j] 2^(-32 (j+1)): the bits a Payne-Hanek reduction of a huge x needs */\n" \
+    "const uint pclr_2opi[37] = uint[](\n" \
+    "    0xa2f9836eu, 0x4e441529u, 0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu, 0xdebbc561u,\n" \
+    "    0xb7246e3au, 0x424dd2e0u, 0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu, 0xe88235f5u, 0x2ebb4484u,\n" \
+    "    0xe99c7026u, 0xb45f7e41u, 0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu, 0x1ff897ffu, 0xde05980fu,\n" \
+    "    0xef2f118bu, 0x5a0a6d1fu, 0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du, 0x7527bac7u, 0xebe5f17bu,\n" \
+    "    0x3d0739f7u, 0x8a5292eau, 0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u\n" \
+    ");\n" \
+    "/* x = (n + f) pi/2 for |x| >= 2^30 (Payne-Hanek): x = M 2^E, M's 53 bits times the 224 bits of 2/pi from where\n" \
+    "   the product's bits stop being multiples of 4; returns r = f pi/2, |f| <= 1/2, as hi, lo, and n mod 4 */\n" \
+    "dvec2 pclr_rem_pio2(double x, out int n) {\n" \
+    "    uint64_t b = doubleBitsToUint64(abs(x)), m = (b & 0x000ffffffffffffful) | 0x0010000000000000ul, carry = 0ul;\n" \
+    "    int e = int(b >> 52) - 1075, j0 = max(0, (e - 2) >> 5), s = 32 * (j0 + 7) - e; /* x 2/pi = P 2^-s, s in [191, 246] */\n" \
+    "    /* P = m times words j0..j0+6 in 32-bit limbs, least significant first (limbs 8 up, bits >= 256 > s + 2: multiples of 4) */\n" \
+    "    uint p[8];\n" \
+    "    for (int i = 0; i < 7; ++i) {\n" \
+    "        uint64_t v = uint64_t(pclr_2opi[j0 + 6 - i]) * (m & 0xfffffffful) + carry;\n" \
+    "        p[i] = uint(v);\n" \
+    "        carry = v >> 32;\n" \
+    "    }\n" \
+    "    p[7] = uint(carry);\n" \
+    "    carry = 0ul;\n" \
+    "    for (int i = 0; i < 6; ++i) {\n" \
+    "        uint64_t v = uint64_t(pclr_2opi[j0 + 6 - i]) * (m >> 32) + p[i + 1] + carry;\n" \
+    "        p[i + 1] = uint(v);\n" \
+    "        carry = v >> 32;\n" \
+    "    }\n" \
+    "    p[7] += uint(pclr_2opi[j0] * uint(m >> 32)) + uint(carry);\n" \
+    "    /* 128 bits of P from bit s + 2 down: n (2 bits), then f in 126 bits (fh 62, fl 64) */\n" \
+    "    uint64_t w[2];\n" \
+    "    for (int h = 0; h < 2; ++h) {\n" \
+    "        int at = s + 2 - 64 * (h + 1), a = at >> 5, sh = at & 31;\n" \
+    "        uint64_t v = (uint64_t(p[a + 1]) << 32) | uint64_t(p[a]);\n" \
+    "        w[h] = sh == 0 ? v : (v >> sh) | (uint64_t(p[a + 2]) << (64 - sh));\n" \
+    "    }\n" \
+    "    uint64_t fh = w[0] & 0x3ffffffffffffffful, fl = w[1];\n" \
+    "    n = int(w[0] >> 62);\n" \
+    "    bool neg = fh >= 0x2000000000000000ul; /* f >= 1/2: f - 1 (2^126 minus the bits), n + 1 */\n" \
+    "    if (neg) {\n" \
+    "        fh = 0x3ffffffffffffffful - fh + (fl == 0ul ? 1ul : 0ul);\n" \
+    "        fl = 0ul - fl;\n" \
+    "        n += 1;\n" \
+    "    }\n" \
+    "    /* f as hi + lo (fh's 62 bits in two doubles, exactly), then times pi/2 in double-double */\n" \
+    "    precise double a = double(fh), c = double(int64_t(fh) - int64_t(a)) + double(fl) * 5.4210108624275222e-20lf; /* 2^-64 */\n" \
+    "    precise double h = a + c, l = c - (h - a);\n" \
+    "    h = h * 2.1684043449710089e-19lf; /* 2^-62 */\n" \
+    "    l = l * 2.1684043449710089e-19lf;\n" \
+    "    dvec2 r = pclr_two_prod(h, 1.5707963267948966lf);\n" \
+    "    precise double rl = r.y + (h * 6.123233995736766e-17lf + l * 1.5707963267948966lf);\n" \
+    "    precise double hi = r.x + rl, lo = rl - (hi - r.x);\n" \
+    "    if (neg != (x < 0.0lf)) { hi = -hi; lo = -lo; }\n" \
+    "    if (x < 0.0lf) n = -n;\n" \
+    "    n = n & 3;\n" \
+    "    return dvec2(hi, lo);\n" \
+    "}\n"
+#define PCLR__GLSL_SINCOS \
+    "/* sin(x) (c = 0) or cos(x) (c = 1) (GLSL has them for float only): x = n pi/2 + r, r in double-double by Cody-Waite\n" \
+    "   (pi/2 in 3 doubles, exact products) below 2^30, by Payne-Hanek above; then +-sin or +-cos of r */\n" \
+    "double pclr_sincos_double(double x, int c) {\n" \
+    "    if (isinf(x) || x != x) return uint64BitsToDouble(0x7ff8000000000000ul);\n" \
+    "    if (x == 0.0lf) return c == 0 ? x : 1.0lf; /* sin(-0) = -0 */\n" \
+    "    precise double r = x, rl = 0.0lf;\n" \
+    "    int n = 0;\n" \
+    "    if (abs(x) >= 1073741824.0lf) {\n" \
+    "        dvec2 v = pclr_rem_pio2(x, n);\n" \
+    "        r = v.x;\n" \
+    "        rl = v.y;\n" \
+    "    } else if (abs(x) > 0.78539816339744828lf) {\n" \
+    "        precise double k = round(x * 0.63661977236758138lf);\n" \
+    "        dvec2 a = pclr_two_prod(k, 1.5707963267948966lf), b = pclr_two_prod(k, 6.123233995736766e-17lf); /* k P1, k P2 */\n" \
+    "        precise double r1 = x - a.x; /* exact: a.x is x's neighbour (Sterbenz) */\n" \
+    "        precise double s1 = r1 - a.y, v1 = s1 - r1, e1 = (r1 - (s1 - v1)) - (a.y + v1); /* r1 - a.y = s1 + e1 (TwoSum) */\n" \
+    "        precise double s2 = s1 - b.x, v2 = s2 - s1, e2 = (s1 - (s2 - v2)) - (b.x + v2); /* s1 - b.x = s2 + e2 */\n" \
+    "        rl = (e1 + e2) - (b.y + k * -1.4973849048591698e-33lf); /* the rest, P3 the third part */\n" \
+    "        r = s2 + rl;\n" \
+    "        rl = rl - (r - s2);\n" \
+    "        n = int(k) & 3;\n" \
+    "    }\n" \
+    "    dvec2 rr = pclr_two_prod(r, r);\n" \
+    "    precise double z = rr.x, zl = rr.y + 2.0lf * r * rl, y;\n" \
+    "    if (((n + c) & 1) == 0) { /* sin(r): Taylor to r^17/17! (the rest < 2^-62) */\n" \
+    "        precise double p = 2.8114572543455206e-15lf;\n" \
+    "        p = p * z - 7.6471637318198164e-13lf;\n" \
+    "        p = p * z + 1.6059043836821613e-10lf;\n" \
+    "        p = p * z - 2.505210838544172e-08lf;\n" \
+    "        p = p * z + 2.7557319223985893e-06lf;\n" \
+    "        p = p * z - 0.00019841269841269841lf;\n" \
+    "        p = p * z + 0.0083333333333333332lf;\n" \
+    "        p = p * z - 0.16666666666666666lf;\n" \
+    "        y = r + (r * z * p + rl * (1.0lf - 0.5lf * z));\n" \
+    "    } else { /* cos(r): 1 - r^2/2 + Taylor to r^18/18! */\n" \
+    "        precise double p = -1.5619206968586225e-16lf;\n" \
+    "        p = p * z + 4.7794773323873853e-14lf;\n" \
+    "        p = p * z - 1.1470745597729725e-11lf;\n" \
+    "        p = p * z + 2.08767569878681e-09lf;\n" \
+    "        p = p * z - 2.7557319223985888e-07lf;\n" \
+    "        p = p * z + 2.4801587301587302e-05lf;\n" \
+    "        p = p * z - 0.0013888888888888889lf;\n" \
+    "        p = p * z + 0.041666666666666664lf;\n" \
+    "        precise double hz = 0.5lf * z, w = 1.0lf - hz;\n" \
+    "        y = w + (((1.0lf - w) - hz) + (z * z * p - 0.5lf * zl));\n" \
+    "    }\n" \
+    "    return ((n + c) & 2) == 0 ? y : -y;\n" \
+    "}\n"
+#define PCLR__GLSL_SIN \
+    "double pclr_sin_double(double x) { return pclr_sincos_double(x, 0); }\n"
+#define PCLR__GLSL_COS \
+    "double pclr_cos_double(double x) { return pclr_sincos_double(x, 1); }\n"
+#define PCLR__GLSL_FMOD_FLOAT \
+    "/* C's fmod, exact: |a| mod |b| by long division of the integer mantissas, 8 bits a step; a's sign */\n" \
+    "float pclr_fmod_float(float a, float b) {\n" \
+    "    uint ua = floatBitsToUint(a) & 0x7fffffffu, ub = floatBitsToUint(b) & 0x7fffffffu, sign = floatBitsToUint(a) & 0x80000000u;\n" \
+    "    if (ub == 0u || ua >= 0x7f800000u || ub > 0x7f800000u) /* b 0, a inf, a or b NaN */\n" \
+    "        return uintBitsToFloat(0x7fc00000u);\n" \
+    "    if (ua < ub) return a; /* |a| < |b| (b inf too), a +-0 too */\n" \
+    "    /* m 2^e, subnormals with e = 1 and no implicit bit */\n" \
+    "    int ea = int(ua >> 23), eb = int(ub >> 23);\n" \
+    "    uint ma = ea == 0 ? ua : (ua & 0x7fffffu) | 0x800000u, mb = eb == 0 ? ub : (ub & 0x7fffffu) | 0x800000u;\n" \
+    "    ma %= mb;\n" \
+    "    for (int d = max(ea, 1) - max(eb, 1); d > 0; d -= 8) ma = (ma << min(d, 8)) % mb;\n" \
+    "    eb = max(eb, 1);\n" \
+    "    while (ma != 0u && ma < 0x800000u && eb > 1) { ma <<= 1; eb--; } /* normalize: exponent 1 below 2^23 is a subnormal */\n" \
+    "    return uintBitsToFloat(sign | (ma < 0x800000u ? ma : (uint(eb) << 23) + (ma - 0x800000u)));\n" \
+    "}\n"
+#define PCLR__GLSL_FMOD_DOUBLE \
+    "/* C's fmod, exact: |a| mod |b| by long division of the integer mantissas, 11 bits a step; a's sign */\n" \
+    "double pclr_fmod_double(double a, double b) {\n" \
+    "    uint64_t ua = doubleBitsToUint64(a) & 0x7ffffffffffffffful, ub = doubleBitsToUint64(b) & 0x7ffffffffffffffful;\n" \
+    "    uint64_t sign = doubleBitsToUint64(a) & 0x8000000000000000ul, one = 0x0010000000000000ul;\n" \
+    "    if (ub == 0ul || ua >= 0x7ff0000000000000ul || ub > 0x7ff0000000000000ul) /* b 0, a inf, a or b NaN */\n" \
+    "        return uint64BitsToDouble(0x7ff8000000000000ul);\n" \
+    "    if (ua < ub) return a; /* |a| < |b| (b inf too), a +-0 too */\n" \
+    "    /* m 2^e, subnormals with e = 1 and no implicit bit */\n" \
+    "    int ea = int(ua >> 52), eb = int(ub >> 52);\n" \
+    "    uint64_t ma = ea == 0 ? ua : (ua & (one - 1ul)) | one, mb = eb == 0 ? ub : (ub & (one - 1ul)) | one;\n" \
+    "    ma %= mb;\n" \
+    "    for (int d = max(ea, 1) - max(eb, 1); d > 0; d -= 11) ma = (ma << min(d, 11)) % mb;\n" \
+    "    eb = max(eb, 1);\n" \
+    "    while (ma != 0ul && ma < one && eb > 1) { ma <<= 1; eb--; } /* normalize: exponent 1 below 2^52 is a subnormal */\n" \
+    "    return uint64BitsToDouble(sign | (ma < one ? ma : (uint64_t(eb) << 52) + (ma - one)));\n" \
+    "}\n"
+
 /* The helpers the tree uses, then its function pclr_map(x, [y,] i, [p0, ...]). */
 static void pclr__mfunction(pclr__memit *E) {
     const pclr__mtree *t = E->t;
     const int glsl = E->lang == PCLR__ML_GLSL;
     const char *fn = glsl ? "" : "PCLR_FN ";
     unsigned div = 0, mod = 0, absv = 0, mn = 0, mx = 0, fmodv = 0, rnd = 0, conv[6] = {0, 0, 0, 0, 0, 0};
+    unsigned dmath = 0; /* GLSL: the double functions exp..cos used (bit f - PCLR__MF_EXP) */
     static const pclr_type all[6] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
     int k, j;
     for (k = 0; k < t->count; ++k) {
@@ -2417,6 +2698,8 @@ static void pclr__mfunction(pclr__memit *E) {
         if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MIN || m->op == PCLR__MF_CLAMP)) mn |= bit;
         if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP)) mx |= bit;
         if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ROUND) rnd |= bit;
+        if (glsl && m->kind == PCLR__MN_CALL && m->type == PCLR_DOUBLE && m->op >= PCLR__MF_EXP && m->op <= PCLR__MF_COS)
+            dmath |= 1u << (m->op - PCLR__MF_EXP);
     }
     { /* float to integer conversions: wherever a float meets an integer type */
         for (k = 0; k < t->count; ++k) {
@@ -2462,10 +2745,28 @@ static void pclr__mfunction(pclr__memit *E) {
             if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { %sreturn b < a ? b : a; }\n", fn, T, sx, T, T, kept);
             if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { %sreturn b > a ? b : a; }\n", fn, T, sx, T, T, kept);
         }
-        if (glsl && (fmodv & (1u << ty))) PCLR__MPUTF(E, "%s pclr_fmod_%s(%s a, %s b) { return a - b * trunc(a / b); }\n", T, sx, T, T);
+        if (glsl && (fmodv & (1u << ty))) pclr__put(E->w, ty == PCLR_DOUBLE ? PCLR__GLSL_FMOD_DOUBLE : PCLR__GLSL_FMOD_FLOAT);
         if (glsl && (rnd & (1u << ty)))
             PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
                         T, T, T, T);
+    }
+    if (dmath) { /* double exp..cos in GLSL, each after what it calls */
+#define PCLR__DM(f) (dmath & (1u << (PCLR__MF_##f - PCLR__MF_EXP)))
+        if (dmath != PCLR__DM(EXP)) pclr__put(E->w, PCLR__GLSL_TWO_PROD); /* all but exp alone use it */
+        if (PCLR__DM(EXP) || PCLR__DM(EXP2) || PCLR__DM(POW)) pclr__put(E->w, PCLR__GLSL_EXP_DD);
+        if (PCLR__DM(LOG) || PCLR__DM(LOG2) || PCLR__DM(POW)) pclr__put(E->w, PCLR__GLSL_LOG_DD);
+        if (PCLR__DM(EXP)) pclr__put(E->w, PCLR__GLSL_EXP);
+        if (PCLR__DM(EXP2)) pclr__put(E->w, PCLR__GLSL_EXP2);
+        if (PCLR__DM(LOG)) pclr__put(E->w, PCLR__GLSL_LOG);
+        if (PCLR__DM(LOG2)) pclr__put(E->w, PCLR__GLSL_LOG2);
+        if (PCLR__DM(POW)) pclr__put(E->w, PCLR__GLSL_POW);
+        if (PCLR__DM(SIN) || PCLR__DM(COS)) {
+            pclr__put(E->w, PCLR__GLSL_REM_PIO2);
+            pclr__put(E->w, PCLR__GLSL_SINCOS);
+        }
+        if (PCLR__DM(SIN)) pclr__put(E->w, PCLR__GLSL_SIN);
+        if (PCLR__DM(COS)) pclr__put(E->w, PCLR__GLSL_COS);
+#undef PCLR__DM
     }
     { /* float to integer helpers: NaN gives 0, out of range saturates, inside truncates (defined C) */
         static const char *const lim[4] = {"2147483648.0", "4294967296.0", "9223372036854775808.0", "18446744073709551616.0"};

@@ -47,7 +47,11 @@ int main(void) {
     static const struct { pclr_type x, y; int comps; const char *map, *params; } maps[] = {
         {PCLR_FLOAT, 0, 1, "x * x", NULL}, {PCLR_HALF, PCLR_DOUBLE, 1, "x * y + t", "double t"},
         {PCLR_UINT8, 0, 4, "0.25 * x.x + 0.5 * x.y", NULL}, {PCLR_INT, PCLR_INT64, 1, "x - y > k ? 1 : 0", "long k"},
-        {PCLR_UINT16, 0, 2, "min(x.x, x.y) % 7", NULL}, {PCLR_DOUBLE, 0, 1, "sqrt(abs(x)) + floor(x / 3.0)", NULL}};
+        {PCLR_UINT16, 0, 2, "min(x.x, x.y) % 7", NULL}, {PCLR_DOUBLE, 0, 1, "sqrt(abs(x)) + floor(x / 3.0)", NULL},
+        /* the double math and fmod helpers, alone and together (each writes only what it calls) */
+        {PCLR_DOUBLE, 0, 1, "exp(x)", NULL}, {PCLR_DOUBLE, 0, 1, "exp2(x) + log(x)", NULL}, {PCLR_DOUBLE, 0, 1, "log2(x) + sin(x)", NULL},
+        {PCLR_DOUBLE, 0, 1, "cos(x) * pow(x, 2.5)", NULL}, {PCLR_FLOAT, 0, 1, "x % 3.3f", NULL},
+        {PCLR_DOUBLE, PCLR_FLOAT, 1, "x % y + float(x) % y + exp(x) + exp2(x) + log(x) + log2(x) + pow(x, y) + sin(x) + cos(y)", NULL}};
     const int quick = getenv("PCLR_TEST_QUICK") && atoi(getenv("PCLR_TEST_QUICK"));
     int t, o, a, v, f, k = 0;
     size_t i;

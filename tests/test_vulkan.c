@@ -461,6 +461,168 @@ static void test_preserve_mode(void) {
     }
 }
 
+/* ---- GLSL's double math and fmod against C's libm, one element at a time (n = 1 reduces of max
+   at offsets of one buffer: one pipeline a map). exp, exp2, log, log2, pow, sin, cos within
+   MATH_ULPS of glibc (inf, NaN and zeros exactly); % bit for bit as fmod / fmodf. sin and cos may
+   instead be within 2^-100 of glibc: glibc 2.36's own cos(0x1.6ac5b262ca1ffp+849), a result near
+   2^-61, is 8 ulp from the correctly rounded one (mpmath), which the GLSL gives. */
+#define MATH_ULPS 4
+#define MATH_N 3000 /* inputs a function (PCLR_TEST_QUICK: 1000): the special values, then random ones */
+static double g_mx[MATH_N], g_my[MATH_N];
+
+static double bits_double(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+/* uniform in [lo, hi) */
+static double uniform(uint64_t *st, double lo, double hi) { return lo + (hi - lo) * (double)(pclr_test_rand(st) >> 11) / 9007199254740992.0; }
+/* random bits, the exponent's ends (zeros, subnormals, inf, NaN) often */
+static uint64_t some_bits(uint64_t *st) {
+    const uint64_t r = pclr_test_rand(st);
+    switch (pclr_test_rand(st) % 8) {
+    case 0: return r & 0x800fffffffffffffull; /* subnormal or zero */
+    case 1: return r | 0x7ff0000000000000ull; /* NaN or inf */
+    case 2: return r & 0x8000000000000000ull; /* +-0 */
+    default: return r;
+    }
+}
+/* ulps between two finite doubles (their order as integers) */
+static double ulps_apart(double a, double b) {
+    int64_t i, j;
+    memcpy(&i, &a, 8);
+    memcpy(&j, &b, 8);
+    if (i < 0) i = INT64_MIN - i;
+    if (j < 0) j = INT64_MIN - j;
+    return i > j ? (double)((uint64_t)i - (uint64_t)j) : (double)((uint64_t)j - (uint64_t)i);
+}
+
+static double c_exp(double x) { return exp(x); }
+static double c_exp2(double x) { return exp2(x); }
+static double c_log(double x) { return log(x); }
+static double c_log2(double x) { return log2(x); }
+static double c_sin(double x) { return sin(x); }
+static double c_cos(double x) { return cos(x); }
+static double c_pow(double x, double y) { return pow(x, y); }
+static double c_fmod(double x, double y) { return fmod(x, y); }
+
+/* Maps inputs g_mx (and g_my) with `map` on the device, n = 1 at each offset; compares with ref1(x) or ref2(x, y). */
+static void check_math(const char *map, pclr_type t, VkBuffer ybuf, int count, double (*ref1)(double), double (*ref2)(double, double)) {
+    const size_t es = pclr_type_size(t);
+    const int exact = ref2 == c_fmod, trig = ref1 == c_sin || ref1 == c_cos;
+    double worst = 0, worst_x = 0;
+    int k, fails = 0, near_glibc = 0;
+    pclr_config c;
+    for (k = 0; k < count; ++k) { /* the inputs, in t */
+        if (t == PCLR_FLOAT) { const float fx = (float)g_mx[k], fy = (float)g_my[k]; memcpy(g_host + k * es, &fx, 4); memcpy(g_host + (MATH_N + k) * es, &fy, 4); }
+        else { memcpy(g_host + k * es, &g_mx[k], 8); memcpy(g_host + (MATH_N + k) * es, &g_my[k], 8); }
+    }
+    pclr_vk_buffer_write(g_ctx, g_buf, 0, g_host, (size_t)count * es);
+    if (ref2) pclr_vk_buffer_write(g_ctx, ybuf, 0, g_host + MATH_N * es, (size_t)count * es);
+    memset(&c, 0, sizeof c);
+    c.type = t;
+    c.y_type = ref2 ? t : (pclr_type)0;
+    c.op = PCLR_MAX;
+    c.map = map;
+    for (k = 0; k < count; ++k) {
+        double x, y = 0, want, got, u;
+        unsigned char out[16];
+        const pclr_result r = pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, (uint64_t)k, ref2 ? ybuf : VK_NULL_HANDLE, ref2 ? g_buf_size : 0,
+                                                 (uint64_t)k, 1, NULL, out);
+        if (!CHECK(r == PCLR_OK, "%s: %s (%s)\n%s", map, pclr_result_string(r), pclr_vk_last_error(g_ctx), pclr_vk_build_log(g_ctx))) return;
+        if (t == PCLR_FLOAT) { /* float: fmodf */
+            float fx, fy, fg, fw;
+            memcpy(&fx, g_host + k * es, 4);
+            memcpy(&fy, g_host + (MATH_N + k) * es, 4);
+            memcpy(&fg, out, 4);
+            fw = fmodf(fx, fy);
+            x = fx, y = fy, got = fg, want = fw;
+            u = (fg != fg && fw != fw) || memcmp(&fg, &fw, 4) == 0 ? 0 : 1e300;
+        } else {
+            memcpy(&got, out, 8);
+            x = g_mx[k], y = g_my[k];
+            want = ref2 ? ref2(x, y) : ref1(x);
+            if (got != got || want != want) u = got != got && want != want ? 0 : 1e300;
+            else if (!isfinite(want) || want == 0 || !isfinite(got) || got == 0 || exact) u = memcmp(&got, &want, 8) == 0 ? 0 : 1e300; /* exactly */
+            else u = ulps_apart(got, want);
+            if (trig && u > MATH_ULPS && fabs(got - want) <= 0x1p-100) u = 0, ++near_glibc;
+        }
+        if (u > worst) worst = u, worst_x = x;
+        if (u > (exact || t == PCLR_FLOAT ? 0 : MATH_ULPS) && fails++ < 5) {
+            char ys[64] = "";
+            if (ref2) snprintf(ys, sizeof ys, ", y = %.17g (%a)", y, y);
+            CHECK(0, "%s at x = %.17g (%a)%s: got %.17g (%a), C %.17g (%a) [seed %llu]", map, x, x, ys, got, got, want, want, (unsigned long long)g_seed);
+        }
+    }
+    CHECK(fails == 0, "%s: %d of %d inputs off", map, fails, count);
+    if (worst < 1e300) printf("  %-9s %-6s %d inputs: at most %.0f ulp from C's (x = %.17g)%s\n", map, pclr_type_name(t), count, worst, worst_x,
+                              near_glibc ? ", some within 2^-100 instead" : "");
+}
+
+/* Special values first (the issue's: exp(89), log(1e300), exp(-745), DBL_MAX % 3.3, 1e10f % 3.3f), then random ones. */
+static void test_double_math(void) {
+    static const double sp[] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, NAN, 0.5, -2.5, 3.0, 89.0, 1e300, -745.0, -745.1332191019411, -745.14,
+                                -708.5, 709.782712893384, 709.7827128933841, 710.0, 1024.0, -1074.0, -1074.5, -1075.0, 1e-310, -1e-310, 4.9406564584124654e-324,
+                                2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308, 1e22, 1e9, 1e15, 6381956970095103.0 * 0x1p797,
+                                1.0000000000000002, 0.99999999999999989, 1e-20, 3.141592653589793, 1.5707963267948966, 0x1.6ac5b262ca1ffp+849};
+    const int nsp = (int)(sizeof sp / sizeof sp[0]);
+    static const struct { const char *map; double (*ref)(double); int kind; } fns[] = {
+        {"exp(x)", c_exp, 0}, {"exp2(x)", c_exp2, 1}, {"log(x)", c_log, 2}, {"log2(x)", c_log2, 2}, {"sin(x)", c_sin, 3}, {"cos(x)", c_cos, 3}};
+    uint64_t st = g_seed ^ 0x6d61;
+    int f, k, n = g_quick ? 1000 : MATH_N;
+    VkBuffer y;
+    if (!type_ok(PCLR_DOUBLE)) { SKIP("double math: no shaderFloat64"); return; }
+    if (!CHECK(pclr_vk_buffer_create(g_ctx, (size_t)g_buf_size, &y) == PCLR_OK, "y buffer: %s", pclr_vk_last_error(g_ctx))) return;
+    for (f = 0; f < (int)(sizeof fns / sizeof fns[0]); ++f) {
+        for (k = 0; k < n; ++k) {
+            const int kind = fns[f].kind;
+            double x;
+            if (k < nsp) x = sp[k];
+            else if (k % 4 == 0) x = uniform(&st, -1, 1);
+            else if (kind == 0) x = uniform(&st, -750, 712); /* exp: the whole range, subnormal results too */
+            else if (kind == 1) x = uniform(&st, -1080, 1030);
+            else if (kind == 2) x = k % 4 == 1 ? 1 + uniform(&st, -1, 1) * ldexp(1, -(int)(pclr_test_rand(&st) % 53)) : bits_double(pclr_test_rand(&st) >> 1);
+            else x = k % 4 == 1 ? uniform(&st, -1e9, 1e9) : bits_double(pclr_test_rand(&st) & 0xffefffffffffffffull); /* any finite: Payne-Hanek too */
+            g_mx[k] = x;
+            g_my[k] = 0;
+        }
+        check_math(fns[f].map, PCLR_DOUBLE, y, n, fns[f].ref, NULL);
+    }
+    /* pow: every pair of special values, then x > 0 with results over the whole range, negative x with integer y */
+    for (k = 0; k < n; ++k) {
+        double x, yv;
+        if (k < 20 * 20) x = sp[k / 20], yv = sp[k % 20];
+        else if (k % 3 == 0) x = -uniform(&st, 0, 10), yv = floor(uniform(&st, -300, 300));
+        else x = bits_double((pclr_test_rand(&st) >> 2) | 0x1000000000000000ull), yv = uniform(&st, -745, 709) / log(x);
+        g_mx[k] = x;
+        g_my[k] = yv;
+    }
+    check_math("pow(x, y)", PCLR_DOUBLE, y, n, NULL, c_pow);
+    /* fmod, bit for bit: the issue's, then random bits (all exponents, |y| near |x| or far) */
+    for (k = 0; k < n; ++k) {
+        double x, yv;
+        if (k == 0) x = 1.7976931348623157e308, yv = 3.3;
+        else if (k == 1) x = 1e10, yv = 3.3; /* 1e10f % 3.3f in float */
+        else if (k < 20 * 20) x = sp[k / 20], yv = sp[k % 20];
+        else {
+            uint64_t bx = some_bits(&st), by = some_bits(&st);
+            if (k % 4 == 0) by = (bx & 0xfff0000000000000ull) - ((pclr_test_rand(&st) % 60) << 52) + (pclr_test_rand(&st) & 0xfffffffffffffull);
+            x = bits_double(bx), yv = bits_double(by);
+        }
+        g_mx[k] = x;
+        g_my[k] = yv;
+    }
+    check_math("x % y", PCLR_DOUBLE, y, n, NULL, c_fmod);
+    for (k = 402; k < n; ++k) { /* float: random float bits */
+        uint64_t bx = some_bits(&st), by = some_bits(&st);
+        float fx, fy;
+        uint32_t ux = (uint32_t)(bx >> 32), uy = (uint32_t)(by >> 32);
+        if (k % 4 == 0) uy = (ux & 0xff800000u) - ((uint32_t)(pclr_test_rand(&st) % 20) << 23) + (uint32_t)(pclr_test_rand(&st) & 0x7fffffu);
+        memcpy(&fx, &ux, 4);
+        memcpy(&fy, &uy, 4);
+        g_mx[k] = fx;
+        g_my[k] = fy;
+    }
+    check_math("x % y", PCLR_FLOAT, y, n, NULL, c_fmod);
+    pclr_vk_buffer_destroy(g_ctx, y);
+}
+
 /* The engine's way: record into its own command buffer, submit, read the state back, finalize. */
 static void test_record(void) {
     const pclr_vk_api *vk = pclr_vk_get_api(g_ctx);
@@ -764,6 +926,7 @@ int main(void) {
     test_maps();
     test_map_arithmetic();
     test_preserve_mode();
+    test_double_math();
     test_record();
     test_failures();
     test_generic_and_cache();
