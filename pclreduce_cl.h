@@ -239,6 +239,7 @@ struct pclr_cl_context {
     pclr_cl_features features;
     size_t raw_wave;                /* the preferred multiple as reported */
     cl_ulong local_mem;
+    cl_ulong max_alloc;             /* CL_DEVICE_MAX_MEM_ALLOC_SIZE (0: not answered) */
     cl_mem counter;                 /* one uint, 0 between launches (the kernels reset it) */
     cl_mem result;                  /* 8 bytes: blocking results, staging for out_offset != 0 */
     cl_mem pinned;                  /* 64 bytes of pinned host memory (CL_MEM_ALLOC_HOST_PTR), mapped for */
@@ -487,6 +488,7 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
         (r = PCLR__CL_QUERY(CL_DEVICE_MAX_WORK_GROUP_SIZE, 1, sizeof maxg, &maxg)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_TYPE, 1, sizeof type, &type)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_LOCAL_MEM_SIZE, 0, sizeof ctx->local_mem, &ctx->local_mem)) != PCLR_OK ||
+        (r = PCLR__CL_QUERY(CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0, sizeof ctx->max_alloc, &ctx->max_alloc)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_DOUBLE_FP_CONFIG, 0, sizeof dfp, &dfp)) != PCLR_OK ||
         (r = PCLR__CL_QUERY(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, 0, sizeof cache, &cache)) != PCLR_OK)
         return r;
@@ -1601,12 +1603,14 @@ PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pc
 static pclr_result pclr__cl_alloc_mem(pclr__engine *e, size_t bytes, pclr__mem *m) {
     pclr_cl_context *ctx = (pclr_cl_context *)e;
     cl_int err = CL_SUCCESS;
-    m->ptr = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    m->ptr = NULL;
+    if (!ctx->max_alloc || bytes <= ctx->max_alloc) m->ptr = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    else err = CL_INVALID_BUFFER_SIZE; /* (NVIDIA's clCreateBuffer took SIZE_MAX bytes without an error) */
+    if (err == CL_INVALID_BUFFER_SIZE)
+        return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "a buffer of %llu bytes is more than the device allocates at once (%llu bytes)",
+                             (unsigned long long)bytes, (unsigned long long)ctx->max_alloc);
     if (err != CL_SUCCESS || !m->ptr) {
         m->ptr = NULL;
-        if (err == CL_INVALID_BUFFER_SIZE) /* beyond CL_DEVICE_MAX_MEM_ALLOC_SIZE: memory the device cannot give */
-            return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "clCreateBuffer failed with CL_INVALID_BUFFER_SIZE (-61): %llu bytes are more than the device allocates at once",
-                                 (unsigned long long)bytes);
         return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "allocating a buffer");
     }
     return PCLR_OK;
