@@ -1,6 +1,6 @@
 /* libFuzzer harness: bytes -> argv words (split on whitespace and NUL, at
-   most 64) -> the tools' knob parser pclr_args_parse_knob
-   (examples/pclr_args.h), --lang through pclr_parse_backend, every word
+   most 64) -> the tools' knob and map parsers pclr_args_parse_knob and
+   pclr_args_parse_map (examples/pclr_args.h: --param's values and types too), --lang through pclr_parse_backend, every word
    through the pclr_parse_* functions and pclr_args_int. Never crashes; the
    parser only returns -1, 0 or 2; every field stays in range (enums inside
    their tables, knobs 0 or 1..2^20); a parsed config then goes through
@@ -53,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int argc = 0, i;
     size_t k = 0;
     pclr_config cfg;
+    pclr_args_map map; /* --param builds its declaration here; cfg.params points into it */
     FILE *err = g_null ? g_null : stderr;
     if (size > 4096) return 0;
     text = (char *)malloc(size + 1);
@@ -70,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     argv[argc] = NULL;
 
     memset(&cfg, 0, sizeof cfg);
+    memset(&map, 0, sizeof map);
     for (i = 1; i < argc; ++i) {
         int used;
         long long v = 12345;
@@ -96,6 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         used = pclr_args_parse_knob(argc, argv, i, &cfg, err, "fuzz_cli");
+        if (used == 0) { /* the map's flags: --map, --param [TYPE:]NAME=VALUE, --components, --type2 */
+            used = pclr_args_parse_map(argc, argv, i, &cfg, &map, err, "fuzz_cli");
+            REQUIRE(map.count >= 0 && map.count <= PCLR_MAP_MAX_PARAMS && memchr(map.params, 0, sizeof map.params) != NULL);
+        }
         REQUIRE(used == -1 || used == 0 || used == 2);
         if (used == 2) {
             REQUIRE(i + 1 < argc);
