@@ -52,14 +52,18 @@ deps:
 
 # shaderc for the demo's Vulkan table: $PCLR_SHADERC_LIBRARY, else one that loads (tests/shaderc.sh: Debian 12's
 # libshaderc1 needs glslang linked in), else none (the demo prints "vulkan: skipped: ...")
-demo: deps all
+# (deps first, then a fresh make: the Vulkan check above reads vulkan/vulkan.h as deps leaves it)
+demo: deps
+	$(MAKE) all
 	PCLR_SHADERC_LIBRARY="$${PCLR_SHADERC_LIBRARY:-$$(bash tests/shaderc.sh build)}" ./build/demo
 
-test: deps all
+test: deps
+	$(MAKE) all
 	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
 
 # every sampled matrix in full (the knob sweeps, the map table): slower than CI's make test
-test-full: deps all
+test-full: deps
+	$(MAKE) all
 	PCLR_TEST_FULL=1 CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
 
 bench: all

@@ -374,6 +374,23 @@ else
   expect_vk "result: 2" --type float --op sum --accumulate compensated --input "$T/f32comp.bin"
   expect_vk "result: 1.0000000000000001e\\+300 at 2" --type double --op argmax --input "$T/f64.bin"
   expect_vk "result: 0 at 18446744073709551615" --type uint8 --op argmax --n 0
+  # red team round 3 (issue 30): a map's arithmetic as C's on Vulkan (inf - inf, inf * 0, -0 + 0), double math in
+  # double (exp(89) was inf, exp(-745) 0, log(1e300) inf), % as fmod (1e10f % 3.3f was -1024)
+  py "struct.pack('<3f', float('inf'), 1, -0.0)" "$T/f32inf.bin"
+  py "struct.pack('<1f', -0.0)" "$T/f32negzero.bin"
+  py "struct.pack('<1f', 1e10)" "$T/f32big.bin"
+  py "struct.pack('<1d', 89)" "$T/f64e89.bin"
+  py "struct.pack('<1d', -745)" "$T/f64em745.bin"
+  py "struct.pack('<1d', 1e300)" "$T/f64e300.bin"
+  py "struct.pack('<1d', 1.7976931348623157e308)" "$T/f64max.bin"
+  expect_vk "result: -?nan" --type float --op max --map "x - x" --input "$T/f32inf.bin"
+  expect_vk "result: -?nan" --type float --op max --map "x * 0.0f" --input "$T/f32inf.bin"
+  expect_vk "result: 0" --type float --op min --map "x + 0.0f" --input "$T/f32negzero.bin"
+  expect_vk "result: 0.29611063" --type float --op max --map "x % 3.3f" --input "$T/f32big.bin"
+  expect_vk "result: 0.19260834835162033" --type double --op max --map "x % 3.3" --input "$T/f64max.bin"
+  expect_vk "result: 4.4896128191743455e\\+38" --type double --op max --map "exp(x)" --input "$T/f64e89.bin"
+  expect_vk "result: 4.9406564584124654e-324" --type double --op max --map "exp(x)" --input "$T/f64em745.bin"
+  expect_vk "result: 690.77552789821368" --type double --op max --map "log(x)" --input "$T/f64e300.bin"
   # --n/--seed: exactly the CPU's (integers, min/max, argmin/argmax), float sums close
   for args in "--type uint8 --op argmin" "--type int16 --op minmax" "--type uint64 --op count" "--type int64 --op argmax" \
               "--type half --op argmin" "--type uint --op sum" "--type int --op max" "--type float --op min" "--type double --op max" \
