@@ -17,7 +17,7 @@
    Thread safety: the core has no global mutable state; every function is
    reentrant. Backend contexts are documented in their headers.
 
-   License: MIT (see README.md). */
+   License: MIT (the full text is at the end of this file and in LICENSE). */
 #ifndef PCLREDUCE_H
 #define PCLREDUCE_H
 
@@ -8520,3 +8520,29 @@ PCLR_EXTERN_C_END
 #if defined(PCLREDUCE_VULKAN) && !defined(PCLREDUCE_VK_H)
 #include "pclreduce_vk.h"
 #endif
+
+/*
+------------------------------------------------------------------------------
+This software is available under the MIT License (also in LICENSE):
+
+Copyright (c) 2026 the pclreduce authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

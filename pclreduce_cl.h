@@ -17,7 +17,7 @@
    Resource errors (out of host memory or resources) are never taken for a
    missing feature. Not thread-safe: one thread at a time per context;
    contexts may share a cl_context and a queue, in-order or out-of-order.
-   Options: CL_TARGET_OPENCL_VERSION (default 120). License: MIT. */
+   Options: CL_TARGET_OPENCL_VERSION (default 120). License: MIT (the full text is at the end of this file). */
 #ifndef PCLREDUCE_CL_H
 #define PCLREDUCE_CL_H
 
@@ -1770,3 +1770,29 @@ PCLR__DEFINE_OPS(pclr__cl_ops, PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, N
 
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CL_IMPLEMENTED */
+
+/*
+------------------------------------------------------------------------------
+This software is available under the MIT License (also in LICENSE):
+
+Copyright (c) 2026 the pclreduce authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -23,7 +23,7 @@
    PCLR_FINISH_PARTIALS), no allocation; the blocking reduce writes the result
    into mapped pinned host memory. `in` must be aligned to the element
    (PCLR_ERR_MISALIGNED) and the elements inside its allocation
-   (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT. */
+   (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT (the full text is at the end of this file). */
 #ifndef PCLREDUCE_CUDA_H
 #define PCLREDUCE_CUDA_H
 
@@ -1275,3 +1275,29 @@ PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cud
 
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */
+
+/*
+------------------------------------------------------------------------------
+This software is available under the MIT License (also in LICENSE):
+
+Copyright (c) 2026 the pclreduce authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -45,7 +45,7 @@
    semaphores between queues): they share the scratch.
 
    Errors, allocator, NULL contexts: the contract in pclreduce.h. Not
-   thread-safe. License: MIT. */
+   thread-safe. License: MIT (the full text is at the end of this file). */
 #ifndef PCLREDUCE_VK_H
 #define PCLREDUCE_VK_H
 
@@ -1637,3 +1637,29 @@ PCLR__DEFINE_OPS(pclr__vk_ops, PCLR_VULKAN, pclr__vk_defaults, pclr__vk_check, N
                  pclr__vk_tune_begin, pclr__vk_tune_time, NULL, pclr__vk_describe,
                  pclr__vk_generic_create, pclr__vk_generic_destroy, NULL /* layouts: not yet on Vulkan */)
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
+
+/*
+------------------------------------------------------------------------------
+This software is available under the MIT License (also in LICENSE):
+
+Copyright (c) 2026 the pclreduce authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/
