@@ -75,7 +75,7 @@ clean:
 .PHONY: all deps demo test test-full bench clean
 
 # ---- embedding: make install, the auto-exposure example ---------------------
-#   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools -> $(PREFIX)/bin,
+#   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools (gen, run, tune) -> $(PREFIX)/bin,
 #                                        pclreduce.pc and the CMake package -> $(PREFIX)/lib
 #   build/auto_exposure [in.ppm|in.pfm] [out.ppm]   game-engine example (examples/auto_exposure.c)
 PREFIX          ?= /usr/local
@@ -92,18 +92,18 @@ build/auto_exposure: examples/auto_exposure.c $(HEADERS) | build
 build/maps: examples/maps.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/maps.c $(LIBS)
 
-install: build/pclreduce-gen build/pclreduce-run
+install: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune
 	install -d $(PCLR_INSTALL_TO)/include $(PCLR_INSTALL_TO)/bin \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig $(PCLR_INSTALL_TO)/lib/cmake/pclreduce
 	install -m 644 pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h $(PCLR_INSTALL_TO)/include/
-	install -m 755 build/pclreduce-gen build/pclreduce-run $(PCLR_INSTALL_TO)/bin/
+	install -m 755 build/pclreduce-gen build/pclreduce-run build/pclreduce-tune $(PCLR_INSTALL_TO)/bin/
 	$(PCLR_SUBST) cmake/pclreduce.pc.in > $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc
 	$(PCLR_SUBST) cmake/pclreduceConfig.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfig.cmake
 	$(PCLR_SUBST) cmake/pclreduceConfigVersion.cmake.in > $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/pclreduceConfigVersion.cmake
 
 uninstall:
 	rm -f $(addprefix $(PCLR_INSTALL_TO)/include/,pclreduce.h pclreduce_cl.h pclreduce_cuda.h pclreduce_vk.h) \
-	    $(addprefix $(PCLR_INSTALL_TO)/bin/,pclreduce-gen pclreduce-run) \
+	    $(addprefix $(PCLR_INSTALL_TO)/bin/,pclreduce-gen pclreduce-run pclreduce-tune) \
 	    $(PCLR_INSTALL_TO)/lib/pkgconfig/pclreduce.pc \
 	    $(addprefix $(PCLR_INSTALL_TO)/lib/cmake/pclreduce/,pclreduceConfig.cmake pclreduceConfigVersion.cmake)
 	-rmdir $(PCLR_INSTALL_TO)/lib/cmake/pclreduce

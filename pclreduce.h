@@ -48,6 +48,15 @@
 #define PCLREDUCE_VERSION_PATCH 1
 #define PCLREDUCE_VERSION "0.3.1"
 
+/* Zero-initialises any pclreduce struct (zero means "the default" in every field), the same way
+   in C and C++ and without warnings:  pclr_config cfg = PCLR_ZERO;  ({0} is an error in C++ for
+   a struct that starts with an enum, {} is not C99.) */
+#ifdef __cplusplus
+#define PCLR_ZERO {}
+#else
+#define PCLR_ZERO {0}
+#endif
+
 PCLR_EXTERN_C_BEGIN
 
 /* ---------------------------------------------------------------- results */

@@ -290,12 +290,11 @@ static int write_tonemapped(const char *path, const image *img, float exposure, 
 /* ------------------------------------------------------------ reduce: the generic context */
 /* CUDA, else OpenCL, else the CPU reference (backend 0: auto), or the backend asked for. */
 static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
-    pclr_desc desc;
+    pclr_desc desc = PCLR_ZERO;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
     char why[1024] = "";
     pclr_result r;
-    memset(&desc, 0, sizeof desc);
     desc.backends[0] = backend;
     desc.error = why;
     desc.error_cap = sizeof why;
@@ -424,7 +423,7 @@ static void barrier(const engine *e, VkCommandBuffer cmd, VkPipelineStageFlags s
 
 static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
     engine e;
-    pclr_vk_desc desc;
+    pclr_vk_desc desc = PCLR_ZERO;
     pclr_vk_context *pr = NULL;
     VkBuffer hdr = VK_NULL_HANDLE, stats = VK_NULL_HANDLE;
     VkCommandPool pool = VK_NULL_HANDLE;
@@ -443,7 +442,6 @@ static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pc
     memset(&e, 0, sizeof e);
     if (engine_create(&e) != 0) goto done;
     /* load time: pclreduce on the engine's own device, the pipeline built now */
-    memset(&desc, 0, sizeof desc);
     desc.instance = e.instance;
     desc.physical_device = e.gpu;
     desc.device = e.device;
@@ -526,7 +524,7 @@ int main(int argc, char **argv) {
     pclr_backend backend = PCLR_BACKEND_AUTO;
     int positional = 0, k;
     image img;
-    pclr_config cfg;
+    pclr_config cfg = PCLR_ZERO;
     pclr_stats_result got, ref;
     float *rgba;
     double mean_log, avg_lum, exposure, ev100;
@@ -562,7 +560,6 @@ int main(int argc, char **argv) {
         memcpy(rgba + 4 * i, img.rgb + 3 * i, 3 * sizeof(float));
         rgba[4 * i + 3] = 1.0f;
     }
-    memset(&cfg, 0, sizeof cfg);
     cfg.type = PCLR_FLOAT;
     cfg.components = 4;
     cfg.op = PCLR_STATS; /* min, max and mean (and the variance) in one pass */

@@ -59,11 +59,10 @@ static int run_table(pclr_context *ctx, void *data, size_t bytes) {
             continue;
         }
         for (o = PCLR_SUM; o <= PCLR_MAX; ++o) {
-            pclr_config cfg;
+            pclr_config cfg = PCLR_ZERO;
             unsigned char result[8];
             double times[REPS], t0;
             int k, ok;
-            memset(&cfg, 0, sizeof cfg);
             cfg.type = (pclr_type)t;
             cfg.op = (pclr_op)o;
             r = pclr_reduce(ctx, &cfg, buf, 0, n, result); /* builds the kernel once */
@@ -100,15 +99,14 @@ static int run_table(pclr_context *ctx, void *data, size_t bytes) {
 #ifndef PCLR_DEMO_NO_VULKAN
 /* The Vulkan device's table, or one line "vulkan: skipped: why" (no loader, device or shaderc: not a failure). */
 static int run_vulkan(void *data, size_t bytes) {
-    pclr_desc desc;
+    pclr_desc desc = PCLR_ZERO;
     pclr_context *ctx = NULL;
-    pclr_config probe;
-    pclr_vk_desc vk;
+    pclr_config probe = PCLR_ZERO; /* a compile needs shaderc (even where the disk cache holds some kernels): without it, skip */
+    pclr_vk_desc vk = PCLR_ZERO;
     const pclr_vk_features *f;
     char why[1024] = "";
     int failures;
     pclr_result r;
-    memset(&desc, 0, sizeof desc);
     desc.backends[0] = PCLR_VULKAN; /* the generic context takes Vulkan only where listed */
     desc.error = why;
     desc.error_cap = sizeof why;
@@ -116,10 +114,8 @@ static int run_vulkan(void *data, size_t bytes) {
         printf("\nvulkan: skipped: %s\n", why);
         return 0;
     }
-    memset(&probe, 0, sizeof probe); /* a compile needs shaderc (even where the disk cache holds some kernels): without it, skip */
     probe.type = PCLR_UINT;
     probe.op = PCLR_SUM;
-    memset(&vk, 0, sizeof vk);
     if (pclr_vk_compile_check(&probe, &vk, why, sizeof why) == PCLR_ERR_NO_DRIVER) {
         printf("\nvulkan: skipped: %s\n", why);
         pclr_destroy(ctx);
@@ -144,13 +140,12 @@ static int run_vulkan(void *data, size_t bytes) {
 int main(void) {
     const char *mb_env = getenv("PCLR_DEMO_MB");
     size_t bytes = (size_t)(mb_env ? atoi(mb_env) : 256) << 20;
-    pclr_desc desc;
+    pclr_desc desc = PCLR_ZERO; /* auto: CUDA, else OpenCL (GPU first), else the CPU */
     pclr_context *ctx = NULL;
     char why[1024] = "";
     void *data = malloc(bytes ? bytes : 1);
     int failures = 0;
     if (!data) { fprintf(stderr, "demo: out of memory\n"); return 1; }
-    memset(&desc, 0, sizeof desc); /* auto: CUDA, else OpenCL (GPU first), else the CPU */
     desc.error = why;
     desc.error_cap = sizeof why;
     if (pclr_create(&desc, &ctx) != PCLR_OK || pclr_get_backend(ctx) == PCLR_CPU) {

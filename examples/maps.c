@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
     }
     printf("%zu floats on %s (%s)\n", n, pclr_backend_name(pclr_get_backend(ctx)), pclr_device_name(ctx));
     for (k = 0; k < sizeof maps / sizeof maps[0]; ++k) {
-        pclr_config cfg = {0};
+        pclr_config cfg = PCLR_ZERO;
         double got, ref;
         unsigned char g[8], c[8];
         cfg.type = PCLR_FLOAT;

@@ -167,10 +167,10 @@ static void usage(const char *why, const char *bad) {
 }
 
 int main(int argc, char **argv) {
-    pclr_config cfg, resolved;
+    pclr_config cfg = PCLR_ZERO, resolved;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
-    pclr_desc desc;
+    pclr_desc desc = PCLR_ZERO;
     pclr_backend order[3] = {PCLR_CUDA, PCLR_OPENCL, PCLR_CPU}, chosen = PCLR_BACKEND_AUTO;
     long long n = -1, seed = 1, device = -1, platform = -1, repeat = 0;
     uint64_t count, lo;
@@ -188,7 +188,6 @@ int main(int argc, char **argv) {
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &local_rank);
     MPI_Comm_size(node, &local_size);
-    memset(&cfg, 0, sizeof cfg);
     for (i = 1; i < argc; ++i) {
         int used = 0;
         long long *num = NULL, most = (long long)1 << 62;
@@ -230,7 +229,6 @@ int main(int argc, char **argv) {
     rs = pclr_result_size(&cfg);
 
     /* the backend: the first of the order with a device; this rank's device in it */
-    memset(&desc, 0, sizeof desc);
     desc.error = err;
     desc.error_cap = sizeof err;
     desc.platform = platform >= 0 ? (int)platform + 1 : 0;

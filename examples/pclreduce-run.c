@@ -304,7 +304,7 @@ static void print_knobs(const pclr_context *ctx, const pclr_config *given, const
 
 /* The reduction on the generic context: the chosen backend (or auto). */
 static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result) {
-    pclr_desc desc;
+    pclr_desc desc = PCLR_ZERO;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL, *buf2 = NULL;
     pclr_config cfg = a->cfg;
@@ -312,7 +312,6 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
     const size_t comps = cfg.map && cfg.components > 1 ? (size_t)cfg.components : 1;
     size_t bytes = (size_t)n * pclr_type_size(cfg.type) * comps, bytes2 = (size_t)n * pclr_type_size(cfg.y_type) * comps;
     pclr_result r;
-    memset(&desc, 0, sizeof desc);
     desc.backends[0] = cfg.backend; /* 0: auto */
     desc.device = a->device + 1;     /* -1 (not given) becomes 0: the best device */
     desc.platform = a->platform + 1;
@@ -442,7 +441,10 @@ int main(int argc, char **argv) {
     if (rc == 0 && a.output) { /* every result, as the library wrote them */
         FILE *f = fopen(a.output, "wb");
         int bad = !f;
-        if (f) bad = (fwrite(result, rs, (size_t)count, f) != (size_t)count) | (fclose(f) != 0);
+        if (f) {
+            bad = fwrite(result, rs, (size_t)count, f) != (size_t)count;
+            bad |= fclose(f) != 0; /* closed whether the write failed or not */
+        }
         if (bad) {
             fprintf(stderr, "pclreduce-run: cannot write --output '%s'\n", a.output);
             rc = 1;

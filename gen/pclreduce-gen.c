@@ -28,14 +28,13 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-    pclr_config cfg;
+    pclr_config cfg = PCLR_ZERO;
     pclr_args_map map;
     int want_options = 0, i;
     char *text;
     size_t size = 0;
     pclr_result r;
     const char *why = NULL;
-    memset(&cfg, 0, sizeof cfg);
     memset(&map, 0, sizeof map);
     for (i = 1; i < argc; ++i) {
         int used;

@@ -19,7 +19,7 @@ run() { local name=$1; shift; if "$@" >"$TMP/log" 2>&1; then ok "$name"; return 
 # ---- 1. install layout
 if make -s -C "$ROOT" install PREFIX="$PREFIX" >"$TMP/log" 2>&1; then
     missing=""
-    for f in include/pclreduce.h include/pclreduce_cl.h include/pclreduce_cuda.h include/pclreduce_vk.h bin/pclreduce-gen bin/pclreduce-run \
+    for f in include/pclreduce.h include/pclreduce_cl.h include/pclreduce_cuda.h include/pclreduce_vk.h bin/pclreduce-gen bin/pclreduce-run bin/pclreduce-tune \
              lib/pkgconfig/pclreduce.pc lib/cmake/pclreduce/pclreduceConfig.cmake \
              lib/cmake/pclreduce/pclreduceConfigVersion.cmake; do
         [ -e "$PREFIX/$f" ] || missing="$missing $f"
@@ -33,6 +33,12 @@ if make -s -C "$ROOT" install PREFIX="$PREFIX" >"$TMP/log" 2>&1; then
 else
     fail "make install PREFIX=<tmp>"
 fi
+
+# every tool the README tells users to run is installed and runs; the package files name all four backends
+run "installed pclreduce-tune runs (--help)" "$PREFIX/bin/pclreduce-tune" --help
+run "pclreduce.pc names the OpenCL, CUDA, Vulkan and CPU backends" \
+    grep -q "OpenCL, CUDA, Vulkan and the CPU reference" "$PREFIX/lib/pkgconfig/pclreduce.pc"
+run "the CMake package looks for the Vulkan headers" grep -q "vulkan/vulkan.h" "$PREFIX/lib/cmake/pclreduce/pclreduceConfig.cmake"
 
 # ---- the outside project (knows nothing of the repository's location)
 mkdir -p "$TMP/app"

@@ -1,0 +1,8065 @@
+/* pclreduce.h - portable GPU reductions from kernels written at run time.
+
+   Core: types, configuration, validation, the kernel source generator for the
+   OpenCL C and CUDA dialects, the launch planner, the CPU reference and result
+   codes. Needs no GPU header.
+
+   Use (stb style), in exactly one C or C++ file:
+       #define PCLREDUCE_IMPLEMENTATION
+       #define PCLREDUCE_OPENCL      (and/or PCLREDUCE_CUDA: pulls in the backend)
+       #include "pclreduce.h"
+   Other files include it without PCLREDUCE_IMPLEMENTATION.
+
+   Options (define before including):
+       PCLREDUCE_STATIC   all functions static (private to one translation unit)
+       PCLR_ASSERT(c)     assertion used by the library (default: assert)
+
+   Thread safety: the core has no global mutable state; every function is
+   reentrant. Backend contexts are documented in their headers.
+
+   License: MIT (see README.md). */
+#ifndef PCLREDUCE_H
+#define PCLREDUCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef PCLR_API
+#if defined(PCLREDUCE_STATIC) && (defined(__GNUC__) || defined(__clang__))
+#define PCLR_API static __attribute__((unused)) /* a program need not call every function */
+#elif defined(PCLREDUCE_STATIC)
+#define PCLR_API static
+#else
+#define PCLR_API extern
+#endif
+#endif
+
+/* C linkage for C++ programs, around every declaration and definition. */
+#ifdef __cplusplus
+#define PCLR_EXTERN_C_BEGIN extern "C" {
+#define PCLR_EXTERN_C_END }
+#else
+#define PCLR_EXTERN_C_BEGIN
+#define PCLR_EXTERN_C_END
+#endif
+
+#define PCLREDUCE_VERSION_MAJOR 0
+#define PCLREDUCE_VERSION_MINOR 3
+#define PCLREDUCE_VERSION_PATCH 0
+#define PCLREDUCE_VERSION "0.3.0"
+
+PCLR_EXTERN_C_BEGIN
+
+/* ---------------------------------------------------------------- results */
+typedef enum pclr_result {
+    PCLR_OK = 0,
+    PCLR_ERR_NULL_POINTER,          /* a required pointer argument is NULL */
+    PCLR_ERR_INVALID_ENUM,          /* type, op, backend, variant, finish or stride out of range */
+    PCLR_ERR_INVALID_KNOB,          /* wave, group, unroll, vector or grid value not supported */
+    PCLR_ERR_UNSUPPORTED_COMBINATION, /* valid knobs that do not go together */
+    PCLR_ERR_BUFFER_TOO_SMALL,      /* caller buffer too small; the size needed was reported */
+    PCLR_ERR_SIZE_OVERFLOW,         /* n/offset overflow 64 bits or exceed the buffer */
+    PCLR_ERR_MISALIGNED,            /* pointer not aligned to the element size */
+    PCLR_ERR_NO_DRIVER,             /* OpenCL ICD / CUDA driver / NVRTC not found */
+    PCLR_ERR_NO_DEVICE,             /* no usable device */
+    PCLR_ERR_NO_FP64,               /* double requested on a device without fp64 */
+    PCLR_ERR_NO_INT64_ATOMICS,      /* configuration needs 64-bit atomics the device lacks */
+    PCLR_ERR_UNSUPPORTED_BY_DEVICE, /* the device cannot run this configuration */
+    PCLR_ERR_BUILD_FAILED,          /* kernel compilation failed; the build log is kept */
+    PCLR_ERR_OUT_OF_MEMORY,         /* host or device allocation failed */
+    PCLR_ERR_BACKEND,               /* an OpenCL/CUDA call failed (see the context's message) */
+    PCLR_ERR_INVALID_CONTEXT,       /* context NULL, destroyed or not initialised */
+    PCLR_ERR_IO,                    /* a cache or tuning file could not be read or written */
+    PCLR_ERR_INVALID_MAP,           /* a map expression or its parameters do not parse or type-check */
+    PCLR_RESULT_COUNT_
+} pclr_result;
+
+/* ------------------------------------------------------------ configuration
+   Zero means "default" everywhere (sokol style): a zero-initialised config is
+   a float sum with every knob at its default. */
+/* Element types: uint/int are 32-bit, half is IEEE binary16 storage (a
+   uint16_t of bits on the host). 64-bit types and double need a device that
+   has them (PCLR_ERR_NO_FP64 otherwise). New types were added after the first
+   four so that the old values keep their numbers. */
+typedef enum pclr_type {
+    PCLR_TYPE_DEFAULT = 0, PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE,
+    PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT64, PCLR_INT64, PCLR_HALF,
+    PCLR_TYPE_COUNT_
+} pclr_type;
+/* What a reduction computes (README "Semantics" has each one's result):
+   sum, min, max: one value; argmin/argmax: value and index (ties: the
+   smallest index; floats: the first NaN); minmax: both in one pass; stats:
+   count, sum, min, max, mean, variance in one pass; count: nonzero elements. */
+typedef enum pclr_op {
+    PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_ARGMIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT,
+    PCLR_OP_COUNT_
+} pclr_op;
+/* How a sum (also the sum inside stats) accumulates:
+   NATIVE: in the element's own width: 32-bit ints wrap mod 2^32, 64-bit mod
+     2^64, 8/16-bit ints accumulate in 32 bits, half in float;
+   WIDE: integers in 64 bits, half and float in double (needs fp64);
+   COMPENSATED: Kahan-Babuska-Neumaier in the element's float type (half: float);
+   EXACT: half, float and double sums only: the exact sum rounded once to
+     nearest-even into float (half, float) or double, the same bits for every
+     knob, backend and device (needs fp64 and 64-bit integer atomics). */
+typedef enum pclr_accumulate {
+    PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_EXACT, PCLR_ACCUMULATE_COUNT_
+} pclr_accumulate;
+/* What is reduced into how many results (README "Rows, columns and segments"):
+   ONE: the n elements into one result; ROWS: a rows x cols matrix whose rows
+   start pitch elements apart, one result per row (NumPy axis=-1; fixed-length
+   segments are rows with pitch = cols); COLUMNS: the same matrix, one result
+   per column (axis=0); SEGMENTS: K segments [offsets[k], offsets[k + 1]) of
+   the input, the K + 1 uint64 offsets in device memory, one result each. */
+typedef enum pclr_layout {
+    PCLR_LAYOUT_ONE = 0, PCLR_LAYOUT_ROWS, PCLR_LAYOUT_COLUMNS, PCLR_LAYOUT_SEGMENTS, PCLR_LAYOUT_COUNT_
+} pclr_layout;
+/* Where a reduction runs, and the kernel language it is written in: one word in
+   the API, on the command lines (--backend) and in the tuning file. 0 is
+   "auto": a backend's own calls fill in their own, the generic context picks
+   one (see pclr_context). The CPU reference runs no kernel. */
+typedef enum pclr_backend {
+    PCLR_BACKEND_AUTO = 0, PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_VULKAN, PCLR_BACKEND_COUNT_
+} pclr_backend;
+/* Earlier spellings, kept so that existing programs build. */
+typedef pclr_backend pclr_dialect;
+#define PCLR_BACKEND_DEFAULT PCLR_BACKEND_AUTO
+#define PCLR_DIALECT_DEFAULT PCLR_BACKEND_AUTO
+#define pclr_dialect_name pclr_backend_name
+#define pclr_parse_dialect pclr_parse_backend
+
+/* Level 1 (in-thread): how a work-item walks the input. */
+typedef enum pclr_stride {
+    PCLR_STRIDE_DEFAULT = 0,
+    PCLR_STRIDE_GLOBAL,   /* grid-stride: consecutive work-items read consecutive vectors */
+    PCLR_STRIDE_LOCAL,    /* each work-item walks its own contiguous block (what CPUs want) */
+    PCLR_STRIDE_COUNT_
+} pclr_stride;
+
+/* Level 2 (in-group): how a group combines its work-items' values. */
+typedef enum pclr_variant {
+    PCLR_VARIANT_DEFAULT = 0, /* CUDA: SHUFFLE; OpenCL: UNROLLED (backends pick better per device) */
+    PCLR_VARIANT_NAIVE,       /* paper ablation: interleaved tree, divergent modulo test */
+    PCLR_VARIANT_SEQUENTIAL,  /* paper ablation: divergence-free tree, loop kept rolled */
+    PCLR_VARIANT_UNROLLED,    /* divergence-free tree fully unrolled for the group size */
+    PCLR_VARIANT_SHUFFLE,     /* wave shuffles (CUDA __shfl_down_sync; NVIDIA OpenCL inline PTX) */
+    PCLR_VARIANT_COLLECTIVE,  /* OpenCL 2.0 work_group_reduce_* (needs -cl-std=CL2.0) */
+    PCLR_VARIANT_COUNT_
+} pclr_variant;
+
+/* Level 3 (between groups). */
+typedef enum pclr_finish {
+    PCLR_FINISH_DEFAULT = 0,  /* LAST_GROUP */
+    PCLR_FINISH_LAST_GROUP,   /* partials + counter; the last group folds them in fixed order (deterministic) */
+    PCLR_FINISH_ATOMIC,       /* native 32-bit integer atomics (uint/int only: exact) */
+    PCLR_FINISH_PARTIALS,     /* each group writes out[group]; the host runs a second pass */
+    PCLR_FINISH_COUNT_
+} pclr_finish;
+
+typedef struct pclr_config {
+    pclr_type type;           /* default PCLR_FLOAT */
+    pclr_op op;               /* default PCLR_SUM */
+    pclr_backend backend;     /* kernel language: PCLR_OPENCL or PCLR_CUDA; default: the context's (OpenCL for the generator) */
+    int wave_width;           /* 32 or 64; default 32 */
+    int group_size;           /* power of two 32..1024; default 256 */
+    int unroll;               /* loads in flight per work-item, power of two 1..128; default 4 */
+    int vector_width;         /* elements per load: 1, 2 or 4; default 16 bytes (4, or 2 for double) */
+    pclr_stride stride;       /* default PCLR_STRIDE_GLOBAL */
+    pclr_variant variant;     /* default per dialect, see above */
+    pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
+    int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
+    pclr_accumulate accumulate; /* sums: default PCLR_NATIVE */
+    /* A map (README "Map expressions"): each element contributes f(x, y, i)
+       instead of x: `map` is an expression in the map language, `params` declares
+       the run-time parameters it names ("float t, int k": their values are passed
+       at reduce time and cause no rebuild), `y_type` the element type of a second
+       input y of the same length, `components` the scalars per element of x and y
+       (RGBA pixels: 4). The strings are read during each call (the contexts keep
+       copies); all zero/NULL = no map. */
+    const char *map;
+    const char *params;
+    pclr_type map_type;       /* the value reduced: int, uint, int64, uint64, float or double; default: the map's type */
+    pclr_type y_type;         /* default: no second input */
+    int components;           /* 1, 2 or 4; default 1 */
+    /* The layout (all zero: one array, one result). A map's i is then the
+       index inside the row, column or segment, and so is argmin/argmax's. */
+    pclr_layout layout;
+    uint64_t rows;            /* ROWS, COLUMNS: rows of the matrix; SEGMENTS: K, the number of segments */
+    uint64_t cols;            /* ROWS, COLUMNS: elements per row; SEGMENTS: 0 or the typical length (a hint) */
+    uint64_t pitch;           /* ROWS, COLUMNS: elements between row starts, >= cols; 0 = cols */
+    int lanes;                /* knob: work-items per row or segment (ROWS, SEGMENTS) or down each column
+                                 (COLUMNS) in a group, a power of two up to the group size; 0 = by shape */
+} pclr_config;
+
+/* ------------------------------------------------------------ results
+   What pclr_reduce writes (pclr_result_size bytes):
+   - sum, min, max: one value (sum: of type pclr_sum_type; min/max: of type
+     pclr_value_type), count: a uint64_t: the scalar itself, so that a float
+     sum writes one float as it always did;
+   - argmin, argmax: a pclr_arg_result; minmax: a pclr_minmax_result;
+     stats: a pclr_stats_result.
+   A pclr_scalar holds a value in the member of its type (u8 for uint8, f32
+   for float and for half, ...). */
+typedef union pclr_scalar {
+    uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32; uint64_t u64; int64_t i64;
+    float f32; double f64;
+} pclr_scalar;
+typedef struct pclr_arg_result {
+    pclr_scalar value; /* of type pclr_value_type */
+    uint64_t index;    /* from the first element reduced; UINT64_MAX for n = 0 */
+} pclr_arg_result;
+typedef struct pclr_minmax_result { pclr_scalar min, max; } pclr_minmax_result;
+typedef struct pclr_stats_result {
+    uint64_t count;
+    pclr_scalar sum;       /* of type pclr_sum_type */
+    pclr_scalar min, max;  /* of type pclr_value_type */
+    double mean;           /* NaN for n = 0 */
+    double var;            /* population variance, M2 / n; NaN for n = 0 */
+    double sample_var;     /* M2 / (n - 1); NaN for n < 2 */
+} pclr_stats_result;
+
+/* Host memory for a backend context (in its desc). Set both functions or
+   neither: zero means malloc/free. */
+typedef struct pclr_allocator {
+    void *(*alloc)(size_t size, void *user);
+    void (*free)(void *ptr, void *user);
+    void *user;
+} pclr_allocator;
+
+/* Device facts the planner needs (backends fill this in). */
+typedef struct pclr_device_facts {
+    uint32_t compute_units;
+    uint32_t max_group_size;
+} pclr_device_facts;
+
+/* One launch: `groups` groups of `group_size` work-items. */
+typedef struct pclr_launch {
+    uint64_t groups;
+    uint32_t group_size;
+    uint64_t split;   /* layouts: groups that share one row or segment (ROWS, SEGMENTS) or one tile of columns */
+    int lanes;        /* layouts: the lanes knob the shape asks for (see pclr_config.lanes) */
+} pclr_launch;
+
+/* Name of the kernel entry point in every generated source. Its arguments:
+   (const T *in, u64 offset, u64 n, T *out, T *partials, uint *counter); counter
+   zero before the first launch (each launch leaves it zero). partials: a state per
+   group, except for CUDA's last-group kernels whose state is 4 or 8 bytes (pclr_state_size;
+   e.g. sum, min and max of uint, int, float and double), which take 8 or 16 bytes per group
+   there, zero-filled before the first launch (each launch leaves them zero). */
+#define PCLR_KERNEL_NAME "pclr_reduce"
+
+PCLR_API const char *pclr_result_string(pclr_result r);
+PCLR_API const char *pclr_type_name(pclr_type t);
+PCLR_API const char *pclr_op_name(pclr_op o);
+PCLR_API const char *pclr_backend_name(pclr_backend d);
+PCLR_API const char *pclr_stride_name(pclr_stride s);
+PCLR_API const char *pclr_variant_name(pclr_variant v);
+PCLR_API const char *pclr_finish_name(pclr_finish f);
+PCLR_API const char *pclr_accumulate_name(pclr_accumulate a);
+PCLR_API const char *pclr_layout_name(pclr_layout l);
+/* Parse the names above (e.g. "uint", "max", "cuda", "last_group"); PCLR_ERR_INVALID_ENUM if unknown. */
+PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out);
+PCLR_API pclr_result pclr_parse_op(const char *s, pclr_op *out);
+PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out);
+PCLR_API pclr_result pclr_parse_stride(const char *s, pclr_stride *out);
+PCLR_API pclr_result pclr_parse_variant(const char *s, pclr_variant *out);
+PCLR_API pclr_result pclr_parse_finish(const char *s, pclr_finish *out);
+PCLR_API pclr_result pclr_parse_accumulate(const char *s, pclr_accumulate *out);
+PCLR_API pclr_result pclr_parse_layout(const char *s, pclr_layout *out);
+
+/* Map expressions. The longest expression, deepest nesting and most parameters: */
+#define PCLR_MAP_MAX_LENGTH 1024
+#define PCLR_MAP_MAX_DEPTH 64
+#define PCLR_MAP_MAX_PARAMS 16
+/* PCLR_OK when cfg's map, params, y_type and components go together (also
+   when cfg has no map); else PCLR_ERR_INVALID_MAP (or the enum error) and a
+   sentence that names the column, in why (cap bytes; may be NULL).
+   pclr_config_resolve runs the same check and says only "the map is
+   invalid": this call says where. */
+PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap);
+/* The map's function `pclr_map` alone, in one language ("opencl", "cuda" or
+   "glsl"), under the buffer protocol of pclr_kernel_source. */
+PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, char *buf, size_t cap, size_t *size_needed);
+/* The type of the value a config reduces: the map's result type, or the element type. */
+PCLR_API pclr_type pclr_reduced_type(const pclr_config *cfg);
+
+/* Size in bytes of one element (0 for an invalid type; PCLR_TYPE_DEFAULT is float). */
+PCLR_API size_t pclr_type_size(pclr_type t);
+
+/* Fill in defaults and validate. `out` may equal `in`. On error `*why` (if not
+   NULL) points to a static sentence naming the problem. */
+PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why);
+
+/* "type=uint op=sum backend=cuda ..." for a resolved or unresolved config.
+   Writes at most cap bytes (NUL-terminated when cap > 0); returns the length
+   the full text needs, without the NUL. */
+PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap);
+
+/* Kernel source for cfg. With buf == NULL only *size_needed (bytes including
+   the NUL) is reported. PCLR_ERR_BUFFER_TOO_SMALL when cap < *size_needed
+   (the buffer is left holding an empty string). The core allocates nothing. */
+PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
+
+/* Compiler options the source needs (e.g. "-cl-std=CL2.0"; often empty), same
+   buffer protocol as pclr_kernel_source. Backends add their own (CUDA arch). */
+PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed);
+
+/* Most groups the planner may ask for on this device (scratch sizing). Exact
+   sums, which take no per-group scratch, get more above 2^29 elements per
+   group of this: ceil(n / 2^29) (see pclr_plan). */
+PCLR_API uint64_t pclr_max_groups(const pclr_config *resolved, const pclr_device_facts *dev);
+
+/* Grid for n elements: min(ceil(n / items per group), compute units x
+   groups_per_unit), at least 1 (n = 0 still launches one group that writes
+   the identity); exact sums at least ceil(n / 2^29) (their cells' bound).
+   `cfg` must be resolved. */
+PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* A layout's launch (cfg resolved, its rows, cols and pitch set): lanes
+   (cfg's, or by shape: rows and segments of up to a wave's width get a team
+   of the next power of two, up to 4096 elements a wave, longer ones a group
+   and, when there are fewer rows than groups to fill the device, `split`
+   groups per row; columns: tiles of the next power of two of cols, up to a
+   group, split over bands of rows when there are few tiles; stride=local
+   asks for a row per work-item, what CPUs want), split and groups. n: for
+   SEGMENTS the elements they span (their mean length n / K guides the
+   choice unless cols gives it). */
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* The types in a result (see "results"): min, max, argmin, argmax, minmax
+   and stats' min/max values are of the element type, except half, whose
+   values come back as float (which holds every half exactly). */
+PCLR_API pclr_type pclr_value_type(pclr_type t);
+/* The type of a sum (and of stats' sum) for the element type and
+   accumulator; PCLR_TYPE_DEFAULT for a pair that does not go together
+   (compensated integers). */
+PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a);
+/* Bytes pclr_reduce writes for cfg (0 when cfg is invalid). */
+PCLR_API size_t pclr_result_size(const pclr_config *cfg);
+/* Bytes of the op's state: what the kernel writes, and what the
+   asynchronous reduces leave in device memory (8-byte aligned). For sum,
+   min, max of uint, int, uint64, int64, float and double with the native
+   accumulator the state is the result itself; otherwise pclr_finalize turns
+   a state copied to the host into the result. */
+PCLR_API size_t pclr_state_size(const pclr_config *cfg);
+PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result);
+
+/* The result of reducing no elements with (type, op) and the native
+   accumulator (0 for sum, the largest value for min, ...), written as
+   pclr_result_size bytes to `out`. */
+PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
+
+/* CPU reference: reduces n elements at data into *result, with the same
+   semantics as the kernels (integer sums wrap in their accumulator, NaN
+   propagates through float min/max, float sums are pairwise, in tree order).
+   The second form takes the accumulator from cfg (its knobs are ignored). */
+PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
+PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result);
+/* With cfg's map: x and (when the map names it) y, n elements each, and the
+   values of cfg's parameters in their order (NULL when it has none). */
+PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                         void *result);
+
+/* Results a layout gives: rows (ROWS, SEGMENTS), cols (COLUMNS), 1 (ONE). */
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg);
+/* CPU reference of cfg's layout: x (and the map's y, NULL when it has none)
+   from their element 0, the parameters' values, for SEGMENTS the K + 1
+   offsets (host memory) and n, the elements x holds (offsets past it, or
+   decreasing, are PCLR_ERR_SIZE_OVERFLOW); one result per row, column or
+   segment (pclr_result_size bytes each) into results. */
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results);
+/* The result of reducing a's elements followed by b's, from the two results
+   (pclr_result_size bytes each, as pclr_reduce or pclr_cpu_reduce_config
+   wrote them with cfg's type, op, accumulator and map; no alignment needed;
+   out may be a or b). b_first_index is the number of elements a covers: it
+   is added to b's argmin/argmax index. Folding parts left to right (a
+   cluster's ranks in rank order) gives a deterministic answer; it equals the
+   result of the whole where the order of operations cannot matter:
+   - integer sums wrap in their sum type, counts add, min/max/minmax keep the
+     first NaN and take -0 below +0 (the CPU reference's rule);
+   - argmin/argmax: the first NaN, else the smaller value, ties to a (the
+     smaller index); an empty part (index UINT64_MAX) is the identity;
+   - float sums (every accumulator but exact) add once in the sum type: the
+     error bound of the whole gains one rounding per combine;
+   - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
+     formula in double (M2 = var x count), the variances recomputed from M2.
+   An exact sum is rounded once, and the sum of two rounded sums is not the
+   exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
+   (combine wide or compensated sums, or reduce the gathered data). An index
+   that would pass UINT64_MAX - 1 is PCLR_ERR_SIZE_OVERFLOW. */
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out);
+
+/* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
+#define PCLR_HASH_SEED 0xcbf29ce484222325ull
+PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
+
+/* ------------------------------------------------------------ kernel cache
+   Compiled binaries (OpenCL program binaries, CUBIN) on disk, one file per
+   identity: <dir>/<16 hex digits of pclr_hash64(identity)>.bin. The identity
+   is every byte that defines the binary (the backends pass source, options,
+   device name and driver version). A file holds a header (magic, format
+   version, identity length, payload size, the payload's SHA-256), the whole
+   identity, compared byte for byte, and the payload. Files are written to a
+   temporary name and renamed, so a reader sees a whole file or none; a
+   torn, corrupt or foreign file is a miss, never trusted: the caller
+   rebuilds and stores again.
+
+   Trust (POSIX; README "The disk cache's trust model"): the directory must be
+   a real directory (not a symbolic link) owned by this user (geteuid) and not
+   writable by group or others; each file a regular file (opened with
+   O_NOFOLLOW | O_NONBLOCK, then fstat) with the same owner and mode rule.
+   store creates missing directories 0700 and files 0600, whatever the
+   umask. Anything else is a miss (load) or PCLR_ERR_IO (store). */
+#ifndef PCLR_CACHE_MAX_BYTES
+#define PCLR_CACHE_MAX_BYTES (256u << 20) /* larger payloads are refused: no binary is this big */
+#endif
+
+/* $XDG_CACHE_HOME/pclreduce, else $HOME/.cache/pclreduce (Windows:
+   %LOCALAPPDATA%\pclreduce). Same buffer protocol as pclr_config_describe;
+   0 when no location is known. */
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap);
+
+/* 1 on a valid hit: *data (allocated with `a`; NULL or zero functions mean
+   malloc, free it with the same) holds *size bytes. 0 on a miss of any kind
+   (no file, truncated, other format, other identity, bad checksum, size over
+   the cap, no memory), with *why (if not NULL) a static sentence. */
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why);
+
+/* Writes the file atomically, creating dir and its parents (0700). PCLR_ERR_IO
+   when dir is "", fails the trust rule above, or the directory or file
+   cannot be written (a failed write leaves no temporary file);
+   PCLR_ERR_SIZE_OVERFLOW above PCLR_CACHE_MAX_BYTES. Safe between threads
+   and processes: the last complete writer wins. */
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
+                                      size_t size);
+
+/* ------------------------------------------------------------ tuning file
+   Measured winners, one per line in a text file people can read and edit:
+     cuda "NVIDIA H100 80GB HBM3" "13000" float sum 20 group=256 unroll=4 vector=4 wave=32
+         stride=global variant=shuffle finish=last_group groups_per_unit=8 gbps=2871.3
+   (one line): backend, quoted device name and driver version (\" and \\
+   escaped), type, op, size class, then key=value knobs. '#' comments and
+   blank lines are kept and ignored; unknown keys are ignored (newer files);
+   a malformed line is skipped, never fatal.
+
+   Size classes: n belongs to the first class c of 12, 16, 20, 22, 24, 26, 63
+   with n <= 2^c. Small sizes are latency-bound (one coarse class each), the
+   grid and unroll trade-offs move between 2^20 and 2^26 (finer classes), and
+   above that reductions are bandwidth-bound.
+
+   A layout's entries are keyed by its shape class as well: the class is
+   written before the size class, "rows_short:26" (rows_short entries
+   for 2^26 elements or fewer), and the knobs include lanes when the tuner
+   chose them (a reader without shape classes skips such a line). */
+PCLR_API uint32_t pclr_size_class(uint64_t n);
+
+/* Shape classes: the planner's strategy changes between them (see
+   pclr_plan_layout), and so do the best knobs. Rows and segments go by
+   their length (segments: cols when given, else their mean length n / K),
+   columns by their number. */
+typedef enum pclr_shape {
+    PCLR_SHAPE_ONE = 0,     /* one array, one result */
+    PCLR_SHAPE_ROWS_SHORT,  /* rows or segments of up to 64 elements: staged tiles of rows, or a team per row */
+    PCLR_SHAPE_ROWS_MEDIUM, /* up to 2048: a wave per row */
+    PCLR_SHAPE_ROWS_LONG,   /* up to 8192: a group per row, a pass or two over it */
+    PCLR_SHAPE_ROWS_HUGE,   /* longer: a group per row or several, many passes (the H100's best unroll differs) */
+    PCLR_SHAPE_COLS_NARROW, /* up to 64 columns: groups share a tile, a band of rows each */
+    PCLR_SHAPE_COLS_WIDE,   /* more columns: tiles across them */
+    PCLR_SHAPE_COUNT_
+} pclr_shape;
+/* cfg's shape class (cfg need not be resolved; n: the elements segments span). */
+PCLR_API pclr_shape pclr_shape_class(const pclr_config *cfg, uint64_t n);
+/* The elements a layout reduces (rows x cols, saturating; segments: n) or n for one array. */
+PCLR_API uint64_t pclr_layout_elements(const pclr_config *cfg, uint64_t n);
+PCLR_API const char *pclr_shape_name(pclr_shape s); /* "one", "rows_short", ... */
+PCLR_API pclr_result pclr_parse_shape(const char *s, pclr_shape *out); /* not "one": it has no prefix */
+
+typedef struct pclr_tune_entry {
+    pclr_backend backend;  /* PCLR_OPENCL or PCLR_CUDA */
+    char device[256];      /* device name as the driver reports it */
+    char driver[128];      /* driver version string */
+    pclr_type type;
+    pclr_op op;
+    uint32_t size_class;   /* one of the ladder above */
+    pclr_shape shape;      /* PCLR_SHAPE_ONE, or a layout's class (cfg.layout is then rows or columns) */
+    pclr_config cfg;       /* the winner, resolved */
+    double gbps;           /* its measured bandwidth (information only) */
+    double default_gbps;   /* pclr_tune_sweep: the start config's bandwidth there (not in the file) */
+} pclr_tune_entry;
+
+/* One line for e, ending in '\n'. Same buffer protocol as
+   pclr_config_describe. The config is written resolved; in the names, " and
+   \ are escaped with \ and control characters written \xHH (parse reads
+   them back, so that such a device's entries load again). */
+PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap);
+
+/* Parses one line (a trailing newline is fine). PCLR_ERR_INVALID_ENUM for an
+   unknown backend, type, op or knob name, PCLR_ERR_INVALID_KNOB for bad
+   syntax, a size class off the ladder or a config that does not resolve;
+   *why (if not NULL) says which. On success out->cfg is resolved. */
+PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, const char **why);
+
+/* The entries of the file at path for this backend, device and driver
+   (later lines win over earlier ones with the same type, op and class).
+   *entries is allocated with `a` (NULL: malloc), NULL when *count is 0. A
+   missing file is PCLR_OK with no entries; an unreadable one PCLR_ERR_IO. */
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count);
+
+/* Merges entries into the file at path, creating its directory: every other
+   line (comments, other devices) is kept, a line with the same backend,
+   device, driver, type, op and class is replaced in place, new keys are
+   appended; a new file starts with the line "# pclreduce tuning file".
+   - Only a tuning file is written over: an existing file must be blank,
+     start with that line, or have an entry as its first line that is not a
+     comment; anything else (a binary, a script) is PCLR_ERR_IO, untouched.
+   - Savers are serialized by an fcntl lock on <path>.lock (left in place):
+     each reads the file as the last one left it, so no entry is lost. Not on
+     Windows. Threads of one process serialize only where the program sees
+     F_OFD_SETLKW (Linux with _GNU_SOURCE); otherwise do not save from two
+     threads at once.
+   - A plain file is replaced atomically (temporary + rename) with its
+     permission bits kept. A symbolic link, or a file with several hard
+     links, is rewritten in place through the link, so the link and the
+     other names stay; not atomic: a crash midway can leave it cut short (a
+     cut last line is skipped when loaded).
+   With count 0 nothing is written: PCLR_OK tells that path could be saved to
+   (absent or a tuning file). pclr_tune_save_ex also gives a static sentence
+   in *why (NULL on success). */
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count);
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why);
+
+/* The entry for type, op and n's size class (one array); NULL if none. */
+PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type,
+                                                 pclr_op op, uint64_t n);
+
+/* cfg with every knob it leaves 0 taken from the entry for its type, op,
+   shape class and size class (of pclr_layout_elements(cfg, n); type 0 =
+   float, op 0 = sum). 1 when an entry applied, 0 (and *out = *cfg) when
+   none. The backends call it at every reduce. */
+PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
+                             pclr_config *out);
+
+/* $PCLR_TUNE_FILE when set, else <pclr_cache_default_dir>/tuning.txt. Same
+   buffer protocol as pclr_cache_default_dir. */
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap);
+
+/* The tuner's sweep, shared by the backends (pclr_cl_tune, pclr_cuda_tune).
+   For each size class up to opt->max_n it starts from `start` (the backend's
+   default, type and op set) and walks the knobs one at a time, keeping a
+   value when it is clearly faster (coordinate descent: group size, unroll,
+   grid, vector width, stride, variant, finish, then unroll and grid again).
+   A start with a layout (rows, cols and pitch set) is measured at its own
+   shape only (n = its elements, max_n ignored) over group size, unroll,
+   lanes and grid, then unroll and lanes again: one entry, for its shape
+   class and size class, whose config keeps the layout and drops the shape.
+   `measure` times a config on n elements and returns seconds per call, or a
+   negative number when the device cannot run it (skipped). Fills out[] with
+   one entry per class measured (device and driver left empty for the
+   backend); *count gets the number. PCLR_ERR_BUFFER_TOO_SMALL if cap <
+   PCLR_TUNE_CLASSES. */
+typedef double (*pclr_tune_measure_fn)(void *user, const pclr_config *cfg, uint64_t n);
+typedef void (*pclr_tune_progress_fn)(void *user, double fraction, const char *what);
+
+typedef struct pclr_tune_options {
+    uint64_t max_n;                 /* largest n measured; 0 = 2^26. Classes above it are left out */
+    pclr_tune_progress_fn progress; /* called before each measurement; NULL = silent */
+    void *user;                     /* passed to progress */
+    /* pclr_tune of a layout: rows x cols (pitch = cols) reduced along each row
+       (PCLR_LAYOUT_ROWS; its entry also serves segments of that length) or
+       each column (PCLR_LAYOUT_COLUMNS); PCLR_LAYOUT_ONE (0): one array */
+    pclr_layout layout;
+    uint64_t rows, cols;
+} pclr_tune_options;
+
+#define PCLR_TUNE_CLASSES 7 /* the size-class ladder above */
+
+PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
+                                     void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count);
+
+/* ------------------------------------------------------------ the generic context
+   One context over whichever backend works here, so that a program needs no
+   backend-specific code (miniaudio's ma_context_init is the model):
+
+       pclr_context *ctx;
+       pclr_buffer *buf;
+       pclr_config cfg = {0};                  float sum, every knob tuned or default
+       float sum;
+       pclr_create(NULL, &ctx);                CUDA, else OpenCL, else the CPU
+       pclr_buffer_create(ctx, n * sizeof(float), &buf);
+       pclr_buffer_write(ctx, buf, 0, host, n * sizeof(float));
+       pclr_reduce(ctx, &cfg, buf, 0, n, &sum);
+       printf("%s: %g\n", pclr_device_name(ctx), sum);
+       pclr_buffer_destroy(ctx, buf);
+       pclr_destroy(ctx);
+
+   The backends it can pick are those enabled (PCLREDUCE_OPENCL,
+   PCLREDUCE_CUDA) where PCLREDUCE_IMPLEMENTATION is defined; the CPU
+   reference is always there. pclr_context_cl / pclr_context_cuda (in the
+   backend headers) hand out the backend's own context, for reductions on the
+   program's own cl_mem or CUdeviceptr and for the asynchronous calls.
+
+   The contract every context keeps (generic and backend ones alike):
+   - create: PCLR_OK and *out set, or an error code, *out NULL and a sentence
+     in desc.error (error_cap bytes, when given) saying why;
+   - a NULL context: PCLR_ERR_INVALID_CONTEXT from every call; last_error
+     answers "no context (NULL)", build_log "", describe a line saying so;
+   - desc.allocator: both functions or neither (PCLR_ERR_NULL_POINTER);
+   - after a failed call the context stays usable; last_error names the call;
+   - a context is not thread-safe: one thread at a time (see README "Threads"). */
+#define PCLR_MAX_BACKENDS 4
+
+
+/* The fields every context's desc has (pclr_desc, pclr_cl_desc, pclr_cuda_desc). */
+#define PCLR_DESC_COMMON                                                                                \
+    pclr_allocator allocator; /* host memory; zero = malloc/free */                                   \
+    const char *cache_dir;    /* compiled kernels on disk; NULL = pclr_cache_default_dir() */         \
+    int no_disk_cache;        /* 1: no files read or written */                                       \
+    const char *tune_file;    /* NULL = pclr_tune_default_path(); its entries for the device apply */ \
+    int no_tune_file;         /* 1: built-in defaults only */                                         \
+    char *error;              /* a failed create writes why here (error_cap bytes) */                 \
+    size_t error_cap;
+
+typedef struct pclr_desc {
+    PCLR_DESC_COMMON
+    pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
+                                                 all 0 = auto: CUDA, OpenCL (GPU first), CPU; Vulkan
+                                                 (PCLR_VULKAN) only where listed */
+    int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
+    int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
+    const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
+    const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
+    const char *nvrtc_library;          /* NULL = $PCLR_NVRTC_LIBRARY, else the usual names */
+    const struct pclr_cl_api *opencl_api;  /* a caller's table of entry points instead of loading (copied; */
+    const struct pclr_cuda_api *cuda_api;  /* see pclreduce_cl.h, pclreduce_cuda.h) */
+    const struct pclr_nvrtc_api *nvrtc_api;
+    const char *vulkan_library;         /* NULL = $PCLR_VULKAN_LIBRARY, else libvulkan.so.1 (pclreduce_vk.h) */
+    const char *shaderc_library;        /* NULL = $PCLR_SHADERC_LIBRARY, else libshaderc.so.1 */
+    const struct pclr_vk_api *vulkan_api;
+    const struct pclr_shaderc_api *shaderc_api;
+} pclr_desc;
+
+typedef struct pclr_context pclr_context;
+typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (host memory on the CPU) */
+
+/* desc may be NULL (auto). The chosen backend and device: pclr_get_backend,
+   pclr_device_name, pclr_describe (which also says why earlier backends were
+   passed over). PCLR_ERR_NO_DEVICE when no listed backend works (the
+   reasons in desc.error). */
+PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
+/* How many devices `backend` has here, numbered as desc.device numbers them
+   (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
+   (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
+   (pclreduce-run --list's order), of platform desc.platform - 1 only when
+   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   local_rank % count + 1. desc may be NULL; its libraries and tables load as
+   pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
+   with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for
+   PCLR_BACKEND_AUTO (name one backend); PCLR_ERR_NO_DRIVER for a backend
+   not compiled in. */
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count);
+PCLR_API void pclr_destroy(pclr_context *ctx); /* NULL is fine; destroy buffers first */
+PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx); /* PCLR_BACKEND_AUTO for NULL */
+PCLR_API const char *pclr_device_name(const pclr_context *ctx);  /* "" for NULL */
+PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out);
+PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf);
+/* Blocking copies into and out of a buffer, `offset` bytes into it. */
+PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes);
+PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes);
+/* Builds cfg's kernel now (load time) instead of at the first reduce. */
+PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg);
+/* The configuration a reduce of n elements runs: tuned knobs for n's size
+   class, then the device's defaults, resolved and checked. */
+PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out);
+/* The tuning entry whose knobs fill those cfg leaves 0 in a reduce of n
+   elements (the context's entries for its device, those it cannot run left
+   out), or NULL: such knobs are then the device's defaults. */
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n);
+/* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
+                                 uint64_t n, void *result);
+/* With a map (pclr_config.map): x as `in` above, its second input y (NULL
+   when it has none) at element y_offset, and its parameters' values in their
+   order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
+PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
+/* A layout (cfg.layout, README "Rows, columns and segments"): x (and the
+   map's y, NULL when it has none) from their element offsets, the map's
+   parameters (NULL when none), for SEGMENTS the buffer of K + 1 uint64
+   offsets and n, the elements of x (from x_offset) the segments
+   may reach (offsets are checked against it on the device: a decreasing
+   pair or an end past n is PCLR_ERR_SIZE_OVERFLOW); rows and columns read
+   (rows - 1) x pitch + cols elements. Blocking: one result per row, column
+   or segment (pclr_result_size bytes each) into results. Async: one state
+   per row, column or segment (pclr_state_size bytes each; pclr_finalize
+   turns a copied state into the result) into out, with nothing waited for
+   (invalid offsets then give empty segments, unreported); the CPU context
+   has no states and writes the results there. */
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results);
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out);
+/* The tuner: sweeps the knobs for type and op per size class on this device
+   (pclr_tune_sweep; opt may be NULL: classes up to 2^26), on inputs rotated
+   over 4x the device's cache, pipelined. The winners apply to this context at
+   once (knobs a config leaves 0 come from them) and go to out[] (device and
+   driver filled in) for pclr_tune_save. PCLR_ERR_UNSUPPORTED_BY_DEVICE on the CPU. */
+PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                               pclr_tune_entry *out, size_t cap, size_t *count);
+PCLR_API const char *pclr_last_error(const pclr_context *ctx);
+PCLR_API const char *pclr_build_log(const pclr_context *ctx);
+/* Multi-line text: backend, device, default path, caches. Same buffer
+   protocol as pclr_config_describe. */
+PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
+
+/* ------------------------------------------------------------ the knobs
+   Every knob once: X(kind, name in describe and the tuning file, pclr_config
+   field, kernel macro, default). kind: ARG (chosen by the caller; the macro
+   form takes it as an argument), ENUM, INT, HOST (host side only: not in a
+   kernel). A default is one expression read twice: by pclr_config_resolve
+   (C) and, stringified, by the macro form's kernel text; in it PCLR_TSIZE is
+   the element size in bytes, PCLR_GROUP the group size and PCLR_IS_CUDA 1 for
+   the CUDA backend. The enum values are the kernel's macro values (1, 2, ...). */
+#define PCLR__KNOBS(X)                                                                                      \
+    X(ARG, type, type, PCLR_TYPE, PCLR_FLOAT)                                                              \
+    X(ARG, op, op, PCLR_OP, PCLR_SUM)                                                                      \
+    X(ARG, backend, backend, PCLR_BACKEND, PCLR_OPENCL)                                                    \
+    X(ARG, accumulate, accumulate, PCLR_ACCUMULATE, PCLR_NATIVE)                                           \
+    X(INT, wave, wave_width, PCLR_WAVE, 32)                                                                \
+    X(INT, group, group_size, PCLR_GROUP, 256)                                                             \
+    X(INT, unroll, unroll, PCLR_UNROLL, 4)                                                                 \
+    X(INT, vector, vector_width, PCLR_VECTOR, (16 / PCLR_TSIZE))                                           \
+    X(ENUM, stride, stride, PCLR_STRIDE, PCLR_STRIDE_GLOBAL)                                               \
+    X(ENUM, variant, variant, PCLR_VARIANT, (PCLR_IS_CUDA ? PCLR_VARIANT_SHUFFLE : PCLR_VARIANT_UNROLLED)) \
+    X(ENUM, finish, finish, PCLR_FINISH, PCLR_FINISH_LAST_GROUP)                                           \
+    X(HOST, groups_per_unit, groups_per_unit, PCLR_GROUPS_PER_UNIT, (2048 / PCLR_GROUP))
+/* A use of PCLR__KNOBS picks by kind: for names (ARG, ENUM), a kernel's number (INT) or the host's. */
+#define PCLR__KNOB_KIND_ARG(named, number, host) named
+#define PCLR__KNOB_KIND_ENUM(named, number, host) named
+#define PCLR__KNOB_KIND_INT(named, number, host) number
+#define PCLR__KNOB_KIND_HOST(named, number, host) host
+
+/* ------------------------------------------------------------ macro form
+   PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
+   expand at compile time to one string literal: a complete kernel for that
+   type (uint|int|float|double), op (sum|min|max), wave width and unroll
+   depth, every other knob at its default (from PCLR__KNOBS: group 256,
+   16-byte loads, global stride, last-group finish; the OpenCL kernel's tree
+   unrolled, the CUDA kernel's shuffles, so a CUDA wave must be 32). It is the
+   generator's text below for exactly those knobs, with type and op chosen by
+   #if when the kernel compiles (the tests compare the two kernels' results).
+   Note: the literal is longer than the 4095 characters C99 promises; every
+   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings). */
+#define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CL, "opencl", T, OP, WAVE, UNROLL)
+#define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CUDA, "cuda", T, OP, WAVE, UNROLL)
+#define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                         \
+    "/* pclreduce kernel (macro form): type=" #T " op=" #OP " backend=" NAME " wave=" #WAVE " unroll=" #UNROLL \
+    ", other knobs at their defaults */\n#define PCLR_TYPE_" #T " 1\n#define PCLR_OP_" #OP " 1\n"              \
+    "#define PCLR_WAVE " #WAVE "\n#define PCLR_UNROLL " #UNROLL "\n" PCLR__MF_PRELUDE_##D PCLR__MF_TYPES       \
+    PCLR__KNOBS(PCLR__KNOB_TEXT) PCLR__MF_VECTORS(PCLR__MF_VEC_##D, PCLR__TEXT_ELEMENT_##D) PCLR__MF_OPS(D)    \
+    PCLR__TEXT_LEVEL2 PCLR__MF_GROUP_##D "}\n" PCLR__MF_KERNEL_##D
+/* One size knob's default: "#ifndef PCLR_GROUP\n#define PCLR_GROUP 256\n#endif\n" (the
+   variant, stride and finish are fixed to their defaults by the text itself). */
+#define PCLR__KNOB_TEXT(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, "#ifndef " #macro "\n#define " #macro " " #dflt "\n#endif\n", )
+
+/* The macro form's own text: what the generator decides in C, chosen by #if. */
+#define PCLR__MF_PRELUDE_CL \
+    PCLR__TEXT_PRELUDE_OPENCL("#if defined(PCLR_TYPE_double)\n" PCLR__TEXT_FP64 "#endif\n") PCLR__TEXT_FENCE_OPENCL
+#define PCLR__MF_PRELUDE_CUDA                                                                                   \
+    PCLR__TEXT_PRELUDE_CUDA PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA \
+    "#if PCLR_WAVE != 32\n#error \"pclreduce: CUDA shuffles need a wave width of 32\"\n#endif\n"
+#define PCLR__MF_TYPES \
+"#define PCLR_CAT_(a, b) a##b\n#define PCLR_CAT(a, b) PCLR_CAT_(a, b)\n" \
+"#if defined(PCLR_TYPE_uint)\n#define PCLR_T uint\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_int)\n#define PCLR_T int\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 0\n" \
+"#elif defined(PCLR_TYPE_float)\n#define PCLR_T float\n#define PCLR_TSIZE 4\n#define PCLR_IS_FLOAT 1\n" \
+"#elif defined(PCLR_TYPE_double)\n#define PCLR_T double\n#define PCLR_TSIZE 8\n#define PCLR_IS_FLOAT 1\n" \
+"#else\n#error \"pclreduce: define PCLR_TYPE_uint, _int, _float or _double\"\n#endif\n" \
+"typedef PCLR_T pclr_t;\ntypedef pclr_t pclr_s; /* the state: the element itself */\n" \
+"#define PCLR_PARTIAL(vp, j) (vp)[j]\n#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n"
+/* PCLR_VECTOR may be an expression (16 / PCLR_TSIZE): the vector type takes a number. */
+#define PCLR__MF_VECTORS(VEC, E) \
+    "#if PCLR_VECTOR == 1\n" PCLR__TEXT_VEC1 PCLR__TEXT_FOLD1 "#elif PCLR_VECTOR == 2\n" VEC(2) \
+    PCLR__TEXT_FOLD2(E) "#elif PCLR_VECTOR == 4\n" VEC(4) PCLR__TEXT_FOLD4(E) \
+    "#else\n#error \"pclreduce: the macro form loads 1, 2 or 4 elements at a time (PCLR_VECTOR)\"\n#endif\n"
+#define PCLR__MF_VEC_CL(V) "typedef PCLR_CAT(PCLR_T, " #V ") pclr_vec;\n"
+#define PCLR__MF_VEC_CUDA(V) "struct __align__(PCLR_TSIZE * " #V ") pclr_vec { pclr_t s[" #V "]; };\n"
+#define PCLR__MF_OPS(D) \
+"/* ---- the operation ---- */\n" \
+"#if defined(PCLR_TYPE_double)\n#define PCLR_NEG(x) " PCLR__TEXT_NEG_##D##_D "\n#else\n#define PCLR_NEG(x) " PCLR__TEXT_NEG_##D##_F "\n#endif\n" \
+"#if defined(PCLR_OP_sum)\n#define PCLR_IDENTITY ((pclr_t)0)\n" \
+"#elif defined(PCLR_OP_min)\n#define PCLR_IDENTITY_uint 0xffffffffu\n#define PCLR_IDENTITY_int 0x7fffffff\n" \
+"#define PCLR_IDENTITY_float " PCLR__TEXT_INF_##D##_F "\n#define PCLR_IDENTITY_double " PCLR__TEXT_INF_##D##_D "\n" \
+"#elif defined(PCLR_OP_max)\n#define PCLR_IDENTITY_uint 0u\n#define PCLR_IDENTITY_int (-0x7fffffff - 1)\n" \
+"#define PCLR_IDENTITY_float (-" PCLR__TEXT_INF_##D##_F ")\n#define PCLR_IDENTITY_double (-" PCLR__TEXT_INF_##D##_D ")\n" \
+"#else\n#error \"pclreduce: define PCLR_OP_sum, _min or _max\"\n#endif\n" \
+"#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
+"#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) PCLR__TEXT_MERGE_INT_##D \
+"#elif defined(PCLR_OP_sum)\n" PCLR__TEXT_MERGE(PCLR__MERGE_SUM) \
+"#elif defined(PCLR_OP_min) && defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
+"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
+"#elif defined(PCLR_OP_min)\n" PCLR__TEXT_MERGE(PCLR__MERGE_MIN) \
+"#elif defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
+"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
+"#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
+#define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
+#define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
+#define PCLR__MF_KERNEL_CL PCLR__MF_KERNEL("PCLR_GROUP", "", "", PCLR__TEXT_LAST_GROUP(PCLR__TEXT_TICKET_CL, "pclr_tree_rolled"))
+#define PCLR__MF_KERNEL_CUDA                                                                                  \
+    "#if PCLR_TSIZE == 4\n" PCLR__TEXT_WORD4_CUDA "#else\n" PCLR__TEXT_WORD8_CUDA "#endif\n" PCLR__TEXT_COLLECT_CUDA \
+    PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY, PCLR__TEXT_TICKET_AT_START_CUDA,       \
+                    PCLR__TEXT_LAST_GROUP_WORDS_CUDA("pclr_group_reduce"))
+#define PCLR__MF_KERNEL(LDS, WAIT, START, LAST)                                                                          \
+    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
+    PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
+    PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
+
+/* ------------------------------------------------------------ kernel text
+   Written once, for both the generator (pclr_kernel_source, which puts the
+   pieces one configuration needs) and the macro form above (which joins the
+   pieces of the default configurations). A parameter is a string: a literal
+   for the macro form, "%s" where the generator formats it (such a piece holds
+   no other %). Each piece stays under C99's 4095 characters. */
+
+/* the ops' merges: pclr__accums and the macro form */
+#define PCLR__MERGE_SUM "a + b"
+#define PCLR__MERGE_MIN "a < b ? a : b"
+#define PCLR__MERGE_MIN_NAN "(a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b"
+#define PCLR__MERGE_MAX "a > b ? a : b"
+#define PCLR__MERGE_MAX_NAN "(a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b"
+/* the sign bit of a float or double x (min/max order -0 before +0) */
+#define PCLR__TEXT_NEG_CL_F "(as_int(x) < 0)"
+#define PCLR__TEXT_NEG_CL_D "(as_long(x) < 0)"
+#define PCLR__TEXT_NEG_CUDA_F "(__float_as_int(x) < 0)"
+#define PCLR__TEXT_NEG_CUDA_D "(__double_as_longlong(x) < 0)"
+#define PCLR__TEXT_INF_CL_F "INFINITY"
+#define PCLR__TEXT_INF_CL_D "((double)INFINITY)"
+#define PCLR__TEXT_INF_CUDA_F "__int_as_float(0x7f800000)"
+#define PCLR__TEXT_INF_CUDA_D "__longlong_as_double(0x7ff0000000000000ll)"
+
+/* The preludes' words: X(PCLR_<name>, OpenCL C, CUDA C); a value begins with its space. */
+#define PCLR__TEXT_WORDS(X)                                                          \
+    X(KERNEL, " __kernel", " extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)") \
+    X(GLOBAL, " __global", "")                                                       \
+    X(LOCAL, " __local", "")                                                         \
+    X(RESTRICT, " restrict", " __restrict__ /* read-only loads */")                  \
+    X(SHARED, " __local", " __shared__")                                             \
+    X(FN, " static inline", " static __device__ __forceinline__")                    \
+    X(BARRIER(), " barrier(CLK_LOCAL_MEM_FENCE)", " __syncthreads()")                \
+    X(LID, " ((uint)get_local_id(0))", " ((uint)threadIdx.x)")                       \
+    X(GROUP_ID, " ((pclr_u64)get_group_id(0))", " ((pclr_u64)blockIdx.x)")           \
+    X(NUM_GROUPS, " ((pclr_u64)get_num_groups(0))", " ((pclr_u64)gridDim.x)")
+#define PCLR__TEXT_WORD_OPENCL(macro, opencl, cuda) "#define PCLR_" #macro opencl "\n"
+#define PCLR__TEXT_WORD_CUDA(macro, opencl, cuda) "#define PCLR_" #macro cuda "\n"
+#define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+#define PCLR__TEXT_PRELUDE_OPENCL(FP64) \
+    "/* ---- OpenCL C ---- */\n" FP64 "typedef ulong pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_OPENCL)
+#define PCLR__TEXT_PRELUDE_CUDA                                    \
+    "/* ---- CUDA C (NVRTC) ---- */\ntypedef unsigned int uint;\n" \
+    "typedef unsigned long long pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_CUDA)
+#define PCLR__TEXT_FENCE_CUDA \
+"/* Release/acquire between groups: fence.acq_rel is the light fence for that\n" \
+"   pattern (__threadfence is a sequentially consistent fence.sc). */\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"#define PCLR_DEVICE_FENCE() asm volatile(\"fence.acq_rel.gpu;\" ::: \"memory\")\n" \
+"#else\n" \
+"#define PCLR_DEVICE_FENCE() __threadfence()\n" \
+"#endif\n"
+/* The last-group finish on CUDA, states of 4 or 8 bytes. Every group takes its ticket as it
+   starts, with its loads in flight, and the group with the last ticket folds: every other
+   group has started by then, so the fold waits on none that is not running. A group
+   publishes its state with a flag in one word (8 bytes for a 4-byte state, 16 for an 8-byte
+   one): one store, no fence, no ticket after it; the folder polls the words and leaves them
+   zero for the next launch. Against partials + acq_rel ticket + loads this takes 0.2-0.4 us
+   off a call at 2^18-2^22 (4-byte states) and 0.1-0.8 us at 2^18-2^20 (8-byte) on the H100;
+   a double sum in two separately flagged 8-byte words ran 0.2-0.35 us slower than with the
+   ticket (bench/results/README.md, issue 19). Larger states keep the ticket. Follows the op:
+   needs pclr_s. */
+#define PCLR__TEXT_WORD4_CUDA \
+"/* A 4-byte state and its flag in one 8-byte word: one store carries both. */\n" \
+"typedef pclr_u64 pclr_word;\n" \
+"union pclr_bits { pclr_s s; uint w; };\n" \
+"PCLR_FN pclr_word pclr_word_of(pclr_s s) { union pclr_bits u; u.s = s; return ((pclr_u64)1 << 32) | u.w; }\n" \
+"PCLR_FN pclr_s pclr_state_of(pclr_word v) { union pclr_bits u; u.w = (uint)v; return u.s; }\n" \
+"#define PCLR_FLAG(v) ((v) >> 32)\n" \
+"PCLR_FN void pclr_word_store(pclr_word *p, pclr_word v) { *(volatile pclr_word *)p = v; }\n" \
+"PCLR_FN pclr_word pclr_word_load(const pclr_word *p) { return *(volatile const pclr_word *)p; }\n" \
+"PCLR_FN void pclr_word_clear(pclr_word *p) { *(volatile pclr_word *)p = 0; }\n"
+#define PCLR__TEXT_WORD8_CUDA \
+"/* An 8-byte state and its flag in one 16-byte word, stored and loaded as one vector access:\n" \
+"   the word CUB's decoupled look-back publishes an 8-byte value and its status in. */\n" \
+"typedef struct __align__(16) { pclr_u64 w, flag; } pclr_word;\n" \
+"union pclr_bits { pclr_s s; pclr_u64 w; };\n" \
+"PCLR_FN pclr_word pclr_word_of(pclr_s s) { union pclr_bits u; pclr_word v; u.s = s; v.w = u.w; v.flag = 1; return v; }\n" \
+"PCLR_FN pclr_s pclr_state_of(pclr_word v) { union pclr_bits u; u.w = v.w; return u.s; }\n" \
+"#define PCLR_FLAG(v) ((v).flag)\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"#define PCLR_WORD_ACCESS \"relaxed.gpu\"\n" \
+"#else\n" \
+"#define PCLR_WORD_ACCESS \"volatile\"\n" \
+"#endif\n" \
+"PCLR_FN void pclr_word_store(pclr_word *p, pclr_word v) {\n" \
+"    asm volatile(\"st.\" PCLR_WORD_ACCESS \".global.v2.u64 [%0], {%1, %2};\" :: \"l\"(p), \"l\"(v.w), \"l\"(v.flag) : \"memory\");\n" \
+"}\n" \
+"PCLR_FN pclr_word pclr_word_load(const pclr_word *p) {\n" \
+"    pclr_word v;\n" \
+"    asm volatile(\"ld.\" PCLR_WORD_ACCESS \".global.v2.u64 {%0, %1}, [%2];\" : \"=l\"(v.w), \"=l\"(v.flag) : \"l\"(p) : \"memory\");\n" \
+"    return v;\n" \
+"}\n" \
+"PCLR_FN void pclr_word_clear(pclr_word *p) { pclr_word z; z.w = 0; z.flag = 0; pclr_word_store(p, z); }\n"
+#define PCLR__TEXT_COLLECT_CUDA \
+"/* The states of groups j, j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from\n" \
+"   `groups` on), polled in rounds that load every word still missing (one L2 round trip a\n" \
+"   round); their words are zero again after. */\n" \
+"PCLR_FN void pclr_collect4(pclr_word *words, pclr_u64 j, pclr_u64 groups, pclr_s *s) {\n" \
+"    pclr_word v[4];\n" \
+"    uint mine = 0, missing;\n" \
+"    for (uint q = 0; q < 4; ++q) mine |= (uint)(j + q * PCLR_GROUP < groups) << q;\n" \
+"    missing = mine;\n" \
+"    do { /* the groups are running: their words come */\n" \
+"        for (uint q = 0; q < 4; ++q)\n" \
+"            if (missing >> q & 1) v[q] = pclr_word_load(words + j + q * PCLR_GROUP);\n" \
+"        for (uint q = 0; q < 4; ++q)\n" \
+"            if ((missing >> q & 1) && PCLR_FLAG(v[q])) missing &= ~(1u << q);\n" \
+"    } while (missing);\n" \
+"    for (uint q = 0; q < 4; ++q) {\n" \
+"        s[q] = mine >> q & 1 ? pclr_state_of(v[q]) : PCLR_IDENTITY;\n" \
+"        if (mine >> q & 1) pclr_word_clear(words + j + q * PCLR_GROUP);\n" \
+"    }\n" \
+"}\n"
+/* (is_last is stored at once: with the ticket held in a register until level 2 instead, the
+   float sum ran 0.3-0.7 us slower at 2^20-2^22 on the H100) */
+#define PCLR__TEXT_TICKET_AT_START_CUDA \
+"    if (lid == 0 && groups > 1) is_last = atomicAdd(counter, 1u) == groups - 1; /* the last to start folds */\n"
+/* Larger states: from sm_70 one acq_rel atomic both releases the group's partial and acquires
+   the others' (no fences around it: ~0.4 us a call). */
+#define PCLR__TEXT_TICKET_FN_CUDA \
+"/* The ticket: the atomic releases this group's partial and acquires the others'. */\n" \
+"static __device__ __forceinline__ uint pclr_ticket(uint *counter) {\n" \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700\n" \
+"    uint t; asm volatile(\"atom.add.acq_rel.gpu.u32 %0, [%1], 1;\" : \"=r\"(t) : \"l\"(counter) : \"memory\"); return t;\n" \
+"#else\n" \
+"    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;\n" \
+"#endif\n" \
+"}\n"
+/* Programmatic dependent launch (sm_90): the backend lets this grid start while the
+   one before it in the stream finishes; the grid waits here for that grid's memory
+   before it reads or writes any, then lets the next one start. The backend launches
+   a kernel that way only when its text holds this line (without it both are no-ops). */
+#define PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA \
+"#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */\n" \
+"#define PCLR_GRID_DEPENDENCY() asm volatile(\"griddepcontrol.wait;\\n\\tgriddepcontrol.launch_dependents;\" ::: \"memory\")\n" \
+"#else\n" \
+"#define PCLR_GRID_DEPENDENCY()\n" \
+"#endif\n"
+#define PCLR__TEXT_GRID_DEPENDENCY "    PCLR_GRID_DEPENDENCY(); /* the previous grid's memory first */\n"
+#define PCLR__TEXT_FENCE_OPENCL \
+"/* Orders a group's partial before its ticket, device-wide. */\n" \
+"#if __OPENCL_C_VERSION__ >= 200\n" \
+"#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)\n" \
+"#elif defined(cl_nv_pragma_unroll)\n" \
+"#define PCLR_DEVICE_FENCE() asm volatile(\"membar.gl;\")\n" \
+"#else\n" \
+"#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)\n" \
+"#endif\n"
+
+/* the operation */
+#define PCLR__TEXT_MERGE(E) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return " E "; }\n"
+/* Floats' min and max on NVIDIA sm_80 and later (CUDA; OpenCL with PCLR_NVIDIA_SM80, which
+   the OpenCL backend defines there): one instruction, PTX min/max.NaN.f32, whose semantics
+   are the compare chain's (NaN propagates, -0 < +0); the chain is six dependent
+   instructions, which cost float min/max a fifth of their mid-size speed (ncu on the H100).
+   COND: the preprocessor test for it. */
+#define PCLR__SM80_CUDA "__CUDA_ARCH__ >= 800"
+#define PCLR__SM80_CL "defined(PCLR_NVIDIA_SM80)"
+#define PCLR__TEXT_FMINMAX(COND, OP, E) \
+"PCLR_FN float pclr_" OP "(float a, float b) { /* NaN propagates, -0 < +0 */\n" \
+"#if " COND "\n" \
+"    float r; asm(\"" OP ".NaN.f32 %0, %1, %2;\" : \"=f\"(r) : \"f\"(a), \"f\"(b)); return r; /* one instruction */\n" \
+"#else\n" \
+"    return " E ";\n" \
+"#endif\n" \
+"}\n"
+/* doubles: PTX min/max.f64 order -0 < +0 but pass a NaN by; a NaN operand is added in */
+#define PCLR__TEXT_DMINMAX(COND, OP, E) \
+"PCLR_FN double pclr_" OP "(double a, double b) { /* NaN propagates, -0 < +0 */\n" \
+"#if " COND "\n" \
+"    double r; asm(\"" OP ".f64 %0, %1, %2;\" : \"=d\"(r) : \"d\"(a), \"d\"(b)); return a != a || b != b ? a + b : r;\n" \
+"#else\n" \
+"    return " E ";\n" \
+"#endif\n" \
+"}\n"
+/* min and max ops: the merge is pclr_min / pclr_max */
+#define PCLR__TEXT_MERGE_VIA(OP) "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_" OP "(a, b); }\n"
+#define PCLR__TEXT_MERGE_BITS(E) \
+"/* int: computed on the unsigned bits (wraps; no signed overflow) */\n" \
+"PCLR_FN uint pclr_merge_bits(uint a, uint b) { return " E "; }\n"
+#define PCLR__TEXT_MERGE_INT_CL "PCLR_FN int pclr_merge(int a, int b) { return as_int(pclr_merge_bits(as_uint(a), as_uint(b))); }\n"
+#define PCLR__TEXT_MERGE_INT_CUDA "PCLR_FN int pclr_merge(int a, int b) { return (int)pclr_merge_bits((uint)a, (uint)b); }\n"
+#define PCLR__TEXT_VEC1 "typedef pclr_t pclr_vec; /* one element per load */\n"
+#define PCLR__TEXT_FOLD1 "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))\n"
+/* E(i): element i of a vector v */
+#define PCLR__TEXT_ELEMENT_CL(i) "(v).s" #i
+#define PCLR__TEXT_ELEMENT_CUDA(i) "(v).s[" #i "]"
+#define PCLR__TEXT_FOLD2(E) \
+"/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
+"#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(" E(0) ", " E(1) "))\n"
+#define PCLR__TEXT_FOLD4(E) \
+"/* Folds one loaded vector into the accumulator, as a small tree. */\n" \
+"#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(" E(0) ", " E(1) "), \\\n" \
+"                                                            pclr_merge(" E(2) ", " E(3) ")))\n"
+
+/* level 2: in-group */
+#define PCLR__TEXT_LEVEL2 "/* ---- level 2: in-group; the result is valid in work-item 0 ---- */\n"
+#define PCLR__TEXT_TREE_ROLLED \
+"/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n" \
+"   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n" \
+"   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n" \
+"PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n" \
+"    const uint lid = PCLR_LID;\n" \
+"    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
+"    lds[lid] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"#pragma unroll 1\n" \
+"    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n" \
+"        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n" \
+"    return lds[0];\n" \
+"}\n"
+#define PCLR__TEXT_SHFL_CUDA "#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))\n"
+#define PCLR__TEXT_WAVE_REDUCE \
+"/* Lane 0 of each wave gets the wave's result. */\n" \
+"PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {\n" \
+"#pragma unroll\n" \
+"    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)\n" \
+"        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n" \
+"    return v;\n" \
+"}\n"
+#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+#define PCLR__TEXT_SHUFFLE_WAVES \
+"    const uint lid = PCLR_LID;\n" \
+"    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n" \
+"    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
+"    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"    if (lid < PCLR_WAVE) {\n" \
+"        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;\n" \
+"        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);\n" \
+"    }\n" \
+"    return acc;\n"
+/* LAST: the smallest step with a barrier ("1", or "32" where CUDA warp 0 ends the tree) */
+#define PCLR__TEXT_TREE_UNROLLED(LAST) \
+"    const uint lid = PCLR_LID;\n" \
+"    PCLR_BARRIER();\n" \
+"    lds[lid] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"    /* the divergence-free tree, fully unrolled for the compile-time group size */\n" \
+"#pragma unroll\n" \
+"    for (uint s = PCLR_GROUP / 2; s >= " LAST "; s >>= 1) {\n" \
+"        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n"
+#define PCLR__TEXT_RETURN_LDS "    return lds[0];\n"
+
+/* the kernel; LDS: the local array's size */
+#define PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_KERNEL_ARGS ") {\n" PCLR__TEXT_KERNEL_LDS(LDS)
+#define PCLR__TEXT_KERNEL_ARGS \
+"/* ---- the kernel ---- */\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n" \
+"                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
+"                             PCLR_GLOBAL uint *counter"
+#define PCLR__TEXT_KERNEL_LDS(LDS) "    PCLR_SHARED pclr_s lds[" LDS "];\n"
+/* what one step of the loop loads (a map's second input adds its own vector) */
+#define PCLR__TEXT_LOAD_X "typedef pclr_vec pclr_in; /* one load: a vector of x */\n#define PCLR_LOAD(j) pv[j]\n"
+#define PCLR__TEXT_IS_LAST "    PCLR_SHARED uint is_last;\n"
+#define PCLR__TEXT_IDS \
+"    const uint lid = PCLR_LID;\n" \
+"    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n" \
+"    const pclr_u64 thread = group * PCLR_GROUP + lid;\n" \
+"    PCLR_GLOBAL const pclr_t *p = in + offset;\n" \
+"    pclr_s acc = PCLR_IDENTITY;\n"
+/* level 1, in-thread; TSIZE: the element size in bytes */
+#define PCLR__TEXT_HEAD(TSIZE) \
+"    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n" \
+"    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / " TSIZE ") % PCLR_VECTOR) % PCLR_VECTOR;\n" \
+"    if (head > n) head = n;\n" \
+"    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);\n" \
+"    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
+"    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n"
+#define PCLR__TEXT_STRIDE_GLOBAL \
+"    /* grid stride: consecutive work-items read consecutive vectors */\n" \
+"    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
+"    pclr_u64 i = thread;\n"
+#define PCLR__TEXT_LOOP \
+"    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
+"        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"    }\n"
+#define PCLR__TEXT_PARTIAL_ROUND \
+"    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
+"       all in flight, clamped to a valid index and folded under a guard. */\n" \
+"    if (i < end) {\n" \
+"        pclr_in v[PCLR_UNROLL - 1];\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);\n" \
+"#pragma unroll\n" \
+"        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
+"            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"    }\n"
+#define PCLR__TEXT_TAIL \
+"    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
+"    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);\n"
+#define PCLR__TEXT_LEVEL2_CALL \
+"    /* Level 2, in-group. */\n" \
+"    acc = pclr_group_reduce(acc, lds);\n"
+
+/* level 3, between groups */
+#define PCLR__TEXT_ONE_GROUP \
+"    /* Level 3, between groups. */\n" \
+"    if (groups == 1) {\n" \
+"        if (lid == 0) out[0] = acc;\n" \
+"        return;\n" \
+"    }\n"
+#define PCLR__TEXT_TICKET_CL "atomic_inc(counter)"
+#define PCLR__TEXT_TICKET_CUDA "atomicAdd(counter, 1u)"
+/* TICKET: the counter's atomic increment; TREE: the group reduction for the fold */
+#define PCLR__TEXT_LAST_GROUP(TICKET, TREE) \
+"    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
+"    if (lid == 0) {\n" \
+"        partials[group] = acc;\n" \
+"        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
+"        is_last = " TICKET " == groups - 1;\n" \
+"        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
+"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+/* CUDA's generated kernels: the ticket is pclr_ticket (PCLR__TEXT_TICKET_FN_CUDA) */
+#define PCLR__TEXT_LAST_GROUP_CUDA(TREE) \
+"    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
+"    if (lid == 0) {\n" \
+"        partials[group] = acc;\n" \
+"        is_last = pclr_ticket(counter) == groups - 1;\n" \
+"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+#define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
+"    PCLR_BARRIER();\n" \
+"    if (is_last) {\n" \
+"        PCLR_DEVICE_FENCE();\n" \
+"        PCLR_GLOBAL volatile const pclr_s *vp = partials;\n" PCLR__TEXT_FOLD(TREE, \
+"            const pclr_s a = PCLR_PARTIAL(vp, j);\n" \
+"            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
+"            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n")
+/* CUDA, states of 4 or 8 bytes: the words and the ticket at the start (PCLR__TEXT_COLLECT_CUDA) */
+#define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
+"    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
+"    pclr_word *words = (pclr_word *)partials;\n" \
+"    if (lid == 0) pclr_word_store(words + group, pclr_word_of(acc));\n" \
+"    if (is_last) {\n" PCLR__TEXT_FOLD(TREE, \
+"            pclr_s s[4];\n" \
+"            pclr_collect4(words, j, groups, s);\n" \
+"            const pclr_s a = s[0], b = s[1], c = s[2], d = s[3];\n")
+/* The last group's fold; TAKE4: the text that gives a, b, c, d, the states of groups j,
+   j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from `groups` on). */
+#define PCLR__TEXT_FOLD(TREE, TAKE4) \
+"        acc = PCLR_IDENTITY;\n" \
+"        /* four loads in flight: the fold's time is L2 round trips */\n" \
+"        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" TAKE4 \
+"            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
+"        }\n" \
+"        acc = " TREE "(acc, lds);\n" \
+"        if (lid == 0) {\n" \
+"            out[0] = acc;\n" \
+"            *counter = 0;\n" \
+"        }\n" \
+"    }\n" \
+"}\n"
+
+PCLR_EXTERN_C_END
+
+#endif /* PCLREDUCE_H */
+
+/* ====================================================================== */
+#if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_IMPLEMENTED)
+#define PCLREDUCE_IMPLEMENTED
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>  /* the cache and tuning file: */
+#include <stdlib.h>
+#include <time.h>
+#include <ctype.h>  /* the map language: */
+#include <float.h>
+#include <locale.h>
+#include <math.h>
+#ifdef _WIN32
+#include <direct.h>
+#include <fcntl.h>
+#include <io.h>
+#include <process.h>
+#include <sys/stat.h>
+#include <windows.h>
+#else
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#endif
+
+#ifndef PCLR_ASSERT
+#include <assert.h>
+#define PCLR_ASSERT(c) assert(c)
+#endif
+
+/* Internal functions: static, and quiet when a program leaves some unused. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PCLR__FN static __attribute__((unused))
+#define PCLR__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PCLR__FN static
+#define PCLR__PRINTF(f, a)
+#endif
+
+PCLR_EXTERN_C_BEGIN
+
+PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
+
+static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
+    "ok",
+    "a required pointer argument is NULL",
+    "an enumeration value (type, op, backend, variant, finish, stride) is out of range",
+    "a knob value is not supported (wave 32|64, group 32..1024 power of two, unroll 1..128 power of two, vector 1|2|4, groups per unit 1..64)",
+    "these knob values do not go together",
+    "the caller's buffer is too small",
+    "element count or offset overflows or exceeds the buffer",
+    "pointer is not aligned to the element size",
+    "driver not found (OpenCL ICD loader, CUDA driver or NVRTC)",
+    "no usable device",
+    "double requested on a device without fp64 support",
+    "the device lacks the 64-bit atomics this configuration needs",
+    "the device cannot run this configuration",
+    "kernel compilation failed (the build log is kept in the context)",
+    "out of memory",
+    "an OpenCL or CUDA call failed",
+    "invalid context (NULL, destroyed or not initialised)",
+    "a cache or tuning file could not be read or written",
+    "the map expression or its parameters are invalid",
+};
+
+PCLR_API const char *pclr_result_string(pclr_result r) {
+    if ((int)r < 0 || r >= PCLR_RESULT_COUNT_) return "unknown result code";
+    return pclr__result_strings[r];
+}
+
+static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
+                                                                "uint16", "int16", "uint64", "int64", "half"};
+static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
+static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
+static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
+static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
+                                                                        "cols_wide"};
+static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
+static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
+static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
+static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
+
+static const char *pclr__name(const char *const *names, int count, int v) {
+    return (v >= 0 && v < count) ? names[v] : "invalid";
+}
+static pclr_result pclr__parse(const char *const *names, int count, const char *s, int *out) {
+    int i;
+    if (!s || !out) return PCLR_ERR_NULL_POINTER;
+    for (i = 1; i < count; ++i)
+        if (strcmp(s, names[i]) == 0) { *out = i; return PCLR_OK; }
+    return PCLR_ERR_INVALID_ENUM;
+}
+
+PCLR_API const char *pclr_type_name(pclr_type t) { return pclr__name(pclr__type_names, PCLR_TYPE_COUNT_, (int)t); }
+PCLR_API const char *pclr_op_name(pclr_op o) { return pclr__name(pclr__op_names, PCLR_OP_COUNT_, (int)o); }
+PCLR_API const char *pclr_backend_name(pclr_backend d) { return pclr__name(pclr__backend_names, PCLR_BACKEND_COUNT_, (int)d); }
+PCLR_API const char *pclr_stride_name(pclr_stride s) { return pclr__name(pclr__stride_names, PCLR_STRIDE_COUNT_, (int)s); }
+PCLR_API const char *pclr_variant_name(pclr_variant v) { return pclr__name(pclr__variant_names, PCLR_VARIANT_COUNT_, (int)v); }
+PCLR_API const char *pclr_finish_name(pclr_finish f) { return pclr__name(pclr__finish_names, PCLR_FINISH_COUNT_, (int)f); }
+PCLR_API const char *pclr_accumulate_name(pclr_accumulate a) { return pclr__name(pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_, (int)a); }
+PCLR_API const char *pclr_layout_name(pclr_layout l) { return pclr__name(pclr__layout_names, PCLR_LAYOUT_COUNT_, (int)l); }
+PCLR_API const char *pclr_shape_name(pclr_shape s) { return pclr__name(pclr__shape_names, PCLR_SHAPE_COUNT_, (int)s); }
+
+#define PCLR__PARSE_FN(fn, T, names, count)                  \
+    PCLR_API pclr_result fn(const char *s, T *out) {         \
+        int v = 0;                                           \
+        pclr_result r = pclr__parse(names, count, s, &v);    \
+        if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER; \
+        if (r == PCLR_OK) *out = (T)v;                       \
+        return r;                                            \
+    }
+PCLR__PARSE_FN(pclr_parse_accumulate, pclr_accumulate, pclr__accumulate_names, PCLR_ACCUMULATE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_layout, pclr_layout, pclr__layout_names, PCLR_LAYOUT_COUNT_)
+PCLR__PARSE_FN(pclr_parse_shape, pclr_shape, pclr__shape_names, PCLR_SHAPE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_op, pclr_op, pclr__op_names, PCLR_OP_COUNT_)
+PCLR__PARSE_FN(pclr_parse_stride, pclr_stride, pclr__stride_names, PCLR_STRIDE_COUNT_)
+PCLR__PARSE_FN(pclr_parse_variant, pclr_variant, pclr__variant_names, PCLR_VARIANT_COUNT_)
+PCLR__PARSE_FN(pclr_parse_finish, pclr_finish, pclr__finish_names, PCLR_FINISH_COUNT_)
+#undef PCLR__PARSE_FN
+
+PCLR_API pclr_result pclr_parse_backend(const char *s, pclr_backend *out) {
+    int v = 0;
+    pclr_result r = s && strcmp(s, "auto") == 0 ? PCLR_OK : pclr__parse(pclr__backend_names, PCLR_BACKEND_COUNT_, s, &v);
+    if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER;
+    if (r == PCLR_OK) *out = (pclr_backend)v;
+    return r;
+}
+
+PCLR_API pclr_result pclr_parse_type(const char *s, pclr_type *out) {
+    /* the names, and the spellings NumPy users reach for */
+    static const char *const alias[][2] = {{"uint32", "uint"}, {"int32", "int"}, {"float32", "float"},
+                                           {"float64", "double"}, {"float16", "half"}};
+    size_t i;
+    int v = 0;
+    pclr_result r;
+    for (i = 0; s && i < sizeof alias / sizeof alias[0]; ++i)
+        if (strcmp(s, alias[i][0]) == 0) s = alias[i][1];
+    r = pclr__parse(pclr__type_names, PCLR_TYPE_COUNT_, s, &v);
+    if (r == PCLR_OK && !out) r = PCLR_ERR_NULL_POINTER;
+    if (r == PCLR_OK) *out = (pclr_type)v;
+    return r;
+}
+
+PCLR_API size_t pclr_type_size(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT8: case PCLR_INT8: return 1;
+    case PCLR_UINT16: case PCLR_INT16: case PCLR_HALF: return 2;
+    case PCLR_TYPE_DEFAULT: case PCLR_UINT: case PCLR_INT: case PCLR_FLOAT: return 4;
+    case PCLR_DOUBLE: case PCLR_UINT64: case PCLR_INT64: return 8;
+    default: return 0;
+    }
+}
+
+static int pclr__is_float(pclr_type t) { return t == PCLR_HALF || t == PCLR_FLOAT || t == PCLR_DOUBLE; }
+static int pclr__is_signed(pclr_type t) { return t == PCLR_INT8 || t == PCLR_INT16 || t == PCLR_INT || t == PCLR_INT64; }
+
+PCLR_API pclr_type pclr_value_type(pclr_type t) {
+    if (t == PCLR_TYPE_DEFAULT || t == PCLR_HALF) return PCLR_FLOAT;
+    return (int)t > 0 && t < PCLR_TYPE_COUNT_ ? t : PCLR_TYPE_DEFAULT;
+}
+
+/* The type a kernel computes values in: 8/16-bit integers widen to 32 bits, half to float. */
+static pclr_type pclr__compute_type(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT8: case PCLR_UINT16: return PCLR_UINT;
+    case PCLR_INT8: case PCLR_INT16: return PCLR_INT;
+    default: return pclr_value_type(t);
+    }
+}
+
+PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
+    pclr_type v = pclr__compute_type(t);
+    if (v == PCLR_TYPE_DEFAULT || (int)a < 0 || a >= PCLR_ACCUMULATE_COUNT_) return PCLR_TYPE_DEFAULT;
+    if (a == PCLR_WIDE) return v == PCLR_FLOAT ? PCLR_DOUBLE : pclr__is_float(v) ? v : pclr__is_signed(v) ? PCLR_INT64 : PCLR_UINT64;
+    if ((a == PCLR_COMPENSATED || a == PCLR_EXACT) && !pclr__is_float(v)) return PCLR_TYPE_DEFAULT;
+    return v;
+}
+
+/* ------------------------------------------------------------ map expressions
+   A map is parsed into a small tree (pclr__mtree) and type-checked once; the
+   generator writes the tree out in a kernel's language and the CPU reference
+   evaluates it. Only text the tree writes reaches a compiler: the inputs are
+   x, y and i, the parameters p0..p15, numbers are printed from their values.
+   Types are C's: int, uint, long (int64), ulong (uint64), float, double, and
+   C's usual arithmetic conversions; integer arithmetic wraps, integer / and %
+   by 0 give 0, float to integer conversions saturate (NaN gives 0). */
+enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__MN_NEG, PCLR__MN_NOT, PCLR__MN_BIN,
+       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
+enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
+       PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+/* the functions: name, arguments, and what they compute in (0: the arguments' common
+   type, 1: floating (integers as float), 2: floating in, int out) */
+typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
+enum { PCLR__MF_ABS, PCLR__MF_MIN, PCLR__MF_MAX, PCLR__MF_CLAMP, PCLR__MF_SQRT, PCLR__MF_RSQRT, PCLR__MF_EXP, PCLR__MF_EXP2,
+       PCLR__MF_LOG, PCLR__MF_LOG2, PCLR__MF_POW, PCLR__MF_SIN, PCLR__MF_COS, PCLR__MF_FLOOR, PCLR__MF_CEIL, PCLR__MF_ROUND,
+       PCLR__MF_FMA, PCLR__MF_ISNAN, PCLR__MF_ISINF, PCLR__MF_COUNT };
+static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
+    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
+    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
+    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
+/* the casts and parameter types, by their names in the language */
+static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
+static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
+
+typedef struct pclr__mnode {
+    unsigned char kind, op, type, n; /* op: operator, function, cast type, parameter or component (4: none) */
+    short a[3];                      /* the operands */
+    short col;                       /* 1-based column, for sentences */
+    union { uint64_t u; double d; } v; /* a literal: integers as their 64 bits, floats as double */
+} pclr__mnode;
+
+typedef struct pclr__mtree {
+    pclr__mnode node[PCLR_MAP_MAX_LENGTH];
+    int count, root;
+    pclr_type x, y, type;            /* element types (y: 0 = none); the map's result type */
+    int comps, params, uses_y, uses_double;
+    pclr_type param[PCLR_MAP_MAX_PARAMS];
+    char pname[PCLR_MAP_MAX_PARAMS][32];
+} pclr__mtree;
+
+typedef struct pclr__mparser {
+    pclr__mtree *t;
+    const char *s;
+    int pos, depth;
+    char *why;
+    size_t cap;
+    pclr_result err;
+} pclr__mparser;
+
+static int pclr__mrank(pclr_type t) {
+    return t == PCLR_INT ? 1 : t == PCLR_UINT ? 2 : t == PCLR_INT64 ? 3 : t == PCLR_UINT64 ? 4 : t == PCLR_FLOAT ? 5 : 6;
+}
+/* C's usual arithmetic conversions (a long holds every uint) */
+static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
+    if ((a == PCLR_INT64 && b == PCLR_UINT) || (a == PCLR_UINT && b == PCLR_INT64)) return PCLR_INT64;
+    return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
+}
+static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
+/* the type an element of t is read as (C's integer promotion; half as float) */
+static pclr_type pclr__mpromote(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
+    case PCLR_HALF: return PCLR_FLOAT;
+    default: return PCLR_INT;
+    }
+}
+static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
+
+static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
+static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
+    va_list ap;
+    size_t len;
+    if (P->err != PCLR_OK) return -1;
+    P->err = PCLR_ERR_INVALID_MAP;
+    if (!P->why || !P->cap) return -1;
+    len = (size_t)snprintf(P->why, P->cap, "map, column %d: ", col);
+    if (len < P->cap) {
+        va_start(ap, fmt);
+        vsnprintf(P->why + len, P->cap - len, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static void pclr__mskip(pclr__mparser *P) {
+    while (P->s[P->pos] == ' ' || P->s[P->pos] == '\t' || P->s[P->pos] == '\n' || P->s[P->pos] == '\r') ++P->pos;
+}
+/* the next token is the operator op (then it is taken) */
+static int pclr__maccept(pclr__mparser *P, const char *op) {
+    size_t k = strlen(op);
+    pclr__mskip(P);
+    if (strncmp(P->s + P->pos, op, k) != 0) return 0;
+    /* "<" is not the start of "<=", "&" alone is not "&&", "!" is not "!=" */
+    if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!' || op[0] == '=') && P->s[P->pos + 1] == '=') return 0;
+    P->pos += (int)k;
+    return 1;
+}
+
+static int pclr__mnew(pclr__mparser *P, int kind, int op, pclr_type type, int col) {
+    pclr__mnode *m;
+    if (P->t->count >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, col, "too many terms");
+    m = &P->t->node[P->t->count];
+    memset(m, 0, sizeof *m);
+    m->kind = (unsigned char)kind;
+    m->op = (unsigned char)op;
+    m->type = (unsigned char)type;
+    m->col = (short)col;
+    if (type == PCLR_DOUBLE) P->t->uses_double = 1;
+    return P->t->count++;
+}
+
+static int pclr__mexpr(pclr__mparser *P);
+
+/* a number: 12, 12u, 0x1f, 2.5, 1e-4, 2.5f */
+static int pclr__mnumber(pclr__mparser *P) {
+    const char *s = P->s + P->pos;
+    const int col = P->pos + 1;
+    int k = 0, is_float = 0, hex = 0, id;
+    uint64_t v = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        hex = 1;
+        k = 2;
+        if (!isxdigit((unsigned char)s[k])) return pclr__merr(P, col, "a hexadecimal number needs digits after 0x");
+        for (; isxdigit((unsigned char)s[k]); ++k) {
+            const int d = isdigit((unsigned char)s[k]) ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10;
+            if (v >> 60) return pclr__merr(P, col, "the number does not fit in 64 bits");
+            v = v * 16 + (uint64_t)d;
+        }
+    } else {
+        for (; isdigit((unsigned char)s[k]); ++k) {
+            const uint64_t d = (uint64_t)(s[k] - '0');
+            if (v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && d > UINT64_MAX % 10))
+                return pclr__merr(P, col, "the number does not fit in 64 bits");
+            v = v * 10 + d;
+        }
+        if (s[k] == '.') { is_float = 1; for (++k; isdigit((unsigned char)s[k]); ++k) {} }
+        if (s[k] == 'e' || s[k] == 'E') {
+            int e = k + 1;
+            if (s[e] == '+' || s[e] == '-') ++e;
+            if (!isdigit((unsigned char)s[e])) return pclr__merr(P, col, "an exponent needs digits");
+            for (k = e; isdigit((unsigned char)s[k]); ++k) {}
+            is_float = 1;
+        }
+        if (!is_float && k > 1 && s[0] == '0') return pclr__merr(P, col, "a number may not start with 0 (C would read it as octal)");
+    }
+    if (is_float) {
+        char text[80], *end = NULL;
+        const char *point = localeconv()->decimal_point; /* strtod reads the locale's decimal point */
+        int j, m = 0;
+        double d;
+        if (k >= 64) return pclr__merr(P, col, "a number is at most 63 characters");
+        for (j = 0; j < k; ++j) {
+            if (s[j] == '.' && point && *point) { size_t pl = strlen(point); memcpy(text + m, point, pl); m += (int)pl; }
+            else text[m++] = s[j];
+        }
+        text[m] = '\0';
+        d = strtod(text, &end);
+        /* (a float literal rounds to inf from FLT_MAX + half an ulp, 2^103, up) */
+        if (d > DBL_MAX || ((s[k] == 'f' || s[k] == 'F') && d >= (double)FLT_MAX + 10141204801825835211973625643008.0))
+            return pclr__merr(P, col, "the number is too large for its type");
+        if (s[k] == 'f' || s[k] == 'F') {
+            ++k;
+            if (pclr__mis_ident((unsigned char)s[k])) return pclr__merr(P, col, "a number is followed by a letter");
+            if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, PCLR_FLOAT, col)) < 0) return -1;
+            P->t->node[id].v.d = (double)(float)d;
+        } else {
+            if (pclr__mis_ident((unsigned char)s[k])) return pclr__merr(P, col, "a number is followed by a letter");
+            if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, PCLR_DOUBLE, col)) < 0) return -1;
+            P->t->node[id].v.d = d;
+        }
+        P->pos += k;
+        return id;
+    } else {
+        const int u = s[k] == 'u' || s[k] == 'U';
+        pclr_type t;
+        if (u) ++k;
+        if (pclr__mis_ident((unsigned char)s[k]) || s[k] == '.') return pclr__merr(P, col, "a number is followed by '%c'", s[k]);
+        if (u) t = v <= 0xffffffffu ? PCLR_UINT : PCLR_UINT64;
+        else if (v <= 0x7fffffff) t = PCLR_INT;
+        else if (hex && v <= 0xffffffffu) t = PCLR_UINT;
+        else if (v <= (uint64_t)INT64_MAX) t = PCLR_INT64;
+        else if (hex) t = PCLR_UINT64;
+        else return pclr__merr(P, col, "the number does not fit in a long (write it with a u: %llu u)", (unsigned long long)v);
+        if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, t, col)) < 0) return -1;
+        P->t->node[id].v.u = v;
+        P->pos += k;
+        return id;
+    }
+}
+
+/* x or y, with a component when its elements have them */
+static int pclr__minput(pclr__mparser *P, int is_y, int col) {
+    const pclr_type et = is_y ? P->t->y : P->t->x;
+    int comp = 4, id;
+    const char *name = is_y ? "y" : "x";
+    if (is_y && !et) return pclr__merr(P, col, "y names a second input: give its element type (y_type, --input2)");
+    if (is_y) P->t->uses_y = 1;
+    pclr__mskip(P);
+    if (P->s[P->pos] == '.') {
+        const char *names = "xyzwrgba", *hit;
+        const char ch = P->s[P->pos + 1];
+        if (!ch || pclr__mis_ident((unsigned char)P->s[P->pos + 2]) || !(hit = strchr(names, ch)) || !pclr__mis_ident((unsigned char)ch))
+            return pclr__merr(P, P->pos + 1, "a component is one of .x .y .z .w or .r .g .b .a");
+        comp = (int)(hit - names) % 4;
+        if (P->t->comps == 1) return pclr__merr(P, P->pos + 1, "%s has one component: it takes no .%c", name, ch);
+        if (comp >= P->t->comps) return pclr__merr(P, P->pos + 1, "%s has %d components: .%c is not one of them", name, P->t->comps, ch);
+        P->pos += 2;
+    } else if (P->t->comps > 1) {
+        return pclr__merr(P, col, "%s has %d components: name one (%s.x, %s.y, ... or %s.r, %s.g, ...)", name, P->t->comps, name, name,
+                          name, name);
+    }
+    if ((id = pclr__mnew(P, is_y ? PCLR__MN_Y : PCLR__MN_X, comp, pclr__mpromote(et), col)) < 0) return -1;
+    return id;
+}
+
+/* name(arguments) of a function or cast */
+static int pclr__mcall(pclr__mparser *P, const char *name, int len, int col) {
+    int f, c, args[3] = {0, 0, 0}, n = 0, id;
+    pclr_type t;
+    for (f = 0; f < PCLR__MF_COUNT; ++f) if ((int)strlen(pclr__mfuncs[f].name) == len && !strncmp(pclr__mfuncs[f].name, name, (size_t)len)) break;
+    for (c = 0; c < 6; ++c) if ((int)strlen(pclr__mtype_names[c]) == len && !strncmp(pclr__mtype_names[c], name, (size_t)len)) break;
+    if (!pclr__maccept(P, "(")) return pclr__merr(P, col, "%.*s is a %s: write %.*s(...)", len, name, f < PCLR__MF_COUNT ? "function" : "cast", len, name);
+    if (!pclr__maccept(P, ")")) {
+        do {
+            if (n == 3) return pclr__merr(P, col, "%.*s takes at most %d arguments", len, name, f < PCLR__MF_COUNT ? pclr__mfuncs[f].args : 1);
+            if ((args[n++] = pclr__mexpr(P)) < 0) return -1;
+        } while (pclr__maccept(P, ","));
+        if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' or ',' in the arguments of %.*s", len, name);
+    }
+    if (f == PCLR__MF_COUNT) { /* a cast */
+        if (n != 1) return pclr__merr(P, col, "the cast %.*s takes 1 argument, not %d", len, name, n);
+        if ((id = pclr__mnew(P, PCLR__MN_CAST, c, pclr__mtypes[c], col)) < 0) return -1;
+    } else {
+        const pclr__mfunc *fn = &pclr__mfuncs[f];
+        int k;
+        if (n != fn->args) return pclr__merr(P, col, "%s takes %d argument%s, not %d", fn->name, fn->args, fn->args == 1 ? "" : "s", n);
+        t = (pclr_type)P->t->node[args[0]].type;
+        for (k = 1; k < n; ++k) t = pclr__mcommon(t, (pclr_type)P->t->node[args[k]].type);
+        if (fn->kind == 1) t = pclr__mfloating(t);
+        if (fn->kind == 2) t = PCLR_INT;
+        if ((id = pclr__mnew(P, PCLR__MN_CALL, f, t, col)) < 0) return -1;
+    }
+    P->t->node[id].n = (unsigned char)n;
+    for (f = 0; f < n; ++f) P->t->node[id].a[f] = (short)args[f];
+    return id;
+}
+
+static int pclr__mprimary(pclr__mparser *P) {
+    int col, id, len, k;
+    const char *s;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    s = P->s + P->pos;
+    if (isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]))) return pclr__mnumber(P);
+    if (s[0] == '(') {
+        ++P->pos;
+        if ((id = pclr__mexpr(P)) < 0) return -1;
+        if (!pclr__maccept(P, ")")) return pclr__merr(P, P->pos + 1, "expected ')' (the '(' at column %d is not closed)", col);
+        return id;
+    }
+    if (!pclr__mis_ident((unsigned char)s[0])) {
+        if (!s[0]) return pclr__merr(P, col, "the expression ends where a value is expected");
+        return pclr__merr(P, col, "expected a value, found '%c'", s[0]);
+    }
+    for (len = 0; pclr__mis_ident((unsigned char)s[len]); ++len) {}
+    P->pos += len;
+    if (len == 1 && (s[0] == 'x' || s[0] == 'y')) return pclr__minput(P, s[0] == 'y', col);
+    if (len == 1 && s[0] == 'i') return pclr__mnew(P, PCLR__MN_I, 0, PCLR_UINT64, col);
+    for (k = 0; k < P->t->params; ++k)
+        if ((int)strlen(P->t->pname[k]) == len && !strncmp(P->t->pname[k], s, (size_t)len))
+            return pclr__mnew(P, PCLR__MN_PARAM, k, P->t->param[k], col);
+    for (k = 0; k < PCLR__MF_COUNT; ++k)
+        if ((int)strlen(pclr__mfuncs[k].name) == len && !strncmp(pclr__mfuncs[k].name, s, (size_t)len)) return pclr__mcall(P, s, len, col);
+    for (k = 0; k < 6; ++k)
+        if ((int)strlen(pclr__mtype_names[k]) == len && !strncmp(pclr__mtype_names[k], s, (size_t)len)) return pclr__mcall(P, s, len, col);
+    return pclr__merr(P, col, "unknown name '%.*s' (the inputs are x, y and i; parameters are declared in params)", len > 32 ? 32 : len, s);
+}
+
+static int pclr__mpostfix(pclr__mparser *P) {
+    int id = pclr__mprimary(P);
+    if (id < 0) return -1;
+    pclr__mskip(P);
+    if (P->s[P->pos] == '.') return pclr__merr(P, P->pos + 1, "a component (.x, .r, ...) follows only x or y");
+    return id;
+}
+
+static int pclr__munary(pclr__mparser *P) {
+    int col, a, id;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, col, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
+    if (pclr__maccept(P, "-") || pclr__maccept(P, "!")) {
+        const int neg = P->s[P->pos - 1] == '-';
+        if ((a = pclr__munary(P)) < 0) return -1;
+        if ((id = pclr__mnew(P, neg ? PCLR__MN_NEG : PCLR__MN_NOT, 0, neg ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
+        P->t->node[id].n = 1;
+        P->t->node[id].a[0] = (short)a;
+    } else if (pclr__maccept(P, "+")) {
+        id = pclr__munary(P);
+    } else {
+        id = pclr__mpostfix(P);
+    }
+    --P->depth;
+    return id;
+}
+
+static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
+    const pclr_type ta = (pclr_type)P->t->node[a].type, tb = (pclr_type)P->t->node[b].type;
+    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : pclr__mcommon(ta, tb);
+    int id = pclr__mnew(P, PCLR__MN_BIN, op, t, col);
+    if (id < 0) return -1;
+    P->t->node[id].n = 2;
+    P->t->node[id].a[0] = (short)a;
+    P->t->node[id].a[1] = (short)b;
+    return id;
+}
+
+/* one precedence level of left-associative binary operators: ops[] (longest first), next level */
+static int pclr__mlevel(pclr__mparser *P, int level);
+static int pclr__mlevel(pclr__mparser *P, int level) {
+    static const char *const ops[6][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
+    static const int codes[6][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_EQ, PCLR__MB_NE}, {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT},
+                                    {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
+    int a = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
+    while (a >= 0) {
+        pclr__mskip(P);
+        col = P->pos + 1;
+        for (k = 0; k < 4 && ops[level][k]; ++k) if (pclr__maccept(P, ops[level][k])) break;
+        if (k == 4 || !ops[level][k]) return a;
+        {
+            const int b = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1);
+            if (b < 0) return -1;
+            a = pclr__mbinary_node(P, codes[level][k], a, b, col);
+        }
+    }
+    return a;
+}
+
+static int pclr__mexpr(pclr__mparser *P) {
+    int c, a, b, id, col;
+    if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__merr(P, P->pos + 1, "the expression nests deeper than %d", PCLR_MAP_MAX_DEPTH);
+    if ((c = pclr__mlevel(P, 0)) < 0) return -1;
+    pclr__mskip(P);
+    col = P->pos + 1;
+    if (pclr__maccept(P, "?")) {
+        if ((a = pclr__mexpr(P)) < 0) return -1;
+        if (!pclr__maccept(P, ":")) return pclr__merr(P, P->pos + 1, "expected ':' of the '?' at column %d", col);
+        if ((b = pclr__mexpr(P)) < 0) return -1;
+        if ((id = pclr__mnew(P, PCLR__MN_COND, 0, pclr__mcommon((pclr_type)P->t->node[a].type, (pclr_type)P->t->node[b].type), col)) < 0)
+            return -1;
+        P->t->node[id].n = 3;
+        P->t->node[id].a[0] = (short)c;
+        P->t->node[id].a[1] = (short)a;
+        P->t->node[id].a[2] = (short)b;
+        c = id;
+    }
+    --P->depth;
+    return c;
+}
+
+/* Characters no expression has: said before parsing, with what they would have been. */
+static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
+    const char *in = strcmp(what, "params") ? "" : "params: ";
+    int k;
+    for (k = 0; s[k]; ++k) {
+        const unsigned char ch = (unsigned char)s[k];
+        if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
+        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|?:(),", ch)) {
+            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "%s'&' alone is not an operator (&& is)", in);
+            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "%s'|' alone is not an operator (|| is)", in);
+            continue;
+        }
+        if (ch == '/') {
+            if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
+            continue;
+        }
+        if (ch == ';') return pclr__merr(P, k + 1, "%s';' is not allowed: a map is one expression", in);
+        if (ch == '{' || ch == '}') return pclr__merr(P, k + 1, "%sbraces are not allowed: a map is one expression", in);
+        if (ch == '#') return pclr__merr(P, k + 1, "%s'#' is not allowed (no preprocessor)", in);
+        if (ch == '\\') return pclr__merr(P, k + 1, "%sbackslashes are not allowed", in);
+        if (ch == '"' || ch == '\'') return pclr__merr(P, k + 1, "%sstring and character literals are not allowed", in);
+        if (ch >= 0x21 && ch < 0x7f) return pclr__merr(P, k + 1, "%s'%c' is not allowed", in, ch);
+        return pclr__merr(P, k + 1, "%sbyte 0x%02x is not allowed", in, ch);
+    }
+    return 0;
+}
+
+/* "float t, int k": the parameters' types and names */
+static int pclr__mparams(pclr__mparser *P, const char *s) {
+    pclr__mtree *t = P->t;
+    int k = 0;
+    t->params = 0;
+    if (!s) return 0;
+    for (;;) {
+        int col, len, tl, ty, j, ok;
+        while (s[k] == ' ' || s[k] == '\t' || s[k] == ',') ++k;
+        if (!s[k]) return 0;
+        col = k + 1;
+        if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, col, "params is longer than %d characters", PCLR_MAP_MAX_LENGTH);
+        for (tl = 0; pclr__mis_ident((unsigned char)s[k + tl]); ++tl) {}
+        for (ty = 0; ty < 6; ++ty) if ((int)strlen(pclr__mtype_names[ty]) == tl && !strncmp(pclr__mtype_names[ty], s + k, (size_t)tl)) break;
+        if (ty == 6) return pclr__merr(P, col, "params: a parameter starts with its type: int, uint, long, ulong, float or double");
+        if (t->params == PCLR_MAP_MAX_PARAMS) return pclr__merr(P, col, "params: at most %d parameters", PCLR_MAP_MAX_PARAMS);
+        k += tl;
+        while (s[k] == ' ' || s[k] == '\t') ++k;
+        col = k + 1;
+        for (len = 0; pclr__mis_ident((unsigned char)s[k + len]); ++len) {}
+        if (!len || isdigit((unsigned char)s[k])) return pclr__merr(P, col, "params: a name follows the type");
+        if (len > 31) return pclr__merr(P, col, "params: a name is at most 31 characters");
+        ok = !(len == 1 && (s[k] == 'x' || s[k] == 'y' || s[k] == 'i'));
+        for (j = 0; ok && j < PCLR__MF_COUNT; ++j) ok = !((int)strlen(pclr__mfuncs[j].name) == len && !strncmp(pclr__mfuncs[j].name, s + k, (size_t)len));
+        for (j = 0; ok && j < 6; ++j) ok = !((int)strlen(pclr__mtype_names[j]) == len && !strncmp(pclr__mtype_names[j], s + k, (size_t)len));
+        for (j = 0; ok && j < t->params; ++j) ok = !((int)strlen(t->pname[j]) == len && !strncmp(t->pname[j], s + k, (size_t)len));
+        if (!ok) return pclr__merr(P, col, "params: '%.*s' is taken (an input, a function, a type or an earlier parameter)", len, s + k);
+        t->param[t->params] = pclr__mtypes[ty];
+        if (pclr__mtypes[ty] == PCLR_DOUBLE) t->uses_double = 1;
+        memcpy(t->pname[t->params], s + k, (size_t)len);
+        t->pname[t->params++][len] = '\0';
+        k += len;
+        if (s[k] && s[k] != ',' && s[k] != ' ' && s[k] != '\t') return pclr__merr(P, k + 1, "params: '%c' is not allowed", s[k]);
+    }
+}
+
+/* Parses and checks cfg's map into *t (the caller's; about 24 KB). PCLR_OK
+   for a config without a map (t->count = 0). */
+static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+    pclr__mparser P;
+    const int has_map = c->map && c->map[0];
+    memset(&P, 0, sizeof P);
+    P.t = t;
+    P.why = why;
+    P.cap = cap;
+    if (why && cap) why[0] = '\0';
+    t->count = 0;
+    t->root = -1;
+    t->uses_y = t->uses_double = 0;
+    t->params = 0;
+    t->x = c->type ? c->type : PCLR_FLOAT;
+    t->y = c->y_type;
+    t->comps = c->components ? c->components : 1;
+    t->type = PCLR_TYPE_DEFAULT;
+    if ((int)t->x < 0 || t->x >= PCLR_TYPE_COUNT_ || (int)t->y < 0 || t->y >= PCLR_TYPE_COUNT_ || (int)c->map_type < 0 ||
+        c->map_type >= PCLR_TYPE_COUNT_) {
+        if (why && cap) snprintf(why, cap, "type, y_type and map_type must be valid element types");
+        return PCLR_ERR_INVALID_ENUM;
+    }
+    if (!has_map) {
+        if (c->y_type || (c->params && c->params[0]) || c->map_type || (c->components && c->components != 1)) {
+            if (why && cap) snprintf(why, cap, "y_type, params, map_type and components belong to a map: set map too");
+            return PCLR_ERR_INVALID_MAP;
+        }
+        return PCLR_OK;
+    }
+    if (t->comps != 1 && t->comps != 2 && t->comps != 4) {
+        if (why && cap) snprintf(why, cap, "components must be 1, 2 or 4");
+        return PCLR_ERR_INVALID_MAP;
+    }
+    if (c->map_type && c->map_type != PCLR_INT && c->map_type != PCLR_UINT && c->map_type != PCLR_INT64 &&
+        c->map_type != PCLR_UINT64 && c->map_type != PCLR_FLOAT && c->map_type != PCLR_DOUBLE) {
+        if (why && cap) snprintf(why, cap, "map_type must be int, uint, int64, uint64, float or double");
+        return PCLR_ERR_INVALID_MAP;
+    }
+    if (pclr__mscan(&P, c->map, "the map") < 0) return P.err;
+    if (c->params && pclr__mscan(&P, c->params, "params") < 0) return P.err;
+    if (pclr__mparams(&P, c->params) < 0) return P.err;
+    P.s = c->map;
+    if ((t->root = pclr__mexpr(&P)) < 0) return P.err;
+    pclr__mskip(&P);
+    if (c->map[P.pos]) {
+        pclr__merr(&P, P.pos + 1, "unexpected '%c' after a whole expression", c->map[P.pos]);
+        return P.err;
+    }
+    { /* the tree's depth (a chain of n operators is n deep): compilers limit nested parentheses */
+        unsigned char depth[PCLR_MAP_MAX_LENGTH];
+        int k, a;
+        for (k = 0; k < t->count; ++k) {
+            depth[k] = 1;
+            for (a = 0; a < t->node[k].n; ++a)
+                if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
+            if (depth[k] > PCLR_MAP_MAX_DEPTH) {
+                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d (a chain of n operators counts n levels)",
+                           PCLR_MAP_MAX_DEPTH);
+                return P.err;
+            }
+        }
+    }
+    t->type = c->map_type ? c->map_type : (pclr_type)t->node[t->root].type;
+    if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
+    pclr__mtree t;
+    if (!cfg) {
+        if (why && cap) snprintf(why, cap, "config pointer is NULL");
+        return PCLR_ERR_NULL_POINTER;
+    }
+    return pclr__map_parse(cfg, &t, why, cap);
+}
+
+/* ------------------------------------------------------------ the op's state
+   What a work-item carries while it reduces, field by field (each field one
+   of the 32/64-bit compute types, named by its pclr_type). The kernel
+   declares it as a typedef (one field) or a struct (several); the host reads
+   it back with the same offsets (natural alignment, as C, OpenCL C and CUDA
+   lay out a struct) and finalizes it into the result. */
+typedef struct pclr__field { const char *name; pclr_type type; } pclr__field;
+typedef struct pclr__layout {
+    pclr_type value, sum, moment; /* the compute types: values, sums, stats' moments */
+    int count;                    /* fields */
+    pclr__field field[8];
+    size_t offset[8], size;       /* byte offsets, and the size with padding */
+} pclr__layout;
+
+static void pclr__layout_add(pclr__layout *l, const char *name, pclr_type t) {
+    l->field[l->count].name = name;
+    l->field[l->count++].type = t;
+}
+
+static int pclr__has_map(const pclr_config *c) { return c->map && c->map[0]; }
+
+/* The type a config reduces: its map's result type (a resolved config carries it in map_type), else the element type. */
+static pclr_type pclr__reduced(const pclr_config *c) {
+    pclr__mtree t;
+    if (!pclr__has_map(c)) return c->type ? c->type : PCLR_FLOAT;
+    if (c->map_type) return c->map_type;
+    return pclr__map_parse(c, &t, NULL, 0) == PCLR_OK ? t.type : PCLR_TYPE_DEFAULT;
+}
+PCLR_API pclr_type pclr_reduced_type(const pclr_config *cfg) { return cfg ? pclr__reduced(cfg) : PCLR_TYPE_DEFAULT; }
+
+/* Bytes of one element of x or y (a map's pixels count their components), and of the wider. */
+static size_t pclr__load_size(const pclr_config *c) {
+    const size_t comps = pclr__has_map(c) && c->components > 1 ? (size_t)c->components : 1;
+    const size_t x = pclr_type_size(c->type) * comps, y = pclr__has_map(c) ? pclr_type_size(c->y_type) * comps : 0;
+    return x > y ? x : y;
+}
+
+/* The state of a resolved config. */
+static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
+    const pclr_type vt = pclr__reduced(c);
+    int i;
+    size_t align = 1;
+    memset(l, 0, sizeof *l);
+    l->value = pclr__compute_type(vt);
+    l->sum = pclr_sum_type(vt, c->accumulate);
+    l->moment = (vt == PCLR_DOUBLE || !pclr__is_float(vt) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
+    switch (c->op) {
+    case PCLR_ARGMIN: case PCLR_ARGMAX: pclr__layout_add(l, "i", PCLR_UINT64); pclr__layout_add(l, "v", l->value); break;
+    case PCLR_MINMAX: pclr__layout_add(l, "lo", l->value); pclr__layout_add(l, "hi", l->value); break;
+    case PCLR_COUNT: pclr__layout_add(l, "n", PCLR_UINT64); break;
+    case PCLR_STATS:
+        pclr__layout_add(l, "n", PCLR_UINT64);
+        pclr__layout_add(l, "s", l->sum);
+        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
+        pclr__layout_add(l, "lo", l->value);
+        pclr__layout_add(l, "hi", l->value);
+        pclr__layout_add(l, "shift", l->moment); /* the first value: moments are summed about it */
+        pclr__layout_add(l, "d1", l->moment);    /* sum of (x - shift) */
+        pclr__layout_add(l, "m2", l->moment);    /* sum of (x - shift)^2 */
+        break;
+    case PCLR_MIN: case PCLR_MAX: pclr__layout_add(l, "v", l->value); break;
+    default:
+        pclr__layout_add(l, "s", l->sum);
+        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
+        break;
+    }
+    for (i = 0; i < l->count; ++i) {
+        size_t sz = pclr_type_size(l->field[i].type);
+        l->size = (l->size + sz - 1) / sz * sz;
+        l->offset[i] = l->size;
+        l->size += sz;
+        if (sz > align) align = sz;
+    }
+    l->size = (l->size + align - 1) / align * align;
+}
+
+/* CUDA's one-array last-group kernels whose state is 4 or 8 bytes publish it as a flagged word
+   (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states go through the partials. */
+PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
+    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT &&
+           c->finish == PCLR_FINISH_LAST_GROUP && (state_size == 4 || state_size == 8);
+}
+
+/* The state is the element itself: what the partials finish's second pass reads as input. */
+static int pclr__state_is_element(const pclr_config *c) {
+    pclr__layout l;
+    pclr__layout_of(c, &l);
+    return l.count == 1 && (c->op == PCLR_SUM || c->op == PCLR_MIN || c->op == PCLR_MAX) && l.field[0].type == c->type && !pclr__has_map(c);
+}
+
+/* Ops whose kernel folds element by element (pclr_fold) instead of merging lifted elements. */
+PCLR__FN int pclr__folds_each(const pclr_config *c) {
+    return c->op == PCLR_STATS || (c->op == PCLR_SUM && c->accumulate == PCLR_COMPENSATED) || c->op == PCLR_ARGMIN ||
+           c->op == PCLR_ARGMAX;
+}
+
+static int pclr__needs_fp64(const pclr_config *c) {
+    pclr__layout l;
+    int i;
+    if (c->accumulate == PCLR_EXACT) return 1; /* its running sums are doubles */
+    pclr__layout_of(c, &l);
+    for (i = 0; i < l.count; ++i) if (l.field[i].type == PCLR_DOUBLE) return 1;
+    if (pclr__has_map(c)) { /* a double anywhere in the map */
+        pclr__mtree t;
+        if (pclr__map_parse(c, &t, NULL, 0) == PCLR_OK && t.uses_double) return 1;
+    }
+    return c->type == PCLR_DOUBLE;
+}
+
+static int pclr__is_pow2_in(int v, int lo, int hi) {
+    return v >= lo && v <= hi && (v & (v - 1)) == 0;
+}
+
+PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why) {
+    pclr_config c;
+    const char *dummy = NULL;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    c = *in;
+    if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
+    {
+        pclr__mtree t;
+        pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
+        if (r != PCLR_OK) { *why = "the map is invalid (pclr_map_check says where)"; return r; }
+        if (t.root >= 0) {
+            c.map_type = t.type;
+            c.components = t.comps;
+            if (c.components > 1 && !c.vector_width) c.vector_width = 1; /* a pixel is the load */
+            if (c.components > 1 && c.vector_width != 1) { *why = "elements of 2 or 4 components load one at a time: vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else {
+            c.components = 0;
+        }
+    }
+    if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.layout != PCLR_LAYOUT_ONE && !c.vector_width) c.vector_width = 1; /* rows start anywhere: one element per load */
+    /* every default, in PCLR__KNOBS order (the type before the vector width,
+       the backend before the variant, the group size before groups per unit;
+       a bad group size is refused below before groups per unit is) */
+#define PCLR_TSIZE ((int)pclr__load_size(&c))
+#define PCLR_GROUP c.group_size
+#define PCLR_IS_CUDA (c.backend == PCLR_CUDA)
+#define PCLR__FILL_DEFAULT(kind, name, field, macro, dflt) if (!c.field) c.field = dflt;
+    PCLR__KNOBS(PCLR__FILL_DEFAULT)
+#undef PCLR__FILL_DEFAULT
+#undef PCLR_IS_CUDA
+#undef PCLR_GROUP
+#undef PCLR_TSIZE
+    if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
+    if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
+        if (!pclr__is_float(pclr__reduced(&c))) { *why = "exact sums are for half, float and double values (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.op != PCLR_SUM) { *why = "exact accumulation is for sum only (stats: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "the exact sum finishes with last_group: the groups add integer cells, the last one rounds them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the exact sum has its own in-group step: variant naive, sequential, unrolled (a tree in local memory) or shuffle"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
+    if (c.wave_width != 32 && c.wave_width != 64) { *why = "wave width must be 32 or 64"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.group_size, 32, 1024)) { *why = "group size must be a power of two from 32 to 1024"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.unroll, 1, 128)) { *why = "unroll depth must be a power of two from 1 to 128"; return PCLR_ERR_INVALID_KNOB; }
+    if (!pclr__is_pow2_in(c.vector_width, 1, 16)) { *why = "vector width must be 1, 2, 4, 8 or 16"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.vector_width * (int)pclr__load_size(&c) > 32) { *why = "a load is at most 32 bytes: vector width x element size <= 32 (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.groups_per_unit < 1 || c.groups_per_unit > 64) { *why = "groups per compute unit must be 1..64"; return PCLR_ERR_INVALID_KNOB; }
+    if (c.variant == PCLR_VARIANT_SHUFFLE && c.wave_width != 32) { *why = "shuffles need a wave width of 32 (NVIDIA warps)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.variant == PCLR_VARIANT_SHUFFLE && c.group_size < c.wave_width) { *why = "shuffles need a group of at least one wave"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.variant == PCLR_VARIANT_COLLECTIVE && c.backend != PCLR_OPENCL) { *why = "work_group_reduce collectives exist only in OpenCL 2.0"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    if (c.backend == PCLR_VULKAN) { /* see "the GLSL kernel" */
+        const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
+        const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
+        if (c.layout != PCLR_LAYOUT_ONE) { *why = "rows, columns and segments are not written in GLSL yet (the opencl and cuda backends have them)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums are not written in GLSL (the opencl and cuda backends have them; vulkan: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
+    {
+        pclr__layout l;
+        int simple = c.op == PCLR_SUM || c.op == PCLR_MIN || c.op == PCLR_MAX;
+        pclr__layout_of(&c, &l);
+        if (c.variant == PCLR_VARIANT_COLLECTIVE && (!simple || l.count != 1)) { *why = "the collective variant reduces one value: sum, min or max, not compensated"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish == PCLR_FINISH_ATOMIC && (!simple || l.count != 1 || (l.field[0].type != PCLR_UINT && l.field[0].type != PCLR_INT))) { *why = "atomic finish is exact only for sum, min and max in 32-bit integers"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish == PCLR_FINISH_PARTIALS && !pclr__state_is_element(&c)) { *why = "the partials finish re-reads its partials as elements: sum, min or max whose state is the element type"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) { /* README "Rows, columns and segments" */
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && !c.pitch) c.pitch = c.cols;
+        if (c.accumulate == PCLR_EXACT) { *why = "exact sums reduce one array into one result (their cells take 2 KiB of scratch per result): not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "layouts finish with last_group (a row shared by several groups is folded by its last group)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "the collective variant reduces a whole group: not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.vector_width != 1) { *why = "layouts load one element at a time (rows start anywhere): vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.lanes && !pclr__is_pow2_in(c.lanes, 1, c.group_size)) { *why = "lanes must be a power of two from 1 to the group size"; return PCLR_ERR_INVALID_KNOB; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.pitch < c.cols) { *why = "the pitch (elements between row starts) must be at least cols"; return PCLR_ERR_SIZE_OVERFLOW; }
+        if (c.layout != PCLR_LAYOUT_SEGMENTS && c.rows > 1 && c.pitch > (UINT64_MAX - c.cols) / (c.rows - 1)) { *why = "rows x pitch overflows 64 bits"; return PCLR_ERR_SIZE_OVERFLOW; }
+    } else if (c.rows || c.cols || c.pitch || c.lanes) {
+        *why = "rows, cols, pitch and lanes belong to a layout (set layout to rows, columns or segments)";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    }
+    *out = c;
+    return PCLR_OK;
+}
+
+PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    va_start(ap, fmt);
+    k = buf && *len < cap ? vsnprintf(buf + *len, cap - *len, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k > 0) *len += (size_t)k;
+}
+
+/* The generator's output buffer (see pclr__appendf). */
+typedef struct pclr__writer { char *buf; size_t cap, len; } pclr__writer;
+
+static void pclr__put(pclr__writer *w, const char *s) { pclr__appendf(w->buf, w->cap, &w->len, "%s", s); }
+
+/* "type=float op=sum backend=opencl wave=32 ...": every knob in PCLR__KNOBS order. */
+static void pclr__describe(pclr__writer *w, const pclr_config *c) {
+    const char *sep = "";
+#define PCLR__DESCRIBE_NAME(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%s", sep, pclr_##name##_name(c->field));
+#define PCLR__DESCRIBE_NUMBER(name, field) pclr__appendf(w->buf, w->cap, &w->len, "%s" #name "=%d", sep, c->field);
+#define PCLR__DESCRIBE(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(PCLR__DESCRIBE_NAME, PCLR__DESCRIBE_NUMBER, PCLR__DESCRIBE_NUMBER)(name, field) sep = " ";
+    PCLR__KNOBS(PCLR__DESCRIBE)
+#undef PCLR__DESCRIBE
+#undef PCLR__DESCRIBE_NAME
+#undef PCLR__DESCRIBE_NUMBER
+    if (c->map && c->map[0]) { /* quoted; text that could end a comment or a line is not repeated */
+        const char *text[2];
+        int k;
+        text[0] = c->map;
+        text[1] = c->params ? c->params : "";
+        for (k = 0; k < 2; ++k) {
+            const char *q = text[k];
+            while (*q >= 0x20 && *q < 0x7f && *q != '"' && !(q[0] == '*' && q[1] == '/')) ++q;
+            if (k == 0 || text[1][0])
+                pclr__appendf(w->buf, w->cap, &w->len, " %s=\"%s\"", k ? "params" : "map", *q || q - text[k] > PCLR_MAP_MAX_LENGTH ? "(not printable)" : text[k]);
+        }
+        if (c->map_type) pclr__appendf(w->buf, w->cap, &w->len, " map_type=%s", pclr_type_name(c->map_type));
+        if (c->y_type) pclr__appendf(w->buf, w->cap, &w->len, " y_type=%s", pclr_type_name(c->y_type));
+        if (c->components > 1) pclr__appendf(w->buf, w->cap, &w->len, " components=%d", c->components);
+    }
+    if (c->layout != PCLR_LAYOUT_ONE) {
+        pclr__appendf(w->buf, w->cap, &w->len, " layout=%s", pclr_layout_name(c->layout));
+        if (c->rows || c->cols) pclr__appendf(w->buf, w->cap, &w->len, " rows=%llu cols=%llu pitch=%llu", (unsigned long long)c->rows,
+                                              (unsigned long long)c->cols, (unsigned long long)c->pitch);
+        if (c->lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c->lanes);
+    }
+}
+
+PCLR_API size_t pclr_config_describe(const pclr_config *cfg, char *buf, size_t cap) {
+    pclr__writer w;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (!cfg) pclr__put(&w, "(null config)");
+    else pclr__describe(&w, cfg);
+    if (buf && cap > 0) buf[w.len < cap ? w.len : cap - 1] = '\0';
+    return w.len;
+}
+
+/* Finish a writer under the size-query protocol of pclr_kernel_source. */
+static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
+    if (size_needed) *size_needed = w->len + 1;
+    if (!w->buf) return PCLR_OK;
+    if (w->len + 1 > w->cap) {
+        if (w->cap > 0) w->buf[0] = '\0';
+        return PCLR_ERR_BUFFER_TOO_SMALL;
+    }
+    w->buf[w->len] = '\0';
+    return PCLR_OK;
+}
+
+/* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
+enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
+/* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map) */
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep; } pclr__memit;
+#define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
+
+static const char *pclr__mtname(pclr_type t, int lang) {
+    switch (t) {
+    case PCLR_INT: return "int";
+    case PCLR_UINT: return "uint";
+    case PCLR_INT64: return lang == PCLR__ML_OPENCL ? "long" : lang == PCLR__ML_CUDA ? "pclr_i64" : "int64_t";
+    case PCLR_UINT64: return lang == PCLR__ML_OPENCL ? "ulong" : lang == PCLR__ML_CUDA ? "pclr_u64" : "uint64_t";
+    case PCLR_DOUBLE: return "double";
+    default: return "float";
+    }
+}
+static int pclr__mis_int(pclr_type t) { return t != PCLR_FLOAT && t != PCLR_DOUBLE; }
+static int pclr__mis_signed(pclr_type t) { return t == PCLR_INT || t == PCLR_INT64; }
+/* the unsigned type of the same width */
+static pclr_type pclr__munsigned(pclr_type t) { return t == PCLR_INT ? PCLR_UINT : t == PCLR_INT64 ? PCLR_UINT64 : t; }
+/* a helper's name suffix */
+static const char *pclr__msuffix(pclr_type t) {
+    return t == PCLR_INT ? "int" : t == PCLR_UINT ? "uint" : t == PCLR_INT64 ? "long" : t == PCLR_UINT64 ? "ulong" : t == PCLR_FLOAT ? "float" : "double";
+}
+
+/* A real number as the language writes it, whatever the C locale's decimal point. */
+static void pclr__mreal(pclr__memit *E, double d, int is_double) {
+    char text[64];
+    int k, has = 0;
+    snprintf(text, sizeof text, is_double ? "%.17g" : "%.9g", d);
+    for (k = 0; text[k]; ++k) {
+        if (text[k] == ',') text[k] = '.';
+        if (text[k] == '.' || text[k] == 'e') has = 1;
+    }
+    PCLR__MPUTF(E, "%s%s%s", text, has ? "" : ".0", is_double ? (E->lang == PCLR__ML_GLSL ? "lf" : "") : "f");
+}
+
+static void pclr__mnode_text(pclr__memit *E, int id);
+
+/* node id converted to type `to` */
+static void pclr__mas(pclr__memit *E, int id, pclr_type to) {
+    const pclr_type from = (pclr_type)E->t->node[id].type;
+    if (from == to) { pclr__mnode_text(E, id); return; }
+    if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0: a helper (NVIDIA's conversions give INT_MIN for NaN) */
+        PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
+    } else {
+        PCLR__MPUTF(E, E->lang == PCLR__ML_GLSL ? "%s(" : "(%s)(", pclr__mtname(to, E->lang));
+    }
+    pclr__mnode_text(E, id);
+    pclr__put(E->w, ")");
+}
+
+/* "(T)" or "T(" ... for a cast around text the caller writes (GLSL needs the closing parenthesis) */
+static void pclr__mcast_open(pclr__memit *E, pclr_type to) {
+    PCLR__MPUTF(E, E->lang == PCLR__ML_GLSL ? "%s(" : "(%s)(", pclr__mtname(to, E->lang));
+}
+
+/* a float function's name in the language */
+static const char *pclr__mfname(pclr__memit *E, int f, pclr_type t) {
+    static const char *const cl[PCLR__MF_COUNT] = {"fabs", 0, 0, 0, "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "pow", "sin", "cos",
+                                                   "floor", "ceil", "round", "fma", "isnan", "isinf"};
+    static const char *const cuf[PCLR__MF_COUNT] = {"fabsf", 0, 0, 0, "sqrtf", "rsqrtf", "expf", "exp2f", "logf", "log2f", "powf", "sinf",
+                                                    "cosf", "floorf", "ceilf", "roundf", "fmaf", "isnan", "isinf"};
+    static const char *const gl[PCLR__MF_COUNT] = {"abs", 0, 0, 0, "sqrt", "inversesqrt", "exp", "exp2", "log", "log2", "pow", "sin", "cos",
+                                                   "floor", "ceil", "pclr_round", "fma", "isnan", "isinf"};
+    if (E->lang == PCLR__ML_OPENCL) return cl[f];
+    if (E->lang == PCLR__ML_GLSL) return gl[f];
+    return t == PCLR_DOUBLE ? cl[f] : cuf[f];
+}
+
+static void pclr__mzero_test(pclr__memit *E, int id, int want_nonzero) {
+    /* C reads any nonzero value (NaN too) as true; GLSL wants a bool */
+    if (E->lang != PCLR__ML_GLSL) { /* (OpenCL C refuses a float where a condition goes) */
+        pclr__put(E->w, "(");
+        pclr__mnode_text(E, id);
+        PCLR__MPUTF(E, " %s 0)", want_nonzero ? "!=" : "==");
+        return;
+    }
+    pclr__put(E->w, "(");
+    pclr__mnode_text(E, id);
+    PCLR__MPUTF(E, " %s %s(0))", want_nonzero ? "!=" : "==", pclr__mtname((pclr_type)E->t->node[id].type, E->lang));
+}
+
+static void pclr__mnode_text(pclr__memit *E, int id) {
+    const pclr__mnode *m = &E->t->node[id];
+    const pclr_type t = (pclr_type)m->type;
+    const int L = E->lang;
+    int k;
+    switch (m->kind) {
+    case PCLR__MN_LIT:
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
+        else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
+                         t == PCLR_INT ? "" : t == PCLR_UINT ? "u" : t == PCLR_INT64 ? (L == 0 ? "L" : L == 1 ? "ll" : "l")
+                                                                  : (L == 0 ? "UL" : L == 1 ? "ull" : "ul"));
+        break;
+    case PCLR__MN_X: case PCLR__MN_Y: {
+        const pclr_type et = m->kind == PCLR__MN_X ? E->t->x : E->t->y;
+        const char *name = m->kind == PCLR__MN_X ? "x" : "y";
+        char raw[8];
+        snprintf(raw, sizeof raw, "%s%s%c", name, m->op < 4 ? "." : "", m->op < 4 ? "xyzw"[m->op] : '\0');
+        if (L == PCLR__ML_GLSL || et == t) pclr__put(E->w, raw); /* GLSL takes promoted inputs */
+        else if (et == PCLR_HALF) PCLR__MPUTF(E, "pclr_half_to_float(%s)", raw);
+        else PCLR__MPUTF(E, "(int)%s", raw);
+        break;
+    }
+    case PCLR__MN_I: pclr__put(E->w, "i"); break;
+    case PCLR__MN_PARAM: PCLR__MPUTF(E, "p%d", m->op); break;
+    case PCLR__MN_NEG:
+        if (pclr__mis_signed(t)) { /* wraps: negate the unsigned bits */
+            pclr__mcast_open(E, t);
+            PCLR__MPUTF(E, "%s - ", L == PCLR__ML_GLSL ? (t == PCLR_INT ? "0u" : "0ul") : (t == PCLR_INT ? "0u" : L == 0 ? "0UL" : "0ull"));
+            pclr__mas(E, m->a[0], pclr__munsigned(t));
+            pclr__put(E->w, ")");
+        } else {
+            pclr__put(E->w, "(-");
+            pclr__mnode_text(E, m->a[0]);
+            pclr__put(E->w, ")");
+        }
+        break;
+    case PCLR__MN_NOT:
+        pclr__mcast_open(E, PCLR_INT);
+        pclr__mzero_test(E, m->a[0], 0);
+        pclr__put(E->w, ")");
+        break;
+    case PCLR__MN_BIN: {
+        const int op = m->op;
+        const pclr_type ct = op >= PCLR__MB_LT ? pclr__mcommon((pclr_type)E->t->node[m->a[0]].type, (pclr_type)E->t->node[m->a[1]].type) : t;
+        if (op == PCLR__MB_AND || op == PCLR__MB_OR) {
+            pclr__mcast_open(E, PCLR_INT);
+            pclr__mzero_test(E, m->a[0], 1);
+            pclr__put(E->w, op == PCLR__MB_AND ? " && " : " || ");
+            pclr__mzero_test(E, m->a[1], 1);
+            pclr__put(E->w, ")");
+        } else if (op >= PCLR__MB_LT) {
+            pclr__mcast_open(E, PCLR_INT);
+            pclr__mas(E, m->a[0], ct);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], ct);
+            pclr__put(E->w, ")");
+        } else if ((op == PCLR__MB_DIV || op == PCLR__MB_MOD) && pclr__mis_int(t)) {
+            PCLR__MPUTF(E, "pclr_%s_%s(", op == PCLR__MB_DIV ? "div" : "mod", pclr__msuffix(t));
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (op == PCLR__MB_MOD) { /* floats: C's fmod */
+            PCLR__MPUTF(E, "%s(", L == PCLR__ML_GLSL ? (t == PCLR_DOUBLE ? "pclr_fmod_double" : "pclr_fmod_float")
+                                  : L == PCLR__ML_CUDA && t == PCLR_FLOAT ? "fmodf" : "fmod");
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (pclr__mis_signed(t) && op != PCLR__MB_DIV) { /* wraps: on the unsigned bits */
+            const pclr_type u = pclr__munsigned(t);
+            pclr__mcast_open(E, t);
+            pclr__mas(E, m->a[0], u);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], u);
+            pclr__put(E->w, ")");
+        } else {
+            pclr__put(E->w, "(");
+            pclr__mas(E, m->a[0], t);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        }
+        break;
+    }
+    case PCLR__MN_COND:
+        pclr__put(E->w, "(");
+        pclr__mzero_test(E, m->a[0], 1);
+        pclr__put(E->w, " ? ");
+        pclr__mas(E, m->a[1], t);
+        pclr__put(E->w, " : ");
+        pclr__mas(E, m->a[2], t);
+        pclr__put(E->w, ")");
+        break;
+    case PCLR__MN_CAST: pclr__mas(E, m->a[0], t); break;
+    default: { /* PCLR__MN_CALL */
+        const int f = m->op;
+        pclr_type at = t; /* the type the arguments are converted to */
+        if (pclr__mfuncs[f].kind == 2) at = pclr__mfloating((pclr_type)E->t->node[m->a[0]].type);
+        if (f == PCLR__MF_MIN || f == PCLR__MF_MAX || (f == PCLR__MF_ABS && pclr__mis_signed(t))) {
+            PCLR__MPUTF(E, "pclr_%s_%s(", pclr__mfuncs[f].name, pclr__msuffix(t));
+        } else if (f == PCLR__MF_ABS && pclr__mis_int(t)) { /* unsigned: itself */
+            pclr__mnode_text(E, m->a[0]);
+            break;
+        } else if (f == PCLR__MF_CLAMP) { /* min(max(a, lo), hi) */
+            PCLR__MPUTF(E, "pclr_min_%s(pclr_max_%s(", pclr__msuffix(t), pclr__msuffix(t));
+            pclr__mas(E, m->a[0], t);
+            pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, "), ");
+            pclr__mas(E, m->a[2], t);
+            pclr__put(E->w, ")");
+            break;
+        } else if (pclr__mfuncs[f].kind == 2) {
+            pclr__mcast_open(E, PCLR_INT);
+            PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, at));
+        } else if (L == PCLR__ML_GLSL && t == PCLR_DOUBLE && f >= PCLR__MF_EXP && f <= PCLR__MF_COS) {
+            /* GLSL has these for float only: computed in float */
+            PCLR__MPUTF(E, "double(%s(", pclr__mfname(E, f, PCLR_FLOAT));
+            for (k = 0; k < m->n; ++k) {
+                if (k) pclr__put(E->w, ", ");
+                pclr__mas(E, m->a[k], PCLR_FLOAT);
+            }
+            pclr__put(E->w, "))");
+            break;
+        } else if (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) { /* 1 / sqrt: the same on every C-like language */
+            PCLR__MPUTF(E, "(%s / %s(", t == PCLR_DOUBLE ? "1.0" : "1.0f", pclr__mfname(E, PCLR__MF_SQRT, t));
+        } else {
+            PCLR__MPUTF(E, "%s(", pclr__mfname(E, f, t));
+        }
+        for (k = 0; k < m->n; ++k) {
+            if (k) pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[k], at);
+        }
+        pclr__put(E->w, pclr__mfuncs[f].kind == 2 || (f == PCLR__MF_RSQRT && L != PCLR__ML_GLSL) ? "))" : ")");
+        break;
+    }
+    }
+}
+
+/* The helpers the tree uses, then its function pclr_map(x, [y,] i, [p0, ...]). */
+static void pclr__mfunction(pclr__memit *E) {
+    const pclr__mtree *t = E->t;
+    const int glsl = E->lang == PCLR__ML_GLSL;
+    const char *fn = glsl ? "" : "PCLR_FN ";
+    unsigned div = 0, mod = 0, absv = 0, mn = 0, mx = 0, fmodv = 0, rnd = 0, conv[6] = {0, 0, 0, 0, 0, 0};
+    static const pclr_type all[6] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
+    int k, j;
+    for (k = 0; k < t->count; ++k) {
+        const pclr__mnode *m = &t->node[k];
+        const unsigned bit = 1u << m->type;
+        if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_DIV && pclr__mis_int((pclr_type)m->type)) div |= bit;
+        if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_MOD) { if (pclr__mis_int((pclr_type)m->type)) mod |= bit; else fmodv |= bit; }
+        if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ABS && pclr__mis_signed((pclr_type)m->type)) absv |= bit;
+        if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MIN || m->op == PCLR__MF_CLAMP)) mn |= bit;
+        if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP)) mx |= bit;
+        if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ROUND) rnd |= bit;
+    }
+    { /* float to integer conversions: wherever a float meets an integer type */
+        for (k = 0; k < t->count; ++k) {
+            const pclr__mnode *m = &t->node[k];
+            int a;
+            for (a = 0; a < m->n; ++a) {
+                const pclr_type from = (pclr_type)t->node[m->a[a]].type;
+                pclr_type to = (pclr_type)m->type;
+                if (m->kind == PCLR__MN_BIN && m->op >= PCLR__MB_LT)
+                    to = pclr__mcommon((pclr_type)t->node[m->a[0]].type, (pclr_type)t->node[m->a[1]].type);
+                if (m->kind == PCLR__MN_CALL && pclr__mfuncs[m->op].kind == 2) to = from;
+                if (pclr__mis_int(to) && !pclr__mis_int(from)) conv[from == PCLR_DOUBLE] |= 1u << to;
+            }
+        }
+        if (t->root >= 0 && pclr__mis_int(t->type) && !pclr__mis_int((pclr_type)t->node[t->root].type))
+            conv[t->node[t->root].type == PCLR_DOUBLE] |= 1u << t->type;
+    }
+    for (j = 0; j < 6; ++j) {
+        const pclr_type ty = all[j];
+        const char *T = pclr__mtname(ty, E->lang), *U = pclr__mtname(pclr__munsigned(ty), E->lang), *sx = pclr__msuffix(ty);
+        char zero[32], uzero[40];
+        snprintf(zero, sizeof zero, glsl ? "%s(0)" : "0", T);
+        snprintf(uzero, sizeof uzero, glsl ? "%s(0)" : "(%s)0", U);
+        if (div & (1u << ty)) {
+            if (pclr__mis_signed(ty))
+                PCLR__MPUTF(E, "%s%s pclr_div_%s(%s a, %s b) { return b == %s ? %s : b == %s(-1) ? %s(%s - %s(a)) : a / b; } /* by 0: 0; wraps */\n",
+                            fn, T, sx, T, T, zero, zero, glsl ? T : "", glsl ? T : "", uzero, glsl ? U : "");
+            else PCLR__MPUTF(E, "%s%s pclr_div_%s(%s a, %s b) { return b == %s ? %s : a / b; } /* by 0: 0 */\n", fn, T, sx, T, T, zero, zero);
+        }
+        if (mod & (1u << ty)) {
+            if (pclr__mis_signed(ty))
+                PCLR__MPUTF(E, "%s%s pclr_mod_%s(%s a, %s b) { return b == %s || b == %s(-1) ? %s : a %% b; } /* by 0: 0 */\n", fn, T, sx, T,
+                            T, zero, glsl ? T : "", zero);
+            else PCLR__MPUTF(E, "%s%s pclr_mod_%s(%s a, %s b) { return b == %s ? %s : a %% b; } /* by 0: 0 */\n", fn, T, sx, T, T, zero, zero);
+        }
+        if (absv & (1u << ty))
+            PCLR__MPUTF(E, "%s%s pclr_abs_%s(%s a) { return a < %s ? %s(%s - %s(a)) : a; } /* wraps */\n", fn, T, sx, T, zero,
+                        glsl ? T : "", uzero, glsl ? U : "");
+        { /* min/max; 32-bit integers under keep pass through pclr_keep first */
+            char kept[160] = "";
+            if (E->keep && (ty == PCLR_INT || ty == PCLR_UINT))
+                snprintf(kept, sizeof kept, "a = (%s)pclr_keep((uint)a); b = (%s)pclr_keep((uint)b); ", T, T);
+            if (mn & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_min_%s(%s a, %s b) { %sreturn b < a ? b : a; }\n", fn, T, sx, T, T, kept);
+            if (mx & (1u << ty)) PCLR__MPUTF(E, "%s%s pclr_max_%s(%s a, %s b) { %sreturn b > a ? b : a; }\n", fn, T, sx, T, T, kept);
+        }
+        if (glsl && (fmodv & (1u << ty))) PCLR__MPUTF(E, "%s pclr_fmod_%s(%s a, %s b) { return a - b * trunc(a / b); }\n", T, sx, T, T);
+        if (glsl && (rnd & (1u << ty)))
+            PCLR__MPUTF(E, "%s pclr_round(%s a) { %s t = trunc(a); return abs(a - t) >= %s(0.5) ? t + sign(a) : t; } /* halves away from 0 */\n",
+                        T, T, T, T);
+    }
+    { /* float to integer helpers: NaN gives 0, out of range saturates, inside truncates (defined C) */
+        static const char *const lim[4] = {"2147483648.0", "4294967296.0", "9223372036854775808.0", "18446744073709551616.0"};
+        static const char *const low[4] = {"-2147483648.0", "-1.0", "-9223372036854775808.0", "-1.0"};
+        static const char *const top[3][4] = {{"2147483647", "4294967295u", "9223372036854775807L", "18446744073709551615UL"},
+                                              {"2147483647", "4294967295u", "9223372036854775807ll", "18446744073709551615ull"},
+                                              {"2147483647", "4294967295u", "9223372036854775807l", "18446744073709551615ul"}};
+        static const char *const bottom[3][4] = {{"(-2147483647 - 1)", "0u", "(-9223372036854775807L - 1)", "0UL"},
+                                                 {"(-2147483647 - 1)", "0u", "(-9223372036854775807ll - 1)", "0ull"},
+                                                 {"(-2147483647 - 1)", "0u", "(-9223372036854775807l - 1l)", "0ul"}};
+        for (k = 0; k < 2; ++k)
+            for (j = 0; j < 4; ++j)
+                if (conv[k] & (1u << all[j])) {
+                    const char *F = k ? "double" : "float", *T = pclr__mtname(all[j], E->lang), *sg = pclr__mis_signed(all[j]) ? "<" : "<=";
+                    const char *suffix = glsl ? (k ? "lf" : "") : (k ? "" : "f"); /* literals of the argument's type */
+                    char in_range[64], zero[32];
+                    snprintf(in_range, sizeof in_range, glsl ? "%s(v)" : "(%s)v", T);
+                    snprintf(zero, sizeof zero, glsl ? "%s(0)" : "0", T);
+                    PCLR__MPUTF(E, "%s%s pclr_%s_of_%s(%s v) { return v != v ? %s : v >= %s%s ? %s : v %s %s%s ? %s : %s; } /* saturates; NaN: 0 */\n",
+                                fn, T, pclr__msuffix(all[j]), F, F, zero, lim[j], suffix, top[E->lang][j], sg, low[j], suffix,
+                                bottom[E->lang][j], in_range);
+                }
+    }
+    /* the function: x, y as loaded (GLSL: as read, promoted), i counted from the first element reduced */
+    PCLR__MPUTF(E, "%s%s pclr_map(", fn, pclr__mtname(t->type, E->lang));
+    for (k = 0; k < 2; ++k) {
+        const pclr_type et = k ? t->y : t->x;
+        if (k && !et) continue;
+        if (!glsl) PCLR__MPUTF(E, "%s %s, ", k ? "pclr_t2" : "pclr_t", k ? "y" : "x");
+        else if (t->comps == 1) PCLR__MPUTF(E, "%s %s, ", pclr__mtname(pclr__mpromote(et), 2), k ? "y" : "x");
+        else {
+            const pclr_type pt = pclr__mpromote(et);
+            PCLR__MPUTF(E, "%svec%d %s, ", pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u"
+                                          : pt == PCLR_INT64 ? "i64" : "u64", t->comps, k ? "y" : "x");
+        }
+    }
+    PCLR__MPUTF(E, "%s i", glsl ? "uint64_t" : "pclr_u64");
+    for (k = 0; k < t->params; ++k) PCLR__MPUTF(E, ", %s p%d /* %s */", pclr__mtname(t->param[k], E->lang), k, t->pname[k]);
+    pclr__put(E->w, ") {\n    return ");
+    pclr__mas(E, t->root, t->type);
+    pclr__put(E->w, ";\n}\n");
+}
+
+
+/* ------------------------------------------------------------ the generator
+   pclr_kernel_source writes only what one configuration needs: one dialect's
+   prelude, the op's state and its functions (from its layout, pclr__layout),
+   then the pieces of its variant, stride and finish. Choices are made here in
+   C; the kernel holds no #if but the device-dependent fence and, in OpenCL, NVIDIA's
+   inline PTX (PCLR_NVIDIA_PTX, which the OpenCL backend defines there). The text it
+   shares with the macro form is the PCLR__TEXT_ pieces (section "kernel text").
+
+   An op is a state with an identity, a merge of two states, and either a
+   lift of one element into a state (the vector's elements are merged as a
+   small tree) or a sequential fold of one value into a state (compensated
+   sums and stats, whose per-element step is cheaper than their merge). */
+
+/* The OpenCL 2.0 collective and the atomic read-modify-write of sum, min, max. */
+static const char *const pclr__prims[4] = {NULL, "add", "min", "max"};
+
+/* Where the pieces write, and what they derive from the configuration (given beside g). */
+typedef struct pclr__gen {
+    pclr__writer *w;
+    pclr__layout l;
+    int cuda, is_float, tsize;
+    const char *t; /* element type name in the kernel's dialect */
+    const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
+    int vector;             /* elements per load */
+    const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
+} pclr__gen;
+
+#define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
+
+/* A compute or element type's name in the kernel (half is stored as its 16 bits). */
+static const char *pclr__ktype(pclr_type t, int cuda) {
+    static const char *const cl[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double", "uchar", "char",
+                                                     "ushort", "short", "ulong", "long", "ushort"};
+    static const char *const cu[PCLR_TYPE_COUNT_] = {"float", "uint", "int", "float", "double", "unsigned char", "signed char",
+                                                     "unsigned short", "short", "pclr_u64", "pclr_i64", "unsigned short"};
+    return (cuda ? cu : cl)[t];
+}
+
+/* The largest (big) or smallest value of compute type t, as a kernel literal: the
+   identities of min and max (the host saturates them into a narrower element type). */
+static const char *pclr__kextreme(const pclr__gen *g, pclr_type t, int big) {
+    static const char *const hi[PCLR_TYPE_COUNT_] = {"", "0xffffffffu", "0x7fffffff", "INF", "INF", "255u", "127", "65535u",
+                                                     "32767", "", "", "INF"}; /* 64-bit: below */
+    static const char *const lo[PCLR_TYPE_COUNT_] = {"", "0u", "(-0x7fffffff - 1)", "-INF", "-INF", "0u", "(-128)", "0u",
+                                                     "(-32768)", "", "", "-INF"};
+    const char *v = (big ? hi : lo)[t];
+    int dbl = g->l.value == PCLR_DOUBLE;
+    if (!strcmp(v, "INF")) return g->cuda ? (dbl ? PCLR__TEXT_INF_CUDA_D : PCLR__TEXT_INF_CUDA_F) : (dbl ? PCLR__TEXT_INF_CL_D : PCLR__TEXT_INF_CL_F);
+    if (!strcmp(v, "-INF")) return g->cuda ? (dbl ? "(-" PCLR__TEXT_INF_CUDA_D ")" : "(-" PCLR__TEXT_INF_CUDA_F ")")
+                                           : (dbl ? "(-" PCLR__TEXT_INF_CL_D ")" : "(-" PCLR__TEXT_INF_CL_F ")");
+    /* 64-bit literals carry the dialect's suffix */
+    if (t == PCLR_UINT64) return big ? (g->cuda ? "0xffffffffffffffffull" : "0xffffffffffffffffUL") : "0";
+    if (t == PCLR_INT64) return big ? (g->cuda ? "0x7fffffffffffffffll" : "0x7fffffffffffffffL")
+                                    : (g->cuda ? "(-0x7fffffffffffffffll - 1)" : "(-0x7fffffffffffffffL - 1)");
+    return v;
+}
+
+/* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
+static int pclr__gen_tree_rolled(const pclr_config *c) {
+    int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
+    return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
+}
+
+/* An input's element type (a scalar, or a map's pixel of 2 or 4 of them) and its load vector. */
+static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pclr_type t, int width) {
+    const int comps = g->map ? g->map->comps : 1, size = (int)pclr_type_size(t) * comps;
+    const char *half = t == PCLR_HALF ? " /* half: its 16 bits */" : "";
+    if (comps == 1) PCLR__GEN_PUTF(g, "typedef %s %s;%s\n", pclr__ktype(t, g->cuda), name, half);
+    else if (g->cuda) PCLR__GEN_PUTF(g, "typedef struct __align__(%d) { %s x, y%s; } %s;%s\n", size, pclr__ktype(t, 1), comps == 4 ? ", z, w" : "", name, half);
+    else PCLR__GEN_PUTF(g, "typedef %s%d %s;%s\n", pclr__ktype(t, 0), comps, name, half);
+    if (width == 1) PCLR__GEN_PUTF(g, "typedef %s %s; /* one element per load */\n", name, vec);
+    else if (g->cuda) PCLR__GEN_PUTF(g, "struct __align__(%d) %s { %s s[%d]; }; /* %d-byte loads */\n", size * width, vec, name, width, size * width);
+    else PCLR__GEN_PUTF(g, "typedef %s%d %s; /* %d-byte loads */\n", pclr__ktype(t, 0), width, vec, size * width);
+}
+
+static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
+    const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
+    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
+    else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
+    if (c->finish != PCLR_FINISH_PARTIALS && !words) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (g->cuda && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
+    if (g->cuda && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
+    /* the knobs the kernel reads */
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOBS(PCLR__GEN_KNOB)
+#undef PCLR__GEN_KNOB
+    pclr__gen_input(g, "pclr_t", "pclr_vec", c->type, c->vector_width);
+    if (g->map && g->map->y) pclr__gen_input(g, "pclr_t2", "pclr_vec2", g->map->y, c->vector_width);
+}
+
+/* pclr_half_to_float: binary16 bits to float, exactly. */
+static void pclr__gen_half(pclr__gen *g) {
+    if (g->cuda)
+        pclr__put(g->w, "PCLR_FN float pclr_half_to_float(unsigned short h) {\n"
+                        "    float f;\n"
+                        "    asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));\n"
+                        "    return f;\n"
+                        "}\n");
+    else
+        pclr__put(g->w, "/* binary16 bits to float, exactly (no fp16 extension needed) */\n"
+                        "PCLR_FN float pclr_half_to_float(ushort h) {\n"
+                        "    const uint a = h & 0x7fffu;\n"
+                        "    const float f = a < 0x400u ? (float)a * 5.9604644775390625e-8f /* subnormal: a * 2^-24 */\n"
+                        "                  : as_float(a >= 0x7c00u ? (a << 13) | 0x7f800000u   /* inf, NaN */\n"
+                        "                                          : (a << 13) + 0x38000000u); /* rebias 15 -> 127 */\n"
+                        "    return as_float(as_uint(f) | ((uint)(h & 0x8000u) << 16));\n"
+                        "}\n");
+}
+
+/* The value of element x in the compute type (a map's elements are its values already). */
+static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
+    PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
+    if (c->type != PCLR_HALF || g->map) {
+        pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
+    } else {
+        pclr__gen_half(g);
+        pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+    }
+}
+
+/* ptxas (seen in CUDA 12.8 to 13.3) can drop a negation that it fuses into a three-input integer
+   min/max (VIMNMX3): the fold max(acc, -x) then sees x. A map's 32-bit integer values (its result,
+   the operands of its min/max) pass through an identity byte permute that ptxas does not look
+   through; it costs one instruction. */
+#define PCLR__TEXT_KEEP_PTX \
+"/* ptxas can drop a negation fused into a three-input integer min/max: values pass through an\n" \
+"   identity it does not see through */\n" \
+"PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile(\"prmt.b32 %0, %1, 0, 0x3210;\" : \"=r\"(r) : \"r\"(v)); return r; }\n"
+
+/* The map: its function, and PCLR_MAP(x, [y,] i), which passes the kernel's parameters. */
+static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
+    pclr__memit E;
+    int k, wrap;
+    E.w = g->w;
+    E.t = g->map;
+    E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
+    PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
+    wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
+    for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
+        const pclr__mnode *m = &g->map->node[k];
+        if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
+            (m->op == PCLR__MF_MIN || m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP))
+            E.keep = 1;
+    }
+    if (E.keep) pclr__put(g->w, g->cuda ? PCLR__TEXT_KEEP_PTX : "#ifdef PCLR_NVIDIA_PTX /* defined by the OpenCL backend on NVIDIA */\n"
+                                          PCLR__TEXT_KEEP_PTX "#else\n#define pclr_keep(v) (v)\n#endif\n");
+    pclr__mfunction(&E);
+    PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) %spclr_map((x), %s(i)", g->map->y ? "y, " : "",
+                   !wrap ? "" : g->map->type == PCLR_INT ? "((int)pclr_keep((uint)" : "pclr_keep(", g->map->y ? "(y), " : "");
+    for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", p%d", k);
+    pclr__put(g->w, !wrap ? ")\n" : g->map->type == PCLR_INT ? ")))\n" : "))\n");
+}
+
+/* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
+static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
+    char xs[48], ys[48];
+    const char *part[2] = {"", ""};
+    int j;
+    if (g->map && g->map->y) { part[0] = ".x"; part[1] = ".y"; }
+    for (j = 0; j < 2; ++j) {
+        char *out = j ? ys : xs;
+        if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
+        else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
+        else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
+    }
+    if (!g->map) snprintf(buf, cap, "%s", xs);
+    else if (g->map->y) snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, %s, (i) + %d)" : "PCLR_MAP(%s, %s, (i))", xs, ys, k);
+    else snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, (i) + %d)" : "PCLR_MAP(%s, (i))", xs, k);
+}
+
+/* Two values' min and max (floats: NaN propagates, -0 orders before +0). */
+static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
+    const int f = pclr__is_float(g->l.value), d = g->l.value == PCLR_DOUBLE;
+    if (f) PCLR__GEN_PUTF(g, "#define PCLR_NEG(x) %s\n",
+                          g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
+    /* [double][cuda][max] */
+    static const char *const fns[2][2][2] = {
+        {{PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
+         {PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}},
+        {{PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
+         {PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}}};
+    if (f) {
+        if (min) pclr__put(g->w, fns[d][g->cuda != 0][0]);
+        if (max) pclr__put(g->w, fns[d][g->cuda != 0][1]);
+    } else {
+        if (min) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MIN);
+        if (max) PCLR__GEN_PUTF(g, "PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return %s; }\n", PCLR__MERGE_MAX);
+    }
+}
+
+/* pclr_add: the sum's addition; signed integers add on their unsigned bits (they wrap; no signed overflow). */
+static void pclr__gen_add(pclr__gen *g) {
+    const pclr_type a = g->l.sum;
+    PCLR__GEN_PUTF(g, "typedef %s pclr_a; /* sums accumulate in this type */\n", pclr__ktype(a, g->cuda));
+    if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_add(int a, int b) { return %s; } /* wraps */\n",
+                                      g->cuda ? "(int)((uint)a + (uint)b)" : "as_int(as_uint(a) + as_uint(b))");
+    else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
+                                             g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
+    else pclr__put(g->w, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
+    if (g->l.count > 1 && g->l.field[g->l.count > 2 ? 2 : 1].name[0] == 'c')
+        pclr__put(g->w, "/* Neumaier's step: t = s + x, and the rounding error of that addition into c */\n"
+                        "#define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))\n"
+                        "#define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \\\n"
+                        "    (c) += PCLR_ABS(s) >= PCLR_ABS(x) ? ((s) - t_) + (x) : ((x) - t_) + (s); (s) = t_; } while (0)\n");
+}
+
+/* The state: a typedef (one field) or a struct, and its identity. */
+static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    int i;
+    if (l->count == 1) {
+        PCLR__GEN_PUTF(g, "typedef %s pclr_s;\n", pclr__ktype(l->field[0].type, g->cuda));
+        pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
+    } else {
+        pclr__put(g->w, "typedef struct pclr_s {");
+        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__ktype(l->field[i].type, g->cuda), l->field[i].name);
+        pclr__put(g->w, " } pclr_s;\n/* a partial written by another group, read field by field through a volatile pointer */\n"
+                        "PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {\n    pclr_s s;\n");
+        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, "    s.%s = vp[j].%s;\n", l->field[i].name, l->field[i].name);
+        pclr__put(g->w, "    return s;\n}\n#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))\n");
+    }
+    /* identity */
+    if (l->count == 1) {
+        const char *id = c->op == PCLR_MIN ? pclr__kextreme(g, l->value, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, l->value, 0)
+                       : pclr__is_float(l->field[0].type) ? (l->field[0].type == PCLR_DOUBLE ? "0.0" : "0.0f") : "0";
+        PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY ((pclr_s)%s)\n", id);
+        return;
+    }
+    pclr__put(g->w, "PCLR_FN pclr_s pclr_identity(void) {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const char *v = !strcmp(n, "lo") ? pclr__kextreme(g, l->value, 1) : !strcmp(n, "hi") ? pclr__kextreme(g, l->value, 0)
+                      : !strcmp(n, "i") ? (g->cuda ? "~0ull /* no index */" : "~0UL /* no index */")
+                      : !strcmp(n, "v") ? pclr__kextreme(g, l->value, c->op == PCLR_ARGMIN) : "0";
+        PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
+    }
+    pclr__put(g->w, "    return s;\n}\n#define PCLR_IDENTITY pclr_identity()\n");
+}
+
+/* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)),
+   each lifted into a state (lift) or, where the state is the element, as it is. */
+static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
+    if (hi - lo == 1) {
+        char e[160];
+        pclr__gen_elem(g, lo, e, sizeof e);
+        if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
+        else pclr__put(g->w, e);
+        return;
+    }
+    pclr__put(g->w, "pclr_merge(");
+    pclr__gen_tree(g, lo, (lo + hi) / 2, lift);
+    pclr__put(g->w, hi - lo > 4 ? ", \\\n    " : ", ");
+    pclr__gen_tree(g, (lo + hi) / 2, hi, lift);
+    pclr__put(g->w, ")");
+}
+
+/* Sum, min or max whose state is the element itself: the short text the macro form shares. */
+static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = c->type;
+    const int d = t == PCLR_DOUBLE;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n"
+                      "typedef pclr_t pclr_s; /* the state: the element itself */\n"
+                      "#define PCLR_PARTIAL(vp, j) (vp)[j]\n#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n",
+                   pclr_op_name(c->op));
+    PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", c->op == PCLR_MIN ? pclr__kextreme(g, t, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, t, 0)
+                                                    : pclr__is_float(t) ? (d ? "0.0" : "0.0f") : t == PCLR_UINT ? "0u" : "0");
+    if (c->op == PCLR_SUM && t == PCLR_INT) {
+        pclr__put(g->w, PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM));
+        pclr__put(g->w, g->cuda ? PCLR__TEXT_MERGE_INT_CUDA : PCLR__TEXT_MERGE_INT_CL);
+    } else if (c->op == PCLR_SUM && t == PCLR_INT64) {
+        PCLR__GEN_PUTF(g, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return %s; } /* on the unsigned bits: wraps */\n",
+                       g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
+    } else if (c->op != PCLR_SUM && pclr__is_float(t)) {
+        pclr__gen_minmax_fns(g, c->op == PCLR_MIN, c->op == PCLR_MAX); /* one instruction on NVIDIA sm_80+ */
+        pclr__put(g->w, c->op == PCLR_MIN ? PCLR__TEXT_MERGE_VIA("min") : PCLR__TEXT_MERGE_VIA("max"));
+    } else {
+        pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
+                                                                                      : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
+    }
+    if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
+    else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
+    else if (c->vector_width == 4) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
+    else { /* 8 or 16 elements (the macro form stops at 4) */
+        pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                        "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
+        pclr__gen_tree(g, 0, c->vector_width, 0);
+        pclr__put(g->w, ")\n");
+    }
+}
+
+/* The op: merge, and lift or fold; then PCLR_FOLD1 (one element x at index i)
+   and PCLR_FOLD (the loaded vector v, its first element at index i). */
+static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
+    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(g->l.value);
+    const int sequential = pclr__folds_each(c);
+    char x1[160], e[160];
+    int k;
+    if (pclr__state_is_element(c)) {
+        pclr__gen_plain_ops(g, c);
+        return;
+    }
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    pclr__gen_value(g, c);
+    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS)
+        pclr__gen_minmax_fns(g, c->op != PCLR_MAX, c->op != PCLR_MIN);
+    if (c->op == PCLR_SUM || c->op == PCLR_STATS) pclr__gen_add(g);
+    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
+                                            pclr__ktype(g->l.moment, g->cuda));
+    pclr__gen_state(g, c);
+    switch (c->op) {
+    case PCLR_SUM:
+        if (!comp) {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }\n"
+                            "#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))\n");
+        } else {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_a x) { PCLR_KBN(a.s, a.c, x); return a; }\n"
+                            "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a = pclr_fold(a, b.s); a.c += b.c; return a; }\n");
+        }
+        break;
+    case PCLR_MIN: case PCLR_MAX:
+        PCLR__GEN_PUTF(g, "#define pclr_merge pclr_%s\n#define PCLR_LIFT(x, i) PCLR_VALUE(x)\n", c->op == PCLR_MIN ? "min" : "max");
+        break;
+    case PCLR_COUNT:
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }\n"
+                        "#define PCLR_LIFT(x, i) ((pclr_s)(PCLR_VALUE(x) != 0)) /* NaN counts, -0 does not */\n");
+        break;
+    case PCLR_MINMAX:
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
+                        "PCLR_FN pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = s.hi = x; return s; }\n"
+                        "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
+        break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
+        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
+        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
+                                   "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                                   "    const int b_wins = b.v != b.v ? (a.v == a.v || b.i < a.i)\n"
+                                   "                                  : (a.v == a.v && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
+        else PCLR__GEN_PUTF(g, " */\nPCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                               "    const int b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
+        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
+                          "   and any element beats the identity (no index yet). */\n"
+                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {\n"
+                          "    if (x %s a.v%s || a.i == %s) { a.v = x; a.i = i; }\n"
+                          "    return a;\n"
+                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (x != x && a.v == a.v)" : "", g->cuda ? "~0ull" : "~0UL");
+        break;
+    }
+    default: /* PCLR_STATS */
+        PCLR__GEN_PUTF(g, "/* k values from x0 on: the count, and the first value a work-item meets becomes\n"
+                          "   the shift its moments are summed about */\n"
+                          "#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)\n"
+                          "/* one value (counted already): sum, min, max, and the moments about the shift */\n"
+                          "PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, x);\n"
+                          "    a.hi = pclr_max(a.hi, x);\n"
+                          "    const pclr_m d = (pclr_m)x - a.shift;\n"
+                          "    a.d1 += d;\n"
+                          "    a.m2 += d * d;\n"
+                          "    return a;\n"
+                          "}\n"
+                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }\n",
+                       comp ? "PCLR_KBN(a.s, a.c, (pclr_a)x);" : "a.s = pclr_add(a.s, (pclr_a)x);");
+        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
+                          "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                          "    if (b.n == 0) return a;\n"
+                          "    if (a.n == 0) return b;\n"
+                          "    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;\n"
+                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
+                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
+                          "    a.shift = ma + delta * (nb / n);\n"
+                          "    a.d1 = 0;\n"
+                          "    a.n += b.n;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, b.lo);\n"
+                          "    a.hi = pclr_max(a.hi, b.hi);\n"
+                          "    return a;\n"
+                          "}\n", comp ? "PCLR_KBN(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s = pclr_add(a.s, b.s);");
+        break;
+    }
+    /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
+    pclr__gen_elem(g, -1, x1, sizeof x1);
+    if (sequential) {
+        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
+        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        else {
+            const int stats = c->op == PCLR_STATS; /* counted once per vector */
+            pclr__gen_elem(g, 0, e, sizeof e);
+            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    PCLR_COUNT_IN(acc, PCLR_VALUE(%s), PCLR_VECTOR);", e);
+            for (k = 0; k < c->vector_width; ++k) {
+                char idx[32] = "";
+                if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
+                pclr__gen_elem(g, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), PCLR_VALUE(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", e, idx);
+            }
+            pclr__put(g->w, " \\\n} while (0)\n");
+        }
+    } else {
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
+        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        else if (c->vector_width == 1) {
+            pclr__gen_elem(g, 0, e, sizeof e);
+            PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
+        } else {
+            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                            "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
+            pclr__gen_tree(g, 0, c->vector_width, 1);
+            pclr__put(g->w, ")\n");
+        }
+    }
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+/* One field's shuffle on NVIDIA OpenCL (32-bit pieces through inline PTX). */
+static void pclr__gen_shfl_field(pclr__gen *g, const char *lv, pclr_type t) {
+    const char *n = pclr__ktype(t, 0);
+    if (pclr_type_size(t) == 8)
+        PCLR__GEN_PUTF(g, "    { uint2 b = as_uint2(%s); b.x = pclr_shfl_u32(b.x, delta); b.y = pclr_shfl_u32(b.y, delta); %s = as_%s(b); }\n",
+                       lv, lv, n);
+    else if (t == PCLR_UINT) PCLR__GEN_PUTF(g, "    %s = pclr_shfl_u32(%s, delta);\n", lv, lv);
+    else PCLR__GEN_PUTF(g, "    %s = as_%s(pclr_shfl_u32(as_uint(%s), delta));\n", lv, n, lv);
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    const pclr_type st = l->field[0].type; /* a one-field state's type */
+    int i;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2);
+    if (pclr__gen_tree_rolled(c)) pclr__put(g->w, PCLR__TEXT_TREE_ROLLED);
+    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+        if (g->cuda && l->count == 1) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
+        else if (g->cuda) {
+            pclr__put(g->w, "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */\n");
+            for (i = 0; i < l->count; ++i)
+                PCLR__GEN_PUTF(g, "    v.%s = __shfl_down_sync(0xffffffffu, v.%s, delta);\n", l->field[i].name, l->field[i].name);
+            pclr__put(g->w, "    return v;\n}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        } else {
+            pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
+                            "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
+                            "    uint r;\n"
+                            "    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+                            "    return r;\n"
+                            "}\n"
+                            "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) {\n");
+            if (l->count == 1) pclr__gen_shfl_field(g, "v", st);
+            for (i = 0; l->count > 1 && i < l->count; ++i) {
+                char lv[32];
+                snprintf(lv, sizeof lv, "v.%s", l->field[i].name);
+                pclr__gen_shfl_field(g, lv, l->field[i].type);
+            }
+            pclr__put(g->w, "    return v;\n}\n"
+                            "#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        }
+        pclr__put(g->w, PCLR__TEXT_WAVE_REDUCE);
+    }
+    if (c->variant == PCLR_VARIANT_SEQUENTIAL) { /* one function, not a call of it (PoCL 3 crashes on a struct state there) */
+        pclr__put(g->w, "#define pclr_group_reduce pclr_tree_rolled\n");
+        return;
+    }
+    pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE);
+    if (c->variant == PCLR_VARIANT_COLLECTIVE) {
+        const int dbl = st == PCLR_DOUBLE;
+        const char *key = dbl ? "long" : "int", *mask = dbl ? "0x7fffffffffffffffL" : "0x7fffffff", *prim = pclr__prims[c->op];
+        pclr__put(g->w, "    (void)lds;\n");
+        if (c->op == PCLR_SUM && (st == PCLR_INT || st == PCLR_INT64)) /* on the unsigned bits: wraps */
+            PCLR__GEN_PUTF(g, "    return as_%s(work_group_reduce_add(as_u%s(acc)));\n", pclr__ktype(st, 0), pclr__ktype(st, 0));
+        else if (pclr__is_float(st) && c->op != PCLR_SUM)
+            PCLR__GEN_PUTF(g, "    const int has_nan = work_group_any(acc != acc); /* the collectives ignore NaN; we propagate it */\n"
+                              "    /* NVIDIA's float min/max collectives start from FLT_MAX/FLT_MIN, not +-inf:\n"
+                              "       reduce order-preserving integer keys of the bits instead. */\n"
+                              "    %s k = as_%s(acc);\n"
+                              "    k ^= (k >> %d) & %s;\n"
+                              "    k = work_group_reduce_%s(k);\n"
+                              "    const pclr_t r = as_%s(k ^ ((k >> %d) & %s));\n"
+                              "    return has_nan ? (pclr_s)NAN : r;\n",
+                           key, key, dbl ? 63 : 31, mask, prim, pclr__ktype(st, 0), dbl ? 63 : 31, mask);
+        else PCLR__GEN_PUTF(g, "    return work_group_reduce_%s(acc);\n", prim);
+    } else if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
+        pclr__put(g->w, PCLR__TEXT_SHUFFLE_WAVES);
+    else if (c->variant == PCLR_VARIANT_SHUFFLE)
+        pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
+                        "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
+    else if (c->variant == PCLR_VARIANT_NAIVE)
+        pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    lds[lid] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
+                        "#pragma unroll 1\n"
+                        "    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n"
+                        "        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        PCLR_BARRIER();\n"
+                        "    }\n" PCLR__TEXT_RETURN_LDS);
+    else if (!g->cuda || c->wave_width != 32) /* UNROLLED */
+        pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS);
+    else /* UNROLLED, CUDA warps of 32: the smaller steps stay inside warp 0 (a group has one or more) */
+        pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("32")
+                        "    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */\n"
+                        "    if (lid < 32) {\n"
+                        "#pragma unroll\n"
+                        "        for (uint s = 16; s > 0; s >>= 1) {\n"
+                        "            pclr_s o = acc;\n"
+                        "            if (lid < s) o = lds[lid + s];\n"
+                        "            __syncwarp();\n"
+                        "            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);\n"
+                        "            __syncwarp();\n"
+                        "        }\n"
+                        "    }\n"
+                        "    return acc;\n");
+    pclr__put(g->w, "}\n");
+}
+
+/* What one step of the loop loads (pclr_in, PCLR_LOAD) and the kernel's arguments to its
+   opening brace; args: the text of its first arguments (PCLR__TEXT_KERNEL_ARGS, or the exact sum's). */
+static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
+    const int y = g->map && g->map->y;
+    int k;
+    if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
+    else pclr__put(g->w, "typedef struct pclr_in { pclr_vec x; pclr_vec2 y; } pclr_in; /* one load: a vector of x and one of y */\n"
+                         "PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {\n"
+                         "    pclr_in r;\n    r.x = pv[j];\n    r.y = qv[j];\n    return r;\n}\n"
+                         "#define PCLR_LOAD(j) pclr_load(pv, qv, (j))\n");
+    pclr__put(g->w, args);
+    if (y) pclr__put(g->w, ",\n                             PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2");
+    for (k = 0; g->map && k < g->map->params; ++k)
+        PCLR__GEN_PUTF(g, "%s%s p%d", k ? ", " : ",\n                             ", pclr__mtname(g->map->param[k], g->cuda), k);
+    pclr__put(g->w, ") {\n");
+}
+
+/* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in
+   flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
+static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
+    const int y = g->map && g->map->y;
+    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *q = in2 + offset2; /* y, element for element with x */\n");
+    if (c->vector_width > 1) /* (the piece holds %: not a format) */
+        pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
+                      : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
+                         "    const pclr_u64 head = 0, nvec = n;\n"
+                         "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
+    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_vec2 *qv = (PCLR_GLOBAL const pclr_vec2 *)(q + head); /* the host saw that y lines up */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
+                         "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    pclr_u64 i = thread * block;\n"
+                         "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, loop);
+    if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
+}
+
+/* The kernel's head and levels 1 and 2. */
+static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
+    const int words = pclr__words_finish(c, g->l.size);
+    if (words) {
+        pclr__put(g->w, g->l.size == 4 ? PCLR__TEXT_WORD4_CUDA : PCLR__TEXT_WORD8_CUDA);
+        pclr__put(g->w, PCLR__TEXT_COLLECT_CUDA);
+    }
+    pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
+    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                                 : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                                 : "PCLR_GROUP");
+    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
+    if (g->cuda) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY);
+    pclr__put(g->w, PCLR__TEXT_IDS);
+    if (words) pclr__put(g->w, PCLR__TEXT_TICKET_AT_START_CUDA);
+    if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
+    pclr__gen_level1(g, c, PCLR__TEXT_LOOP);
+    pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
+}
+
+/* Level 3, between groups, and the kernel's closing brace. */
+static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL;
+    if (c->finish == PCLR_FINISH_PARTIALS)
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0) out[group] = acc;\n"
+                        "}\n");
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
+        PCLR__GEN_PUTF(g, pclr__words_finish(c, g->l.size) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
+                                                : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"),
+                       pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
+    else if (c->finish == PCLR_FINISH_LAST_GROUP)
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket,
+                       pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
+    else
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP
+                          "    /* partials[0] holds the running value; it is the identity between calls. */\n"
+                          "    if (lid == 0) {\n"
+                          "        %s(partials, acc);\n"
+                          "        PCLR_DEVICE_FENCE();\n"
+                          "        if (%s == groups - 1) {\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "            out[0] = %s(partials, PCLR_IDENTITY);\n"
+                          "            *counter = 0;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", g->cuda ? (c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax")
+                                            : (c->op == PCLR_SUM ? "atomic_add" : c->op == PCLR_MIN ? "atomic_min" : "atomic_max"),
+                       ticket, g->cuda ? "atomicExch" : "atomic_xchg");
+}
+
+/* ------------------------------------------------------------ the exact sum
+   accumulate = exact (sums of half, float, double): the exact sum of the
+   elements rounded once to nearest-even, so that every knob, grid, backend
+   and device gives the same bits (README "Exact sums": the method and why it
+   is exact). In short: a work-item adds its elements in double and keeps the
+   sum while a cheap test shows that no addition rounded; a vector that would
+   round goes, with the running sum, into the group's superaccumulator:
+   integer cells of 32-bit digits carried in 64 bits (carry-save), added with
+   64-bit atomics in local memory. The group tree merges running sums with
+   TwoSum and deposits the rounding errors. Each group adds its cells into the
+   launch's cells (the kernel's partials argument, zero between launches) with
+   64-bit atomics; the last group rounds them and zeroes them again. */
+
+/* The cells for an element type: cell k weighs 2^(32 k + emin); the rest
+   describes the result's format. */
+typedef struct pclr__exact_shape {
+    int cells;       /* deposits reach cell cells - 4 at most: room for the carries of 2^64 elements */
+    int emin;        /* a multiple of 32 at or below the smallest ulp of the elements */
+    int mant;        /* the result's precision in bits (24, 53) */
+    int sub, top;    /* the result's smallest and largest ulp exponents (-149 and 104; -1074 and 971) */
+} pclr__exact_shape;
+
+static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
+    /* float and half elements (values < 2^128, multiples of 2^-149): a running
+       sum of < 2^31 of them stays below 2^159, bit 319 of cells from 2^-160;
+       the launch's total stays below 2^192. Doubles: below 2^1024 and 2^1088. */
+    pclr__exact_shape s;
+    if (t == PCLR_DOUBLE) { s.cells = 69; s.emin = -1088; s.mant = 53; s.sub = -1074; s.top = 971; }
+    else { s.cells = 12; s.emin = -160; s.mant = 24; s.sub = -149; s.top = 104; }
+    return s;
+}
+
+/* The elements one group adds into its cells at most: each of its deposits
+   adds less than 2^32 to a cell, and an element causes at most two deposits
+   (its own spill, or its share of a running sum's s and c when that is
+   spilled), so a cell stays under 2^62. */
+#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
+/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
+#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
+
+/* The zeroed device scratch a configuration's kernel takes as its partials
+   argument, and leaves zeroed after each launch (0: it takes the per-group
+   partials instead). The backends allocate it once, zero-filled. */
+PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
+    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
+}
+
+/* The dialect's words for the exact kernel. */
+static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    if (g->cuda)
+        PCLR__GEN_PUTF(g, "#define PCLR_ATOMIC_ADD64(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))\n"
+                          "#define PCLR_ATOMIC_OR(p, v) atomicOr((p), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(p, v) atomicMin((p), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(p, v) atomicMax((p), (v))\n"
+                          "#define PCLR_BITS(d) ((pclr_u64)__double_as_longlong(d))\n"
+                          "#define PCLR_CLZ(x) __clz((int)(x))\n"
+                          "#define PCLR_RESULT(b) %s\n"
+                          "#define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */\n",
+                       dbl ? "__longlong_as_double((long long)(b))" : "__int_as_float((int)(uint)(b))");
+    else
+        PCLR__GEN_PUTF(g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+                          "typedef long pclr_i64;\n"
+                          "#define PCLR_ATOMIC_ADD64(p, v) atom_add((p), (v))\n"
+                          "#define PCLR_ATOMIC_OR(p, v) atomic_or((p), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(p, v) atomic_min((p), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(p, v) atomic_max((p), (v))\n"
+                          "#define PCLR_BITS(d) as_ulong(d)\n"
+                          "#define PCLR_CLZ(x) ((int)clz((uint)(x)))\n"
+                          "#define PCLR_RESULT(b) %s\n"
+                          "/* PoCL 3 (LLVM 15) loses the local-memory atomics of a function called both inside\n"
+                          "   and outside a function with barriers, unless it is inlined: inline them all */\n"
+                          "#ifdef __clang__\n#undef PCLR_FN\n#define PCLR_FN static inline __attribute__((always_inline))\n#endif\n"
+                          "#define PCLR_COLD PCLR_FN\n",
+                       dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
+}
+
+/* Lane k of a work-item's lanes (base: a pclr_lanes expression; part 's' the
+   running sum, 'c' the sum of its rounding errors for double elements), or of
+   a vector's values (part 'x', base: a pclr_values expression). */
+static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *buf, size_t cap, const char *base, char part, int k) {
+    const int dbl_lanes = pclr__reduced(c) == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
+    if (g->cuda) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
+    else if (dbl_lanes && v1) snprintf(buf, cap, "%s.%c", base, part);
+    else if (dbl_lanes) snprintf(buf, cap, "%s.%c.s%x", base, part, k);
+    else if (v1) snprintf(buf, cap, "%s", base);
+    else snprintf(buf, cap, "%s.s%x", base, k);
+    return buf;
+}
+
+/* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
+   checked additions, spills, merges and deposits. */
+static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr_type rt = pclr__reduced(c); /* the elements', or their map's */
+    const int dbl = rt == PCLR_DOUBLE, V = c->vector_width;
+    const pclr__exact_shape x = pclr__exact_shape_of(rt);
+    char a[64], b[64];
+    int k;
+    pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
+                    "   The exact sum of the elements, rounded once (nearest, ties to even). */\n");
+    pclr__gen_value(g, c);
+    pclr__gen_exact_words(g, c);
+    PCLR__GEN_PUTF(g, "typedef %s pclr_r; /* the result */\n"
+                      "/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - %d),\n"
+                      "   carried in 64 bits: deposits add signed pieces under 2^32 to it. */\n"
+                      "#define PCLR_CELLS %d\n#define PCLR_CELL_EMIN (%d)\n"
+                      "/* the result's precision; its smallest and largest ulp, in bits of the cells */\n"
+                      "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
+                   dbl ? "double" : "float", -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
+    pclr__put(g->w,
+        "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
+        "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
+        "   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */\n"
+        "#define PCLR_ADD_CHECKED(t, x, exact) do { const double s_ = (t) + (x); \\\n"
+        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n"
+        "/* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN\n"
+        "   or an overflow make e NaN) */\n"
+        "#define PCLR_TWO_SUM(s, x, e) do { const double t_ = (s) + (x), v_ = t_ - (s); \\\n"
+        "    (e) = ((s) - (t_ - v_)) + ((x) - v_); (s) = t_; } while (0)\n"
+        "/* A finite double d = m 2^q (m < 2^53 an integer) as signed pieces of the\n"
+        "   cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */\n"
+        "typedef struct pclr_pieces { int k; pclr_i64 p0, p1, p2; } pclr_pieces;\n"
+        "PCLR_FN pclr_pieces pclr_pieces_of(double d) {\n"
+        "    const pclr_u64 b = PCLR_BITS(d);\n"
+        "    const int e = (int)(b >> 52) & 0x7ff;\n"
+        "    pclr_u64 m = (b & (pclr_u64)0xfffffffffffff) | ((pclr_u64)(e != 0) << 52);\n"
+        "    int p = (e != 0 ? e : 1) - 1075 - PCLR_CELL_EMIN;\n"
+        "    pclr_pieces r;\n");
+    if (x.emin > -1074) /* the smallest p is 1 - 1075 - emin */
+        pclr__put(g->w, "    if (p < 0) { m >>= -p; p = 0; } /* below 2^-160: float data has zeros there */\n");
+    pclr__put(g->w,
+        "    const int sh = p & 31;\n"
+        "    const pclr_u64 w = m << sh, top = sh != 0 ? m >> (64 - sh) : 0; /* m 2^sh: 85 bits */\n"
+        "    r.k = p >> 5;\n"
+        "    r.p0 = (pclr_i64)(w & 0xffffffff);\n"
+        "    r.p1 = (pclr_i64)(w >> 32);\n"
+        "    r.p2 = (pclr_i64)top;\n"
+        "    if (b >> 63) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }\n"
+        "    return r;\n"
+        "}\n"
+        "/* One value into the group's cells; inf and NaN set flags instead (1 NaN, 2 +inf, 4 -inf). */\n"
+        "PCLR_COLD void pclr_put(double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+        "    if (x - x != 0) {\n"
+        "        PCLR_ATOMIC_OR(specials, x != x ? 1u : x > 0 ? 2u : 4u);\n"
+        "    } else if (x != 0) {\n"
+        "        const pclr_pieces q = pclr_pieces_of(x);\n"
+        "        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells + q.k, q.p0);\n"
+        "        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 1, q.p1);\n"
+        "        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 2, q.p2);\n"
+        "    }\n"
+        "}\n");
+    /* pclr_acc: a running sum in the group tree */
+    if (dbl)
+        pclr__put(g->w, "/* A running sum: s, and the exact sum c of the rounding errors of s. */\n"
+                        "typedef struct pclr_acc { double s, c; } pclr_acc;\n"
+                        "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n"
+                        "PCLR_FN void pclr_put_acc(pclr_acc a, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    pclr_put(a.s, cells, specials);\n"
+                        "    pclr_put(a.c, cells, specials);\n"
+                        "}\n"
+                        "/* Two running sums into one: s by TwoSum, its error into c, checked; a merge\n"
+                        "   that would round puts the four parts into the cells. */\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    pclr_acc t = a;\n"
+                        "    double e;\n"
+                        "    int exact = 1;\n"
+                        "    PCLR_TWO_SUM(t.s, b.s, e);\n"
+                        "    PCLR_ADD_CHECKED(t.c, b.c, exact);\n"
+                        "    PCLR_ADD_CHECKED(t.c, e, exact);\n"
+                        "    if (exact) return t;\n"
+                        "    pclr_put_acc(a, cells, specials);\n"
+                        "    pclr_put_acc(b, cells, specials);\n"
+                        "    return pclr_acc_zero();\n"
+                        "}\n");
+    else
+        pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n"
+                        "typedef double pclr_acc;\n#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
+                        "/* Two running sums into one; the rounding error (TwoSum) goes into the cells. */\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    double e;\n"
+                        "    PCLR_TWO_SUM(a, b, e); /* (no overflow: |a|, |b| < 2^159) */\n"
+                        "    if (e != 0) pclr_put(e, cells, specials);\n"
+                        "    return a;\n"
+                        "}\n");
+    /* pclr_lanes: level 1's running sums, one per lane of a loaded vector; pclr_values: a vector's values in double */
+    pclr__put(g->w, "/* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add\n"
+                    "   independently (SIMD on CPUs: OpenCL vector types) ---- */\n");
+    if (g->cuda) {
+        PCLR__GEN_PUTF(g, "typedef struct pclr_values { double s[%d]; } pclr_values;\n", V);
+        if (dbl) PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { double s[%d], c[%d]; } pclr_lanes;\n", V, V);
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
+        pclr__put(g->w, "typedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+    } else {
+        if (V == 1) pclr__put(g->w, "typedef double pclr_values;\ntypedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+        else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\ntypedef long%d pclr_mask; /* comparisons: -1 true */\n"
+                               "#define PCLR_MASK_ALL ((pclr_mask)(-1))\n#define PCLR_ALL(m) all(m)\n", V, V);
+        if (dbl) pclr__put(g->w, "typedef struct pclr_lanes { pclr_values s, c; } pclr_lanes;\n");
+        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
+    }
+    pclr__put(g->w, "PCLR_FN pclr_lanes pclr_lanes_zero(void) {\n    pclr_lanes t;\n");
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    pclr__put(g->w, "    return t;\n}\n");
+    /* PCLR_VALUES_OF(v, i): the values of a load v (a pclr_in; i: its first element's index) in double */
+    if (!g->cuda && !g->map && c->type == PCLR_FLOAT)
+        PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
+    else if (!g->cuda && !g->map && dbl)
+        pclr__put(g->w, "#define PCLR_VALUES_OF(v, i) (v)\n");
+    else { /* (a macro: a map's call takes the kernel's parameters) */
+        char e[160];
+        pclr__put(g->w, "PCLR_FN pclr_values pclr_values_make(");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "double x%d%s", k, k + 1 < V ? ", " : ") {\n    pclr_values x;\n");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    %s = x%d;\n", pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
+        pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
+        for (k = 0; k < V; ++k) {
+            pclr__gen_elem(g, k, e, sizeof e);
+            PCLR__GEN_PUTF(g, "%sPCLR_VALUE(%s)%s", k && k % 2 == 0 ? "\\\n    " : "", e, k + 1 < V ? ", " : ")\n");
+        }
+    }
+    /* the checked addition of a vector into the lanes */
+    if (!g->cuda && !dbl)
+        pclr__put(g->w, "/* t += x lane by lane, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \\\n"
+                        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n");
+    else if (!g->cuda)
+        pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked as PCLR_ADD_CHECKED */\n"
+                        "#define PCLR_ADD_LANES(t, x, exact) do { \\\n"
+                        "    const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \\\n"
+                        "    (exact) &= ((c_ - (t).c) == e_) & ((c_ - e_) == (t).c); (t).s = u_; (t).c = c_; } while (0)\n");
+    else {
+        pclr__put(g->w, dbl ? "/* t += x lane by lane: s by TwoSum, its error into c, checked */\n#define PCLR_ADD_LANES(t, x, exact) do { double e_;"
+                            : "/* t += x lane by lane, checked */\n#define PCLR_ADD_LANES(t, x, exact) do {");
+        for (k = 0; k < V; ++k)
+            PCLR__GEN_PUTF(g, dbl ? " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);"
+                                  : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
+        pclr__put(g->w, " \\\n} while (0)\n");
+    }
+    /* the spill, the fold of a vector and of one element, the lanes' sum */
+    PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
+                      "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
+                      "   than 53 bits within a running sum). */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    const double x[%d] = {", (dbl ? 3 : 2) * V);
+    for (k = 0; k < V; ++k) {
+        PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        if (dbl) PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    }
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : "};\n");
+    PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
+                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k], cells, specials);\n"
+                      "    return pclr_lanes_zero();\n"
+                      "}\n", (dbl ? 3 : 2) * V);
+    pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
+                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    pclr_lanes t = acc;\n"
+                    "    pclr_mask exact = PCLR_MASK_ALL;\n"
+                    "    PCLR_ADD_LANES(t, x, exact);\n"
+                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x, cells, specials);\n"
+                    "}\n");
+    pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
+    pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
+    PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
+                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                      "    pclr_put(%s, cells, specials);\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s, cells, specials);\n", b);
+    PCLR__GEN_PUTF(g, "    pclr_put(x, cells, specials);\n    %s = 0.0;\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
+    pclr__put(g->w, "    return acc;\n"
+                    "}\n"
+                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "    int exact = 1;\n");
+    if (dbl)
+        PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
+                          "    PCLR_TWO_SUM(s, x, e);\n"
+                          "    PCLR_ADD_CHECKED(c, e, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    %s = c;\n"
+                          "    return acc;\n"
+                          "}\n", a, b, a, b);
+    else
+        PCLR__GEN_PUTF(g, "    double s = %s;\n"
+                          "    PCLR_ADD_CHECKED(s, x, exact);\n"
+                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    %s = s;\n"
+                          "    return acc;\n"
+                          "}\n", a, a);
+    pclr__put(g->w, "/* The lanes into one running sum: TwoSum merges, their errors into the cells. */\n"
+                    "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n");
+    if (dbl) {
+        PCLR__GEN_PUTF(g, "    pclr_acc a%s;\n    a.s = %s;\n", V > 1 ? ", b" : "", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        PCLR__GEN_PUTF(g, "    a.c = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', 0));
+        for (k = 1; k < V; ++k) {
+            PCLR__GEN_PUTF(g, "    b.s = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+            PCLR__GEN_PUTF(g, "    b.c = %s;\n    a = pclr_merge(a, b, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+        }
+    } else {
+        PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
+        for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+    }
+    pclr__gen_elem(g, -1, a, sizeof a);
+    PCLR__GEN_PUTF(g, "    return a;\n}\n"
+                      "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s), cells, &specials)\n"
+                      "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i), cells, &specials)\n", a);
+}
+
+/* Level 2 for the exact sum: the running sums merge up a tree (lanes whose
+   partner is not theirs merge nothing: a merge may deposit). */
+static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2);
+    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+        if (g->cuda && !dbl) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
+        else if (g->cuda)
+            pclr__put(g->w, "PCLR_FN pclr_acc pclr_shfl_down(pclr_acc v, uint delta) {\n"
+                            "    v.s = __shfl_down_sync(0xffffffffu, v.s, delta);\n"
+                            "    v.c = __shfl_down_sync(0xffffffffu, v.c, delta);\n"
+                            "    return v;\n"
+                            "}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        else {
+            pclr__put(g->w, "/* NVIDIA OpenCL: wave shuffles as inline PTX on 32-bit pieces. */\n"
+                            "PCLR_FN uint pclr_shfl_u32(uint v, uint delta) {\n"
+                            "    uint r;\n"
+                            "    asm volatile(\"shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;\" : \"=r\"(r) : \"r\"(v), \"r\"(delta));\n"
+                            "    return r;\n"
+                            "}\n"
+                            "PCLR_FN pclr_acc pclr_shfl_down(pclr_acc v, uint delta) {\n");
+            pclr__gen_shfl_field(g, dbl ? "v.s" : "v", PCLR_DOUBLE);
+            if (dbl) pclr__gen_shfl_field(g, "v.c", PCLR_DOUBLE);
+            pclr__put(g->w, "    return v;\n}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
+        }
+        pclr__put(g->w, "/* lanes below delta merge their partner's sum: lane 0 gets the wave's */\n"
+                        "PCLR_FN pclr_acc pclr_wave_sum(pclr_acc v, uint width, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "    const uint lane = PCLR_LID % PCLR_WAVE;\n"
+                        "#pragma unroll\n"
+                        "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1) {\n"
+                        "        const pclr_acc o = PCLR_SHFL_DOWN(v, delta);\n"
+                        "        if (delta < width && lane < delta) v = pclr_merge(v, o, cells, specials);\n"
+                        "    }\n"
+                        "    return v;\n"
+                        "}\n");
+    }
+    pclr__put(g->w, "PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc, PCLR_LOCAL pclr_acc *lds, PCLR_LOCAL pclr_i64 *cells,\n"
+                    "                                PCLR_LOCAL uint *specials) {\n"
+                    "    const uint lid = PCLR_LID;\n");
+    if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
+        pclr__put(g->w, "    acc = pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n"
+                        "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n"
+                        "    PCLR_BARRIER();\n"
+                        "    if (lid < PCLR_WAVE) {\n"
+                        "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : pclr_acc_zero();\n"
+                        "        acc = pclr_wave_sum(acc, PCLR_GROUP / PCLR_WAVE, cells, specials);\n"
+                        "    }\n"
+                        "    return acc;\n");
+    else if (c->variant == PCLR_VARIANT_SHUFFLE)
+        pclr__put(g->w, "    (void)lds; (void)lid; /* one wave */\n"
+                        "    return pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n");
+    else
+        PCLR__GEN_PUTF(g, "    lds[lid] = acc;\n"
+                          "    PCLR_BARRIER();\n"
+                          "    /* the divergence-free tree%s */\n"
+                          "#pragma unroll%s\n"
+                          "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n"
+                          "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s], cells, specials);\n"
+                          "        PCLR_BARRIER();\n"
+                          "    }\n"
+                          "    return acc;\n",
+                       c->variant == PCLR_VARIANT_UNROLLED ? "" : " (kept as a loop)", c->variant == PCLR_VARIANT_UNROLLED ? "" : " 1");
+    pclr__put(g->w, "}\n");
+}
+
+/* Rounds the launch's cells into the result (the last group's work-item 0). */
+static void pclr__gen_exact_round(pclr__gen *g, const pclr_config *c) {
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    PCLR__GEN_PUTF(g,
+        "/* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----\n"
+        "   specials: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.\n"
+        "   c[lo..hi] are the nonzero cells (c[hi + 1] is 0 and may be written). */\n"
+        "#define PCLR_SIGN_BIT %s\n#define PCLR_INF_BITS %s\n#define PCLR_NAN_BITS %s\n"
+        "PCLR_FN pclr_r pclr_round(PCLR_LOCAL pclr_i64 *c, int lo, int hi, uint specials) {\n"
+        "    if ((specials & 1) != 0 || (specials & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);\n"
+        "    if (specials != 0) return PCLR_RESULT(specials == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);\n"
+        "    if (hi < 0) return PCLR_RESULT(0); /* an exact zero is +0, as 0 elements give */\n"
+        "    /* carries up: each cell keeps a digit in [0, 2^32); the last carry (0 or -1) is the sign */\n"
+        "    pclr_i64 carry = 0;\n"
+        "    int k;\n"
+        "    for (k = lo; k <= hi + 1; ++k) {\n"
+        "        const pclr_i64 v = c[k] + carry;\n"
+        "        c[k] = v & 0xffffffff;\n"
+        "        carry = v >> 32;\n"
+        "    }\n"
+        "    const int neg = carry < 0;\n"
+        "    if (neg) { /* the magnitude: the digits' two's complement */\n"
+        "        pclr_i64 borrow = 1;\n"
+        "        for (k = lo; k <= hi + 1; ++k) {\n"
+        "            const pclr_i64 v = (~c[k] & 0xffffffff) + borrow;\n"
+        "            c[k] = v & 0xffffffff;\n"
+        "            borrow = v >> 32;\n"
+        "        }\n"
+        "    }\n"
+        "    int top = hi + 1;\n"
+        "    while (top > lo && c[top] == 0) --top;\n"
+        "    if (c[top] == 0) return PCLR_RESULT(0); /* exact cancellation */\n"
+        "    /* the result's ulp, in bits of the cells: PCLR_MANT bits below the leading one, or the subnormal ulp */\n"
+        "    const int msb = 32 * top + 31 - PCLR_CLZ(c[top]);\n"
+        "    const int ulp = msb - (PCLR_MANT - 1) > PCLR_SUB_ULP ? msb - (PCLR_MANT - 1) : PCLR_SUB_ULP;\n"
+        "    const pclr_u64 sign = neg ? PCLR_SIGN_BIT : 0;\n"
+        "    if (ulp > PCLR_TOP_ULP) return PCLR_RESULT(sign | PCLR_INF_BITS);\n"
+        "    /* 64 bits from the guard bit (the one below the ulp) up; the sticky bit: any lower one */\n"
+        "    const int gk = (ulp - 1) >> 5, gs = (ulp - 1) & 31;\n"
+        "    const pclr_u64 d0 = (pclr_u64)c[gk], d1 = gk + 1 <= top ? (pclr_u64)c[gk + 1] : 0,\n"
+        "                   d2 = gk + 2 <= top ? (pclr_u64)c[gk + 2] : 0;\n"
+        "    const pclr_u64 w = ((d1 << 32 | d0) >> gs) | (gs != 0 ? d2 << (64 - gs) : 0);\n"
+        "    int sticky = (d0 & (((pclr_u64)1 << gs) - 1)) != 0;\n"
+        "    for (k = lo; k < gk; ++k) sticky |= c[k] != 0;\n"
+        "    pclr_u64 kept = w >> 1;\n"
+        "    kept += (w & 1) != 0 && (sticky || (kept & 1) != 0);\n"
+        "    /* exponent field and mantissa in one sum: kept's leading bit (or a carry\n"
+        "       out of the rounding) steps the exponent; past the largest value it gives inf */\n"
+        "    return PCLR_RESULT(sign | (((pclr_u64)(ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));\n"
+        "}\n",
+        dbl ? "((pclr_u64)1 << 63)" : "((pclr_u64)1 << 31)", dbl ? "((pclr_u64)0x7ff0000000000000)" : "((pclr_u64)0x7f800000)",
+        dbl ? "((pclr_u64)0x7ff8000000000000)" : "((pclr_u64)0x7fc00000)");
+}
+
+/* The exact kernel: levels 1 and 2 as the others, level 3 through the cells. */
+static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
+    pclr__gen_exact_ops(g, c);
+    pclr__gen_exact_group(g, c);
+    pclr__gen_exact_round(g, c);
+    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                             "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
+                             "                             PCLR_GLOBAL uint *counter");
+    PCLR__GEN_PUTF(g,
+        "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n"
+        "    PCLR_SHARED pclr_acc lds[%s];\n"
+        "    PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */\n"
+        "    PCLR_SHARED uint specials;\n"
+        "    PCLR_SHARED int cell_lo, cell_hi;\n"
+        PCLR__TEXT_IS_LAST
+        "    const uint lid = PCLR_LID;\n"
+        "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
+        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
+        "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
+        "    pclr_lanes acc = pclr_lanes_zero();\n"
+        "    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;\n"
+        "    if (lid == 0) {\n"
+        "        specials = 0;\n"
+        "        cell_lo = PCLR_CELLS;\n"
+        "        cell_hi = -1;\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n",
+        c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
+    pclr__gen_level1(g, c,
+        "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+        "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
+        "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
+        "        pclr_lanes t = acc;\n"
+        "        pclr_mask exact = PCLR_MASK_ALL;\n"
+        "#pragma unroll\n"
+        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);\n"
+        "        if (PCLR_ALL(exact)) {\n"
+        "            acc = t;\n"
+        "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
+        "#pragma unroll 1\n"
+        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+        "        }\n"
+        "    }\n");
+    PCLR__GEN_PUTF(g,
+        "    /* Level 2, in-group. */\n"
+        "    pclr_acc sum = pclr_lanes_sum(acc, cells, &specials);\n"
+        "    sum = pclr_group_sum(sum, lds, cells, &specials);\n"
+        "    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */\n"
+        "    if (lid == 0) pclr_put_acc(sum, cells, &specials);\n"
+        "    PCLR_BARRIER();\n"
+        "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
+        "        /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */\n"
+        "        const pclr_i64 d = (cells[k] & 0xffffffff) + (k > 0 ? cells[k - 1] >> 32 : 0);\n"
+        "        if (d != 0) PCLR_ATOMIC_ADD64(total + k, d);\n"
+        "    }\n"
+        "    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR((PCLR_GLOBAL uint *)(total + PCLR_CELLS), specials);\n"
+        "    if (lid < PCLR_CELLS) PCLR_DEVICE_FENCE(); /* release: the group's atomics before its ticket */\n"
+        "    PCLR_BARRIER();\n"
+        "    if (lid == 0) {\n"
+        "        is_last = %s == groups - 1;\n"
+        "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n"
+        "    if (!is_last) return;\n"
+        "    /* the last group: the launch's cells into local memory (zeroed for the next launch), rounded */\n"
+        "    PCLR_DEVICE_FENCE();\n"
+        "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
+        "        const pclr_i64 v = ((PCLR_GLOBAL volatile pclr_i64 *)total)[k];\n"
+        "        cells[k] = v;\n"
+        "        total[k] = 0;\n"
+        "        if (v != 0) {\n"
+        "            PCLR_ATOMIC_MIN(&cell_lo, (int)k);\n"
+        "            PCLR_ATOMIC_MAX(&cell_hi, (int)k);\n"
+        "        }\n"
+        "    }\n"
+        "    PCLR_BARRIER();\n"
+        "    if (lid == 0) {\n"
+        "        PCLR_GLOBAL volatile uint *flags = (PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS);\n"
+        "        const uint sp = *flags;\n"
+        "        *flags = 0;\n"
+        "        out[0] = pclr_round(cells, cell_lo, cell_hi, sp);\n"
+        "        *counter = 0;\n"
+        "    }\n"
+        "}\n",
+        g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
+}
+
+/* ------------------------------------------------------------ the GLSL kernel
+   backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
+   shaderc or the caller's compiler) with the same three levels. GLSL has no
+   pointers: every input is an array of 32-bit words, loaded as uint, uvec2
+   or uvec4 (4, 8 or 16 bytes: the vector knob) and taken apart with bit
+   casts, so that 8/16-bit types and half need no storage extension. The
+   bindings (descriptor set 0, pushed per dispatch): 0 x, 1 out, 2 the
+   partials (also the atomic finish's running value), 3 the ticket counter,
+   4 y. The push constants: x's first element and n, y's first element, the
+   word where out's state goes and the atomic finish's word, then a map's
+   parameters. Needs shaderInt64 (64-bit indices); the shuffle variant needs
+   subgroup arithmetic and relative shuffles (gl_SubgroupSize is read at run
+   time: any subgroup width works). */
+#define PCLR__GLSL_ARGS_BYTES 32 /* the push constants before a map's parameters */
+
+static const char *pclr__gtype(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_UINT8: case PCLR_UINT16: return "uint";
+    case PCLR_INT: case PCLR_INT8: case PCLR_INT16: return "int";
+    case PCLR_UINT64: return "uint64_t";
+    case PCLR_INT64: return "int64_t";
+    case PCLR_DOUBLE: return "double";
+    default: return "float";
+    }
+}
+
+/* A compute type's largest (big) or smallest value as a GLSL literal. */
+static const char *pclr__gextreme(pclr_type t, int big) {
+    switch (t) {
+    case PCLR_UINT: return big ? "0xffffffffu" : "0u";
+    case PCLR_INT: return big ? "0x7fffffff" : "(-0x7fffffff - 1)";
+    case PCLR_UINT64: return big ? "0xfffffffffffffffful" : "0ul";
+    case PCLR_INT64: return big ? "0x7fffffffffffffffl" : "(-0x7fffffffffffffffl - 1l)";
+    case PCLR_DOUBLE: return big ? "packDouble2x32(uvec2(0u, 0x7ff00000u))" : "packDouble2x32(uvec2(0u, 0xfff00000u))";
+    default: return big ? "uintBitsToFloat(0x7f800000u)" : "uintBitsToFloat(0xff800000u)";
+    }
+}
+
+/* Bytes one load of x (y: 1) reads: 4, 8 or 16 (pclr_config_resolve checked). */
+static int pclr__gload_bytes(const pclr__gen *g, const pclr_config *c, int y) {
+    const int comps = g->map ? g->map->comps : 1;
+    return c->vector_width * comps * (int)pclr_type_size(y ? g->map->y : c->type);
+}
+
+/* Scalar s of the input (x or y) of element type t as its natural GLSL type, from words:
+   w0/w1 the text of the word holding it (and the next, for 8-byte types), sh the bit shift within w0. */
+static void pclr__gscalar(char *buf, size_t cap, pclr_type t, const char *w0, const char *w1, const char *sh) {
+    switch (t) {
+    case PCLR_UINT8: snprintf(buf, cap, "((%s >> %s) & 0xffu)", w0, sh); break;
+    case PCLR_UINT16: snprintf(buf, cap, "((%s >> %s) & 0xffffu)", w0, sh); break;
+    case PCLR_INT8: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 8)", w0, sh); break;
+    case PCLR_INT16: snprintf(buf, cap, "bitfieldExtract(int(%s), int(%s), 16)", w0, sh); break;
+    case PCLR_HALF: snprintf(buf, cap, "unpackHalf2x16(%s >> %s).x", w0, sh); break;
+    case PCLR_UINT: snprintf(buf, cap, "%s", w0); break;
+    case PCLR_INT: snprintf(buf, cap, "int(%s)", w0); break;
+    case PCLR_FLOAT: snprintf(buf, cap, "uintBitsToFloat(%s)", w0); break;
+    case PCLR_DOUBLE: snprintf(buf, cap, "packDouble2x32(uvec2(%s, %s))", w0, w1); break;
+    case PCLR_UINT64: snprintf(buf, cap, "packUint2x32(uvec2(%s, %s))", w0, w1); break;
+    default: snprintf(buf, cap, "int64_t(packUint2x32(uvec2(%s, %s)))", w0, w1); break; /* INT64 */
+    }
+}
+
+/* The element of an input (x or y) as the op or the map takes it: a map gets
+   its promoted type (a vecN of them for pixels), the op the value type.
+   k >= 0: element k of the loaded value `v` (y: `v2`); k < 0: the element
+   at binding index `e` (text), read through pclr_xw / pclr_yw. */
+static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, const char *e, char *buf, size_t cap) {
+    const pclr_type t = y ? g->map->y : c->type;
+    const int es = (int)pclr_type_size(t), comps = g->map ? g->map->comps : 1;
+    const int words = pclr__gload_bytes(g, c, y) / 4;
+    const char *lv = y ? "v2" : "v", *fn = y ? "pclr_yw" : "pclr_xw";
+    char part[4][400], w0[160], w1[160], sh[160];
+    int j;
+    for (j = 0; j < comps; ++j) {
+        if (k >= 0) { /* compile-time positions in the load */
+            const int s = k * comps + j, byte = s * es, q = byte / 4;
+            if (words == 1) snprintf(w0, sizeof w0, "%s", lv);
+            else snprintf(w0, sizeof w0, "%s[%d]", lv, q);
+            snprintf(w1, sizeof w1, "%s[%d]", lv, q + 1);
+            snprintf(sh, sizeof sh, "%du", (byte % 4) * 8);
+        } else { /* scalar index S = e * comps + j, counted in the binding */
+            char S[80];
+            if (comps == 1) snprintf(S, sizeof S, "(%s)", e);
+            else snprintf(S, sizeof S, "((%s) * %dul + %dul)", e, comps, j);
+            if (es == 8) { snprintf(w0, sizeof w0, "%s(2ul * %s)", fn, S); snprintf(w1, sizeof w1, "%s(2ul * %s + 1ul)", fn, S); }
+            else if (es == 4) snprintf(w0, sizeof w0, "%s(%s)", fn, S);
+            else snprintf(w0, sizeof w0, "%s(%s >> %d)", fn, S, es == 2 ? 1 : 2);
+            if (es < 4) snprintf(sh, sizeof sh, "(uint(%s & %dul) * %du)", S, 4 / es - 1, es * 8);
+            else snprintf(sh, sizeof sh, "0u");
+        }
+        pclr__gscalar(part[j], sizeof part[j], t, w0, w1, sh);
+    }
+    if (!g->map) { /* the op's value */
+        snprintf(buf, cap, "pclr_v(%s)", part[0]);
+    } else if (comps == 1) {
+        snprintf(buf, cap, "%s(%s)", pclr__mtname(pclr__mpromote(t), PCLR__ML_GLSL), part[0]);
+    } else {
+        const pclr_type pt = pclr__mpromote(t);
+        const char *pre = pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64";
+        if (comps == 2) snprintf(buf, cap, "%svec2(%s, %s)", pre, part[0], part[1]);
+        else snprintf(buf, cap, "%svec4(%s, %s, %s, %s)", pre, part[0], part[1], part[2], part[3]);
+    }
+}
+
+/* The value the op folds for element k of the load (k < 0: relative index r, at binding indexes base + r). */
+static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap) {
+    char x[1700], y[1700];
+    int j, len;
+    if (k >= 0) pclr__gelem(g, c, 0, k, NULL, x, sizeof x);
+    else pclr__gelem(g, c, 0, -1, "args.offset + r", x, sizeof x);
+    if (!g->map) { snprintf(buf, cap, "%s", x); return; }
+    y[0] = '\0';
+    if (g->map->y) {
+        if (k >= 0) pclr__gelem(g, c, 1, k, NULL, y, sizeof y);
+        else pclr__gelem(g, c, 1, -1, "args.offset2 + r", y, sizeof y);
+    }
+    if (k >= 0) len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%si + %dul", x, y, g->map->y ? ", " : "", k);
+    else len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%sr", x, y, g->map->y ? ", " : "");
+    for (j = 0; j < g->map->params && len > 0 && (size_t)len < cap; ++j) len += snprintf(buf + len, cap - (size_t)len, ", args.p%d", j);
+    if (len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, "))");
+}
+
+/* A field's value as 32-bit words into buffer `arr` at word index `at` (text), and back. */
+static void pclr__gstore_field(pclr__gen *g, const char *arr, const char *at, int off, const char *f, pclr_type t) {
+    if (pclr_type_size(t) == 8) {
+        PCLR__GEN_PUTF(g, "    { const uvec2 w = %s(%ss.%s%s); %s[%s + %du] = w.x; %s[%s + %du] = w.y; }\n",
+                       t == PCLR_DOUBLE ? "unpackDouble2x32" : "unpackUint2x32", t == PCLR_INT64 ? "uint64_t(" : "", f,
+                       t == PCLR_INT64 ? ")" : "", arr, at, off, arr, at, off + 1);
+    } else {
+        PCLR__GEN_PUTF(g, "    %s[%s + %du] = %s(s.%s);\n", arr, at, off, t == PCLR_FLOAT ? "floatBitsToUint" : "uint", f);
+    }
+}
+static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char *f, pclr_type t) {
+    char w[2][64], v[200];
+    snprintf(w[0], sizeof w[0], "%s[at + %du]", arr, off);
+    snprintf(w[1], sizeof w[1], "%s[at + %du]", arr, off + 1);
+    pclr__gscalar(v, sizeof v, t, w[0], w[1], "0u");
+    PCLR__GEN_PUTF(g, "    s.%s = %s;\n", f, v);
+}
+
+static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup) {
+    const int xw = pclr__gload_bytes(g, c, 0) / 4, yw = g->map && g->map->y ? pclr__gload_bytes(g, c, 1) / 4 : 0;
+    const char *vt[5] = {"", "uint", "uvec2", "", "uvec4"};
+    int k, at = PCLR__GLSL_ARGS_BYTES;
+    pclr__put(g->w, "#version 450\n"
+                    "#extension GL_ARB_gpu_shader_int64 : require\n");
+    if (subgroup)
+        pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
+                        "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
+    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n#define pclr_u64 uint64_t\n");
+#define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
+    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOBS(PCLR__GEN_KNOB)
+#undef PCLR__GEN_KNOB
+    pclr__put(g->w, "layout(local_size_x = PCLR_GROUP) in;\n");
+    PCLR__GEN_PUTF(g, "#define pclr_in_x %s /* one load of x: %d bytes */\n", vt[xw], xw * 4);
+    PCLR__GEN_PUTF(g, "layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };\n"
+                      "layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };\n"
+                      "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };\n"
+                      "layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };\n");
+    if (c->finish == PCLR_FINISH_ATOMIC && g->l.field[0].type == PCLR_INT)
+        pclr__put(g->w, "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_ints { int pwi[]; }; /* the same words, signed */\n");
+    if (yw) PCLR__GEN_PUTF(g, "#define pclr_in_y %s /* one load of y: %d bytes */\n"
+                              "layout(std430, set = 0, binding = 4) readonly buffer pclr_y_words { pclr_in_y yv[]; };\n", vt[yw], yw * 4);
+    pclr__put(g->w, "layout(push_constant) uniform pclr_args_block {\n"
+                    "    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */\n"
+                    "    layout(offset = 8) uint64_t n;\n"
+                    "    layout(offset = 16) uint64_t offset2; /* y's first element */\n"
+                    "    layout(offset = 24) uint out_at;      /* out's first word */\n"
+                    "    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */\n");
+    for (k = 0; g->map && k < g->map->params; ++k) {
+        const int sz = pclr__mis_int(g->map->param[k]) && g->map->param[k] != PCLR_INT64 && g->map->param[k] != PCLR_UINT64 ? 4
+                     : g->map->param[k] == PCLR_FLOAT ? 4 : 8;
+        at = (at + sz - 1) / sz * sz;
+        PCLR__GEN_PUTF(g, "    layout(offset = %d) %s p%d;\n", at, pclr__mtname(g->map->param[k], PCLR__ML_GLSL), k);
+        at += sz;
+    }
+    pclr__put(g->w, "} args;\n");
+    /* word w of an input, counted from its binding's start */
+    if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
+    else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);
+    if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
+    else if (yw) PCLR__GEN_PUTF(g, "uint pclr_yw(uint64_t w) { return yv[uint(w / %dul)][uint(w %% %dul)]; }\n", yw, yw);
+}
+
+/* Lifted elements e[lo, hi) of a load as a balanced tree of merges. */
+static void pclr__gtree(pclr__gen *g, int lo, int hi) {
+    if (hi - lo == 1) { PCLR__GEN_PUTF(g, "e%d", lo); return; }
+    pclr__put(g->w, "pclr_merge(");
+    pclr__gtree(g, lo, (lo + hi) / 2);
+    pclr__put(g->w, ", ");
+    pclr__gtree(g, (lo + hi) / 2, hi);
+    pclr__put(g->w, ")");
+}
+
+/* The state (always a struct), identity, store and load, and the op's functions. */
+static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
+    const int sequential = pclr__folds_each(c), words = (int)(l->size / 4);
+    char e[4000];
+    int i, k;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
+                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
+    if (c->op == PCLR_SUM || c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
+    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
+    pclr__put(g->w, "struct pclr_s {");
+    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
+    pclr__put(g->w, " };\npclr_s pclr_identity() {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const char *v = !strcmp(n, "lo") || (!strcmp(n, "v") && c->op != PCLR_MAX && c->op != PCLR_ARGMAX) ? pclr__gextreme(l->value, 1)
+                      : !strcmp(n, "hi") || !strcmp(n, "v") ? pclr__gextreme(l->value, 0)
+                      : !strcmp(n, "i") ? "0xfffffffffffffffful /* no index */" : NULL;
+        if (v) PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
+        else PCLR__GEN_PUTF(g, "    s.%s = %s(0);\n", n, pclr__gtype(l->field[i].type));
+    }
+    pclr__put(g->w, "    return s;\n}\n");
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
+    pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\nvoid pclr_store_partial(uint at, pclr_s s) {\n");
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    pclr__put(g->w, "    return s;\n}\n");
+    if (nan && c->op != PCLR_SUM && c->op != PCLR_COUNT && c->op != PCLR_ARGMIN && c->op != PCLR_ARGMAX)
+        PCLR__GEN_PUTF(g, "bool pclr_neg(pclr_v x) { return %s; } /* the sign bit */\n",
+                            dbl ? "int(unpackDouble2x32(x).y) < 0" : "floatBitsToInt(x) < 0");
+    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS) {
+        if (nan) pclr__put(g->w, "/* NaN propagates; -0 orders before +0 */\n"
+                                 "pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }\n"
+                                 "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n");
+        else pclr__put(g->w, "pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }\n"
+                             "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
+    }
+    if (comp) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
+                              "void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {\n"
+                              "    precise pclr_a t = s + x;\n"
+                              "    precise pclr_a e = abs(s) >= abs(x) ? (s - t) + x : (x - t) + s;\n"
+                              "    c += e;\n"
+                              "    s = t;\n"
+                              "}\n");
+    switch (c->op) {
+    case PCLR_SUM:
+        if (!comp) pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }\n"
+                                   "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }\n");
+        else pclr__put(g->w, "pclr_s pclr_fold(pclr_s a, pclr_v x) { pclr_kbn(a.s, a.c, pclr_a(x)); return a; }\n"
+                             "pclr_s pclr_merge(pclr_s a, pclr_s b) { pclr_kbn(a.s, a.c, b.s); a.c += b.c; return a; }\n");
+        break;
+    case PCLR_MIN: case PCLR_MAX:
+        PCLR__GEN_PUTF(g, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_%s(a.v, b.v); return a; }\n"
+                          "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }\n", c->op == PCLR_MIN ? "min" : "max");
+        break;
+    case PCLR_COUNT:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.n += b.n; return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.n = x == pclr_v(0) ? 0ul : 1ul; return s; } /* NaN counts, -0 does not */\n");
+        break;
+    case PCLR_MINMAX:
+        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
+                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = x; s.hi = x; return s; }\n");
+        break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
+        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
+        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
+                                   "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                                   "    const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n"
+                                   "                                   : (!isnan(a.v) && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
+        else PCLR__GEN_PUTF(g, " */\npclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                               "    const bool b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
+        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
+        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
+                          "   and any element beats the identity (no index yet). */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {\n"
+                          "    if (x %s a.v%s || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }\n"
+                          "    return a;\n"
+                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (isnan(x) && !isnan(a.v))" : "");
+        break;
+    }
+    default: /* PCLR_STATS */
+        PCLR__GEN_PUTF(g, "/* one value: the count; the first value a work-item meets becomes the shift its\n"
+                          "   moments are summed about; sum, min, max, and the moments about the shift */\n"
+                          "pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
+                          "    if (a.n == 0ul) a.shift = pclr_m(x);\n"
+                          "    a.n += 1ul;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, x);\n"
+                          "    a.hi = pclr_max(a.hi, x);\n"
+                          "    const pclr_m d = pclr_m(x) - a.shift;\n"
+                          "    a.d1 += d;\n"
+                          "    a.m2 += d * d;\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, pclr_a(x));" : "a.s += pclr_a(x);");
+        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
+                          "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                          "    if (b.n == 0ul) return a;\n"
+                          "    if (a.n == 0ul) return b;\n"
+                          "    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n"
+                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
+                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
+                          "    a.shift = ma + delta * (nb / n);\n"
+                          "    a.d1 = pclr_m(0);\n"
+                          "    a.n += b.n;\n"
+                          "    %s\n"
+                          "    a.lo = pclr_min(a.lo, b.lo);\n"
+                          "    a.hi = pclr_max(a.hi, b.hi);\n"
+                          "    return a;\n"
+                          "}\n", comp ? "pclr_kbn(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s += b.s;");
+        break;
+    }
+    /* the folds: one element at relative index r (binding index args.offset + r), and one load */
+    pclr__gvalue(g, c, -1, e, sizeof e);
+    {
+        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        const int y = g->map && g->map->y;
+        if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
+        else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
+        PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
+                          "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
+                       sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
+        if (sequential) {
+            for (k = 0; k < c->vector_width; ++k) {
+                char idx[32] = "";
+                if (at) snprintf(idx, sizeof idx, ", i + %dul", k);
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    acc = pclr_fold(acc, %s%s);\n", e, idx);
+            }
+            pclr__put(g->w, "    return acc;\n}\n");
+        } else {
+            for (k = 0; k < c->vector_width; ++k) {
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "    const pclr_s e%d = pclr_lift(%s);\n", k, e);
+            }
+            pclr__put(g->w, "    return pclr_merge(acc, ");
+            pclr__gtree(g, 0, c->vector_width);
+            pclr__put(g->w, ");\n}\n");
+        }
+    }
+}
+
+/* Whether the group step uses subgroup operations (the shuffle variant), and
+   whether the whole state is one 32-bit value subgroupAdd/Min/Max reduce as
+   the op does (float min/max are not: NaN and -0 have their own rules). */
+static int pclr__gsubgroup(const pclr_config *c) { return c->variant == PCLR_VARIANT_SHUFFLE; }
+static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = g->l.field[0].type;
+    if (g->l.count != 1 || pclr_type_size(t) != 4 || c->op == PCLR_STATS) return NULL;
+    if (c->op == PCLR_SUM) return c->accumulate == PCLR_COMPENSATED ? NULL : "subgroupAdd";
+    if (t == PCLR_FLOAT) return NULL;
+    return c->op == PCLR_MIN ? "subgroupMin" : c->op == PCLR_MAX ? "subgroupMax" : NULL;
+}
+
+/* Level 2: the group's value, valid in work-item 0. */
+static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
+    const pclr__layout *l = &g->l;
+    int i;
+    pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\nshared bool is_last;\n"
+                    "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
+                    "pclr_s pclr_tree(pclr_s acc) {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    barrier(); /* lds may still be read by an earlier call */\n"
+                    "    lds[lid] = acc;\n"
+                    "    barrier();\n"
+                    "    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {\n"
+                    "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                    "        barrier();\n"
+                    "    }\n"
+                    "    return lds[0];\n"
+                    "}\n");
+    if (c->variant == PCLR_VARIANT_NAIVE)
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x;\n"
+                        "    barrier();\n"
+                        "    lds[lid] = acc;\n"
+                        "    barrier();\n"
+                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
+                        "    for (uint s = 1u; s < PCLR_GROUP; s *= 2u) {\n"
+                        "        if (lid % (2u * s) == 0u) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    else if (!pclr__gsubgroup(c))
+        pclr__put(g->w, "#define pclr_group_reduce pclr_tree\n");
+    else {
+        const char *op = pclr__gsubgroup_op(g, c);
+        pclr__put(g->w, "/* Lane 0 of each subgroup gets the subgroup's value (any subgroup width). */\n"
+                        "pclr_s pclr_subgroup_reduce(pclr_s v) {\n");
+        if (op) PCLR__GEN_PUTF(g, "    v.%s = %s(v.%s);\n    return v;\n}\n", l->field[0].name, op, l->field[0].name);
+        else {
+            pclr__put(g->w, "    const uint width = min(gl_SubgroupSize, PCLR_GROUP), lane = gl_SubgroupInvocationID;\n"
+                            "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
+                            "        pclr_s o;\n");
+            for (i = 0; i < l->count; ++i) {
+                const char *f = l->field[i].name;
+                const pclr_type t = l->field[i].type;
+                if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o.%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o.%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v.%s), d));\n", f, f);
+                else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o.%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v.%s)), d)));\n", f, f);
+                else PCLR__GEN_PUTF(g, "        o.%s = subgroupShuffleDown(v.%s, d);\n", f, f);
+            }
+            pclr__put(g->w, "        if (lane + d < width) v = pclr_merge(v, o);\n"
+                            "    }\n"
+                            "    return v;\n"
+                            "}\n");
+        }
+        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
+                        "    const uint lid = gl_LocalInvocationID.x, m = gl_NumSubgroups;\n"
+                        "    acc = pclr_subgroup_reduce(acc);\n"
+                        "    if (m == 1u) return acc;\n"
+                        "    barrier(); /* lds may still be read by an earlier call */\n"
+                        "    if (gl_SubgroupInvocationID == 0u) lds[gl_SubgroupID] = acc;\n"
+                        "    barrier();\n"
+                        "    if (m <= gl_SubgroupSize) { /* one more subgroup step */\n"
+                        "        if (gl_SubgroupID == 0u) acc = pclr_subgroup_reduce(lid < m ? lds[lid] : pclr_identity());\n"
+                        "        return acc;\n"
+                        "    }\n"
+                        "    for (uint s = m / 2u; s > 0u; s >>= 1) { /* narrow subgroups: a tree over their values */\n"
+                        "        if (lid < s) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
+                        "        barrier();\n"
+                        "    }\n"
+                        "    return lds[0];\n"
+                        "}\n");
+    }
+}
+
+/* Levels 1 and 3: the entry point. */
+static void pclr__glsl_main(pclr__gen *g, const pclr_config *c) {
+    const int y = g->map && g->map->y;
+    pclr__put(g->w, "/* ---- the kernel ---- */\n");
+    if (y) pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
+                           "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
+                           "#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v).x, (v).y, (i))\n");
+    else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define pclr_load(j, j2) xv[uint(j)]\n#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))\n");
+    pclr__put(g->w, "void main() {\n"
+                    "    const uint lid = gl_LocalInvocationID.x;\n"
+                    "    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);\n"
+                    "    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;\n"
+                    "    pclr_s acc = pclr_identity();\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
+                        "    uint64_t head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
+                        "    if (head > n) head = n;\n"
+                        "    if (thread < head) acc = pclr_fold1(acc, thread);\n");
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const uint64_t head = 0ul;\n");
+    pclr__put(g->w, "    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;\n"
+                    "    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
+                         "    const uint64_t block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    uint64_t i = thread * block;\n"
+                         "    const uint64_t end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+                    "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);\n"
+                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n"
+                    "    }\n");
+    if (c->unroll > 1)
+        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
+                        "    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)\n"
+                        "        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
+                        "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_fold1(acc, head + nvec * PCLR_VECTOR + thread);\n");
+    pclr__put(g->w, "    /* Level 2, in-group. */\n    acc = pclr_group_reduce(acc);\n");
+    if (c->finish == PCLR_FINISH_PARTIALS) {
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0u) pclr_store_out(args.out_at + uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "}\n");
+        return;
+    }
+    pclr__put(g->w, "    /* Level 3, between groups. */\n"
+                    "    if (groups == 1ul) {\n"
+                    "        if (lid == 0u) pclr_store_out(args.out_at, acc);\n"
+                    "        return;\n"
+                    "    }\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP)
+        pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
+                        "    if (lid == 0u) {\n"
+                        "        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);\n"
+                        "        memoryBarrierBuffer(); /* release: the partial before the ticket */\n"
+                        "        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;\n"
+                        "    }\n"
+                        "    barrier();\n"
+                        "    if (is_last) {\n"
+                        "        memoryBarrierBuffer(); /* acquire */\n"
+                        "        acc = pclr_identity();\n"
+                        "        /* four loads in flight: the fold's time is L2 round trips */\n"
+                        "        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {\n"
+                        "            const pclr_s a = pclr_partial(j);\n"
+                        "            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();\n"
+                        "            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();\n"
+                        "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
+                        "        }\n"
+                        "        acc = pclr_tree(acc);\n"
+                        "        if (lid == 0u) {\n"
+                        "            pclr_store_out(args.out_at, acc);\n"
+                        "            counter = 0u;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+    else { /* ATOMIC: 32-bit integer sum, min, max */
+        const int sgn = g->l.field[0].type == PCLR_INT;
+        const char *fn = c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax";
+        PCLR__GEN_PUTF(g, "    /* the partials' word args.part_at holds the running value; it is the identity between calls */\n"
+                          "    if (lid == 0u) {\n"
+                          "        %s(%s[args.part_at], %sacc.%s);\n"
+                          "        memoryBarrierBuffer();\n"
+                          "        if (atomicAdd(counter, 1u) == uint(groups) - 1u) {\n"
+                          "            memoryBarrierBuffer();\n"
+                          "            outw[args.out_at] = uint(atomicExchange(%s[args.part_at], %s));\n"
+                          "            counter = 0u;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", fn, sgn ? "pwi" : "pw", c->op == PCLR_SUM && sgn ? "" : "", g->l.field[0].name, sgn ? "pwi" : "pw",
+                       c->op == PCLR_SUM ? (sgn ? "0" : "0u") : pclr__gextreme(g->l.field[0].type, c->op == PCLR_MIN));
+    }
+}
+
+/* The whole GLSL kernel (after pclr_kernel_source's first comment). */
+static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
+    pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
+    if (g->map) {
+        pclr__memit E;
+        E.w = g->w;
+        E.t = g->map;
+        E.lang = PCLR__ML_GLSL;
+        E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
+        PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+        pclr__mfunction(&E);
+    }
+    pclr__glsl_ops(g, c);
+    pclr__glsl_group(g, c);
+    pclr__glsl_main(g, c);
+}
+
+/* ------------------------------------------------------------ layouts
+   Rows, columns and segments: one kernel reduces many rows (README "Rows,
+   columns and segments"). The op's pieces (PCLR_FOLD1, pclr_merge, the group
+   and wave reductions) are the single reduction's; these kernels only walk
+   the layout. Rows and segments: a team of PCLR_LANES work-items per row
+   (several rows per team in flight when rows are short), or the whole group
+   per row with `split` groups sharing a long row, whose last group folds their
+   partials in order. Columns: a group holds PCLR_TILE neighbouring columns
+   (a row's elements are read side by side) and PCLR_LANES work-items down
+   each, `split` groups sharing a tile the same way. */
+#define PCLR__TEXT_LAYOUT_ARGS \
+"/* ---- the kernel ---- */\n" \
+"PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
+"                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n" \
+"                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
+"                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */"
+
+/* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
+static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char *acc, const char *start, const char *end, const char *step,
+                           const char *at) {
+    char a[160], b[160];
+    snprintf(a, sizeof a, at, "j + u * " "%s");
+    snprintf(b, sizeof b, a, step);
+    PCLR__GEN_PUTF(g, "%spclr_u64 j = %s;\n"
+                      "%sfor (; j + (PCLR_UNROLL - 1) * %s < %s; j += PCLR_UNROLL * %s) {\n"
+                      "%s    pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = %s;\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
+                      "%s}\n",
+                   ind, start, ind, step, end, step, ind, ind, b, ind, acc, step, ind);
+    if (unroll == 1) {
+        snprintf(a, sizeof a, at, "j");
+        PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
+        return;
+    }
+    /* the last, partial round: its loads all in flight too (a column of 2 rows would
+       otherwise wait for one load after the other), clamped and folded under a guard */
+    snprintf(a, sizeof a, at, "(j + u * %s < %s ? j + u * %s : j)");
+    snprintf(b, sizeof b, a, step, end, step);
+    PCLR__GEN_PUTF(g, "%sif (j < %s) {\n"
+                      "%s    pclr_t w[PCLR_UNROLL - 1];\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = %s;\n"
+                      "#pragma unroll\n"
+                      "%s    for (uint u = 0; u < PCLR_UNROLL - 1; ++u)\n"
+                      "%s        if (j + u * %s < %s) PCLR_FOLD1(%s, w[u], j + u * %s);\n"
+                      "%s}\n",
+                   ind, end, ind, ind, b, ind, ind, step, end, acc, step, ind);
+}
+
+/* The last group of a row or tile folds the partials of its `split` groups:
+   work-item `from` of `step` folds partials from, from + step, ... in order,
+   and a fixed tree joins them (deterministic; in parallel, so that a few
+   hundred partials cost a few L2 round trips, not hundreds). */
+#define PCLR__TEXT_FOLD_PARTIALS \
+"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {\n" \
+"    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */\n" \
+"    pclr_s s = PCLR_IDENTITY;\n" \
+"    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
+"    return s;\n" \
+"}\n"
+
+/* Who folds a shared row's or tile's partials: on GPUs the group (or a
+   column's lanes), in parallel; on CPUs (PCLR_FOLD_IN_ONE, which the
+   OpenCL backend defines there: a few partials) one work-item, right after
+   its ticket: PoCL 3.1 miscompiles the group fold inside the task loop
+   (the partials stored before the ticket's barrier come out garbage). */
+#define PCLR__TEXT_COLUMN_FOLD \
+"#ifdef PCLR_FOLD_IN_ONE\n" \
+"            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);\n" \
+"#else\n" \
+"            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;\n" \
+"            acc = pclr_down_column(acc, lds);\n" \
+"            if (lane == 0 && col < cols) out[col] = acc;\n" \
+"#endif\n"
+#define PCLR__TEXT_ROW_FOLD \
+"#ifdef PCLR_FOLD_IN_ONE\n" \
+"                if (is_last) {\n" \
+"                    PCLR_DEVICE_FENCE(); /* acquire */\n" \
+"                    out[r] = pclr_fold_partials(partials, r * split, split, 0, 1);\n" \
+"                    ctl[1 + r] = 0;\n" \
+"                }\n" \
+"            }\n" \
+"#else\n" \
+"                if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n" \
+"            }\n" \
+"            PCLR_BARRIER();\n" \
+"            if (is_last) { /* (uniform: is_last is the group's) */\n" \
+"                PCLR_DEVICE_FENCE();\n" \
+"                acc = pclr_group_reduce(pclr_fold_partials(partials, r * split, split, lid, PCLR_GROUP), lds);\n" \
+"                if (lid == 0) {\n" \
+"                    out[r] = acc;\n" \
+"                    ctl[1 + r] = 0;\n" \
+"                }\n" \
+"            }\n" \
+"#endif\n"
+
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* Short rows go through local memory on GPUs: a team per row reading global
+   memory spends a dozen instructions of row bookkeeping per element and
+   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
+   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
+   program serves every such shape: its config keeps pitch =
+   PCLR__STAGE_PITCH (see pclr__engine_batch). */
+#define PCLR__STAGE_PITCH 64
+/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
+   work-item with every load in flight (pclr__gen_layout), in a program of their own per
+   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
+   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
+   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
+#define PCLR__FEW_ROWS 8
+static int pclr__rows_staged(const pclr_config *c, int lanes) {
+    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
+           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
+}
+/* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
+static int pclr__stage_per(const pclr_config *c) {
+    const int per = 16384 / (c->group_size * (int)pclr_type_size(c->type));
+    return per < 1 ? 1 : per > 16 ? 16 : per;
+}
+
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
+    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS;
+    char tk[64];
+    PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n#define PCLR_LANES %d\n", pclr_layout_name(c->layout),
+                   c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row", c->lanes);
+    pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n");
+        if (c->lanes == 1 && !y && c->rows) /* the few-rows program (pclr__cols_few) */
+            PCLR__GEN_PUTF(g, "#define PCLR_FEW_ROWS %d /* rows the few-rows path takes */\n", (int)c->rows);
+        if (c->lanes > 1)
+            pclr__put(g->w, "/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */\n"
+                            "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "    const uint lid = PCLR_LID, lane = lid / PCLR_TILE;\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    lds[lid] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);\n"
+                            "        PCLR_BARRIER();\n"
+                            "    }\n"
+                            "    return acc;\n"
+                            "}\n");
+        else pclr__put(g->w, "#define pclr_down_column(acc, lds) (acc) /* one lane per column */\n");
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    PCLR_SHARED uint is_last;\n"
+                        "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
+                        "    (void)offsets; (void)n; (void)lds;\n");
+        if (c->lanes == 1 && !y && c->rows) /* (pclr__plan_layout launches tiles / 4 groups for it) */
+            pclr__put(g->w,
+                "    if (split == 1 && rows <= PCLR_FEW_ROWS) {\n"
+                "        /* A few rows: each work-item takes a column of 4 tiles, all their loads in flight\n"
+                "           (a column at a time would wait for one or two loads, then write). */\n"
+                "        for (pclr_u64 task = PCLR_GROUP_ID; task < tiles; task += 4 * groups) {\n"
+                "            pclr_t w[4][PCLR_FEW_ROWS];\n"
+                "#pragma unroll\n"
+                "            for (uint k = 0; k < 4; ++k)\n"
+                "#pragma unroll\n"
+                "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r) {\n"
+                "                    const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;\n"
+                "                    if (col < cols && r < rows) w[k][r] = in[offset + r * pitch + col];\n"
+                "                }\n"
+                "#pragma unroll\n"
+                "            for (uint k = 0; k < 4; ++k) {\n"
+                "                const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;\n"
+                "                pclr_s acc = PCLR_IDENTITY;\n"
+                "#pragma unroll\n"
+                "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r)\n"
+                "                    if (r < rows) PCLR_FOLD1(acc, w[k][r], (pclr_u64)r);\n"
+                "                if (col < cols) out[col] = acc;\n"
+                "            }\n"
+                "        }\n"
+                "        return;\n"
+                "    }\n");
+        pclr__put(g->w, "    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {\n"
+                        "        /* split groups share a tile: each folds a contiguous band of rows */\n"
+                        "        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;\n"
+                        "        const pclr_u64 band = (rows + split - 1) / split;\n"
+                        "        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;\n"
+                        "        pclr_s acc = PCLR_IDENTITY;\n"
+                        "        if (col < cols) {\n"
+                        "            PCLR_GLOBAL const pclr_t *p = in + offset + col;\n");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
+        pclr__gen_walk(g, c->unroll, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
+        pclr__put(g->w, "        }\n");
+        pclr__put(g->w, "        acc = pclr_down_column(acc, lds);\n");
+        snprintf(tk, sizeof tk, ticket, "tile");
+        PCLR__GEN_PUTF(g, "        if (split == 1) {\n"
+                          "            if (lane == 0 && col < cols) out[col] = acc;\n"
+                          "            continue;\n"
+                          "        }\n"
+                          "        /* the last of the tile's groups folds their partials in order (deterministic) */\n"
+                          "        if (lane == 0 && col < cols) partials[col * split + part] = acc;\n"
+                          "        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (lid == 0) {\n"
+                          "            is_last = %s == split - 1;\n"
+                          "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
+                          "        }\n"
+                          "        PCLR_BARRIER();\n"
+                          "        if (is_last) { /* (uniform: is_last is the group's) */\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "%s"
+                          "            if (lid == 0) ctl[1 + tile] = 0;\n"
+                          "        }\n"
+                          "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                          "    }\n"
+                          "}\n", tk, PCLR__TEXT_COLUMN_FOLD);
+        return;
+    }
+    if (seg)
+        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
+                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \\\n"
+                        "    if (b_ < a_ || b_ > n) { ctl[0] = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } } while (0)\n");
+    else
+        pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)\n");
+    if (c->lanes < c->group_size) { /* teams of PCLR_LANES work-items, PCLR_UNROLL rows each per step */
+        if (c->lanes == 1) pclr__put(g->w, "#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */\n");
+        else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width)
+            pclr__put(g->w, "/* a team is an aligned part of a wave: its lane 0 gets the team's value */\n"
+                            "#define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)\n");
+        else
+            pclr__put(g->w, "/* a team's values in a tree through local memory; its lane 0 gets the result */\n"
+                            "PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES;\n"
+                            "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
+                            "    lds[lid] = acc;\n"
+                            "    PCLR_BARRIER();\n"
+                            "#pragma unroll 1\n"
+                            "    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {\n"
+                            "        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                            "        PCLR_BARRIER();\n"
+                            "    }\n"
+                            "    return acc;\n"
+                            "}\n");
+        if (pclr__rows_staged(c, c->lanes)) {
+            PCLR__GEN_PUTF(g, "#define PCLR_STAGE_PER %d /* elements of a tile per work-item */\n"
+                              "#define PCLR_STAGE (PCLR_GROUP * PCLR_STAGE_PER)\n"
+                              "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
+                              "/* a word of padding after every 32: rows read side by side fall in different banks */\n"
+                              "#define PCLR_PAD(i) ((i) + ((i) >> 5))\n", pclr__stage_per(c));
+            pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+            pclr__put(g->w,
+                "    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)\n"
+                "       into local memory; then a team of PCLR_LANES work-items folds each row there. */\n"
+                "    PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n"
+                "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
+                "    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */\n"
+                "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (rows + tile_rows - 1) / tile_rows;\n"
+                "    (void)lds; (void)partials; (void)ctl; (void)split; (void)offsets; (void)n;\n"
+                "    for (pclr_u64 tile = PCLR_GROUP_ID; tile < tiles; tile += groups) {\n"
+                "        const pclr_u64 first = tile * tile_rows;\n"
+                "        const uint nr = rows - first < tile_rows ? (uint)(rows - first) : tile_rows;\n"
+                "        const uint span = (nr - 1) * (uint)pitch + (uint)cols; /* the last row's padding may lie past the end */\n"
+                "        PCLR_GLOBAL const pclr_t *p = in + offset + first * pitch;\n"
+                "        pclr_t w[PCLR_STAGE_PER];\n"
+                "#pragma unroll\n"
+                "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
+                "            if (lid + u * PCLR_GROUP < span) w[u] = p[lid + u * PCLR_GROUP];\n"
+                "        PCLR_BARRIER(); /* the last tile's rows are folded */\n"
+                "#pragma unroll\n"
+                "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
+                "            if (lid + u * PCLR_GROUP < span) stage[PCLR_PAD(lid + u * PCLR_GROUP)] = w[u];\n"
+                "        PCLR_BARRIER();\n"
+                "        for (uint r0 = 0; r0 < nr; r0 += PCLR_TEAMS) { /* (uniform: whole teams and waves take part) */\n"
+                "            const uint r = r0 + team;\n"
+                "            pclr_s acc = PCLR_IDENTITY;\n"
+                "            if (r < nr)\n"
+                "                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * (uint)pitch + j)], j);\n"
+                "            acc = pclr_team_reduce(acc, lds);\n"
+                "            if (lane == 0 && r < nr) out[first + r] = acc;\n"
+                "        }\n"
+                "    }\n"
+                "}\n");
+            return;
+        }
+        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__put(g->w, "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
+                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                        "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
+                        "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                        "    PCLR_GLOBAL const pclr_t *x = in + offset;\n"
+                        "    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;\n");
+        if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *y = in2 + offset2;\n");
+        PCLR__GEN_PUTF(g,
+            "    /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */\n"
+            "    for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;\n"
+            "         first += groups * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL) {\n"
+            "        pclr_s acc[PCLR_UNROLL];\n"
+            "        pclr_u64 lo[PCLR_UNROLL], len[PCLR_UNROLL];\n"
+            "        pclr_t v[PCLR_UNROLL];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+            "            acc[k] = PCLR_IDENTITY;\n"
+            "            lo[k] = len[k] = 0;\n"
+            "            if (r < rows) PCLR_ROW_BOUNDS(r, lo[k], len[k]);\n"
+            "        }\n"
+            "        /* each lane's first element of every row: the loads of short rows all in flight */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) v[k] = x[lo[k] + lane];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
+            "            if (lane < len[k]) {\n"
+            "%s"
+            "                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);\n"
+            "            }\n"
+            "        /* the rest of longer rows */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+            "            PCLR_GLOBAL const pclr_t *p = x + lo[k];\n", y ? "                PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n" : "");
+        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n");
+        pclr__gen_walk(g, c->unroll, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
+        pclr__put(g->w, "        }\n"
+                        "#pragma unroll\n"
+                        "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
+                        "            const pclr_s s = pclr_team_reduce(acc[k], lds);\n"
+                        "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
+                        "            if (lane == 0 && r < rows) out[r] = s;\n"
+                        "        }\n"
+                        "    }\n"
+                        "}\n");
+        return;
+    }
+    /* a group per row; split groups share a long row */
+    pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+    pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
+                    "    PCLR_SHARED uint is_last;\n"
+                    "    const uint lid = PCLR_LID;\n"
+                    "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
+                    "    (void)pitch; (void)cols; (void)offsets; (void)n;\n"
+                    "    for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {\n"
+                    "        const pclr_u64 r = task / split, part = task % split;\n"
+                    "        pclr_u64 lo = 0, len = 0;\n"
+                    "        PCLR_ROW_BOUNDS(r, lo, len);\n"
+                    "        /* split groups share the row: each folds a contiguous chunk */\n"
+                    "        const pclr_u64 chunk = (len + split - 1) / split;\n"
+                    "        const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;\n"
+                    "        PCLR_GLOBAL const pclr_t *p = in + offset + lo;\n");
+    if (y) pclr__put(g->w, "        PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + lo;\n");
+    pclr__put(g->w, "        pclr_s acc = PCLR_IDENTITY;\n");
+    pclr__gen_walk(g, c->unroll, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
+    snprintf(tk, sizeof tk, ticket, "r");
+    PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
+                      "        if (split == 1) {\n"
+                      "            if (lid == 0) out[r] = acc;\n"
+                      "        } else {\n"
+                      "            /* the last of the row's groups folds their partials (deterministic) */\n"
+                      "            if (lid == 0) {\n"
+                      "                partials[task] = acc;\n"
+                      "                PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
+                      "                is_last = %s == split - 1;\n"
+                      "%s"
+                      "            PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                      "        }\n"
+                      "    }\n"
+                      "}\n", tk, PCLR__TEXT_ROW_FOLD);
+}
+
+/* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
+static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
+                                   size_t *size_needed) {
+    if (size_needed) *size_needed = 0;
+    w->buf = buf; w->cap = cap; w->len = 0;
+    return cfg ? pclr_config_resolve(cfg, c, NULL) : PCLR_ERR_NULL_POINTER;
+}
+
+PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
+    pclr_config c;
+    pclr__writer w;
+    pclr__gen g;
+    pclr__mtree tree; /* the map's */
+    pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
+    if (r != PCLR_OK) return r;
+    g.w = &w;
+    pclr__layout_of(&c, &g.l);
+    g.cuda = c.backend == PCLR_CUDA;
+    g.is_float = pclr__is_float(c.type);
+    g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
+    g.t = pclr__ktype(c.type, g.cuda);
+    g.vector = c.vector_width;
+    g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
+    g.map = NULL;
+    if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* the planner's choice for the config's shape */
+        pclr_device_facts dev;
+        pclr_launch l;
+        dev.compute_units = 1;
+        dev.max_group_size = 0;
+        pclr__plan_layout(&c, &dev, c.rows * (c.cols ? c.cols : 1), &l);
+        c.lanes = l.lanes;
+    }
+    if (c.map && c.map[0]) {
+        if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
+        g.map = &tree;
+    }
+    pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
+    pclr__describe(&w, &c);
+    if (c.backend == PCLR_VULKAN) { /* (the comment's text may not hold a '#version' line: it comes first) */
+        pclr__put(&w, "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter");
+        if (g.map && g.map->y) pclr__put(&w, ", 4 y");
+        pclr__put(&w, "; push constants: offset, n, offset2, out_at, part_at");
+        if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
+        pclr__put(&w, " */\n");
+        pclr__gen_glsl(&g, &c);
+        return pclr__finish_text(&w, size_needed);
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl");
+    else pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
+    if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
+    if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
+    pclr__put(&w, ") */\n");
+    pclr__gen_prelude(&g, &c);
+    if (g.map) {
+        if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
+        pclr__gen_map(&g, &c);
+    }
+    if (c.layout != PCLR_LAYOUT_ONE) {
+        pclr__gen_ops(&g, &c);
+        pclr__gen_group(&g, &c);
+        pclr__gen_layout(&g, &c);
+    } else if (c.accumulate == PCLR_EXACT) {
+        pclr__gen_exact(&g, &c);
+    } else {
+        pclr__gen_ops(&g, &c);
+        pclr__gen_group(&g, &c);
+        pclr__gen_kernel(&g, &c);
+        pclr__gen_finish(&g, &c);
+    }
+    return pclr__finish_text(&w, size_needed);
+}
+
+PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, char *buf, size_t cap, size_t *size_needed) {
+    static const char *const langs[3] = {"opencl", "cuda", "glsl"};
+    pclr__writer w;
+    pclr__mtree t;
+    pclr__memit E;
+    pclr_result r;
+    int k;
+    if (size_needed) *size_needed = 0;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (!cfg || !lang) return PCLR_ERR_NULL_POINTER;
+    for (k = 0; k < 3 && strcmp(lang, langs[k]); ++k) {}
+    if (k == 3) return PCLR_ERR_INVALID_ENUM;
+    if ((r = pclr__map_parse(cfg, &t, NULL, 0)) != PCLR_OK) return r;
+    if (t.root < 0) return PCLR_ERR_INVALID_MAP; /* no map */
+    E.w = &w;
+    E.t = &t;
+    E.lang = k;
+    E.keep = 0;
+    pclr__mfunction(&E);
+    return pclr__finish_text(&w, size_needed);
+}
+
+PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size_t cap, size_t *size_needed) {
+    pclr_config c;
+    pclr__writer w;
+    pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
+    if (r != PCLR_OK) return r;
+    if (c.variant == PCLR_VARIANT_COLLECTIVE) pclr__put(&w, "-cl-std=CL2.0");
+    if (c.map && c.map[0] && c.backend == PCLR_CUDA) pclr__put(&w, "--fmad=false"); /* a map's a * b + c rounds twice */
+    return pclr__finish_text(&w, size_needed);
+}
+
+PCLR_API uint64_t pclr_max_groups(const pclr_config *cfg, const pclr_device_facts *dev) {
+    uint64_t units;
+    if (!cfg || !dev) return 0;
+    units = dev->compute_units ? dev->compute_units : 1;
+    return units * (uint64_t)(cfg->groups_per_unit > 0 ? cfg->groups_per_unit : 1);
+}
+
+PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    uint64_t per_group, wanted, cap;
+    if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
+    if (cfg->group_size <= 0 || cfg->unroll <= 0 || cfg->vector_width <= 0) return PCLR_ERR_INVALID_KNOB;
+    if (dev->max_group_size && (uint32_t)cfg->group_size > dev->max_group_size) return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    per_group = (uint64_t)cfg->group_size * (uint64_t)cfg->unroll * (uint64_t)cfg->vector_width;
+    wanted = n / per_group + (n % per_group != 0);
+    cap = pclr_max_groups(cfg, dev);
+    if (wanted > cap) wanted = cap;
+    /* exact sums: a group's cells take at most 2^29 elements (see PCLR__EXACT_GROUP_MOST) */
+    if (cfg->accumulate == PCLR_EXACT && wanted < n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0))
+        wanted = n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0);
+    if (wanted < 1) wanted = 1;
+    out->groups = wanted;
+    out->group_size = (uint32_t)cfg->group_size;
+    return PCLR_OK;
+}
+
+static uint64_t pclr__pow2_at_least(uint64_t v) {
+    uint64_t p = 1;
+    while (p < v && p < ((uint64_t)1 << 62)) p <<= 1;
+    return p;
+}
+
+/* The few-rows program's rows for a columns shape planned with lanes and split (a power of two,
+   1 to PCLR__FEW_ROWS), or 0 when it takes the general program. */
+static uint64_t pclr__cols_few(const pclr_config *c, uint64_t lanes, uint64_t split) {
+    if (c->layout != PCLR_LAYOUT_COLUMNS || lanes != 1 || split != 1 || c->rows > PCLR__FEW_ROWS || c->y_type != PCLR_TYPE_DEFAULT)
+        return 0;
+    return pclr__pow2_at_least(c->rows);
+}
+
+/* Groups per long row when there are few rows: the split (1..most) whose
+   rows x split tasks fill whole waves of `slots` groups best (a last wave
+   of a few long tasks would run the device nearly empty); the smallest
+   split within 3 % of the best fill, as each split adds partials. */
+static uint64_t pclr__fill(uint64_t tasks, uint64_t slots) { /* in 1/1024ths of the waves' slots */
+    return tasks * 1024 / ((tasks + slots - 1) / slots * slots);
+}
+static uint64_t pclr__balanced_split(uint64_t rows, uint64_t slots, uint64_t most) {
+    uint64_t s, best_fill = 0;
+    if (most < 1) most = 1;
+    if (most > 4 * slots) most = 4 * slots;
+    for (s = 1; s <= most && best_fill < 1024; ++s)
+        if (pclr__fill(rows * s, slots) > best_fill) best_fill = pclr__fill(rows * s, slots);
+    for (s = 1; s < most && pclr__fill(rows * s, slots) + 32 < best_fill; ++s) {}
+    return s;
+}
+
+/* The strategy for a layout's shape (see pclr_plan_layout). */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
+    const uint64_t target = pclr_max_groups(c, dev), slots = 2 * target; /* groups at once: one-element loads want full occupancy */
+    const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
+    uint64_t lanes, tasks;
+    out->group_size = (uint32_t)c->group_size;
+    out->split = 1;
+    if (c->layout == PCLR_LAYOUT_COLUMNS) {
+        const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
+        uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);
+        uint64_t tiles = c->cols / tile + (c->cols % tile != 0), per;
+        if (!c->lanes && !cpu && tile > wave && tiles < target) { /* few tiles: a wave wide (still whole lines), more of them */
+            tile = wave;
+            tiles = c->cols / tile + (c->cols % tile != 0);
+        }
+        lanes = group / tile;
+        per = lanes * unroll * 4;
+        if (tiles && tiles < 2 * slots) { /* few tiles: groups share one, each a band of rows */
+            /* (tiles of up to half a wave of columns ran faster at half occupancy on the H100: 89 % of
+               the read kernel against 75-86 % for 2-16 columns, bench_rows) */
+            const uint64_t fill = tile <= wave / 2 ? target : slots;
+            out->split = pclr__balanced_split(tiles, fill, c->rows / per + (c->rows % per != 0));
+        }
+        tasks = tiles * out->split;
+        if (pclr__cols_few(c, lanes, out->split)) tasks = tiles / 4 + (tiles % 4 != 0); /* the few-rows path: four tiles per work-item */
+    } else {
+        const uint64_t avg = c->layout == PCLR_LAYOUT_SEGMENTS ? (c->cols ? c->cols : (c->rows ? n / c->rows : 0)) : c->cols;
+        const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
+        if (c->lanes) lanes = (uint64_t)c->lanes;
+        else if (cpu) lanes = avg > ((uint64_t)1 << 16) ? group : 1;
+        else if (avg <= wave) lanes = pclr__pow2_at_least(avg ? avg : 1);
+        else if (avg <= 2048 || group <= wave) lanes = wave; /* a wave per row: no barrier */
+        else lanes = group;
+        if (lanes == group) {
+            const uint64_t per = group * unroll * 4, most_split = avg / per + (avg % per != 0);
+            if (c->rows && c->rows < 2 * slots) out->split = pclr__balanced_split(c->rows, slots, most_split);
+            tasks = c->rows * out->split;
+        } else if (c->layout == PCLR_LAYOUT_ROWS) {
+            if (pclr__rows_staged(c, (int)lanes)) { /* a tile of whole rows per group and step */
+                const uint64_t per = (uint64_t)pclr__stage_per(c), tile_rows = group * per / c->pitch;
+                /* a team per row, as few work-items as keep every one busy: a work-item folds
+                   ~PCLR_STAGE_PER elements of a row in a row, no shuffles */
+                if (!c->lanes) lanes = pclr__pow2_at_least((c->pitch + per - 1) / per);
+                tasks = c->rows / tile_rows + (c->rows % tile_rows != 0);
+            } else {
+                const uint64_t per = group / lanes * unroll; /* rows per group and step */
+                tasks = c->rows / per + (c->rows % per != 0);
+            }
+        } else {
+            const uint64_t per = group / lanes * unroll; /* rows per group and step */
+            tasks = c->rows / per + (c->rows % per != 0);
+        }
+    }
+    out->lanes = (int)lanes;
+    out->groups = tasks < 1 ? 1 : tasks > most ? most : tasks;
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
+    if (cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_ || cfg->group_size <= 0 || cfg->unroll <= 0) return PCLR_ERR_INVALID_KNOB;
+    if (dev->max_group_size && (uint32_t)cfg->group_size > dev->max_group_size) return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    return pclr__plan_layout(cfg, dev, n, out);
+}
+
+/* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
+/* A map's config becomes one of the values it reduces (type = the map's type, no map). */
+static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
+    pclr_result r;
+    if (!cfg) return PCLR_ERR_NULL_POINTER;
+    memset(c, 0, sizeof *c);
+    c->type = cfg->type;
+    c->op = cfg->op;
+    c->accumulate = cfg->accumulate;
+    c->map = cfg->map;
+    c->params = cfg->params;
+    c->map_type = cfg->map_type;
+    c->y_type = cfg->y_type;
+    c->components = cfg->components;
+    if ((r = pclr_config_resolve(c, c, NULL)) != PCLR_OK) return r;
+    if (pclr__has_map(c)) {
+        c->type = c->map_type;
+        c->map = c->params = NULL;
+        c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
+        c->components = 0;
+        c->vector_width = 0;
+        r = pclr_config_resolve(c, c, NULL);
+    }
+    return r;
+}
+
+PCLR_API size_t pclr_state_size(const pclr_config *cfg) {
+    pclr_config c;
+    pclr__layout l;
+    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    pclr__layout_of(&c, &l);
+    return l.size;
+}
+
+PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
+    pclr_config c;
+    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    switch (c.op) {
+    case PCLR_SUM: return pclr_type_size(pclr_sum_type(c.type, c.accumulate));
+    case PCLR_MIN: case PCLR_MAX: return pclr_type_size(pclr_value_type(c.type));
+    case PCLR_COUNT: return sizeof(uint64_t);
+    case PCLR_ARGMIN: case PCLR_ARGMAX: return sizeof(pclr_arg_result);
+    case PCLR_MINMAX: return sizeof(pclr_minmax_result);
+    default: return sizeof(pclr_stats_result);
+    }
+}
+
+/* A compute-type field (u32, i32, u64, i64, f32, f64) as a double, or its integer bits. */
+static double pclr__field_f(const unsigned char *p, pclr_type t) {
+    float f;
+    double d;
+    if (t == PCLR_FLOAT) { memcpy(&f, p, 4); return f; }
+    memcpy(&d, p, 8);
+    return d;
+}
+static int64_t pclr__field_i(const unsigned char *p, pclr_type t) {
+    uint32_t u;
+    int32_t i;
+    int64_t v;
+    if (t == PCLR_UINT) { memcpy(&u, p, 4); return (int64_t)u; }
+    if (t == PCLR_INT) { memcpy(&i, p, 4); return i; }
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A value of compute type t into the member of element type e's value type;
+   the min/max identities of a wider compute type saturate into e's range. */
+static pclr_scalar pclr__narrow(const unsigned char *p, pclr_type t, pclr_type e) {
+    pclr_scalar r;
+    int64_t v = 0;
+    memset(&r, 0, sizeof r);
+    if (pclr__is_float(t)) {
+        if (t == PCLR_FLOAT) memcpy(&r.f32, p, 4);
+        else memcpy(&r.f64, p, 8);
+        return r;
+    }
+    if (pclr_type_size(t) == 8) { memcpy(&r.u64, p, 8); return r; }
+    v = pclr__field_i(p, t);
+    switch (e) {
+    case PCLR_UINT8: r.u8 = (uint8_t)(v > 255 ? 255 : v); break;
+    case PCLR_INT8: r.i8 = (int8_t)(v > 127 ? 127 : v < -128 ? -128 : v); break;
+    case PCLR_UINT16: r.u16 = (uint16_t)(v > 65535 ? 65535 : v); break;
+    case PCLR_INT16: r.i16 = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v); break;
+    default: memcpy(&r.u32, p, 4); break;
+    }
+    return r;
+}
+
+/* The kernel's identity state (the same values as pclr__gen_state writes). */
+static void pclr__identity_state(const pclr__layout *l, pclr_op op, unsigned char *state) {
+    int i;
+    memset(state, 0, l->size);
+    for (i = 0; i < l->count; ++i) {
+        const char *n = l->field[i].name;
+        const pclr_type t = l->field[i].type;
+        unsigned char *p = state + l->offset[i];
+        const int big = !strcmp(n, "lo") || (!strcmp(n, "v") && (op == PCLR_MIN || op == PCLR_ARGMIN));
+        const int small = !strcmp(n, "hi") || (!strcmp(n, "v") && (op == PCLR_MAX || op == PCLR_ARGMAX));
+        if (!strcmp(n, "i") || (big && (t == PCLR_UINT || t == PCLR_UINT64))) memset(p, 0xff, pclr_type_size(t));
+        else if ((big || small) && pclr__is_float(t)) {
+            float f = big ? 1e30f * 1e30f : -1e30f * 1e30f; /* +-inf */
+            double d = f;
+            if (t == PCLR_FLOAT) memcpy(p, &f, 4);
+            else memcpy(p, &d, 8);
+        } else if (big || small) {
+            const int64_t v64 = big ? INT64_MAX : INT64_MIN;
+            const int32_t v32 = big ? INT32_MAX : INT32_MIN;
+            if (t == PCLR_INT64) memcpy(p, &v64, 8);
+            else if (t == PCLR_INT) memcpy(p, &v32, 4);
+        } /* else 0: sums, counts, moments, and the unsigned minimum */
+    }
+}
+
+static int pclr__field_index(const pclr__layout *l, const char *name) {
+    int i;
+    for (i = 0; i < l->count; ++i) if (!strcmp(l->field[i].name, name)) return i;
+    return -1;
+}
+
+/* pclr_finalize for a resolved config c and its layout l (the backends keep both per configuration). */
+PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *layout, const void *state, void *result) {
+    const pclr_config c = *cfg;
+    const pclr__layout l = *layout;
+    const pclr_type vt = pclr__reduced(&c);
+    const unsigned char *st = (const unsigned char *)state;
+    pclr_scalar sum, lo, hi;
+    int is, ic, ilo, ihi;
+    is = pclr__field_index(&l, "s");
+    ic = pclr__field_index(&l, "c");
+    ilo = pclr__field_index(&l, c.op == PCLR_MIN || c.op == PCLR_MAX || c.op == PCLR_ARGMIN || c.op == PCLR_ARGMAX ? "v" : "lo");
+    ihi = pclr__field_index(&l, "hi");
+    memset(&sum, 0, sizeof sum);
+    if (is >= 0) {
+        memcpy(&sum, st + l.offset[is], pclr_type_size(l.sum));
+        /* s + c; an infinite or NaN s is the sum itself (its c is NaN) */
+        if (ic >= 0 && l.sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
+        else if (ic >= 0 && l.sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
+    }
+    if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, vt);
+    if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, vt);
+    switch (c.op) {
+    case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l.sum)); break;
+    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(vt))); break;
+    case PCLR_COUNT: memcpy(result, st, 8); break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result a;
+        a.value = lo;
+        memcpy(&a.index, st + l.offset[pclr__field_index(&l, "i")], 8);
+        memcpy(result, &a, sizeof a);
+        break;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result m;
+        m.min = lo;
+        m.max = hi;
+        memcpy(result, &m, sizeof m);
+        break;
+    }
+    default: {
+        pclr_stats_result s;
+        const double nan = -(1e308 * 10.0 - 1e308 * 10.0); /* inf - inf, sign cleared */
+        double n, d1, m2;
+        memset(&s, 0, sizeof s);
+        memcpy(&s.count, st, 8);
+        s.sum = sum;
+        s.min = lo;
+        s.max = hi;
+        n = (double)s.count;
+        d1 = pclr__field_f(st + l.offset[pclr__field_index(&l, "d1")], l.moment);
+        m2 = pclr__field_f(st + l.offset[pclr__field_index(&l, "m2")], l.moment);
+        m2 -= s.count ? d1 * (d1 / n) : 0.0;
+        s.mean = s.count ? pclr__field_f(st + l.offset[pclr__field_index(&l, "shift")], l.moment) + d1 / n : nan;
+        s.var = s.count ? m2 / n : nan;
+        s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
+        memcpy(result, &s, sizeof s);
+        break;
+    }
+    }
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
+    pclr_config c;
+    pclr__layout l;
+    pclr_result r;
+    if (!state || !result) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    pclr__layout_of(&c, &l);
+    return pclr__finalize(&c, &l, state, result);
+}
+
+/* The atomic finish's running value lives in one of six slots, 32-bit unsigned
+   or signed (by the state's type) x sum, min, max; between calls it holds the
+   identity of the uint or int op (pclr_identity), which every element type
+   sharing the slot uses too. */
+PCLR__FN int pclr__atomic_slot(const pclr_config *c) {
+    pclr__layout l;
+    pclr__layout_of(c, &l);
+    return (l.field[0].type == PCLR_INT ? 3 : 0) + ((int)c->op - (int)PCLR_SUM);
+}
+
+/* The result of n = 0 for cfg's type, op and accumulator. */
+PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
+    pclr_config c;
+    pclr__layout l;
+    unsigned char state[64];
+    pclr_result r;
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    pclr__layout_of(&c, &l);
+    pclr__identity_state(&l, c.op, state);
+    return pclr__finalize(&c, &l, state, out);
+}
+
+PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.op = op;
+    return pclr__identity_result(&c, out);
+}
+
+/* ------------------------------------------------ CPU reference (every type, op, accumulator)
+   pclr__cpu_reference(type, op, acc, data, n, result): type, op and acc are
+   resolved (never DEFAULT). Writes pclr_result_size bytes (see "results").
+   Order: float sums and the moments of stats are computed in blocks of
+   PCLR__REF_BLOCK elements, each block sequential, blocks combined pairwise
+   by a recursive split whose left part is a multiple of the block (the shape
+   of the kernels' trees, and of the first CPU reference). Integer sums wrap
+   (computed on unsigned bits), min/max/arg/count do not depend on order. */
+#define PCLR__REF_BLOCK 256u
+#define PCLR__REF_SPLIT(n) (((n) / 2 + PCLR__REF_BLOCK - 1) / PCLR__REF_BLOCK * PCLR__REF_BLOCK)
+
+static float pclr__ref_f32_bits(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+static double pclr__ref_f64_bits(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static int pclr__ref_neg_f32(float v) { uint32_t b; memcpy(&b, &v, 4); return (int)(b >> 31); }
+static int pclr__ref_neg_f64(double v) { uint64_t b; memcpy(&b, &v, 8); return (int)(b >> 63); }
+
+/* IEEE binary16 bits to float, exactly: subnormals are m * 2^-24 (exact in
+   float arithmetic), inf and NaN keep their payload bits. */
+static float pclr__ref_half(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (uint32_t)(h >> 10) & 0x1fu, m = (uint32_t)h & 0x3ffu;
+    if (e == 0) {
+        float f = (float)m * 5.9604644775390625e-8f; /* 2^-24 */
+        return sign ? -f : f;
+    }
+    if (e == 31) return pclr__ref_f32_bits(sign | 0x7f800000u | (m << 13));
+    return pclr__ref_f32_bits(sign | ((e + 112u) << 23) | (m << 13));
+}
+
+/* ---- the CPU reference's evaluation of a map */
+/* A value of one of the map's types: integers sign- or zero-extended to 64 bits, floats as double (float values rounded to float). */
+typedef union pclr__mval { int64_t i; uint64_t u; double d; } pclr__mval;
+
+/* v of type from as type to (C's conversions; floats to integers saturate, NaN gives 0) */
+static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
+    pclr__mval r;
+    if (from == to) return v;
+    if (to == PCLR_FLOAT || to == PCLR_DOUBLE) {
+        double d = from == PCLR_FLOAT || from == PCLR_DOUBLE ? v.d : pclr__mis_signed(from) ? (double)v.i : (double)v.u;
+        if (to == PCLR_FLOAT) d = pclr__mis_int(from) ? (double)(pclr__mis_signed(from) ? (float)v.i : (float)v.u) : (double)(float)d;
+        r.d = d;
+        return r;
+    }
+    if (from == PCLR_FLOAT || from == PCLR_DOUBLE) {
+        const double d = v.d;
+        if (d != d) r.u = 0;
+        else if (to == PCLR_INT) r.i = d >= 2147483648.0 ? INT32_MAX : d < -2147483648.0 ? INT32_MIN : (int64_t)(int32_t)d;
+        else if (to == PCLR_UINT) r.u = d >= 4294967296.0 ? UINT32_MAX : d <= -1.0 ? 0 : (uint64_t)(uint32_t)d;
+        else if (to == PCLR_INT64) r.i = d >= 9223372036854775808.0 ? INT64_MAX : d < -9223372036854775808.0 ? INT64_MIN : (int64_t)d;
+        else r.u = d >= 18446744073709551616.0 ? UINT64_MAX : d <= -1.0 ? 0 : (uint64_t)d;
+        return r;
+    }
+    /* integer to integer: wrap to the width (two's complement) */
+    if (to == PCLR_INT) r.i = (int64_t)(int32_t)(uint32_t)v.u;
+    else if (to == PCLR_UINT) r.u = (uint32_t)v.u;
+    else r.u = v.u;
+    return r;
+}
+
+/* -a for an integer a of type t, wrapping to t's width (the negation of INT_MIN is INT_MIN) */
+static pclr__mval pclr__mneg(pclr__mval a, pclr_type t) {
+    a.u = 0 - a.u;
+    return pclr__mconv(a, PCLR_UINT64, t);
+}
+
+typedef struct pclr__meval {
+    const pclr__mtree *t;
+    const unsigned char *x, *y; /* this element's bytes */
+    uint64_t i;
+    pclr__mval param[PCLR_MAP_MAX_PARAMS];
+} pclr__meval;
+
+static pclr__mval pclr__mread(const unsigned char *p, pclr_type t) {
+    pclr__mval r;
+    r.u = 0;
+    switch (t) {
+    case PCLR_UINT8: r.i = *p; break;
+    case PCLR_INT8: r.i = (int8_t)*p; break;
+    case PCLR_UINT16: { uint16_t v; memcpy(&v, p, 2); r.i = v; break; }
+    case PCLR_INT16: { int16_t v; memcpy(&v, p, 2); r.i = v; break; }
+    case PCLR_HALF: { uint16_t v; memcpy(&v, p, 2); r.d = pclr__ref_half(v); break; }
+    case PCLR_UINT: { uint32_t v; memcpy(&v, p, 4); r.u = v; break; }
+    case PCLR_INT: { int32_t v; memcpy(&v, p, 4); r.i = v; break; }
+    case PCLR_UINT64: memcpy(&r.u, p, 8); break;
+    case PCLR_INT64: memcpy(&r.i, p, 8); break;
+    case PCLR_FLOAT: { float v; memcpy(&v, p, 4); r.d = v; break; }
+    default: memcpy(&r.d, p, 8); break;
+    }
+    return r;
+}
+
+static pclr__mval pclr__mev(const pclr__meval *V, int id);
+static pclr__mval pclr__mev_as(const pclr__meval *V, int id, pclr_type to) {
+    return pclr__mconv(pclr__mev(V, id), (pclr_type)V->t->node[id].type, to);
+}
+static int pclr__mtruth(pclr__mval v, pclr_type t) { return t == PCLR_FLOAT || t == PCLR_DOUBLE ? v.d != 0 : v.u != 0; }
+
+static pclr__mval pclr__mev(const pclr__meval *V, int id) {
+    const pclr__mnode *m = &V->t->node[id];
+    const pclr_type t = (pclr_type)m->type;
+    const int fl = t == PCLR_FLOAT;
+    pclr__mval r, a, b, c;
+    r.u = b.u = c.u = 0;
+    switch (m->kind) {
+    case PCLR__MN_LIT: if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = m->v.d; else r.u = m->v.u; return r;
+    case PCLR__MN_X: case PCLR__MN_Y: {
+        const pclr_type et = m->kind == PCLR__MN_X ? V->t->x : V->t->y;
+        const unsigned char *p = m->kind == PCLR__MN_X ? V->x : V->y;
+        return pclr__mread(p + (m->op < 4 ? m->op : 0) * pclr_type_size(et), et);
+    }
+    case PCLR__MN_I: r.u = V->i; return r;
+    case PCLR__MN_PARAM: return V->param[m->op];
+    case PCLR__MN_NEG:
+        a = pclr__mev(V, m->a[0]);
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = -a.d;
+        else r = pclr__mneg(a, t);
+        return r;
+    case PCLR__MN_NOT: r.i = !pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type); return r;
+    case PCLR__MN_COND:
+        return pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) ? pclr__mev_as(V, m->a[1], t) : pclr__mev_as(V, m->a[2], t);
+    case PCLR__MN_CAST: return pclr__mev_as(V, m->a[0], t);
+    case PCLR__MN_BIN: {
+        const int op = m->op;
+        if (op == PCLR__MB_AND) { r.i = pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) && pclr__mtruth(pclr__mev(V, m->a[1]), (pclr_type)V->t->node[m->a[1]].type); return r; }
+        if (op == PCLR__MB_OR) { r.i = pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) || pclr__mtruth(pclr__mev(V, m->a[1]), (pclr_type)V->t->node[m->a[1]].type); return r; }
+        if (op >= PCLR__MB_LT) {
+            const pclr_type ct = pclr__mcommon((pclr_type)V->t->node[m->a[0]].type, (pclr_type)V->t->node[m->a[1]].type);
+            int lt, eq, gt;
+            a = pclr__mev_as(V, m->a[0], ct);
+            b = pclr__mev_as(V, m->a[1], ct);
+            if (ct == PCLR_FLOAT || ct == PCLR_DOUBLE) { lt = a.d < b.d; eq = a.d == b.d; gt = a.d > b.d; }
+            else if (pclr__mis_signed(ct)) { lt = a.i < b.i; eq = a.i == b.i; gt = a.i > b.i; }
+            else { lt = a.u < b.u; eq = a.u == b.u; gt = a.u > b.u; }
+            r.i = op == PCLR__MB_LT ? lt : op == PCLR__MB_LE ? (lt || eq) : op == PCLR__MB_GT ? gt : op == PCLR__MB_GE ? (gt || eq) : op == PCLR__MB_EQ ? eq : !eq;
+            return r;
+        }
+        a = pclr__mev_as(V, m->a[0], t);
+        b = pclr__mev_as(V, m->a[1], t);
+        if (t == PCLR_FLOAT || t == PCLR_DOUBLE) {
+            switch (op) {
+            case PCLR__MB_ADD: r.d = fl ? (double)((float)a.d + (float)b.d) : a.d + b.d; break;
+            case PCLR__MB_SUB: r.d = fl ? (double)((float)a.d - (float)b.d) : a.d - b.d; break;
+            case PCLR__MB_MUL: r.d = fl ? (double)((float)a.d * (float)b.d) : a.d * b.d; break;
+            case PCLR__MB_DIV: r.d = fl ? (double)((float)a.d / (float)b.d) : a.d / b.d; break;
+            default: r.d = fl ? (double)fmodf((float)a.d, (float)b.d) : fmod(a.d, b.d); break;
+            }
+            return r;
+        }
+        {
+            const int sg = pclr__mis_signed(t);
+            switch (op) {
+            case PCLR__MB_ADD: r.u = a.u + b.u; break;
+            case PCLR__MB_SUB: r.u = a.u - b.u; break;
+            case PCLR__MB_MUL: r.u = a.u * b.u; break;
+            case PCLR__MB_DIV:
+                if (b.u == 0) r.u = 0;
+                else if (sg && b.i == -1) r.u = 0 - a.u;
+                else if (sg) r.i = a.i / b.i;
+                else r.u = a.u / b.u;
+                break;
+            default:
+                if (b.u == 0 || (sg && b.i == -1)) r.u = 0;
+                else if (sg) r.i = a.i % b.i;
+                else r.u = a.u % b.u;
+                break;
+            }
+            return pclr__mconv(r, PCLR_UINT64, t);
+        }
+    }
+    default: { /* PCLR__MN_CALL */
+        const int f = m->op;
+        if (pclr__mfuncs[f].kind == 2) {
+            const pclr_type at = pclr__mfloating((pclr_type)V->t->node[m->a[0]].type);
+            a = pclr__mev_as(V, m->a[0], at);
+            r.i = f == PCLR__MF_ISNAN ? a.d != a.d : (a.d == a.d && (a.d - a.d) != (a.d - a.d));
+            return r;
+        }
+        a = pclr__mev_as(V, m->a[0], t);
+        if (m->n > 1) b = pclr__mev_as(V, m->a[1], t);
+        if (m->n > 2) c = pclr__mev_as(V, m->a[2], t);
+        if (f == PCLR__MF_MIN || f == PCLR__MF_MAX || f == PCLR__MF_CLAMP) {
+            /* min(a, b) = b < a ? b : a; max(a, b) = b > a ? b : a; clamp = min(max(a, lo), hi) */
+            int k;
+            for (k = 0; k < (f == PCLR__MF_CLAMP ? 2 : 1); ++k) {
+                const int want_min = f == PCLR__MF_MIN || (f == PCLR__MF_CLAMP && k == 1);
+                const pclr__mval o = k ? c : b;
+                int less, more;
+                if (t == PCLR_FLOAT || t == PCLR_DOUBLE) { less = o.d < a.d; more = o.d > a.d; }
+                else if (pclr__mis_signed(t)) { less = o.i < a.i; more = o.i > a.i; }
+                else { less = o.u < a.u; more = o.u > a.u; }
+                if (want_min ? less : more) a = o;
+            }
+            return a;
+        }
+        if (f == PCLR__MF_ABS) {
+            if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = fabs(a.d);
+            else if (pclr__mis_signed(t) && a.i < 0) r = pclr__mneg(a, t);
+            else r = a;
+            return r;
+        }
+        if (fl) {
+            const float x = (float)a.d, y = m->n > 1 ? (float)b.d : 0.0f, z = m->n > 2 ? (float)c.d : 0.0f;
+            float v;
+            switch (f) {
+            case PCLR__MF_SQRT: v = sqrtf(x); break;
+            case PCLR__MF_RSQRT: v = 1.0f / sqrtf(x); break;
+            case PCLR__MF_EXP: v = expf(x); break;
+            case PCLR__MF_EXP2: v = exp2f(x); break;
+            case PCLR__MF_LOG: v = logf(x); break;
+            case PCLR__MF_LOG2: v = log2f(x); break;
+            case PCLR__MF_POW: v = powf(x, y); break;
+            case PCLR__MF_SIN: v = sinf(x); break;
+            case PCLR__MF_COS: v = cosf(x); break;
+            case PCLR__MF_FLOOR: v = floorf(x); break;
+            case PCLR__MF_CEIL: v = ceilf(x); break;
+            case PCLR__MF_ROUND: v = roundf(x); break;
+            default: v = fmaf(x, y, z); break;
+            }
+            r.d = v;
+        } else {
+            const double x = a.d, y = m->n > 1 ? b.d : 0.0, z = m->n > 2 ? c.d : 0.0;
+            switch (f) {
+            case PCLR__MF_SQRT: r.d = sqrt(x); break;
+            case PCLR__MF_RSQRT: r.d = 1.0 / sqrt(x); break;
+            case PCLR__MF_EXP: r.d = exp(x); break;
+            case PCLR__MF_EXP2: r.d = exp2(x); break;
+            case PCLR__MF_LOG: r.d = log(x); break;
+            case PCLR__MF_LOG2: r.d = log2(x); break;
+            case PCLR__MF_POW: r.d = pow(x, y); break;
+            case PCLR__MF_SIN: r.d = sin(x); break;
+            case PCLR__MF_COS: r.d = cos(x); break;
+            case PCLR__MF_FLOOR: r.d = floor(x); break;
+            case PCLR__MF_CEIL: r.d = ceil(x); break;
+            case PCLR__MF_ROUND: r.d = round(x); break;
+            default: r.d = fma(x, y, z); break;
+            }
+        }
+        return r;
+    }
+    }
+}
+
+/* The mapped values of n elements (of types t->x, t->y) as an array of t->type. */
+static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
+    pclr__meval V;
+    const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
+    const size_t os = pclr_type_size(t->type);
+    uint64_t j;
+    int k;
+    memset(&V, 0, sizeof V);
+    V.t = t;
+    for (k = 0; k < t->params; ++k) {
+        pclr__mval p;
+        p.d = params ? params[k] : 0.0;
+        V.param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
+    }
+    for (j = 0; j < n; ++j) {
+        pclr__mval v;
+        V.x = (const unsigned char *)x + j * xs;
+        V.y = y ? (const unsigned char *)y + j * ys : NULL;
+        V.i = j;
+        v = pclr__mev_as(&V, t->root, t->type);
+        if (t->type == PCLR_FLOAT) { const float f = (float)v.d; memcpy((char *)out + j * os, &f, 4); }
+        else if (t->type == PCLR_DOUBLE) memcpy((char *)out + j * os, &v.d, 8);
+        else if (os == 4) { const uint32_t u = (uint32_t)v.u; memcpy((char *)out + j * os, &u, 4); }
+        else memcpy((char *)out + j * os, &v.u, 8);
+    }
+}
+
+/* Kahan-Babuska-Neumaier state in float or double. */
+typedef struct pclr__ref_kbn_f32 { float s, c; } pclr__ref_kbn_f32;
+typedef struct pclr__ref_kbn_f64 { double s, c; } pclr__ref_kbn_f64;
+static void pclr__ref_kbn_fold_f32(pclr__ref_kbn_f32 *a, float x) {
+    float t = a->s + x;
+    float as = a->s < 0 ? -a->s : a->s, ax = x < 0 ? -x : x;
+    float d = as >= ax ? (a->s - t) + x : (x - t) + a->s;
+    a->c = a->c + d;
+    a->s = t;
+}
+static void pclr__ref_kbn_fold_f64(pclr__ref_kbn_f64 *a, double x) {
+    double t = a->s + x;
+    double as = a->s < 0 ? -a->s : a->s, ax = x < 0 ? -x : x;
+    double d = as >= ax ? (a->s - t) + x : (x - t) + a->s;
+    a->c = a->c + d;
+    a->s = t;
+}
+
+/* Moments of a part: count, mean, M2 (sum of squared deviations), in M. */
+typedef struct pclr__ref_mom_f32 { uint64_t n; float mean, m2; } pclr__ref_mom_f32;
+typedef struct pclr__ref_mom_f64 { uint64_t n; double mean, m2; } pclr__ref_mom_f64;
+/* Chan et al.: merge two parts; an empty part is skipped. */
+#define PCLR__REF_CHAN_FN(name, ST, M)                                                  \
+    static ST name(ST a, ST b) {                                                        \
+        ST r;                                                                           \
+        M n, na, nb, delta;                                                             \
+        if (b.n == 0) return a;                                                         \
+        if (a.n == 0) return b;                                                         \
+        r.n = a.n + b.n;                                                                \
+        n = (M)r.n; na = (M)a.n; nb = (M)b.n;                                           \
+        delta = b.mean - a.mean;                                                        \
+        r.mean = a.mean + delta * (nb / n);                                             \
+        r.m2 = a.m2 + b.m2 + delta * delta * (na * nb / n);                             \
+        return r;                                                                       \
+    }
+PCLR__REF_CHAN_FN(pclr__ref_chan_f32, pclr__ref_mom_f32, float)
+PCLR__REF_CHAN_FN(pclr__ref_chan_f64, pclr__ref_mom_f64, double)
+
+/* What the per-type functions found; pclr__cpu_reference lays it out. */
+typedef struct pclr__ref_parts {
+    pclr_scalar sum, min, max, arg;
+    uint64_t index, count;
+    double mean, var, sample_var;
+} pclr__ref_parts;
+
+static void pclr__ref_finish_f32(pclr__ref_mom_f32 m, pclr__ref_parts *p) {
+    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
+    float n = (float)m.n;
+    p->mean = m.n ? (double)m.mean : nan;
+    p->var = m.n ? (double)(float)(m.m2 / n) : nan;
+    p->sample_var = m.n > 1 ? (double)(float)(m.m2 / (float)(m.n - 1)) : nan;
+}
+static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
+    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
+    double n = (double)m.n;
+    p->mean = m.n ? m.mean : nan;
+    p->var = m.n ? m.m2 / n : nan;
+    p->sample_var = m.n > 1 ? m.m2 / (double)(m.n - 1) : nan;
+}
+
+/* Sum tree in F (blocks sequential from +0, blocks pairwise). */
+#define PCLR__REF_SUM_FN(name, ET, LOAD, F)                                             \
+    static F name(const ET *x, uint64_t n) {                                            \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            F a = (F)0;                                                                 \
+            uint64_t i;                                                                 \
+            for (i = 0; i < n; ++i) a = a + (F)LOAD(x, i);                              \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            F l = name(x, h), r = name(x + h, n - h);                                   \
+            return l + r;                                                               \
+        }                                                                               \
+    }
+/* Compensated sum tree: each block folds its elements into (0, 0); two parts
+   merge by folding b.s into a, then a.c += b.c. */
+#define PCLR__REF_KBN_FN(name, ET, LOAD, F, ST, FOLD)                                   \
+    static ST name(const ET *x, uint64_t n) {                                           \
+        ST a;                                                                           \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            uint64_t i;                                                                 \
+            a.s = 0; a.c = 0;                                                           \
+            for (i = 0; i < n; ++i) FOLD(&a, (F)LOAD(x, i));                            \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            ST b;                                                                       \
+            a = name(x, h);                                                             \
+            b = name(x + h, n - h);                                                     \
+            FOLD(&a, b.s);                                                              \
+            a.c = a.c + b.c;                                                            \
+        }                                                                               \
+        return a;                                                                       \
+    }
+/* Moments tree in M: per block shifted by its first element K:
+   d1 = sum (x - K), m2 = sum (x - K)^2; mean = K + d1/n, M2 = m2 - d1 (d1/n).
+   n >= 1. */
+#define PCLR__REF_MOM_FN(name, ET, LOAD, M, ST, CHAN)                                   \
+    static ST name(const ET *x, uint64_t n) {                                           \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            ST a;                                                                       \
+            M k = (M)LOAD(x, 0), d1 = 0, m2 = 0, nb = (M)n;                             \
+            uint64_t i;                                                                 \
+            for (i = 0; i < n; ++i) {                                                   \
+                M d = (M)LOAD(x, i) - k;                                                \
+                d1 = d1 + d;                                                            \
+                m2 = m2 + d * d;                                                        \
+            }                                                                           \
+            a.n = n;                                                                    \
+            a.mean = k + d1 / nb;                                                       \
+            a.m2 = m2 - d1 * (d1 / nb);                                                 \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            return CHAN(name(x, h), name(x + h, n - h));                                \
+        }                                                                               \
+    }
+
+#define PCLR__REF_LOAD_PLAIN(x, i) ((x)[i])
+#define PCLR__REF_LOAD_HALF(x, i) pclr__ref_half((x)[i])
+
+/* Integer element type ET (values compared as ET; LO/HI its range). Sums
+   are taken mod 2^64 on unsigned bits (the conversion to uint64_t is modular,
+   so signed elements sign-extend); the native 32-bit sums are the low half. */
+#define PCLR__REF_INT(S, ET, LO, HI)                                                    \
+    static uint64_t pclr__ref_sum_##S(const ET *x, uint64_t n) {                        \
+        uint64_t s = 0, i;                                                              \
+        for (i = 0; i < n; ++i) s += (uint64_t)x[i];                                    \
+        return s;                                                                       \
+    }                                                                                   \
+    static void pclr__ref_minmax_##S(const ET *x, uint64_t n, ET *mn, ET *mx) {         \
+        ET a = HI, b = LO;                                                              \
+        uint64_t i;                                                                     \
+        for (i = 0; i < n; ++i) {                                                       \
+            ET v = x[i];                                                                \
+            a = v < a ? v : a;                                                          \
+            b = v > b ? v : b;                                                          \
+        }                                                                               \
+        *mn = a; *mx = b;                                                               \
+    }                                                                                   \
+    static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
+        uint64_t i, k = 0;                                                              \
+        ET b;                                                                           \
+        if (n == 0) return UINT64_MAX;                                                  \
+        b = x[0];                                                                       \
+        if (want_max) {                                                                 \
+            for (i = 1; i < n; ++i) if (x[i] > b) { b = x[i]; k = i; }                  \
+        } else {                                                                        \
+            for (i = 1; i < n; ++i) if (x[i] < b) { b = x[i]; k = i; }                  \
+        }                                                                               \
+        return k;                                                                       \
+    }                                                                                   \
+    static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
+        uint64_t c = 0, i;                                                              \
+        for (i = 0; i < n; ++i) c += x[i] != 0;                                         \
+        return c;                                                                       \
+    }                                                                                   \
+    PCLR__REF_MOM_FN(pclr__ref_mom_##S, ET, PCLR__REF_LOAD_PLAIN, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
+        const ET *x = (const ET *)data;                                                 \
+        if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
+            uint64_t s = pclr__ref_sum_##S(x, n);                                       \
+            uint32_t s32 = (uint32_t)s;                                                 \
+            if (sizeof(ET) < 8 && acc == PCLR_NATIVE) memcpy(&p->sum, &s32, 4);         \
+            else memcpy(&p->sum, &s, 8);                                                \
+        }                                                                               \
+        if (op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_STATS) { \
+            ET a, b;                                                                    \
+            pclr__ref_minmax_##S(x, n, &a, &b);                                         \
+            memcpy(&p->min, &a, sizeof a);                                              \
+            memcpy(&p->max, &b, sizeof b);                                              \
+        }                                                                               \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+            ET v;                                                                       \
+            p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
+            if (p->index != UINT64_MAX) v = x[p->index];                                \
+            else v = op == PCLR_ARGMIN ? (ET)(HI) : (ET)(LO);                           \
+            memcpy(&p->arg, &v, sizeof v);                                              \
+        }                                                                               \
+        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_STATS) {                                                         \
+            pclr__ref_mom_f64 m;                                                        \
+            m.n = 0; m.mean = 0; m.m2 = 0;                                              \
+            if (n) m = pclr__ref_mom_##S(x, n);                                         \
+            pclr__ref_finish_f64(m, p);                                                 \
+        }                                                                               \
+    }
+
+PCLR__REF_INT(u8, uint8_t, 0, UINT8_MAX)
+PCLR__REF_INT(i8, int8_t, INT8_MIN, INT8_MAX)
+PCLR__REF_INT(u16, uint16_t, 0, UINT16_MAX)
+PCLR__REF_INT(i16, int16_t, INT16_MIN, INT16_MAX)
+PCLR__REF_INT(u32, uint32_t, 0, UINT32_MAX)
+PCLR__REF_INT(i32, int32_t, INT32_MIN, INT32_MAX)
+PCLR__REF_INT(u64, uint64_t, 0, UINT64_MAX)
+PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
+
+/* Float element type ET, values in V (float for half and float, double for
+   double). min/max: the first NaN wins (early exit), -0 < +0; arg: the first
+   NaN, else the first occurrence (-0 == +0: a tie). NZ: element != 0. */
+#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, NEG, INF, KBN, FOLD, MOM, CHAN, FINISH)       \
+    PCLR__REF_SUM_FN(pclr__ref_sumn_##S, ET, LOAD, V)                                   \
+    PCLR__REF_SUM_FN(pclr__ref_sumw_##S, ET, LOAD, double)                              \
+    PCLR__REF_KBN_FN(pclr__ref_sumc_##S, ET, LOAD, V, KBN, FOLD)                         \
+    PCLR__REF_MOM_FN(pclr__ref_momn_##S, ET, LOAD, V, MOM, CHAN)                        \
+    PCLR__REF_MOM_FN(pclr__ref_momw_##S, ET, LOAD, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    static void pclr__ref_minmax_##S(const ET *x, uint64_t n, V *mn, V *mx) {           \
+        V a = INF, b = -INF;                                                            \
+        uint64_t i;                                                                     \
+        for (i = 0; i < n; ++i) {                                                       \
+            V v = LOAD(x, i);                                                           \
+            if (v != v) { *mn = *mx = v; return; }                                      \
+            if (v < a) a = v;                                                           \
+            else if (v == 0 && a == 0 && NEG(v)) a = v;                                 \
+            if (v > b) b = v;                                                           \
+            else if (v == 0 && b == 0 && !NEG(v)) b = v;                                \
+        }                                                                               \
+        *mn = a; *mx = b;                                                               \
+    }                                                                                   \
+    static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
+        uint64_t i, k = 0;                                                              \
+        V b;                                                                            \
+        if (n == 0) return UINT64_MAX;                                                  \
+        b = LOAD(x, 0);                                                                 \
+        if (b != b) return 0;                                                           \
+        for (i = 1; i < n; ++i) {                                                       \
+            V v = LOAD(x, i);                                                           \
+            if (v != v) return i;                                                       \
+            if (want_max ? v > b : v < b) { b = v; k = i; }                             \
+        }                                                                               \
+        return k;                                                                       \
+    }                                                                                   \
+    static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
+        uint64_t c = 0, i;                                                              \
+        for (i = 0; i < n; ++i) c += NZ(x, i);                                          \
+        return c;                                                                       \
+    }                                                                                   \
+    static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
+        const ET *x = (const ET *)data;                                                 \
+        if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
+            if (acc == PCLR_WIDE) { double s = pclr__ref_sumw_##S(x, n); memcpy(&p->sum, &s, sizeof s); } \
+            else if (acc == PCLR_COMPENSATED) {                                         \
+                KBN k = pclr__ref_sumc_##S(x, n);                                        \
+                V s = k.s - k.s == 0 ? k.s + k.c : k.s; /* inf, NaN: c is NaN */          \
+                memcpy(&p->sum, &s, sizeof s);                                          \
+            } else { V s = pclr__ref_sumn_##S(x, n); memcpy(&p->sum, &s, sizeof s); }   \
+        }                                                                               \
+        if (op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_STATS) { \
+            V a, b;                                                                     \
+            pclr__ref_minmax_##S(x, n, &a, &b);                                         \
+            memcpy(&p->min, &a, sizeof a);                                              \
+            memcpy(&p->max, &b, sizeof b);                                              \
+        }                                                                               \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+            V v;                                                                        \
+            p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
+            if (p->index != UINT64_MAX) v = LOAD(x, p->index);                          \
+            else v = op == PCLR_ARGMIN ? INF : -INF;                                    \
+            memcpy(&p->arg, &v, sizeof v);                                              \
+        }                                                                               \
+        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_STATS) {                                                         \
+            if (acc == PCLR_WIDE) {                                                     \
+                pclr__ref_mom_f64 m;                                                    \
+                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                if (n) m = pclr__ref_momw_##S(x, n);                                    \
+                pclr__ref_finish_f64(m, p);                                             \
+            } else {                                                                    \
+                MOM m;                                                                  \
+                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                if (n) m = pclr__ref_momn_##S(x, n);                                    \
+                FINISH(m, p);                                                           \
+            }                                                                           \
+        }                                                                               \
+    }
+
+#define PCLR__REF_NZ_HALF(x, i) (((x)[i] & 0x7fffu) != 0)
+#define PCLR__REF_NZ_PLAIN(x, i) ((x)[i] != 0)
+PCLR__REF_FLT(f16, uint16_t, float, PCLR__REF_LOAD_HALF, PCLR__REF_NZ_HALF, pclr__ref_neg_f32,
+              pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
+              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+PCLR__REF_FLT(f32, float, float, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f32,
+              pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
+              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f64,
+              pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
+              pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
+
+/* Exact sums (accumulate = exact): every element goes into one big two's
+   complement integer of 64-bit limbs whose bit 0 weighs the smallest
+   subnormal of the result's format (2^-149 for half and float, 2^-1074 for
+   double; every element is a whole multiple of it), rounded once at the end.
+   Plain integer code, apart from the kernels' cells on purpose: the tests
+   hold the two against each other and against Python's fractions. */
+#define PCLR__XREF_LIMBS 35 /* double: 2^-1074 .. 2^1024 x 2^64 elements, and a sign bit */
+typedef struct pclr__xref {
+    uint64_t limb[PCLR__XREF_LIMBS]; /* little-endian */
+    int limbs;                       /* in use: 6 for a float result, 35 for a double one */
+    unsigned specials;               /* seen: 1 NaN, 2 +inf, 4 -inf */
+} pclr__xref;
+
+/* a += m 2^shift, or a -= m 2^shift (neg), modulo 2^(64 limbs); m < 2^53. */
+static void pclr__xref_add(pclr__xref *a, uint64_t m, int shift, int neg) {
+    const int k = shift / 64, s = shift % 64;
+    const uint64_t part[2] = {m << s, s ? m >> (64 - s) : 0};
+    uint64_t carry = 0; /* a carry, or a borrow */
+    int i;
+    for (i = k; i < a->limbs && (i < k + 2 || carry); ++i) {
+        const uint64_t x = i < k + 2 ? part[i - k] : 0, old = a->limb[i];
+        if (!neg) {
+            const uint64_t v = old + x, w = v + carry;
+            carry = (uint64_t)(v < x) + (uint64_t)(w < v);
+            a->limb[i] = w;
+        } else {
+            const uint64_t v = old - x, w = v - carry;
+            carry = (uint64_t)(old < x) + (uint64_t)(v < carry);
+            a->limb[i] = w;
+        }
+    }
+}
+
+/* One element: mantissa m (with its hidden bit), shift = the position of m's bit 0, sign; or a special. */
+static void pclr__xref_put(pclr__xref *a, uint64_t m, int shift, int neg) {
+    if (m) pclr__xref_add(a, m, shift, neg);
+}
+
+/* The bits of the correctly rounded sum in a format of mant bits of
+   precision whose subnormal ulp is bit 0 of a, largest ulp bit top_ulp, and
+   sign bit sign_bit (infinity: exponent field all ones). */
+static uint64_t pclr__xref_round(const pclr__xref *a, int mant, int top_ulp, int sign_bit) {
+    uint64_t mag[PCLR__XREF_LIMBS], kept = 0, borrow = 1;
+    const uint64_t sign = a->limb[a->limbs - 1] >> 63, inf = ((uint64_t)1 << sign_bit) - ((uint64_t)1 << (mant - 1));
+    int i, msb = -1, ulp, guard = 0, sticky = 0;
+    for (i = 0; i < a->limbs; ++i) { /* the magnitude */
+        mag[i] = sign ? ~a->limb[i] + borrow : a->limb[i];
+        if (sign) borrow = borrow && mag[i] == 0;
+    }
+    for (i = 64 * a->limbs - 1; i >= 0 && msb < 0; --i)
+        if (mag[i / 64] >> (i % 64) & 1) msb = i;
+    if (msb < 0) return 0; /* an exact zero: +0 */
+    ulp = msb - (mant - 1) > 0 ? msb - (mant - 1) : 0;
+    if (ulp > top_ulp) return sign << sign_bit | inf;
+    for (i = msb; i >= ulp; --i) kept = kept << 1 | (mag[i / 64] >> (i % 64) & 1);
+    if (ulp > 0) guard = (int)(mag[(ulp - 1) / 64] >> ((ulp - 1) % 64) & 1);
+    for (i = 0; i < ulp - 1 && !sticky; ++i) sticky = (int)(mag[i / 64] >> (i % 64) & 1);
+    if (guard && (sticky || (kept & 1))) ++kept;
+    /* the exponent field is ulp (bit 0 is the subnormal ulp); a rounding carry into
+       bit mant steps it, and past the largest finite value gives inf's pattern */
+    return sign << sign_bit | (((uint64_t)ulp << (mant - 1)) + kept);
+}
+
+static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, void *result) {
+    pclr__xref a;
+    uint64_t i, bits;
+    memset(&a, 0, sizeof a);
+    a.limbs = type == PCLR_DOUBLE ? PCLR__XREF_LIMBS : 6;
+    for (i = 0; i < n; ++i) {
+        uint64_t b, m;
+        int e, neg;
+        if (type == PCLR_DOUBLE) {
+            memcpy(&b, (const unsigned char *)data + 8 * i, 8);
+            e = (int)(b >> 52 & 0x7ff), m = b & 0xfffffffffffffull, neg = (int)(b >> 63);
+            if (e == 0x7ff) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | (uint64_t)1 << 52 : m, e ? e - 1 : 0, neg);
+        } else if (type == PCLR_FLOAT) {
+            uint32_t f;
+            memcpy(&f, (const unsigned char *)data + 4 * i, 4);
+            e = (int)(f >> 23 & 0xff), m = f & 0x7fffffu, neg = (int)(f >> 31);
+            if (e == 0xff) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | 1u << 23 : m, e ? e - 1 : 0, neg);
+        } else { /* half: m 2^(max(e, 1) - 25), that is bit max(e, 1) + 124 above 2^-149 */
+            uint16_t h;
+            memcpy(&h, (const unsigned char *)data + 2 * i, 2);
+            e = h >> 10 & 0x1f, m = h & 0x3ffu, neg = h >> 15;
+            if (e == 0x1f) a.specials |= m ? 1u : neg ? 4u : 2u;
+            else pclr__xref_put(&a, e ? m | 1u << 10 : m, (e ? e : 1) + 124, neg);
+        }
+    }
+    if (type == PCLR_DOUBLE) {
+        double d;
+        bits = (a.specials & 1) || (a.specials & 6) == 6 ? 0x7ff8000000000000ull
+             : a.specials == 2 ? 0x7ff0000000000000ull : a.specials == 4 ? 0xfff0000000000000ull
+             : pclr__xref_round(&a, 53, 2045, 63);
+        memcpy(&d, &bits, 8);
+        memcpy(result, &d, 8);
+    } else {
+        uint32_t f;
+        bits = (a.specials & 1) || (a.specials & 6) == 6 ? 0x7fc00000u
+             : a.specials == 2 ? 0x7f800000u : a.specials == 4 ? 0xff800000u
+             : pclr__xref_round(&a, 24, 253, 31);
+        f = (uint32_t)bits;
+        memcpy(result, &f, 4);
+    }
+    return PCLR_OK;
+}
+
+static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumulate acc, const void *data, uint64_t n,
+                                       void *result) {
+    pclr__ref_parts p;
+    pclr_type st;
+    size_t vs, ss;
+    if (!result || (!data && n > 0)) return PCLR_ERR_NULL_POINTER;
+    if ((int)type <= 0 || type >= PCLR_TYPE_COUNT_ || (int)op <= 0 || op >= PCLR_OP_COUNT_ || (int)acc <= 0 ||
+        acc >= PCLR_ACCUMULATE_COUNT_)
+        return PCLR_ERR_INVALID_ENUM;
+    st = pclr_sum_type(type, acc);
+    if ((op == PCLR_SUM || op == PCLR_STATS) && st == PCLR_TYPE_DEFAULT) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    if (acc == PCLR_EXACT) return op == PCLR_SUM ? pclr__xref_sum(type, data, n, result) : PCLR_ERR_UNSUPPORTED_COMBINATION;
+    memset(&p, 0, sizeof p);
+    switch (type) {
+    case PCLR_UINT8: pclr__ref_do_u8(op, acc, data, n, &p); break;
+    case PCLR_INT8: pclr__ref_do_i8(op, acc, data, n, &p); break;
+    case PCLR_UINT16: pclr__ref_do_u16(op, acc, data, n, &p); break;
+    case PCLR_INT16: pclr__ref_do_i16(op, acc, data, n, &p); break;
+    case PCLR_UINT: pclr__ref_do_u32(op, acc, data, n, &p); break;
+    case PCLR_INT: pclr__ref_do_i32(op, acc, data, n, &p); break;
+    case PCLR_UINT64: pclr__ref_do_u64(op, acc, data, n, &p); break;
+    case PCLR_INT64: pclr__ref_do_i64(op, acc, data, n, &p); break;
+    case PCLR_HALF: pclr__ref_do_f16(op, acc, data, n, &p); break;
+    case PCLR_FLOAT: pclr__ref_do_f32(op, acc, data, n, &p); break;
+    case PCLR_DOUBLE: pclr__ref_do_f64(op, acc, data, n, &p); break;
+    default: return PCLR_ERR_INVALID_ENUM;
+    }
+    vs = pclr_type_size(pclr_value_type(type));
+    ss = pclr_type_size(st);
+    switch (op) {
+    case PCLR_SUM: memcpy(result, &p.sum, ss); break;
+    case PCLR_MIN: memcpy(result, &p.min, vs); break;
+    case PCLR_MAX: memcpy(result, &p.max, vs); break;
+    case PCLR_COUNT: memcpy(result, &p.count, sizeof p.count); break;
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result a;
+        memset(&a, 0, sizeof a);
+        a.value = p.arg;
+        a.index = p.index;
+        memcpy(result, &a, sizeof a);
+        break;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result m;
+        memset(&m, 0, sizeof m);
+        m.min = p.min;
+        m.max = p.max;
+        memcpy(result, &m, sizeof m);
+        break;
+    }
+    case PCLR_STATS: {
+        pclr_stats_result s;
+        memset(&s, 0, sizeof s);
+        s.count = n;
+        s.sum = p.sum;
+        s.min = p.min;
+        s.max = p.max;
+        s.mean = p.mean;
+        s.var = p.var;
+        s.sample_var = p.sample_var;
+        memcpy(result, &s, sizeof s);
+        break;
+    }
+    default: return PCLR_ERR_INVALID_ENUM;
+    }
+    return PCLR_OK;
+}
+
+#undef PCLR__REF_SPLIT
+#undef PCLR__REF_CHAN_FN
+#undef PCLR__REF_SUM_FN
+#undef PCLR__REF_KBN_FN
+#undef PCLR__REF_MOM_FN
+#undef PCLR__REF_LOAD_PLAIN
+#undef PCLR__REF_LOAD_HALF
+#undef PCLR__REF_INT
+#undef PCLR__REF_FLT
+#undef PCLR__REF_NZ_HALF
+#undef PCLR__REF_NZ_PLAIN
+#undef PCLR__REF_BLOCK
+
+PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result) {
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.type = type;
+    c.op = op;
+    return pclr_cpu_reduce_config(&c, data, n, result);
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result) {
+    return pclr_cpu_reduce_map(cfg, data, NULL, n, NULL, result);
+}
+
+PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg) {
+    if (!cfg) return 0;
+    return cfg->layout == PCLR_LAYOUT_COLUMNS ? cfg->cols : cfg->layout == PCLR_LAYOUT_ONE ? 1 : cfg->rows;
+}
+
+/* cfg without its layout: what each row, column or segment is reduced with. */
+static void pclr__without_layout(const pclr_config *cfg, pclr_config *c) {
+    *c = *cfg;
+    c->layout = PCLR_LAYOUT_ONE;
+    c->rows = c->cols = c->pitch = 0;
+    c->lanes = 0;
+    c->vector_width = 0;
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results) {
+    pclr_config c, one;
+    pclr_result r;
+    size_t rs, xs, ys;
+    uint64_t k, count, j;
+    unsigned char *gx = NULL, *gy = NULL;
+    if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
+    c = *cfg;
+    c.backend = PCLR_BACKEND_AUTO; /* any: only the shape and the op matter here */
+    if ((r = pclr_config_resolve(&c, &c, NULL)) != PCLR_OK) return r;
+    pclr__without_layout(&c, &one);
+    one.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&one, &one, NULL)) != PCLR_OK) return r;
+    if (c.layout == PCLR_LAYOUT_ONE) return pclr_cpu_reduce_map(&one, x, y, n, params, results);
+    rs = pclr_result_size(&one);
+    xs = pclr_type_size(c.type) * (c.components > 1 ? (size_t)c.components : 1);
+    ys = pclr__has_map(&c) && c.y_type ? pclr_type_size(c.y_type) * (c.components > 1 ? (size_t)c.components : 1) : 0;
+    count = pclr_layout_results(&c);
+    if (c.layout == PCLR_LAYOUT_SEGMENTS) {
+        if (count && !offsets) return PCLR_ERR_NULL_POINTER;
+        for (k = 0; k < count; ++k)
+            if (offsets[k + 1] < offsets[k] || offsets[k + 1] > n) return PCLR_ERR_SIZE_OVERFLOW;
+    }
+    if (c.layout == PCLR_LAYOUT_COLUMNS && c.rows) { /* a column's elements, gathered */
+        if (c.rows > SIZE_MAX / (xs > ys ? xs : ys)) return PCLR_ERR_SIZE_OVERFLOW;
+        gx = (unsigned char *)malloc((size_t)c.rows * xs);
+        gy = ys ? (unsigned char *)malloc((size_t)c.rows * ys) : NULL;
+        if (!gx || (ys && !gy)) { free(gx); free(gy); return PCLR_ERR_OUT_OF_MEMORY; }
+    }
+    for (k = 0; k < count && r == PCLR_OK; ++k) {
+        unsigned char *dst = (unsigned char *)results + k * rs;
+        if (c.layout == PCLR_LAYOUT_COLUMNS) {
+            for (j = 0; j < c.rows; ++j) {
+                memcpy(gx + j * xs, (const unsigned char *)x + (j * c.pitch + k) * xs, xs);
+                if (gy && y) memcpy(gy + j * ys, (const unsigned char *)y + (j * c.pitch + k) * ys, ys);
+            }
+            r = pclr_cpu_reduce_map(&one, gx, y ? gy : NULL, c.rows, params, dst);
+        } else {
+            const uint64_t lo = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k] : k * c.pitch;
+            const uint64_t len = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k + 1] - offsets[k] : c.cols;
+            r = pclr_cpu_reduce_map(&one, len ? (const unsigned char *)x + lo * xs : NULL, y && len ? (const unsigned char *)y + lo * ys : NULL,
+                                    len, params, dst);
+        }
+    }
+    free(gx);
+    free(gy);
+    return r;
+}
+
+PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                         void *result) {
+    pclr_config c;
+    pclr_result r;
+    pclr__mtree *t;
+    void *mapped;
+    if (!result || (!x && n > 0)) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if (!pclr__has_map(cfg)) return pclr__cpu_reference(c.type, c.op, c.accumulate, x, n, result);
+    /* the mapped values, then the reference reduction of them */
+    if (n > SIZE_MAX / 8) return PCLR_ERR_SIZE_OVERFLOW;
+    if (!(t = (pclr__mtree *)malloc(sizeof *t))) return PCLR_ERR_OUT_OF_MEMORY;
+    if ((r = pclr__map_parse(cfg, t, NULL, 0)) != PCLR_OK || (t->y && !y && n > 0) || (t->params && !params)) {
+        free(t);
+        return r != PCLR_OK ? r : PCLR_ERR_NULL_POINTER;
+    }
+    if (!(mapped = malloc(n ? (size_t)n * pclr_type_size(t->type) : 1))) {
+        free(t);
+        return PCLR_ERR_OUT_OF_MEMORY;
+    }
+    pclr__map_apply(t, x, y, n, params, mapped);
+    r = pclr__cpu_reference(c.type, c.op, c.accumulate, mapped, n, result);
+    free(mapped);
+    free(t);
+    return r;
+}
+
+/* ------------------------------------------------ combining two results (pclr_combine) */
+static int pclr__cmb_nan(pclr_type t, const pclr_scalar *v) {
+    return t == PCLR_FLOAT ? v->f32 != v->f32 : t == PCLR_DOUBLE ? v->f64 != v->f64 : 0;
+}
+/* x < y in the order of t (a value or sum type); zeros: -0 < +0 when signed_zero. No NaN here. */
+static int pclr__cmb_less(pclr_type t, const pclr_scalar *x, const pclr_scalar *y, int signed_zero) {
+    switch (t) {
+    case PCLR_UINT8: return x->u8 < y->u8;
+    case PCLR_INT8: return x->i8 < y->i8;
+    case PCLR_UINT16: return x->u16 < y->u16;
+    case PCLR_INT16: return x->i16 < y->i16;
+    case PCLR_UINT: return x->u32 < y->u32;
+    case PCLR_INT: return x->i32 < y->i32;
+    case PCLR_UINT64: return x->u64 < y->u64;
+    case PCLR_INT64: return x->i64 < y->i64;
+    case PCLR_FLOAT:
+        return x->f32 < y->f32 ||
+               (signed_zero && x->f32 == 0 && y->f32 == 0 && pclr__ref_neg_f32(x->f32) && !pclr__ref_neg_f32(y->f32));
+    default:
+        return x->f64 < y->f64 ||
+               (signed_zero && x->f64 == 0 && y->f64 == 0 && pclr__ref_neg_f64(x->f64) && !pclr__ref_neg_f64(y->f64));
+    }
+}
+/* min (want_max 0) or max of a then b: the first NaN, else the smaller (larger), -0 below +0 */
+static pclr_scalar pclr__cmb_pick(pclr_type t, pclr_scalar a, pclr_scalar b, int want_max) {
+    if (pclr__cmb_nan(t, &a)) return a;
+    if (pclr__cmb_nan(t, &b)) return b;
+    return (want_max ? pclr__cmb_less(t, &a, &b, 1) : pclr__cmb_less(t, &b, &a, 1)) ? b : a;
+}
+/* a + b in the sum type t: integers wrap (on unsigned bits), floats round once */
+static pclr_scalar pclr__cmb_add(pclr_type t, pclr_scalar a, pclr_scalar b) {
+    pclr_scalar r = a;
+    if (t == PCLR_FLOAT) r.f32 = a.f32 + b.f32;
+    else if (t == PCLR_DOUBLE) r.f64 = a.f64 + b.f64;
+    else if (pclr_type_size(t) == 8) r.u64 = a.u64 + b.u64;
+    else r.u32 = a.u32 + b.u32;
+    return r;
+}
+
+PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out) {
+    pclr_config c;
+    pclr_type vt, st;
+    pclr_result r;
+    size_t size;
+    if (!a || !b || !out) return PCLR_ERR_NULL_POINTER;
+    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if (c.accumulate == PCLR_EXACT && (c.op == PCLR_SUM || c.op == PCLR_STATS)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    vt = pclr_value_type(c.type);
+    st = pclr_sum_type(c.type, c.accumulate);
+    size = pclr_result_size(&c);
+    switch (c.op) {
+    case PCLR_SUM: case PCLR_MIN: case PCLR_MAX: case PCLR_COUNT: {
+        pclr_scalar x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        memcpy(&x, a, size);
+        memcpy(&y, b, size);
+        if (c.op == PCLR_SUM) x = pclr__cmb_add(st, x, y);
+        else if (c.op == PCLR_COUNT) x.u64 += y.u64;
+        else x = pclr__cmb_pick(vt, x, y, c.op == PCLR_MAX);
+        memcpy(out, &x, size);
+        return PCLR_OK;
+    }
+    case PCLR_ARGMIN: case PCLR_ARGMAX: {
+        pclr_arg_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (y.index != UINT64_MAX) {
+            if (y.index >= UINT64_MAX - b_first_index) return PCLR_ERR_SIZE_OVERFLOW;
+            y.index += b_first_index;
+        }
+        /* b wins when a is empty, when b has the first NaN, or with a strictly better value */
+        if (y.index != UINT64_MAX &&
+            (x.index == UINT64_MAX ||
+             (!pclr__cmb_nan(vt, &x.value) &&
+              (pclr__cmb_nan(vt, &y.value) || (c.op == PCLR_ARGMIN ? pclr__cmb_less(vt, &y.value, &x.value, 0)
+                                                                   : pclr__cmb_less(vt, &x.value, &y.value, 0))))))
+            x = y;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_MINMAX: {
+        pclr_minmax_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    default: { /* stats */
+        pclr_stats_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        x.sum = pclr__cmb_add(st, x.sum, y.sum);
+        x.min = pclr__cmb_pick(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_pick(vt, x.max, y.max, 1);
+        if (x.count == 0) {
+            x.mean = y.mean;
+            x.var = y.var;
+            x.sample_var = y.sample_var;
+        } else if (y.count != 0) { /* Chan et al.: M2 = M2a + M2b + delta^2 na nb / n */
+            const double na = (double)x.count, nb = (double)y.count, n = na + nb, delta = y.mean - x.mean;
+            const double m2 = x.var * na + y.var * nb + delta * delta * (na * nb / n);
+            x.mean = x.mean + delta * (nb / n);
+            x.var = m2 / n;
+            x.sample_var = m2 / (n - 1);
+        }
+        x.count += y.count;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    }
+}
+
+PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
+    const unsigned char *p = (const unsigned char *)data;
+    uint64_t h = seed;
+    size_t i;
+    for (i = 0; i < len; ++i) { h ^= p[i]; h *= 0x100000001b3ull; }
+    return h;
+}
+
+/* ------------------------------------------------------------ files: kernel cache, tuning file
+   Files are opened as descriptors and checked as opened (fstat), not looked
+   up first: no FIFO or device (O_NONBLOCK, then regular files only), no
+   symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
+   the cache's files and directory (see "The disk cache's trust model" in
+   README). */
+#ifdef _WIN32
+#define PCLR__SEP "\\"
+#define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
+typedef struct _stat64 pclr__stat;
+#define PCLR__OPEN(path, flags, mode) _open(path, (flags) | _O_BINARY, mode)
+#define PCLR__FSTAT(fd, st) _fstat64(fd, st)
+#define PCLR__READ(fd, p, n) _read(fd, p, (unsigned)(n))
+#define PCLR__WRITE(fd, p, n) _write(fd, p, (unsigned)(n))
+#define PCLR__CLOSE(fd) _close(fd)
+#define PCLR__IS_REG(m) (((m) & _S_IFMT) == _S_IFREG)
+#define PCLR__IS_DIR(m) (((m) & _S_IFMT) == _S_IFDIR)
+#define PCLR__O_RDONLY _O_RDONLY
+#define PCLR__O_WRONLY _O_WRONLY
+#define PCLR__O_CREAT _O_CREAT
+#define PCLR__O_EXCL _O_EXCL
+#define PCLR__O_TRUNC _O_TRUNC
+#define PCLR__O_NONBLOCK 0
+#define PCLR__O_NOFOLLOW 0
+#define PCLR__MODE_FILE (_S_IREAD | _S_IWRITE)
+#else
+#define PCLR__SEP "/"
+#define PCLR__IS_SEP(c) ((c) == '/')
+typedef struct stat pclr__stat;
+#define PCLR__OPEN open
+#define PCLR__FSTAT fstat
+#define PCLR__READ read
+#define PCLR__WRITE write
+#define PCLR__CLOSE close
+#define PCLR__IS_REG(m) S_ISREG(m)
+#define PCLR__IS_DIR(m) S_ISDIR(m)
+#define PCLR__O_RDONLY O_RDONLY
+#define PCLR__O_WRONLY O_WRONLY
+#define PCLR__O_CREAT O_CREAT
+#define PCLR__O_EXCL O_EXCL
+#define PCLR__O_TRUNC O_TRUNC
+#define PCLR__O_NONBLOCK O_NONBLOCK
+#if defined(O_NOFOLLOW)
+#define PCLR__O_NOFOLLOW O_NOFOLLOW
+#elif defined(__O_NOFOLLOW) /* glibc under strict -std=c99 hides O_NOFOLLOW (POSIX 2008), not the value */
+#define PCLR__O_NOFOLLOW __O_NOFOLLOW
+#else
+#define PCLR__O_NOFOLLOW 0 /* links are then followed: the owner and mode checks still apply */
+#endif
+#define PCLR__MODE_FILE 0666 /* minus the umask */
+#endif
+#define PCLR__PATH_CAP 4096
+#define PCLR__CACHE_HEADER 64 /* "PCLRBIN\0", u64 little-endian: version, identity length, payload size; payload SHA-256 */
+#define PCLR__CACHE_VERSION 2u
+#define PCLR__TEXT_MAX (64L << 20) /* a tuning file is a few kilobytes */
+#define PCLR__TUNE_HEADER "# pclreduce tuning file"
+
+static void *pclr__mem_alloc(const pclr_allocator *a, size_t size) {
+    return a && a->alloc ? a->alloc(size, a->user) : malloc(size);
+}
+static void pclr__mem_free(const pclr_allocator *a, void *p) {
+    if (p && a && a->free) a->free(p, a->user);
+    else free(p);
+}
+
+static const char *pclr__env(const char *name) {
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap) {
+    size_t len = 0;
+#ifdef _WIN32
+    const char *base = pclr__env("LOCALAPPDATA"), *tail = "\\pclreduce";
+#else /* XDG: a relative $XDG_CACHE_HOME is invalid and ignored */
+    const char *xdg = pclr__env("XDG_CACHE_HOME"), *base = xdg && xdg[0] == '/' ? xdg : pclr__env("HOME");
+    const char *tail = base && base == xdg ? "/pclreduce" : "/.cache/pclreduce";
+#endif
+    if (base) pclr__appendf(buf, cap, &len, "%s%s", base, tail);
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
+    const char *file = pclr__env("PCLR_TUNE_FILE");
+    size_t len = 0;
+    if (file) pclr__appendf(buf, cap, &len, "%s", file);
+    else if ((len = pclr_cache_default_dir(buf, cap)) > 0) pclr__appendf(buf, cap, &len, PCLR__SEP "tuning.txt");
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+/* read/write of exactly n bytes (both may return less, or fail with EINTR). */
+static int pclr__read_all(int fd, void *p, size_t n) {
+    unsigned char *q = (unsigned char *)p;
+    long got;
+    while (n > 0) {
+        got = (long)PCLR__READ(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return 0;
+        q += got;
+        n -= (size_t)got;
+    }
+    return 1;
+}
+static int pclr__write_all(int fd, const void *p, size_t n) {
+    const unsigned char *q = (const unsigned char *)p;
+    long put;
+    while (n > 0) {
+        put = (long)PCLR__WRITE(fd, q, n > (1u << 30) ? (1u << 30) : n);
+        if (put < 0 && errno == EINTR) continue;
+        if (put <= 0) return 0;
+        q += put;
+        n -= (size_t)put;
+    }
+    return 1;
+}
+
+/* Opens path for reading if it is a regular file (a FIFO would block the
+   caller forever; a directory or device is no cache or tuning file), with
+   O_NOFOLLOW when nofollow. The descriptor and *st, or -1 with errno ENOENT
+   (no file), ELOOP (a symbolic link, not followed), EINVAL (not a regular
+   file) or the open's own. */
+static int pclr__open_regular(const char *path, int nofollow, pclr__stat *st) {
+    int fd = PCLR__OPEN(path, PCLR__O_RDONLY | PCLR__O_NONBLOCK | (nofollow ? PCLR__O_NOFOLLOW : 0), 0);
+    if (fd < 0) {
+#ifndef _WIN32
+        if (nofollow && errno == EMLINK) errno = ELOOP; /* FreeBSD's word for it */
+#endif
+        return -1;
+    }
+    if (PCLR__FSTAT(fd, st) != 0 || !PCLR__IS_REG(st->st_mode)) {
+        PCLR__CLOSE(fd);
+        errno = EINVAL;
+        return -1;
+    }
+    return fd;
+}
+
+/* The trust rule of the disk cache: its directory and files belong to this
+   user (geteuid) and nobody else may write them. NULL when st passes, else
+   why not. Windows leaves this to the ACLs of %LOCALAPPDATA%. */
+static const char *pclr__untrusted(const pclr__stat *st, int dir) {
+#ifndef _WIN32
+    if (st->st_uid != geteuid()) return dir ? "the cache directory belongs to another user" : "the cache file belongs to another user";
+    if (st->st_mode & 022) return dir ? "the cache directory is writable by group or others" : "the cache file is writable by group or others";
+#else
+    (void)st;
+    (void)dir;
+#endif
+    return NULL;
+}
+
+/* 1 when dir is a directory the disk cache may use, 0 when it exists but may
+   not be used (*why), -1 when it does not exist (yet). */
+static int pclr__cache_dir_state(const char *dir, const char **why) {
+    pclr__stat st;
+    int ok;
+#ifdef _WIN32
+    ok = _stat64(dir, &st) == 0;
+    if (!ok && errno == ENOENT) { *why = "the cache directory does not exist"; return -1; }
+#else /* opened, not looked up: the checks are of the directory the name gives now */
+    int fd = open(dir, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd < 0) {
+        *why = errno == ENOENT ? "the cache directory does not exist"
+             : errno == ELOOP || errno == EMLINK ? "the cache directory is a symbolic link (name the directory it points to)"
+             : "the cache directory cannot be opened";
+        return errno == ENOENT ? -1 : 0;
+    }
+    ok = fstat(fd, &st) == 0;
+    close(fd);
+#endif
+    if (!ok || !PCLR__IS_DIR(st.st_mode)) { *why = "the cache directory is not a directory"; return 0; }
+    *why = pclr__untrusted(&st, 1);
+    return *why == NULL;
+}
+
+/* mkdir -p: creates every missing directory of path (with the last
+   component when whole, else only those above it), each 0700 whatever the
+   umask; a failure shows when the file or directory is used. */
+static void pclr__make_dirs(char *path, int whole) {
+    size_t i;
+    char c;
+    for (i = 1; path[i - 1]; ++i) {
+        if (!(PCLR__IS_SEP(path[i]) || (whole && !path[i])) || PCLR__IS_SEP(path[i - 1])) continue;
+        c = path[i];
+        path[i] = '\0';
+#ifdef _WIN32
+        (void)_mkdir(path);
+#else
+        if (mkdir(path, 0700) == 0) (void)chmod(path, 0700); /* the umask may have taken the owner's bits */
+#endif
+        path[i] = c;
+    }
+}
+
+/* Writes the parts to path through a new temporary file in the same
+   directory and a rename over path, so readers see the old file or the new
+   one. The temporary is created exclusively (O_EXCL, never through a link)
+   with permission bits `mode` set explicitly (the umask does not apply), or
+   with the umask's default when mode is -1. */
+static pclr_result pclr__write_atomic(const char *path, const void *const *parts, const size_t *sizes, int nparts,
+                                      int mode) {
+    char tmp[PCLR__PATH_CAP + 80];
+    int here = 0, fd, ok, i; /* here: its address tells concurrent threads apart, the pid processes */
+    size_t len = 0;
+#ifdef _WIN32
+    unsigned long pid = (unsigned long)_getpid();
+#else
+    unsigned long pid = (unsigned long)getpid();
+#endif
+    pclr__appendf(tmp, sizeof tmp, &len, "%s.%lu.%p.%lx.tmp", path, pid, (void *)&here, (unsigned long)time(NULL));
+    if (len >= sizeof tmp) return PCLR_ERR_IO;
+    fd = PCLR__OPEN(tmp, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_EXCL | PCLR__O_NOFOLLOW, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+#ifdef _WIN32
+    ok = 1;
+    (void)mode;
+#else /* chmod, not fchmod: strict C99 builds do not see fchmod, and the new name is ours */
+    ok = mode < 0 || chmod(tmp, (mode_t)mode) == 0;
+#endif
+    for (i = 0; i < nparts; ++i) ok = ok && (sizes[i] == 0 || pclr__write_all(fd, parts[i], sizes[i]));
+    ok = PCLR__CLOSE(fd) == 0 && ok;
+#ifdef _WIN32 /* rename() does not replace an existing file there */
+    ok = ok && MoveFileExA(tmp, path, MOVEFILE_REPLACE_EXISTING);
+#else
+    ok = ok && rename(tmp, path) == 0;
+#endif
+    if (!ok) remove(tmp);
+    return ok ? PCLR_OK : PCLR_ERR_IO;
+}
+
+static void pclr__put_u64(unsigned char *p, uint64_t v) {
+    int i;
+    for (i = 0; i < 8; ++i) p[i] = (unsigned char)(v >> (8 * i));
+}
+static uint64_t pclr__get_u64(const unsigned char *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; --i) v = v << 8 | p[i];
+    return v;
+}
+
+/* SHA-256 (FIPS 180-4) of n bytes: the cache payload's checksum. Any
+   accidental damage (a torn write, a flipped bit, another file's bytes)
+   changes it; unlike a fast hash it has no structure a mistake can follow. */
+#define PCLR__ROR(x, n) ((x) >> (n) | (x) << (32 - (n)))
+static void pclr__sha256_block(uint32_t h[8], const unsigned char *p) {
+    static const uint32_t k[64] = {
+        0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+        0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+        0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+        0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+        0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+        0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+        0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+        0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+    uint32_t w[64], s[8], t1, t2;
+    int i;
+    for (i = 0; i < 16; ++i)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (i = 16; i < 64; ++i)
+        w[i] = w[i - 16] + (PCLR__ROR(w[i - 15], 7) ^ PCLR__ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 7] +
+               (PCLR__ROR(w[i - 2], 17) ^ PCLR__ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
+    memcpy(s, h, sizeof s);
+    for (i = 0; i < 64; ++i) {
+        t1 = s[7] + (PCLR__ROR(s[4], 6) ^ PCLR__ROR(s[4], 11) ^ PCLR__ROR(s[4], 25)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) + k[i] + w[i];
+        t2 = (PCLR__ROR(s[0], 2) ^ PCLR__ROR(s[0], 13) ^ PCLR__ROR(s[0], 22)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
+        memmove(s + 1, s, 7 * sizeof *s);
+        s[4] += t1;
+        s[0] = t1 + t2;
+    }
+    for (i = 0; i < 8; ++i) h[i] += s[i];
+}
+#undef PCLR__ROR
+
+PCLR__FN void pclr__sha256(const void *data, size_t n, unsigned char out[32]) {
+    uint32_t h[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au, 0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    const unsigned char *p = (const unsigned char *)data;
+    unsigned char last[128];
+    const size_t rest = n % 64, tail = rest < 56 ? 64 : 128;
+    const uint64_t bits = (uint64_t)n * 8;
+    size_t i;
+    for (i = 0; i + 64 <= n; i += 64) pclr__sha256_block(h, p + i);
+    memset(last, 0, sizeof last);
+    if (rest) memcpy(last, p + n - rest, rest);
+    last[rest] = 0x80;
+    for (i = 0; i < 8; ++i) last[tail - 1 - i] = (unsigned char)(bits >> (8 * i));
+    pclr__sha256_block(h, last);
+    if (tail == 128) pclr__sha256_block(h, last + 64);
+    for (i = 0; i < 32; ++i) out[i] = (unsigned char)(h[i / 4] >> (24 - 8 * (i % 4)));
+}
+
+static void pclr__cache_header(unsigned char *h, size_t identity_len, const void *data, size_t size) {
+    memcpy(h, "PCLRBIN", 8);
+    pclr__put_u64(h + 8, PCLR__CACHE_VERSION);
+    pclr__put_u64(h + 16, identity_len);
+    pclr__put_u64(h + 24, size);
+    pclr__sha256(data, size, h + 32);
+}
+
+static size_t pclr__cache_path(char *buf, size_t cap, const char *dir, const void *identity, size_t identity_len) {
+    size_t len = 0;
+    pclr__appendf(buf, cap, &len, "%s" PCLR__SEP "%016llx.bin", dir,
+                  (unsigned long long)pclr_hash64(identity, identity_len, PCLR_HASH_SEED));
+    return len;
+}
+
+/* 1 when the next identity_len bytes of fd are identity, compared in pieces. */
+static int pclr__same_bytes(int fd, const void *identity, size_t identity_len) {
+    unsigned char piece[1024];
+    size_t at, n;
+    for (at = 0; at < identity_len; at += n) {
+        n = identity_len - at < sizeof piece ? identity_len - at : sizeof piece;
+        if (!pclr__read_all(fd, piece, n) || memcmp(piece, (const unsigned char *)identity + at, n) != 0) return 0;
+    }
+    return 1;
+}
+
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why) {
+    char path[PCLR__PATH_CAP];
+    unsigned char head[PCLR__CACHE_HEADER], sum[32];
+    const char *dummy;
+    pclr__stat st;
+    uint64_t n = 0;
+    void *p = NULL;
+    int fd;
+    if (!why) why = &dummy;
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    if (!dir || !identity || !data || !size) { *why = "a required pointer argument is NULL"; return 0; }
+    if (!*dir) { *why = "the cache directory is empty"; return 0; }
+    if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) { *why = "the cache path is too long"; return 0; }
+    if ((fd = pclr__cache_dir_state(dir, why)) != 1) {
+        if (fd < 0) *why = "no cache file"; /* no directory yet: an ordinary miss */
+        return 0;
+    }
+    if ((fd = pclr__open_regular(path, 1, &st)) < 0) {
+        *why = errno == ENOENT ? "no cache file" : errno == ELOOP ? "the cache file is a symbolic link (not followed)"
+             : errno == EINVAL ? "the cache file is not a regular file (a FIFO, device or directory)" : "the cache file cannot be opened";
+        return 0;
+    }
+    /* every size below is checked against the file before it is used */
+    if ((*why = pclr__untrusted(&st, 0)) != NULL) { /* another user's file, or others may write it: not used */
+    } else if (!pclr__read_all(fd, head, sizeof head)) *why = "the file is shorter than its header (truncated)";
+    else if (memcmp(head, "PCLRBIN", 8) != 0 || pclr__get_u64(head + 8) != PCLR__CACHE_VERSION) *why = "not a pclreduce cache file of this format version";
+    else if (pclr__get_u64(head + 16) != identity_len) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if ((n = pclr__get_u64(head + 24)) > PCLR_CACHE_MAX_BYTES) *why = "the size in the header is over PCLR_CACHE_MAX_BYTES";
+    else if ((uint64_t)st.st_size != PCLR__CACHE_HEADER + identity_len + n) *why = "the file length does not match its header (truncated or torn)";
+    else if (!pclr__same_bytes(fd, identity, identity_len)) *why = "the file belongs to another identity (source, options, device or driver)";
+    else if (!(p = pclr__mem_alloc(a, n ? (size_t)n : 1))) *why = "out of memory";
+    else if (!pclr__read_all(fd, p, (size_t)n)) *why = "read error";
+    else if (pclr__sha256(p, (size_t)n, sum), memcmp(sum, head + 32, sizeof sum) != 0) *why = "the payload checksum does not match (corrupt file)";
+    PCLR__CLOSE(fd);
+    if (*why) { pclr__mem_free(a, p); return 0; }
+    *data = p;
+    *size = (size_t)n;
+    return 1;
+}
+
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
+    char path[PCLR__PATH_CAP];
+    unsigned char head[PCLR__CACHE_HEADER];
+    const void *parts[3];
+    size_t sizes[3];
+    const char *why;
+    int state;
+    if (!dir || !identity || (!data && size > 0)) return PCLR_ERR_NULL_POINTER;
+    if (!*dir) return PCLR_ERR_IO; /* "" would put the file at the root, "/<hash>.bin" */
+    if (size > PCLR_CACHE_MAX_BYTES) return PCLR_ERR_SIZE_OVERFLOW;
+    if (pclr__cache_path(path, sizeof path, dir, identity, identity_len) >= sizeof path) return PCLR_ERR_IO;
+    if ((state = pclr__cache_dir_state(dir, &why)) < 0) {
+        memcpy(path, dir, strlen(dir) + 1); /* fits: checked above */
+        pclr__make_dirs(path, 1);
+        state = pclr__cache_dir_state(dir, &why);
+        pclr__cache_path(path, sizeof path, dir, identity, identity_len);
+    }
+    if (state != 1) return PCLR_ERR_IO;
+    pclr__cache_header(head, identity_len, data, size);
+    parts[0] = head; parts[1] = identity; parts[2] = data;
+    sizes[0] = sizeof head; sizes[1] = identity_len; sizes[2] = size;
+    return pclr__write_atomic(path, parts, sizes, 3, 0600);
+}
+
+static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
+
+PCLR_API uint32_t pclr_size_class(uint64_t n) {
+    size_t i;
+    for (i = 0; i + 1 < sizeof pclr__size_classes; ++i)
+        if (n <= (1ull << pclr__size_classes[i])) return pclr__size_classes[i];
+    return 63;
+}
+
+PCLR_API uint64_t pclr_layout_elements(const pclr_config *cfg, uint64_t n) {
+    if (!cfg || cfg->layout == PCLR_LAYOUT_ONE || cfg->layout == PCLR_LAYOUT_SEGMENTS) return n;
+    return cfg->cols && cfg->rows > UINT64_MAX / cfg->cols ? UINT64_MAX : cfg->rows * cfg->cols;
+}
+
+/* (the lengths where pclr__plan_layout changes strategy on GPUs: PCLR__STAGE_PITCH, a wave per row up to
+   2048; then rows a group reads in a pass or two, up to 8192 with the default group and unroll, apart from
+   longer ones: on the H100 unroll 16 ran 2^16 rows x 4096 at 104 % of the read kernel and rows of 2^15 and
+   longer at 94-98 %, where unroll 4 gave 99-101 %) */
+PCLR_API pclr_shape pclr_shape_class(const pclr_config *cfg, uint64_t n) {
+    uint64_t len;
+    if (!cfg || cfg->layout == PCLR_LAYOUT_ONE || cfg->layout >= PCLR_LAYOUT_COUNT_) return PCLR_SHAPE_ONE;
+    if (cfg->layout == PCLR_LAYOUT_COLUMNS) return cfg->cols <= 64 ? PCLR_SHAPE_COLS_NARROW : PCLR_SHAPE_COLS_WIDE;
+    len = cfg->layout == PCLR_LAYOUT_SEGMENTS && !cfg->cols ? (cfg->rows ? n / cfg->rows : 0) : cfg->cols;
+    return len <= 64 ? PCLR_SHAPE_ROWS_SHORT : len <= 2048 ? PCLR_SHAPE_ROWS_MEDIUM : len <= 8192 ? PCLR_SHAPE_ROWS_LONG : PCLR_SHAPE_ROWS_HUGE;
+}
+
+/* Appends s (at most max bytes) in double quotes: \ and " escaped, control
+   characters as \xHH (a line break must not end the line; the name must read
+   back the same to match the device). */
+static void pclr__put_quoted(pclr__writer *w, const char *s, size_t max) {
+    size_t i;
+    pclr__put(w, "\"");
+    for (i = 0; i < max && s[i]; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) pclr__appendf(w->buf, w->cap, &w->len, "\\x%02x", c);
+        else pclr__appendf(w->buf, w->cap, &w->len, c == '"' || c == '\\' ? "\\%c" : "%c", c);
+    }
+    pclr__put(w, "\" ");
+}
+
+static void pclr__tune_write(pclr__writer *w, const pclr_tune_entry *e) {
+    pclr_config c = e->cfg;
+    double g = e->gbps >= 0 && e->gbps < 1e15 ? e->gbps : 0;
+    unsigned long long tenths = (unsigned long long)(g * 10 + 0.5); /* printf's %f would follow the locale */
+    c.type = e->type; c.op = e->op; c.backend = e->backend;
+    (void)pclr_config_resolve(&c, &c, NULL); /* one that does not resolve is written as is, refused when read */
+    pclr__appendf(w->buf, w->cap, &w->len, "%s ", pclr_backend_name(c.backend));
+    pclr__put_quoted(w, e->device, sizeof e->device);
+    pclr__put_quoted(w, e->driver, sizeof e->driver);
+    pclr__appendf(w->buf, w->cap, &w->len, "%s %s ", pclr_type_name(c.type), pclr_op_name(c.op));
+    if (e->shape != PCLR_SHAPE_ONE) pclr__appendf(w->buf, w->cap, &w->len, "%s:", pclr_shape_name(e->shape));
+    pclr__appendf(w->buf, w->cap, &w->len, "%u group=%d unroll=%d vector=%d wave=%d stride=%s variant=%s finish=%s",
+                  (unsigned)e->size_class, c.group_size, c.unroll, c.vector_width, c.wave_width, pclr_stride_name(c.stride),
+                  pclr_variant_name(c.variant), pclr_finish_name(c.finish));
+    pclr__appendf(w->buf, w->cap, &w->len, " groups_per_unit=%d", c.groups_per_unit);
+    if (c.lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c.lanes);
+    if (c.accumulate != PCLR_NATIVE) pclr__appendf(w->buf, w->cap, &w->len, " accumulate=%s", pclr_accumulate_name(c.accumulate));
+    pclr__appendf(w->buf, w->cap, &w->len, " gbps=%llu.%u\n", tenths / 10, (unsigned)(tenths % 10));
+}
+
+PCLR_API size_t pclr_tune_format(const pclr_tune_entry *e, char *buf, size_t cap) {
+    pclr__writer w;
+    w.buf = buf; w.cap = cap; w.len = 0;
+    if (e) pclr__tune_write(&w, e);
+    if (buf && cap > 0) buf[w.len < cap ? w.len : cap - 1] = '\0';
+    return w.len;
+}
+
+static int pclr__is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+static const char *pclr__skip_blank(const char *s) {
+    while (pclr__is_blank(*s)) ++s;
+    return s;
+}
+
+static int pclr__hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Copies the next token (a "quoted string" with \", \\ and \xHH escapes, or
+   a run of non-blanks) to out; returns the position after it, NULL when
+   there is none, it is unterminated, it holds \x00 or it does not fit in cap
+   bytes. */
+static const char *pclr__token(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    int quoted, hi, lo;
+    char c;
+    s = pclr__skip_blank(s);
+    if (!*s) return NULL;
+    quoted = *s == '"';
+    for (s += quoted; *s && (quoted ? *s != '"' : !pclr__is_blank(*s)); ++s) {
+        c = *s;
+        if (quoted && c == '\\' && s[1] == 'x' && (hi = pclr__hex_digit(s[2])) >= 0 && (lo = pclr__hex_digit(s[3])) >= 0) {
+            if (!(c = (char)(hi * 16 + lo))) return NULL;
+            s += 3;
+        } else if (quoted && c == '\\' && s[1]) {
+            c = *++s;
+        }
+        if (n + 1 >= cap) return NULL;
+        out[n++] = c;
+    }
+    if (quoted && *s++ != '"') return NULL;
+    out[n] = '\0';
+    return s;
+}
+
+/* Locale-free "123" or "123.4" (strtod would follow the locale's decimal point). */
+static int pclr__parse_decimal(const char *s, double *out) {
+    double v = 0, scale = 1;
+    int digits = 0, point = 0;
+    for (; *s; ++s) {
+        if (*s == '.' && !point) { point = 1; continue; }
+        if (*s < '0' || *s > '9') return 0;
+        v = v * 10 + (*s - '0');
+        scale *= point ? 10 : 1;
+        ++digits;
+    }
+    *out = v / scale;
+    return digits > 0;
+}
+
+PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, const char **why) {
+    char tok[256], *val;
+    const char *s = line, *dummy;
+    pclr_tune_entry e;
+    double v = 0;
+    size_t i;
+    int *knob;
+    pclr_result r;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!line || !out) { *why = "line or entry pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    memset(&e, 0, sizeof e);
+    s = pclr__skip_blank(s);
+    if (!*s || *s == '#') { *why = "not an entry (blank line or comment)"; return PCLR_ERR_INVALID_KNOB; }
+#define PCLR__TUNE_FAIL(code, text) do { *why = text; return code; } while (0)
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_backend(tok, &e.backend) != PCLR_OK || (e.backend != PCLR_OPENCL && e.backend != PCLR_CUDA && e.backend != PCLR_VULKAN)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "backend must be opencl, cuda or vulkan");
+    if (!(s = pclr__token(s, e.device, sizeof e.device))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "device name missing, unterminated or over 255 bytes");
+    if (!(s = pclr__token(s, e.driver, sizeof e.driver))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "driver version missing, unterminated or over 127 bytes");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_type(tok, &e.type) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "type must be uint, int, float or double");
+    if (!(s = pclr__token(s, tok, sizeof tok)) || pclr_parse_op(tok, &e.op) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "op must be sum, min or max");
+    if ((s = pclr__token(s, tok, sizeof tok)) == NULL) tok[0] = '\0';
+    if ((val = strchr(tok, ':')) != NULL) { /* a layout's entry: shape:class */
+        *val++ = '\0';
+        if (pclr_parse_shape(tok, &e.shape) != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "shape class must be rows_short, rows_medium, rows_long, rows_huge, cols_narrow or cols_wide");
+        e.cfg.layout = e.shape >= PCLR_SHAPE_COLS_NARROW ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_ROWS;
+    }
+    if (!pclr__parse_decimal(val ? val : tok, &v)) v = 0;
+    for (i = 0; i < sizeof pclr__size_classes && pclr__size_classes[i] != v; ++i) {}
+    if (i == sizeof pclr__size_classes) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "size class must be 12, 16, 20, 22, 24, 26 or 63");
+    e.size_class = pclr__size_classes[i];
+    while (*(s = pclr__skip_blank(s))) {
+        if (!(s = pclr__token(s, tok, sizeof tok)) || !(val = strchr(tok, '='))) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "knobs are written key=value");
+        *val++ = '\0';
+        r = PCLR_OK;
+        knob = !strcmp(tok, "group") ? &e.cfg.group_size : !strcmp(tok, "unroll") ? &e.cfg.unroll : !strcmp(tok, "vector") ? &e.cfg.vector_width
+             : !strcmp(tok, "wave") ? &e.cfg.wave_width : !strcmp(tok, "groups_per_unit") ? &e.cfg.groups_per_unit
+             : !strcmp(tok, "lanes") ? &e.cfg.lanes : NULL;
+        if (!strcmp(tok, "stride")) r = pclr_parse_stride(val, &e.cfg.stride);
+        else if (!strcmp(tok, "variant")) r = pclr_parse_variant(val, &e.cfg.variant);
+        else if (!strcmp(tok, "finish")) r = pclr_parse_finish(val, &e.cfg.finish);
+        else if (!strcmp(tok, "accumulate")) r = pclr_parse_accumulate(val, &e.cfg.accumulate);
+        else if (!strcmp(tok, "gbps") && !pclr__parse_decimal(val, &e.gbps)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "gbps must be a decimal number");
+        else if (knob && (!pclr__parse_decimal(val, &v) || v > 65536 || v != (int)v)) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_KNOB, "a knob value must be a whole number");
+        else if (knob) *knob = (int)v;
+        if (r != PCLR_OK) PCLR__TUNE_FAIL(PCLR_ERR_INVALID_ENUM, "unknown stride, variant, finish or accumulate name");
+    } /* other keys: written by a newer version, ignored */
+#undef PCLR__TUNE_FAIL
+    e.cfg.type = e.type; e.cfg.op = e.op; e.cfg.backend = e.backend;
+    if ((r = pclr_config_resolve(&e.cfg, &e.cfg, why)) != PCLR_OK) return r;
+    *out = e;
+    return PCLR_OK;
+}
+
+/* Reads the whole file at path (following links), NUL-terminated, into
+   *text (malloc; NUL bytes in the file become spaces, so that a stray one
+   does not hide the rest from a merge; *nul says whether there were any) and
+   its status into *st. 1: read, 0: no such file, -1: not a regular file,
+   unreadable or over PCLR__TEXT_MAX. */
+static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *nul) {
+    int fd, ok;
+    size_t len = 0, i;
+    *text = NULL;
+    *nul = 0;
+    if ((fd = pclr__open_regular(path, 0, st)) < 0) return errno == ENOENT ? 0 : -1;
+    ok = st->st_size >= 0 && (uint64_t)st->st_size <= (uint64_t)PCLR__TEXT_MAX;
+    if (ok) len = (size_t)st->st_size;
+    ok = ok && (*text = (char *)malloc(len + 1)) != NULL && pclr__read_all(fd, *text, len);
+    PCLR__CLOSE(fd);
+    if (!ok) { free(*text); *text = NULL; return -1; }
+    (*text)[len] = '\0';
+    for (i = 0; i < len; ++i)
+        if (!(*text)[i]) { (*text)[i] = ' '; *nul = 1; }
+    return 1;
+}
+
+static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
+           x->shape == y->shape;
+}
+static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
+           !strncmp(x->driver, y->driver, sizeof x->driver);
+}
+
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
+    char *text, *line, *next;
+    pclr_tune_entry e, *list = NULL, *grown;
+    pclr__stat st;
+    size_t n = 0, cap = 0, i;
+    int got, nul;
+    if (entries) *entries = NULL;
+    if (count) *count = 0;
+    if (!path || !device || !driver || !entries || !count) return PCLR_ERR_NULL_POINTER;
+    if ((got = pclr__read_text(path, &text, &st, &nul)) <= 0) return got == 0 ? PCLR_OK : PCLR_ERR_IO;
+    for (line = text; line; line = next) {
+        if ((next = strchr(line, '\n')) != NULL) *next++ = '\0';
+        if (pclr_tune_parse(line, &e, NULL) != PCLR_OK || e.backend != backend || strcmp(e.device, device) || strcmp(e.driver, driver)) continue;
+        for (i = 0; i < n && !pclr__tune_same_slot(&list[i], &e); ++i) {}
+        if (i == cap) {
+            cap = cap ? 2 * cap : 16;
+            if (!(grown = (pclr_tune_entry *)pclr__mem_alloc(a, cap * sizeof *grown))) { pclr__mem_free(a, list); free(text); return PCLR_ERR_OUT_OF_MEMORY; }
+            if (n) memcpy(grown, list, n * sizeof *grown);
+            pclr__mem_free(a, list);
+            list = grown;
+        }
+        list[i] = e; /* a later line replaces an earlier one */
+        n += i == n;
+    }
+    free(text);
+    *entries = list;
+    *count = n;
+    return PCLR_OK;
+}
+
+/* The index of the last entry with e's key, or count. */
+static size_t pclr__tune_last(const pclr_tune_entry *entries, size_t count, const pclr_tune_entry *e) {
+    size_t i = count;
+    while (i-- > 0) if (pclr__tune_same_key(&entries[i], e)) return i;
+    return count;
+}
+
+/* The merged text of pclr_tune_save into w; done[i] marks entry i written. */
+static void pclr__tune_merge(pclr__writer *w, const char *text, const pclr_tune_entry *entries, size_t count, unsigned char *done) {
+    char line[2048];
+    pclr_tune_entry e;
+    const char *end;
+    size_t n, i;
+    memset(done, 0, count);
+    for (; text && *text; text = *end ? end + 1 : end) {
+        if (!(end = strchr(text, '\n'))) end = text + strlen(text);
+        n = (size_t)(end - text);
+        i = count;
+        if (n < sizeof line) {
+            memcpy(line, text, n);
+            line[n] = '\0';
+            if (pclr_tune_parse(line, &e, NULL) == PCLR_OK) i = pclr__tune_last(entries, count, &e);
+        }
+        if (i == count) pclr__appendf(w->buf, w->cap, &w->len, "%.*s\n", (int)n, text); /* kept as it is */
+        else if (!done[i]) { pclr__tune_write(w, &entries[i]); done[i] = 1; }          /* replaced in place */
+    }
+    for (i = 0; i < count; ++i)
+        if (!done[i] && pclr__tune_last(entries, count, &entries[i]) == i) { pclr__tune_write(w, &entries[i]); done[i] = 1; }
+}
+
+/* 1 when text (nul: it held NUL bytes) is a tuning file pclr_tune_save may
+   rewrite: blank, or beginning with the header line, or (a file without
+   one, as versions before 0.3 wrote them) whose first line that is neither
+   blank nor a comment starts with a backend word and holds no NUL. A
+   binary, a script or a document is not. */
+static int pclr__is_tune_text(const char *text, int nul) {
+    const char *s = text;
+    if (strncmp(text, PCLR__TUNE_HEADER, sizeof PCLR__TUNE_HEADER - 1) == 0) return 1;
+    while (*(s = pclr__skip_blank(s)) == '#')
+        while (*s && *s++ != '\n') {}
+    return !*s || (!nul && (strncmp(s, "opencl ", 7) == 0 || strncmp(s, "cuda ", 5) == 0));
+}
+
+/* Why pclr_tune_save refuses a file pclr__read_text gave (got, text, nul), or NULL. */
+static const char *pclr__tune_refusal(int got, const char *text, int nul) {
+    if (got < 0) return "the tuning file is not a regular file or cannot be read";
+    if (got > 0 && !pclr__is_tune_text(text, nul))
+        return "the file is not a tuning file (neither a '" PCLR__TUNE_HEADER "' line nor an entry first): left untouched";
+    return NULL;
+}
+
+/* An exclusive lock on the file at path (created when missing), held until
+   the descriptor returned is closed; -1 when it cannot be had. fcntl locks
+   serialize processes; open-file-description locks (Linux, where the
+   program sees F_OFD_SETLKW) also the threads of one process. */
+static int pclr__lock(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return -2; /* not locked: see README */
+#else
+    struct flock fl;
+    int fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | PCLR__O_NOFOLLOW, 0666), r;
+    if (fd < 0) return -1;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+#ifdef F_OFD_SETLKW
+    while ((r = fcntl(fd, F_OFD_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0 && errno == EINVAL) /* a kernel before 3.15 */
+#endif
+        while ((r = fcntl(fd, F_SETLKW, &fl)) != 0 && errno == EINTR) {}
+    if (r != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+#endif
+}
+
+/* 1 when path itself is a symbolic link (which pclr_tune_save writes through). */
+static int pclr__is_link(const char *path) {
+#ifdef _WIN32
+    (void)path;
+    return 0;
+#else
+    int fd = open(path, O_RDONLY | O_NONBLOCK | PCLR__O_NOFOLLOW);
+    if (fd >= 0) close(fd);
+    return PCLR__O_NOFOLLOW != 0 && fd < 0 && (errno == ELOOP || errno == EMLINK);
+#endif
+}
+
+/* Rewrites the file at path in place, following a link: the link, the
+   file's other hard links, its owner and mode stay as they are. */
+static pclr_result pclr__write_in_place(const char *path, const char *text, size_t len) {
+    pclr__stat st;
+    int ok, fd = PCLR__OPEN(path, PCLR__O_WRONLY | PCLR__O_CREAT | PCLR__O_TRUNC | PCLR__O_NONBLOCK, PCLR__MODE_FILE);
+    if (fd < 0) return PCLR_ERR_IO;
+    ok = PCLR__FSTAT(fd, &st) == 0 && PCLR__IS_REG(st.st_mode) && pclr__write_all(fd, text, len);
+    ok = PCLR__CLOSE(fd) == 0 && ok;
+    return ok ? PCLR_OK : PCLR_ERR_IO;
+}
+
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why) {
+    char lock_path[PCLR__PATH_CAP + 8], *text = NULL;
+    const char *dummy;
+    unsigned char *done = NULL;
+    pclr__writer w;
+    pclr__stat st;
+    pclr_result r = PCLR_ERR_IO;
+    int lock, got, nul, fresh;
+    size_t len = 0;
+    if (!why) why = &dummy;
+    *why = NULL;
+    if (!path || (!entries && count)) { *why = "path or entries pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
+    if (!*path) { *why = "the tuning file's path is empty"; return PCLR_ERR_IO; }
+    pclr__appendf(lock_path, sizeof lock_path, &len, "%s", path);
+    if (len >= PCLR__PATH_CAP) { *why = "the tuning file's path is too long"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul); /* a first look, so that a wrong path gets no lock file */
+    *why = pclr__tune_refusal(got, text, nul);
+    free(text);
+    text = NULL;
+    if (*why) return PCLR_ERR_IO;
+    if (count == 0) return PCLR_OK; /* nothing to save: the check alone (a tool's, before a long sweep) */
+    pclr__make_dirs(lock_path, 0);
+    pclr__appendf(lock_path, sizeof lock_path, &len, ".lock");
+    /* one saver at a time reads, merges and writes: no saver's entries are lost */
+    if ((lock = pclr__lock(lock_path)) == -1) { *why = "cannot create or lock the tuning file's lock file (<file>.lock)"; return PCLR_ERR_IO; }
+    got = pclr__read_text(path, &text, &st, &nul);
+    fresh = got == 0 || (got == 1 && !*pclr__skip_blank(text));
+    w.buf = NULL; w.cap = 0; w.len = 0;
+    *why = pclr__tune_refusal(got, text, nul); /* again: the file may have changed before the lock */
+    if (!*why && !(done = (unsigned char *)malloc(count + 1))) r = PCLR_ERR_OUT_OF_MEMORY;
+    if (done) {
+        int pass;
+        for (pass = 0; pass < 2; ++pass) { /* measures, then writes */
+            w.len = 0;
+            if (fresh) pclr__put(&w, PCLR__TUNE_HEADER ": one line per backend, device, driver, type, op, shape class (layouts) and size class\n");
+            pclr__tune_merge(&w, fresh ? NULL : text, entries, count, done);
+            if (pass == 0) {
+                w.cap = w.len + 1;
+                if (!(w.buf = (char *)malloc(w.cap))) break;
+            }
+        }
+        if (!w.buf) {
+            r = PCLR_ERR_OUT_OF_MEMORY;
+        } else if ((got == 1 && st.st_nlink > 1) || pclr__is_link(path)) {
+            r = pclr__write_in_place(path, w.buf, w.len); /* the link and the file's other names keep it */
+        } else {
+            const void *part = w.buf;
+            r = pclr__write_atomic(path, &part, &w.len, 1, got == 1 ? (int)(st.st_mode & 0777) : -1);
+        }
+        if (r == PCLR_ERR_IO) *why = "the tuning file or a temporary file next to it cannot be written";
+    }
+    if (r == PCLR_ERR_OUT_OF_MEMORY) *why = "out of memory";
+    if (lock >= 0) PCLR__CLOSE(lock);
+    free(w.buf);
+    free(done);
+    free(text);
+    return r;
+}
+
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    return pclr_tune_save_ex(path, entries, count, NULL);
+}
+
+/* The knobs the sweep walks, in walking order, and the values it tries. */
+enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH, PCLR__K_LANES };
+#define PCLR__TUNE_VALUES 10
+typedef struct pclr__tune_knob { int which; int values[PCLR__TUNE_VALUES]; } pclr__tune_knob; /* values end at a 0 */
+
+static void pclr__tune_set(pclr_config *c, int which, int v) {
+    switch (which) {
+    case PCLR__K_GROUP: c->group_size = v; break;
+    case PCLR__K_UNROLL: c->unroll = v; break;
+    case PCLR__K_GRID: c->groups_per_unit = v; break;
+    case PCLR__K_VECTOR: c->vector_width = v; break;
+    case PCLR__K_STRIDE: c->stride = (pclr_stride)v; break;
+    case PCLR__K_VARIANT: c->variant = (pclr_variant)v; break;
+    case PCLR__K_LANES: c->lanes = v; break;
+    default: c->finish = (pclr_finish)v; break;
+    }
+}
+
+PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
+                                     void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count) {
+    static const uint32_t ladder[PCLR_TUNE_CLASSES] = {12, 16, 20, 22, 24, 26, 63};
+    static const pclr__tune_knob one_knobs[] = {
+        {PCLR__K_GROUP, {64, 128, 256, 512, 1024}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_VECTOR, {1, 2, 4, 8, 16}},
+        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL}},
+        {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE}},
+        {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}}};
+    /* a layout loads one element at a time and finishes with last_group; lanes (work-items per row, or
+       down a column: the tile's width) is its own knob (the start's 0 lets the planner choose) */
+    static const pclr__tune_knob layout_knobs[] = {
+        {PCLR__K_GROUP, {64, 128, 256, 512, 1024}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16}},
+        {PCLR__K_LANES, {1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}},
+        {PCLR__K_GRID, {1, 2, 4, 8, 16}},
+        {PCLR__K_UNROLL, {1, 2, 4, 8, 16}},
+        {PCLR__K_LANES, {1, 2, 4, 8, 16, 32, 64, 128, 256, 1024}}};
+    const pclr__tune_knob *knobs;
+    size_t nknobs;
+    uint64_t max_n, bound = 0;
+    size_t c, k, v, classes, steps = 0, step = 0;
+    pclr_config base;
+    pclr_result r;
+    if (count) *count = 0;
+    if (!start || !measure || !out || !count) return PCLR_ERR_NULL_POINTER;
+    if (cap < PCLR_TUNE_CLASSES) return PCLR_ERR_BUFFER_TOO_SMALL;
+    if ((r = pclr_config_resolve(start, &base, NULL)) != PCLR_OK) return r;
+    if (base.layout == PCLR_LAYOUT_SEGMENTS) return PCLR_ERR_UNSUPPORTED_COMBINATION; /* tuned as rows of their length */
+    knobs = base.layout == PCLR_LAYOUT_ONE ? one_knobs : layout_knobs;
+    nknobs = base.layout == PCLR_LAYOUT_ONE ? sizeof one_knobs / sizeof one_knobs[0] : sizeof layout_knobs / sizeof layout_knobs[0];
+    max_n = base.layout != PCLR_LAYOUT_ONE ? pclr_layout_elements(&base, 0) : opt && opt->max_n ? opt->max_n : (uint64_t)1 << 26;
+    /* the classes that start below max_n; each is measured at min(its bound, max_n); a layout: its own */
+    for (classes = 0; classes < PCLR_TUNE_CLASSES && bound < max_n; ++classes)
+        bound = ladder[classes] < 63 ? (uint64_t)1 << ladder[classes] : max_n;
+    if (base.layout != PCLR_LAYOUT_ONE) classes = 1;
+    for (k = 0; k < nknobs; ++k)
+        for (v = 0; v < PCLR__TUNE_VALUES && knobs[k].values[v]; ++v) ++steps;
+    steps *= classes;
+    for (c = 0; c < classes; ++c) {
+        const uint64_t n = base.layout != PCLR_LAYOUT_ONE ? max_n
+                         : ladder[c] < 63 && ((uint64_t)1 << ladder[c]) < max_n ? (uint64_t)1 << ladder[c] : max_n;
+        pclr_config best = base;
+        double best_t = measure(measure_user, &best, n);
+        const double start_t = best_t;
+        char what[96];
+        snprintf(what, sizeof what, "%s %s, n = %llu", pclr_type_name(base.type), pclr_op_name(base.op),
+                 (unsigned long long)n);
+        for (k = 0; k < nknobs; ++k) {
+            for (v = 0; v < PCLR__TUNE_VALUES && knobs[k].values[v]; ++v, ++step) {
+                pclr_config cand = best;
+                double t;
+                pclr__tune_set(&cand, knobs[k].which, knobs[k].values[v]);
+                if (memcmp(&cand, &best, sizeof cand) == 0 || pclr_config_resolve(&cand, &cand, NULL) != PCLR_OK) continue;
+                if (opt && opt->progress) opt->progress(opt->user, (double)step / (double)steps, what);
+                t = measure(measure_user, &cand, n);
+                /* a new value must win by 2%, so that timing noise does not walk the knobs */
+                if (t > 0 && (best_t <= 0 || t < 0.98 * best_t)) { best = cand; best_t = t; }
+            }
+        }
+        memset(&out[c], 0, sizeof out[c]);
+        out[c].backend = base.backend;
+        out[c].type = base.type;
+        out[c].op = base.op;
+        out[c].size_class = base.layout != PCLR_LAYOUT_ONE ? pclr_size_class(n) : ladder[c];
+        out[c].shape = pclr_shape_class(&base, n);
+        out[c].cfg = best;
+        out[c].cfg.rows = out[c].cfg.cols = out[c].cfg.pitch = 0; /* the entry serves its classes, not this shape */
+        out[c].gbps = best_t > 0 ? (double)n * (double)pclr_type_size(base.type) / best_t * 1e-9 : 0.0;
+        out[c].default_gbps = start_t > 0 ? (double)n * (double)pclr_type_size(base.type) / start_t * 1e-9 : 0.0;
+    }
+    if (opt && opt->progress) opt->progress(opt->user, 1.0, "done");
+    *count = classes;
+    return PCLR_OK;
+}
+
+PCLR_API const pclr_tune_entry *pclr_tune_lookup(const pclr_tune_entry *entries, size_t count, pclr_type type, pclr_op op, uint64_t n) {
+    const pclr_tune_entry *hit = NULL;
+    uint32_t c = pclr_size_class(n);
+    size_t i;
+    if (type == PCLR_TYPE_DEFAULT) type = PCLR_FLOAT;
+    if (op == PCLR_OP_DEFAULT) op = PCLR_SUM;
+    for (i = 0; entries && i < count; ++i)
+        if (entries[i].type == type && entries[i].op == op && entries[i].size_class == c && entries[i].shape == PCLR_SHAPE_ONE)
+            hit = &entries[i];
+    return hit;
+}
+
+PCLR__FN pclr_result pclr__tune_add(const pclr_allocator *a, pclr_tune_entry **list, size_t *count,
+                                      const pclr_tune_entry *add, size_t n) {
+    pclr_tune_entry *grown;
+    size_t i, j, total = *count;
+    if (!n) return PCLR_OK;
+    grown = (pclr_tune_entry *)(a->alloc ? a->alloc((total + n) * sizeof *grown, a->user)
+                                         : malloc((total + n) * sizeof *grown));
+    if (!grown) return PCLR_ERR_OUT_OF_MEMORY;
+    if (total) memcpy(grown, *list, total * sizeof *grown);
+    for (i = 0; i < n; ++i) {
+        for (j = 0; j < total && !pclr__tune_same_slot(&grown[j], &add[i]); ++j) {}
+        grown[j] = add[i];
+        if (j == total) ++total;
+    }
+    if (*list) {
+        if (a->free) a->free(*list, a->user);
+        else free(*list);
+    }
+    *list = grown;
+    *count = total;
+    return PCLR_OK;
+}
+
+PCLR__FN int pclr__tune_batch_calls(double first) {
+    if (first <= 0) first = 1e-6;
+    return first > 2e-3 ? 3 : 2e-3 / first > 200 ? 200 : (int)(2e-3 / first) + 3;
+}
+
+PCLR__FN double pclr__tune_median3(const double secs[3]) {
+    const double lo = secs[0] < secs[1] ? secs[0] : secs[1], hi = secs[0] < secs[1] ? secs[1] : secs[0];
+    return secs[2] < lo ? lo : secs[2] > hi ? hi : secs[2];
+}
+
+PCLR__FN void pclr__tune_pattern(pclr_type type, void *host, size_t bytes) {
+    size_t i;
+    for (i = 0; i < bytes / 8; ++i) {
+        const uint32_t v = (uint32_t)(i * 2654435761u) >> 12;
+        if (type == PCLR_DOUBLE) ((double *)host)[i] = (double)(v % 2048) / 1024.0 - 1.0;
+        else if (type == PCLR_FLOAT) ((float *)host)[2 * i] = ((float *)host)[2 * i + 1] = (float)(v % 2048) / 1024.0f - 1.0f;
+        else if (type == PCLR_HALF) ((uint64_t *)host)[i] = 0x3c003c003c003c00ull | (v & 0x3ff) * 0x0001000100010001ull; /* 1..2 */
+        else ((uint32_t *)host)[2 * i] = ((uint32_t *)host)[2 * i + 1] = v;
+    }
+}
+
+PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const pclr_config *cfg, uint64_t n,
+                             pclr_config *out) {
+    const pclr_tune_entry *e = NULL;
+    /* type, op and accumulator as resolve fills them in (this runs at every reduce: no full resolve;
+       a value resolve would refuse matches no entry, since entries are resolved) */
+    const pclr_type type = cfg->type ? cfg->type : PCLR_FLOAT;
+    const pclr_op opv = cfg->op ? cfg->op : PCLR_SUM;
+    const pclr_accumulate acc = (opv == PCLR_SUM || opv == PCLR_STATS) && cfg->accumulate ? cfg->accumulate : PCLR_NATIVE;
+    const uint32_t size_class = pclr_size_class(pclr_layout_elements(cfg, n));
+    const pclr_shape shape = pclr_shape_class(cfg, n);
+    pclr_config op;
+    size_t i;
+    *out = *cfg;
+    for (i = 0; entries && i < count; ++i) /* the last entry for the type, op, accumulator, shape and size class */
+        if (entries[i].type == type && entries[i].op == opv && entries[i].cfg.accumulate == acc && entries[i].size_class == size_class &&
+            entries[i].shape == shape)
+            e = &entries[i];
+    if (!e) return 0;
+#define PCLR__FILL(field) if (!out->field) out->field = e->cfg.field
+    PCLR__FILL(wave_width);
+    PCLR__FILL(group_size);
+    PCLR__FILL(unroll);
+    PCLR__FILL(vector_width);
+    PCLR__FILL(stride);
+    PCLR__FILL(variant);
+    PCLR__FILL(finish);
+    PCLR__FILL(groups_per_unit);
+    PCLR__FILL(lanes);
+#undef PCLR__FILL
+    if (pclr_config_resolve(out, &op, NULL) != PCLR_OK) { /* knobs of another accumulator that do not fit this config */
+        *out = *cfg;
+        return 0;
+    }
+    return 1;
+}
+
+/* ====================================================================== */
+/* The engine every backend shares. A backend context starts with a
+   pclr__engine and gives it a table of functions (pclr__backend_ops); the
+   engine does the rest once: resolving configurations, the program cache in
+   memory and on disk, the tuning file and the tuner's timing loop, error
+   sentences, describe, and the generic context. */
+
+/* A device buffer: a cl_mem (ptr) or a CUdeviceptr (addr). */
+typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
+/* What a map reads besides x: y (a backend buffer, at an element offset) and its parameters' values. */
+typedef struct pclr__extra { pclr__mem y; uint64_t y_offset; const double *params; } pclr__extra;
+
+typedef struct pclr__engine pclr__engine;
+typedef struct pclr__batch pclr__batch;
+
+typedef struct pclr__backend_ops {
+    pclr_backend backend;
+    /* device defaults for the knobs c leaves 0 (before pclr_config_resolve) */
+    void (*defaults)(const pclr__engine *e, pclr_config *c);
+    /* PCLR_OK, or why this device cannot run the resolved c (NULL: it can) */
+    pclr_result (*check)(const pclr__engine *e, const pclr_config *c, const char **why);
+    /* the backend's compiler options for c, appended to the core's */
+    void (*options)(const pclr__engine *e, const pclr_config *c, char *buf, size_t cap, size_t *len);
+    /* a runnable program from source (bin NULL; *keep, when keep is not NULL,
+       gets a binary to cache, allocated with e->alloc) or from a cached binary */
+    pclr_result (*build)(pclr__engine *e, const pclr_config *c, const char *src, const char *opts, const void *bin,
+                         size_t bin_size, void **program, void **keep, size_t *keep_size);
+    void (*release)(pclr__engine *e, void *program);
+    /* device memory, blocking copies, a blocking reduce on it */
+    pclr_result (*alloc)(pclr__engine *e, size_t bytes, pclr__mem *m);
+    void (*free)(pclr__engine *e, pclr__mem m);
+    pclr_result (*write)(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes);
+    pclr_result (*read)(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes);
+    pclr_result (*reduce)(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
+                          void *result, const pclr__extra *x);
+    /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
+       of pool, back to back (negative: failed); a layout's (b not NULL,
+       planned from c) write their states into out; begin/end may be NULL */
+    pclr_result (*tune_begin)(pclr__engine *e);
+    double (*tune_time)(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out, uint64_t n,
+                        const uint64_t *offsets, int calls);
+    void (*tune_end)(pclr__engine *e);
+    /* the device's lines of describe */
+    void (*describe)(const pclr__engine *e, char *buf, size_t cap, size_t *len);
+    /* the generic context: a context of this backend from a pclr_desc */
+    pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
+    void (*destroy)(pclr__engine *e);
+    /* a layout (pclr__engine_batch planned it): states into out (a device
+       buffer, async) or results into host memory (blocking) */
+    pclr_result (*batched)(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                           pclr__mem offsets, pclr__mem out, void *results);
+} pclr__backend_ops;
+
+/* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
+typedef struct pclr__entry {
+    pclr_config raw;     /* the lookup key: the caller's bytes (a map's strings: the copies in text) */
+    pclr_config cfg;     /* resolved */
+    void *program;       /* the backend's */
+    uint32_t elem_size;  /* bytes of an input element */
+    pclr__layout layout; /* the op's state (layout.size bytes): the partials, and what the kernel writes */
+    char *text;          /* a map's expression and parameters, copied (NULL: no map) */
+    uint32_t y_size;     /* a map's second input: bytes of an element (0: none) */
+    int params;          /* a map's parameters, and their types */
+    pclr_type param[PCLR_MAP_MAX_PARAMS];
+} pclr__entry;
+
+
+/* A parameter's value as the kernel argument of its type (8 bytes of room); returns its size. */
+PCLR__FN size_t pclr__param_arg(pclr_type t, double v, void *out) {
+    pclr__mval m;
+    m.d = v;
+    m = pclr__mconv(m, PCLR_DOUBLE, t);
+    if (t == PCLR_FLOAT) { const float f = (float)m.d; memcpy(out, &f, 4); return 4; }
+    if (t == PCLR_DOUBLE) { memcpy(out, &m.d, 8); return 8; }
+    if (t == PCLR_INT || t == PCLR_UINT) { const uint32_t u = (uint32_t)m.u; memcpy(out, &u, 4); return 4; }
+    memcpy(out, &m.u, 8);
+    return 8;
+}
+
+/* Whether y's vectors line up with x's: the kernel aligns its loads of x (the head), and reads y at the same element. */
+PCLR__FN int pclr__y_lines_up(const pclr__entry *en, uint64_t x_addr, uint64_t x_offset, uint64_t y_addr, uint64_t y_offset) {
+    const uint64_t v = (uint64_t)en->cfg.vector_width;
+    if (v <= 1 || !en->y_size) return 1;
+    return (x_addr / en->elem_size + x_offset) % v == (y_addr / en->y_size + y_offset) % v;
+}
+
+typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
+
+struct pclr__engine {
+    const pclr__backend_ops *ops;
+    pclr_allocator alloc;         /* both functions set */
+    char device[256], driver[128]; /* the device's name and driver version: the tuning file's key */
+    char build_id[768];           /* what else defines a binary (platform, architecture, compiler) */
+    pclr_device_facts facts;
+    uint64_t cache_bytes;         /* the device's last-level cache: the tuner rotates over 4x this */
+    pclr__program *programs;
+    size_t program_count, program_cap;
+    pclr__entry *entries;
+    size_t entry_count, entry_cap, last; /* last: the index of the last hit */
+    char cache_dir[512];          /* "" = no disk cache */
+    const char *cache_off;        /* why the disk cache at cache_dir is not used (fails the trust rule); NULL: used */
+    size_t disk_hits, disk_stores;
+    pclr_tune_entry *tuned;       /* this device's tuned entries */
+    size_t tuned_count, tuned_skipped; /* skipped: entries the device cannot run */
+    char *build_log;
+    char last_error[1024];
+};
+
+static void *pclr__default_alloc(size_t size, void *user) { (void)user; return malloc(size); }
+static void pclr__default_free(void *p, void *user) { (void)user; free(p); }
+
+/* The allocator a desc asks for (zero: malloc/free); half of one is refused. */
+PCLR__FN int pclr__allocator_of(const pclr_allocator *in, pclr_allocator *out) {
+    if ((in->alloc == NULL) != (in->free == NULL)) return 0;
+    *out = *in;
+    if (!in->alloc) { out->alloc = pclr__default_alloc; out->free = pclr__default_free; out->user = NULL; }
+    return 1;
+}
+
+/* A sentence into a caller's buffer (buf may be NULL); returns r. */
+PCLR__FN pclr_result pclr__say(char *buf, size_t cap, pclr_result r, const char *fmt, ...) PCLR__PRINTF(4, 5);
+PCLR__FN pclr_result pclr__say(char *buf, size_t cap, pclr_result r, const char *fmt, ...) {
+    va_list ap;
+    if (!buf || !cap) return r;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* What every create checks first (the contract): the error text cleared, an
+   out pointer, an allocator with both functions or neither (*a: the one to use). */
+PCLR__FN pclr_result pclr__create_check(const char *fn, char *error, size_t cap, int have_out, const pclr_allocator *in,
+                                        pclr_allocator *a) {
+    if (error && cap) error[0] = '\0';
+    if (!have_out) return pclr__say(error, cap, PCLR_ERR_NULL_POINTER, "%s: out is NULL", fn);
+    if (!pclr__allocator_of(in, a))
+        return pclr__say(error, cap, PCLR_ERR_NULL_POINTER, "%s: desc.allocator needs both alloc and free, or neither", fn);
+    return PCLR_OK;
+}
+
+PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) PCLR__PRINTF(3, 4);
+PCLR__FN pclr_result pclr__fail(pclr__engine *e, pclr_result r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->last_error, sizeof e->last_error, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Copies at most cap - 1 bytes, without the trailing spaces some drivers pad names with. */
+PCLR__FN void pclr__copy(char *dst, size_t cap, const char *src) {
+    size_t n = strlen(src);
+    if (!cap) return;
+    if (n >= cap) n = cap - 1;
+    memcpy(dst, src, n);
+    while (n > 0 && dst[n - 1] == ' ') --n;
+    dst[n] = '\0';
+}
+
+PCLR__FN void *pclr__alloc(pclr__engine *e, size_t size) { return e->alloc.alloc(size, e->alloc.user); }
+PCLR__FN void pclr__free(pclr__engine *e, void *p) { if (p) e->alloc.free(p, e->alloc.user); }
+/* array with room for one more element (count used of *cap, doubling); NULL
+   when out of memory (array is then left as it was). */
+PCLR__FN void *pclr__grow(pclr__engine *e, void *array, size_t *cap, size_t count, size_t elem) {
+    size_t n = *cap ? 2 * *cap : 16;
+    void *p;
+    if (count < *cap) return array;
+    if (!(p = pclr__alloc(e, n * elem))) return NULL;
+    if (count) memcpy(p, array, count * elem);
+    pclr__free(e, array);
+    *cap = n;
+    return p;
+}
+
+/* Keeps text as the build log (NULL or empty: none). */
+PCLR__FN void pclr__set_log(pclr__engine *e, const char *text, size_t len) {
+    pclr__free(e, e->build_log);
+    e->build_log = (char *)pclr__alloc(e, len + 1);
+    if (!e->build_log) return;
+    if (len) memcpy(e->build_log, text, len);
+    e->build_log[len] = '\0';
+}
+
+PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, const pclr_allocator *a) {
+    memset(e, 0, sizeof *e);
+    e->ops = ops;
+    e->alloc = *a;
+}
+
+/* Once the device, driver and facts are known: the disk cache directory and
+   this device's tuning entries. Neither can fail the context: without them
+   kernels are built from source and the built-in defaults apply. */
+PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why);
+PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
+                                 int no_tune_file) {
+    char path[1024];
+    const char *why;
+    pclr_config c;
+    size_t need, i, kept;
+    if (!no_disk_cache) { /* a directory name that does not fit turns the disk cache off */
+        need = cache_dir && *cache_dir ? strlen(cache_dir) : pclr_cache_default_dir(NULL, 0);
+        if (need && need < sizeof e->cache_dir) {
+            if (cache_dir && *cache_dir) pclr__copy(e->cache_dir, sizeof e->cache_dir, cache_dir);
+            else pclr_cache_default_dir(e->cache_dir, sizeof e->cache_dir);
+        }
+        /* a directory that exists and fails the trust rule is left alone for this context's life (describe says why);
+           a missing one is created, private, at the first store */
+        if (e->cache_dir[0] && pclr__cache_dir_state(e->cache_dir, &why) == 0) e->cache_off = why;
+    }
+    if (no_tune_file) return;
+    if (!tune_file || !*tune_file) {
+        need = pclr_tune_default_path(path, sizeof path);
+        tune_file = need && need < sizeof path ? path : NULL;
+    }
+    if (tune_file &&
+        pclr_tune_load(tune_file, e->ops->backend, e->device, e->driver, &e->alloc, &e->tuned, &e->tuned_count) != PCLR_OK) {
+        e->tuned = NULL;
+        e->tuned_count = 0;
+    }
+    /* an entry this device cannot run is dropped: a tuning file never makes a default reduce fail */
+    for (i = kept = 0; i < e->tuned_count; ++i)
+        if (pclr__engine_check(e, &e->tuned[i].cfg, &c, &why) == PCLR_OK) e->tuned[kept++] = e->tuned[i];
+    e->tuned_skipped = e->tuned_count - kept;
+    e->tuned_count = kept;
+}
+
+PCLR__FN void pclr__engine_free(pclr__engine *e) {
+    size_t i;
+    for (i = 0; i < e->program_count; ++i) e->ops->release(e, e->programs[i].handle);
+    for (i = 0; i < e->entry_count; ++i) pclr__free(e, e->entries[i].text);
+    pclr__free(e, e->programs);
+    pclr__free(e, e->entries);
+    pclr__free(e, e->tuned);
+    pclr__free(e, e->build_log);
+    e->programs = NULL; e->entries = NULL; e->tuned = NULL; e->build_log = NULL;
+    e->program_count = e->program_cap = e->entry_count = e->entry_cap = e->tuned_count = e->last = 0;
+}
+
+/* Backend defaults, the core's resolution, then what this device can run. */
+PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why) {
+    pclr_config c = *cfg;
+    pclr_result r;
+    *why = NULL;
+    if (c.backend == PCLR_BACKEND_AUTO) c.backend = e->ops->backend;
+    if (e->ops->defaults) e->ops->defaults(e, &c);
+    if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
+    if (c.backend != e->ops->backend) {
+        *why = e->ops->backend == PCLR_CUDA ? "the CUDA backend runs only cuda kernels"
+             : e->ops->backend == PCLR_VULKAN ? "the Vulkan backend runs only vulkan kernels" : "the OpenCL backend runs only opencl kernels";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    }
+    if (e->facts.max_group_size && (uint32_t)c.group_size > e->facts.max_group_size) {
+        *why = "the group size is above the device's limit";
+        return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+    }
+    if (e->ops->check && (r = e->ops->check(e, &c, why)) != PCLR_OK) return r;
+    *out = c;
+    return PCLR_OK;
+}
+
+PCLR__FN pclr_result pclr__engine_resolve(pclr__engine *e, const pclr_config *cfg, pclr_config *out) {
+    const char *why = NULL;
+    char where[256];
+    pclr_result r;
+    if (!cfg || !out) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if ((r = pclr__engine_check(e, cfg, out, &why)) != PCLR_OK) {
+        if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(cfg, where, sizeof where) != PCLR_OK) why = where;
+        pclr__fail(e, r, "configuration not usable on %s: %s (%s)", e->device, why ? why : "invalid", pclr_result_string(r));
+    }
+    return r;
+}
+
+/* The program of a resolved config: in memory, else from the disk cache,
+   else built (and stored). */
+PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *resolved, void **program) {
+    pclr_config c = *resolved;
+    size_t src_size = 0, opt_size = 0, opt_len, ident_len = 0, bin_size = 0, i;
+    char *src, *opts, *ident = NULL;
+    void *bin = NULL, *handle = NULL, *grown;
+    uint64_t key;
+    pclr_result r;
+    c.groups_per_unit = 2048 / c.group_size; /* grid only: one program serves every value */
+    if ((r = pclr_kernel_source(&c, NULL, 0, &src_size)) != PCLR_OK || (r = pclr_kernel_options(&c, NULL, 0, &opt_size)) != PCLR_OK)
+        return pclr__fail(e, r, "cannot generate the kernel: %s", pclr_result_string(r));
+    opt_size += 256; /* the backend's options */
+    if (!(src = (char *)pclr__alloc(e, src_size + opt_size)))
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the kernel source");
+    opts = src + src_size;
+    pclr_kernel_source(&c, src, src_size, NULL);
+    pclr_kernel_options(&c, opts, opt_size, NULL);
+    opt_len = strlen(opts);
+    if (e->ops->options) e->ops->options(e, &c, opts, opt_size, &opt_len);
+    if (opt_len >= opt_size) {
+        pclr__free(e, src);
+        return pclr__fail(e, PCLR_ERR_BUILD_FAILED, "compiler options too long");
+    }
+    key = pclr_hash64(opts, opt_len, pclr_hash64(src, src_size, PCLR_HASH_SEED));
+    for (i = 0; i < e->program_count; ++i)
+        if (e->programs[i].key == key) { /* the same text: cannot differ in anything the kernel sees */
+            pclr__free(e, src);
+            *program = e->programs[i].handle;
+            return PCLR_OK;
+        }
+    if (!(grown = pclr__grow(e, e->programs, &e->program_cap, e->program_count, sizeof *e->programs))) {
+        pclr__free(e, src);
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the program cache");
+    }
+    e->programs = (pclr__program *)grown;
+    /* The disk cache: a valid file for this identity skips the compiler; one
+       the driver refuses is rebuilt and overwritten. */
+    if (e->cache_dir[0] && !e->cache_off && (ident = (char *)pclr__alloc(e, src_size + opt_len + sizeof e->build_id + 8)) != NULL) {
+        pclr__appendf(ident, src_size + opt_len + sizeof e->build_id + 8, &ident_len, "%s\n%s\n%s", src, opts, e->build_id);
+        if (pclr_cache_load(e->cache_dir, ident, ident_len, &e->alloc, &bin, &bin_size, NULL)) {
+            /* PCLR_ERR_BUILD_FAILED: the driver refuses the binary; anything else fails the call */
+            if ((r = e->ops->build(e, &c, src, opts, bin, bin_size, &handle, NULL, NULL)) == PCLR_OK) ++e->disk_hits;
+            pclr__free(e, bin);
+            bin = NULL;
+        }
+    }
+    if (r != PCLR_OK && r != PCLR_ERR_BUILD_FAILED) {
+        pclr__free(e, ident);
+        pclr__free(e, src);
+        return r;
+    }
+    r = PCLR_OK;
+    if (!handle) {
+        bin_size = 0;
+        r = e->ops->build(e, &c, src, opts, NULL, 0, &handle, ident ? &bin : NULL, &bin_size);
+        /* a failed store only costs the next process a build */
+        if (r == PCLR_OK && bin && pclr_cache_store(e->cache_dir, ident, ident_len, bin, bin_size) == PCLR_OK) ++e->disk_stores;
+        pclr__free(e, bin);
+    }
+    pclr__free(e, ident);
+    pclr__free(e, src);
+    if (r != PCLR_OK) return r;
+    e->programs[e->program_count].key = key;
+    e->programs[e->program_count++].handle = handle;
+    *program = handle;
+    return PCLR_OK;
+}
+
+/* Slow path of pclr__engine_lookup: resolves, builds and adds an entry. */
+PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, const pclr__entry **out) {
+    pclr__entry en;
+    pclr_result r;
+    void *grown;
+    memset(&en, 0, sizeof en);
+    if ((r = pclr__engine_resolve(e, cfg, &en.cfg)) != PCLR_OK) return r;
+    if ((r = pclr__engine_program(e, &en.cfg, &en.program)) != PCLR_OK) return r;
+    if (!(grown = pclr__grow(e, e->entries, &e->entry_cap, e->entry_count, sizeof *e->entries)))
+        return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
+    e->entries = (pclr__entry *)grown;
+    en.raw = *cfg;
+    en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
+    if (pclr__has_map(&en.cfg)) { /* the caller's strings may change: keep copies */
+        const size_t ml = strlen(cfg->map) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
+        pclr__mtree *t = (pclr__mtree *)pclr__alloc(e, sizeof *t);
+        if (!t || !(en.text = (char *)pclr__alloc(e, ml + pl))) {
+            pclr__free(e, t);
+            return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
+        }
+        memcpy(en.text, cfg->map, ml);
+        if (pl) memcpy(en.text + ml, cfg->params, pl);
+        en.raw.map = en.cfg.map = en.text;
+        en.raw.params = en.cfg.params = pl ? en.text + ml : NULL;
+        pclr__map_parse(&en.cfg, t, NULL, 0);
+        en.elem_size *= (uint32_t)t->comps;
+        en.y_size = t->y ? (uint32_t)(pclr_type_size(t->y) * (size_t)t->comps) : 0;
+        en.params = t->params;
+        memcpy(en.param, t->param, sizeof en.param);
+        pclr__free(e, t);
+    }
+    pclr__layout_of(&en.cfg, &en.layout);
+    e->entries[e->entry_count] = en;
+    *out = &e->entries[e->last = e->entry_count++];
+    return PCLR_OK;
+}
+
+/* The same bytes, and the same text behind a map's pointers. */
+PCLR__FN int pclr__config_same(const pclr_config *a, const pclr_config *b) {
+    pclr_config x = *a, y = *b;
+    x.map = x.params = y.map = y.params = NULL;
+    return memcmp(&x, &y, sizeof x) == 0 && !strcmp(a->map ? a->map : "", b->map ? b->map : "") &&
+           !strcmp(a->params ? a->params : "", b->params ? b->params : "");
+}
+
+/* The entry for the caller's config on n elements: the tuned knobs for n's
+   size class fill what cfg leaves 0 (one array; a layout's come in
+   pclr__engine_batch, which knows its shape); then the entry with the same bytes,
+   starting at the last hit (a program uses a few configurations, most often
+   the same one again), else the slow path. Valid until the next lookup. */
+PCLR__FN pclr_result pclr__engine_lookup(pclr__engine *e, const pclr_config *cfg, uint64_t n, const pclr__entry **out) {
+    pclr_config tuned;
+    size_t i, j;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (e->tuned_count && cfg->layout == PCLR_LAYOUT_ONE && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    for (i = 0, j = e->last; i < e->entry_count; ++i, j = j + 1 < e->entry_count ? j + 1 : 0)
+        if (pclr__config_same(&e->entries[j].raw, cfg)) {
+            *out = &e->entries[e->last = j];
+            return PCLR_OK;
+        }
+    return pclr__engine_add(e, cfg, out);
+}
+
+/* A layout's reduction, planned: the program for the shape's strategy (its
+   entry's config has no shape: one program serves every shape of a
+   strategy), the launch, how many results and the elements it reads. */
+struct pclr__batch {
+    const pclr__entry *en;
+    pclr_config shape;   /* resolved, with rows, cols and pitch */
+    pclr_launch plan;
+    uint64_t results;    /* rows, columns or segments */
+    uint64_t span;       /* elements of x (and y) from the offset that the layout may read */
+};
+
+/* (as the caller gave cfg: the tuner's candidates; pclr__engine_batch first applies the tuned knobs) */
+PCLR__FN pclr_result pclr__engine_plan_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+    pclr_config kernel;
+    pclr_result r;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    if ((r = pclr__engine_resolve(e, cfg, &b->shape)) != PCLR_OK) return r;
+    if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
+    kernel = *cfg;
+    kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
+    kernel.lanes = b->plan.lanes;
+    if (pclr__rows_staged(&b->shape, b->plan.lanes)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
+    kernel.rows = pclr__cols_few(&b->shape, (uint64_t)b->plan.lanes, b->plan.split);  /* a few-rows program, or 0 */
+    if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
+    b->results = pclr_layout_results(&b->shape);
+    b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0
+            : (b->shape.rows - 1) * b->shape.pitch + b->shape.cols;
+    if (b->results > UINT64_MAX / (b->en->layout.size * (b->plan.split + 1)))
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%llu results overflow 64-bit sizes", (unsigned long long)b->results);
+    return PCLR_OK;
+}
+
+/* A layout's reduction planned with the knobs tuned for its shape class and size filling what cfg leaves 0. */
+PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg, uint64_t n, pclr__batch *b) {
+    pclr_config tuned;
+    if (cfg && e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    return pclr__engine_plan_batch(e, cfg, n, b);
+}
+
+/* The blocking form's last step: the states read back, finalized into results. */
+PCLR__FN pclr_result pclr__batch_finalize(const pclr__batch *b, const unsigned char *states, void *results) {
+    const size_t rs = pclr_result_size(&b->en->cfg), ss = b->en->layout.size;
+    uint64_t k;
+    pclr_result r;
+    for (k = 0; k < b->results; ++k)
+        if ((r = pclr__finalize(&b->en->cfg, &b->en->layout, states + k * ss, (unsigned char *)results + k * rs)) != PCLR_OK) return r;
+    return PCLR_OK;
+}
+
+PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cfg) {
+    const pclr__entry *en;
+    return pclr__engine_lookup(e, cfg, 0, &en);
+}
+
+/* The tuner's measurement: seconds per call of cfg on n elements, pipelined,
+   the median of three ~2 ms batches; each call reads the next slice of a
+   pool larger than the cache, so that inputs come from memory. A layout's
+   calls write their states into out. */
+typedef struct pclr__tuning { pclr__engine *e; pclr__mem pool, out; uint64_t pool_elems, turn; } pclr__tuning;
+
+PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
+    pclr__tuning *t = (pclr__tuning *)user;
+    const uint64_t span = (n + 63) / 64 * 64, slots = t->pool_elems / span ? t->pool_elems / span : 1;
+    uint64_t offsets[256];
+    double secs[3], s;
+    int calls = 1, batch, i;
+    pclr__batch b;
+    const pclr__batch *planned = cfg->layout != PCLR_LAYOUT_ONE ? &b : NULL; /* a layout: planned once */
+    if (planned ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
+        return -1.0; /* this device cannot run it: skipped */
+    for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches */
+        for (i = 0; i < calls; ++i) offsets[i] = (t->turn++ % slots) * span;
+        if ((s = t->e->ops->tune_time(t->e, cfg, planned, t->pool, t->out, n, offsets, calls)) <= 0) return -1.0;
+        if (batch < 0) calls = pclr__tune_batch_calls(s);
+        else secs[batch] = s / calls;
+    }
+    return pclr__tune_median3(secs);
+}
+
+PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                       pclr_tune_entry *out, size_t cap, size_t *count) {
+    const size_t chunk = (size_t)1 << 20;
+    pclr__tuning t;
+    pclr_tune_options o;
+    pclr_config start;
+    pclr_result r;
+    uint64_t es, pool_bytes, done;
+    size_t i;
+    char *host;
+    if (count) *count = 0;
+    if (!out || !count) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "tune: %s is NULL", out ? "count" : "out");
+    if ((int)type <= 0 || (int)op <= 0 || type >= PCLR_TYPE_COUNT_ || op >= PCLR_OP_COUNT_)
+        return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: type and op must be set and valid");
+    if (cap < PCLR_TUNE_CLASSES)
+        return pclr__fail(e, PCLR_ERR_BUFFER_TOO_SMALL, "tune: out needs room for %d entries", PCLR_TUNE_CLASSES);
+    memset(&start, 0, sizeof start);
+    start.type = type;
+    start.op = op;
+    memset(&o, 0, sizeof o);
+    if (opt) o = *opt;
+    if (o.layout != PCLR_LAYOUT_ONE) { /* one shape: its elements are the n measured */
+        if (o.layout != PCLR_LAYOUT_ROWS && o.layout != PCLR_LAYOUT_COLUMNS)
+            return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: a layout is tuned as rows or columns (segments use the entries of rows of their length)");
+        if (!e->ops->batched) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "tune: rows, columns and segments are not offered on this backend");
+        if (!o.rows || !o.cols) return pclr__fail(e, PCLR_ERR_INVALID_KNOB, "tune: a layout needs rows and cols of at least 1");
+        start.layout = o.layout;
+        start.rows = o.rows;
+        start.cols = o.cols;
+        o.max_n = pclr_layout_elements(&start, 0);
+    }
+    if ((r = pclr__engine_resolve(e, &start, &start)) != PCLR_OK) return r;
+    if (!o.max_n) o.max_n = (uint64_t)1 << 26;
+    es = pclr_type_size(type);
+    if (o.max_n > ((uint64_t)1 << 40) / es)
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "tune: %llu elements are too many", (unsigned long long)o.max_n);
+    pool_bytes = o.max_n * es > 4 * e->cache_bytes ? o.max_n * es : 4 * e->cache_bytes;
+    pool_bytes = (pool_bytes + 255) / 256 * 256;
+    memset(&t, 0, sizeof t);
+    t.e = e;
+    t.pool_elems = pool_bytes / es;
+    if (start.layout != PCLR_LAYOUT_ONE) { /* a state per row or column */
+        pclr__layout states;
+        pclr__layout_of(&start, &states);
+        if ((r = e->ops->alloc(e, (size_t)(pclr_layout_results(&start) * states.size), &t.out)) != PCLR_OK) return r;
+    }
+    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool)) != PCLR_OK || !(host = (char *)pclr__alloc(e, chunk))) {
+        if (r == PCLR_OK) e->ops->free(e, t.pool);
+        if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
+        return r != PCLR_OK ? r : pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
+    }
+    pclr__tune_pattern(type, host, chunk);
+    for (done = 0; done < pool_bytes && r == PCLR_OK; done += chunk)
+        r = e->ops->write(e, t.pool, (size_t)done, host, (size_t)(pool_bytes - done < chunk ? pool_bytes - done : chunk));
+    pclr__free(e, host);
+    if (r == PCLR_OK && (!e->ops->tune_begin || (r = e->ops->tune_begin(e)) == PCLR_OK)) {
+        r = pclr_tune_sweep(&start, &o, pclr__tune_measure, &t, out, cap, count);
+        if (e->ops->tune_end) e->ops->tune_end(e);
+    }
+    e->ops->free(e, t.pool);
+    if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
+    if (r != PCLR_OK) {
+        *count = 0;
+        return r;
+    }
+    for (i = 0; i < *count; ++i) {
+        pclr__copy(out[i].device, sizeof out[i].device, e->device);
+        pclr__copy(out[i].driver, sizeof out[i].driver, e->driver);
+    }
+    if ((r = pclr__tune_add(&e->alloc, &e->tuned, &e->tuned_count, out, *count)) != PCLR_OK)
+        return pclr__fail(e, r, "tune: out of host memory for the tuned entries");
+    return PCLR_OK;
+}
+
+PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t cap) {
+    pclr_config zero, c;
+    pclr_launch plan;
+    const char *why = NULL;
+    char text[400];
+    size_t len = 0;
+    if (!e) {
+        pclr__appendf(buf, cap, &len, "no context (NULL)\n");
+    } else {
+        e->ops->describe(e, buf, cap, &len);
+        memset(&zero, 0, sizeof zero);
+        if (pclr__engine_check(e, &zero, &c, &why) == PCLR_OK) {
+            pclr_config_describe(&c, text, sizeof text);
+            pclr__appendf(buf, cap, &len, "default path: %s\n", text);
+            if (pclr_plan(&c, &e->facts, (uint64_t)1 << 24, &plan) == PCLR_OK)
+                pclr__appendf(buf, cap, &len, "grid for 2^24 elements: %llu groups x %u work-items (at most %llu groups)\n",
+                              (unsigned long long)plan.groups, (unsigned)plan.group_size,
+                              (unsigned long long)pclr_max_groups(&c, &e->facts));
+        } else {
+            pclr__appendf(buf, cap, &len, "default path: none (%s)\n", why ? why : "unsupported");
+        }
+        pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
+                      (unsigned long)e->program_count);
+        if (e->cache_off) pclr__appendf(buf, cap, &len, "disk cache: off (%s: %s)\n", e->cache_off, e->cache_dir);
+        else pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
+                           (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+        pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
+                      (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
+    }
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+PCLR__FN const char *pclr__engine_error(const pclr__engine *e) { return e ? e->last_error : "no context (NULL)"; }
+PCLR__FN const char *pclr__engine_log(const pclr__engine *e) { return e && e->build_log ? e->build_log : ""; }
+
+/* ---------------------------------------------------------------- run-time library loading
+   One mechanism for every library: a list of entry points (field of the
+   table, symbol name) filled by dlopen/dlsym (LoadLibrary/GetProcAddress) or,
+   under PCLREDUCE_NO_RUNTIME_LINKING, by the linked symbols (each backend's
+   list macro writes that part). */
+typedef struct pclr__symbol { const char *name; size_t offset; int optional; } pclr__symbol;
+
+/* A library the backends load: what it is called, where to look, its entry points. */
+typedef struct pclr__library {
+    const char *what, *env, *path_field, *table_field; /* "OpenCL library", "PCLR_OPENCL_LIBRARY", desc fields */
+    const char *hint;                                  /* how to get one */
+    const char *const *names;                          /* the usual names, in order */
+    size_t count;
+    const pclr__symbol *syms;
+    size_t nsyms;
+    void (*link)(void *table);                         /* PCLREDUCE_NO_RUNTIME_LINKING: the linked functions */
+} pclr__library;
+
+#ifndef PCLREDUCE_NO_RUNTIME_LINKING
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+
+PCLR__FN void *pclr__lib_open(const char *name) {
+#ifdef _WIN32
+    return (void *)LoadLibraryA(name);
+#else
+    return dlopen(name, RTLD_NOW | RTLD_LOCAL);
+#endif
+}
+
+PCLR__FN void pclr__lib_close(void *lib) {
+    if (!lib) return;
+#ifdef _WIN32
+    FreeLibrary((HMODULE)lib);
+#else
+    dlclose(lib);
+#endif
+}
+
+PCLR__FN const char *pclr__lib_error(void) {
+#ifdef _WIN32
+    return "LoadLibrary failed";
+#else
+    const char *e = dlerror();
+    return e ? e : "not found";
+#endif
+}
+
+/* Stores the address of `name` into the function pointer at dst (memcpy keeps
+   the object-to-function pointer conversion -Wpedantic clean). 0: not found. */
+PCLR__FN int pclr__lib_sym(void *lib, const char *name, void *dst) {
+    void *p;
+#ifdef _WIN32
+    FARPROC f = GetProcAddress((HMODULE)lib, name);
+    memcpy(&p, &f, sizeof p);
+#else
+    p = dlsym(lib, name);
+#endif
+    if (!p) return 0;
+    memcpy(dst, &p, sizeof p);
+    return 1;
+}
+
+
+/* Opens `path` (an explicit path that fails is an error: no fall-back), else
+   $env, else the first of names[] that opens, and fills every symbol into
+   table. *lib gets the library, name where it came from; on failure a
+   sentence in why and PCLR_ERR_NO_DRIVER. */
+PCLR__FN pclr_result pclr__lib_load(const pclr__library *L, const char *path, const char *const *names, size_t count,
+                                    void *table, void **lib, char *name, size_t name_cap, char *why, size_t why_cap) {
+    const char *from = L->path_field;
+    size_t i;
+    *lib = NULL;
+    if (!path || !*path) {
+        path = getenv(L->env);
+        from = L->env;
+    }
+    if (path && *path) {
+        if (!(*lib = pclr__lib_open(path)))
+            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s", L->what, path,
+                             from, pclr__lib_error());
+        pclr__copy(name, name_cap, path);
+    } else {
+        char tried[256];
+        size_t len = 0;
+        tried[0] = '\0';
+        for (i = 0; i < count && !*lib; ++i) {
+            pclr__appendf(tried, sizeof tried, &len, "%s%s", i ? ", " : "", names[i]);
+            if ((*lib = pclr__lib_open(names[i])) != NULL) pclr__copy(name, name_cap, names[i]);
+        }
+        if (!*lib) return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s (tried %s; %s)", L->what, tried, L->hint);
+    }
+    for (i = 0; i < L->nsyms; ++i)
+        if (!pclr__lib_sym(*lib, L->syms[i].name, (char *)table + L->syms[i].offset) && !L->syms[i].optional) {
+            pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "the %s %s lacks %s (too old?)", L->what, name, L->syms[i].name);
+            pclr__lib_close(*lib);
+            *lib = NULL;
+            return PCLR_ERR_NO_DRIVER;
+        }
+    return PCLR_OK;
+}
+#else
+PCLR__FN void pclr__lib_close(void *lib) { (void)lib; } /* nothing was loaded */
+#endif /* PCLREDUCE_NO_RUNTIME_LINKING */
+
+/* A library's table of entry points: the caller's (`given`, copied when it
+   sets every required entry point), the linked functions, or loaded (names:
+   the order to try). *lib: what to close (NULL when nothing was loaded). */
+PCLR__FN pclr_result pclr__library_open(const pclr__library *L, const void *given, const char *path, const char *const *names,
+                                        size_t count, void *table, size_t size, void **lib, char *name, size_t name_cap,
+                                        char *why, size_t why_cap) {
+    size_t i;
+    void *p;
+    *lib = NULL;
+    if (given) {
+        for (i = 0; i < L->nsyms; ++i) {
+            memcpy(&p, (const char *)given + L->syms[i].offset, sizeof p);
+            if (!p && !L->syms[i].optional)
+                return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "%s leaves %s NULL", L->table_field, L->syms[i].name);
+        }
+        memcpy(table, given, size);
+        pclr__say(name, name_cap, PCLR_OK, "the caller's table (%s)", L->table_field);
+        return PCLR_OK;
+    }
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING
+    (void)path; (void)names; (void)count; (void)why; (void)why_cap;
+    L->link(table);
+    pclr__say(name, name_cap, PCLR_OK, "linked (PCLREDUCE_NO_RUNTIME_LINKING)");
+    return PCLR_OK;
+#else
+    return pclr__lib_load(L, path, names, count, table, lib, name, name_cap, why, why_cap);
+#endif
+}
+
+/* pclr_cl_load_api and its twins: a table without a context (stays loaded). */
+PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, void *table, size_t size, char *why, size_t why_cap) {
+    char name[256];
+    void *lib;
+    if (why && why_cap) why[0] = '\0';
+    if (!table) return pclr__say(why, why_cap, PCLR_ERR_NULL_POINTER, "the table pointer is NULL");
+    memset(table, 0, size);
+    return pclr__library_open(L, NULL, path, L->names, L->count, table, size, &lib, name, sizeof name, why, why_cap);
+}
+
+/* A backend's desc from a pclr_desc: the fields they share. */
+#define PCLR__DESC_FROM(dst, d)                                                                                \
+    ((dst).allocator = (d)->allocator, (dst).cache_dir = (d)->cache_dir, (dst).no_disk_cache = (d)->no_disk_cache, \
+     (dst).tune_file = (d)->tune_file, (dst).no_tune_file = (d)->no_tune_file, (dst).error = (d)->error,         \
+     (dst).error_cap = (d)->error_cap)
+
+/* A backend's table of functions, for the generic context. */
+#define PCLR__DEFINE_OPS(fn, ...)                          \
+    static const pclr__backend_ops *fn(void) {             \
+        static const pclr__backend_ops ops = {__VA_ARGS__}; \
+        return &ops;                                       \
+    }
+
+/* ---------------------------------------------------------------- the generic context */
+#if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
+static const pclr__backend_ops *pclr__cl_ops(void);
+static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
+#define PCLR__HAVE_OPENCL 1
+#else
+#define PCLR__HAVE_OPENCL 0
+#endif
+#if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
+static const pclr__backend_ops *pclr__cuda_ops(void);
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
+#define PCLR__HAVE_CUDA 1
+#else
+#define PCLR__HAVE_CUDA 0
+#endif
+#if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
+static const pclr__backend_ops *pclr__vk_ops(void);
+static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
+#define PCLR__HAVE_VULKAN 1
+#else
+#define PCLR__HAVE_VULKAN 0
+#endif
+
+struct pclr_context {
+    pclr__engine *engine;  /* the backend's context; NULL on the CPU */
+    pclr_backend backend;
+    pclr_allocator alloc;
+    char passed_over[512]; /* why earlier backends were not taken */
+    char last_error[512];  /* the CPU's sentences */
+};
+
+struct pclr_buffer {
+    pclr__mem mem;         /* host memory (ptr) on the CPU */
+    size_t bytes;
+};
+
+PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
+#if PCLR__HAVE_OPENCL
+    if (b == PCLR_OPENCL) return pclr__cl_ops();
+#endif
+#if PCLR__HAVE_CUDA
+    if (b == PCLR_CUDA) return pclr__cuda_ops();
+#endif
+#if PCLR__HAVE_VULKAN
+    if (b == PCLR_VULKAN) return pclr__vk_ops();
+#endif
+    (void)b;
+    return NULL;
+}
+
+PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
+    static const pclr_backend autos[] = {PCLR_CUDA, PCLR_OPENCL, PCLR_CPU};
+    pclr_desc zero, d;
+    pclr_allocator a;
+    pclr_context *ctx;
+    const pclr_backend *order = autos;
+    size_t count = 3, i, len = 0;
+    pclr_result r;
+    if (out) *out = NULL;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if ((r = pclr__create_check("pclr_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
+        return r;
+    if (desc->backends[0] != PCLR_BACKEND_AUTO) {
+        order = desc->backends;
+        for (count = 0; count < PCLR_MAX_BACKENDS && desc->backends[count]; ++count)
+            if ((int)desc->backends[count] < 0 || desc->backends[count] >= PCLR_BACKEND_COUNT_)
+                return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM,
+                                 "pclr_create: desc.backends[%lu] is not a backend", (unsigned long)count);
+    }
+    if (!(ctx = (pclr_context *)a.alloc(sizeof *ctx, a.user)))
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
+    memset(ctx, 0, sizeof *ctx);
+    ctx->alloc = a;
+    d = *desc;
+    for (i = 0; i < count; ++i) {
+        const pclr__backend_ops *ops = pclr__ops_of(order[i]);
+        char why[512];
+        if (order[i] == PCLR_CPU) {
+            ctx->backend = PCLR_CPU;
+            *out = ctx;
+            return PCLR_OK;
+        }
+        why[0] = '\0';
+        if (!ops) {
+            pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)",
+                      order[i] == PCLR_CUDA ? "CUDA" : order[i] == PCLR_VULKAN ? "VULKAN" : "OPENCL");
+        } else {
+            d.error = why;
+            d.error_cap = sizeof why;
+            if ((r = ops->create(&d, &ctx->engine)) == PCLR_OK) {
+                ctx->backend = order[i];
+                *out = ctx;
+                return PCLR_OK;
+            }
+            if (r == PCLR_ERR_OUT_OF_MEMORY || r == PCLR_ERR_NULL_POINTER || r == PCLR_ERR_INVALID_ENUM) {
+                a.free(ctx, a.user);
+                return pclr__say(desc->error, desc->error_cap, r, "%s: %s", pclr_backend_name(order[i]), why);
+            }
+        }
+        pclr__appendf(ctx->passed_over, sizeof ctx->passed_over, &len, "%s%s: %s", len ? "; " : "",
+                      pclr_backend_name(order[i]), why);
+    }
+    pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE, "no backend works here (%s)", ctx->passed_over);
+    a.free(ctx, a.user);
+    return PCLR_ERR_NO_DEVICE;
+}
+
+PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backend, int *count) {
+    pclr_desc zero;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (desc->error && desc->error_cap) desc->error[0] = '\0';
+    if (!count) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NULL_POINTER, "pclr_device_count: count is NULL");
+    *count = 0;
+    switch (backend) {
+    case PCLR_CPU: *count = 1; return PCLR_OK;
+#if PCLR__HAVE_OPENCL
+    case PCLR_OPENCL: return pclr__cl_device_count(desc, count);
+#endif
+#if PCLR__HAVE_CUDA
+    case PCLR_CUDA: return pclr__cuda_device_count(desc, count);
+#endif
+#if PCLR__HAVE_VULKAN
+    case PCLR_VULKAN: return pclr__vk_device_count(desc, count);
+#endif
+    default:
+        if ((int)backend <= 0 || backend >= PCLR_BACKEND_COUNT_)
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_ENUM, "pclr_device_count: name one backend (cuda, opencl, vulkan, cpu)");
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DRIVER, "pclr_device_count: %s is not compiled in",
+                         pclr_backend_name(backend));
+    }
+}
+
+PCLR_API void pclr_destroy(pclr_context *ctx) {
+    if (!ctx) return;
+    if (ctx->engine) ctx->engine->ops->destroy(ctx->engine);
+    ctx->alloc.free(ctx, ctx->alloc.user);
+}
+
+PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx) { return ctx ? ctx->backend : PCLR_BACKEND_AUTO; }
+PCLR_API const char *pclr_device_name(const pclr_context *ctx) {
+    return !ctx ? "" : ctx->engine ? ctx->engine->device : "the CPU reference (pclr_cpu_reduce)";
+}
+
+/* The context's error slot: the backend's, or the CPU context's own. */
+PCLR__FN pclr_result pclr__context_fail(pclr_context *ctx, pclr_result r, const char *what) {
+    if (ctx->engine) return pclr__fail(ctx->engine, r, "%s", what);
+    return pclr__say(ctx->last_error, sizeof ctx->last_error, r, "%s", what);
+}
+
+PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
+    pclr_buffer *b;
+    pclr_result r = PCLR_OK;
+    if (out) *out = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_buffer_create: out is NULL");
+    if (!(b = (pclr_buffer *)ctx->alloc.alloc(sizeof *b, ctx->alloc.user)))
+        return pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    b->bytes = bytes;
+    b->mem.addr = 0;
+    if (ctx->engine) r = ctx->engine->ops->alloc(ctx->engine, bytes ? bytes : 1, &b->mem);
+    else if (!(b->mem.ptr = ctx->alloc.alloc(bytes ? bytes : 1, ctx->alloc.user)))
+        r = pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    if (r != PCLR_OK) {
+        ctx->alloc.free(b, ctx->alloc.user);
+        return r;
+    }
+    *out = b;
+    return PCLR_OK;
+}
+
+PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
+    if (!ctx || !buf) return;
+    if (ctx->engine) ctx->engine->ops->free(ctx->engine, buf->mem);
+    else ctx->alloc.free(buf->mem.ptr, ctx->alloc.user);
+    ctx->alloc.free(buf, ctx->alloc.user);
+}
+
+/* buf, and [offset, offset + bytes) inside it. */
+PCLR__FN pclr_result pclr__buffer_check(pclr_context *ctx, const pclr_buffer *buf, const void *host, size_t offset,
+                                        size_t bytes) {
+    if (!buf || (!host && bytes)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "buffer or host pointer is NULL");
+    if (offset > buf->bytes || bytes > buf->bytes - offset)
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the copy reaches past the end of the buffer");
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__buffer_check(ctx, buf, src, offset, bytes)) != PCLR_OK || !bytes) return r;
+    if (ctx->engine) return ctx->engine->ops->write(ctx->engine, buf->mem, offset, src, bytes);
+    memcpy((char *)buf->mem.ptr + offset, src, bytes);
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__buffer_check(ctx, buf, dst, offset, bytes)) != PCLR_OK || !bytes) return r;
+    if (ctx->engine) return ctx->engine->ops->read(ctx->engine, buf->mem, offset, dst, bytes);
+    memcpy(dst, (const char *)buf->mem.ptr + offset, bytes);
+    return PCLR_OK;
+}
+
+/* The CPU context checks a config as a kernel backend would (knobs valid). */
+PCLR__FN pclr_result pclr__cpu_check(pclr_context *ctx, const pclr_config *cfg, pclr_config *out) {
+    pclr_config c;
+    const char *why = NULL;
+    pclr_result r;
+    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    c = *cfg;
+    if (c.backend == PCLR_CPU) c.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&c, out, &why)) != PCLR_OK) {
+        char where[256];
+        if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&c, where, sizeof where) != PCLR_OK) return pclr__context_fail(ctx, r, where);
+        return pclr__context_fail(ctx, r, why);
+    }
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
+    pclr_config c;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    return ctx->engine ? pclr__engine_prepare(ctx->engine, cfg) : pclr__cpu_check(ctx, cfg, &c);
+}
+
+PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
+    pclr_config tuned;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "out is NULL");
+    if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
+    if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    return pclr__engine_resolve(ctx->engine, cfg, out);
+}
+
+PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n) {
+    const pclr__engine *e = ctx ? ctx->engine : NULL;
+    const pclr_tune_entry *found = NULL;
+    pclr_config c;
+    size_t i;
+    /* one at a time, as the reduce applies them (a file's later line has replaced an earlier one with its key) */
+    for (i = 0; e && cfg && i < e->tuned_count; ++i)
+        if (pclr_tune_apply(&e->tuned[i], 1, cfg, n, &c)) found = &e->tuned[i];
+    return found;
+}
+
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
+                                 uint64_t n, void *result) {
+    return pclr_reduce_map(ctx, cfg, in, offset, NULL, 0, n, NULL, result);
+}
+
+/* Whether elements [offset, offset + n) of es bytes fit in buf (a NULL buf holds none). */
+static int pclr__fits(const pclr_buffer *buf, uint64_t es, uint64_t offset, uint64_t n) {
+    if (!buf || !es) return n == 0 || !es;
+    return n <= UINT64_MAX / es && offset <= UINT64_MAX / es - n && (offset + n) * es <= buf->bytes;
+}
+
+PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                     const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
+    pclr_config c;
+    uint64_t es, ys = 0;
+    pclr_result r;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result || (!x && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
+    es = pclr_type_size(cfg ? cfg->type : PCLR_TYPE_DEFAULT);
+    if (cfg && pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
+    if (cfg && pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
+    if (!pclr__fits(x, es, x_offset, n) || (y && !pclr__fits(y, ys, y_offset, n)))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, pclr__fits(x, es, x_offset, n) ? "y_offset + n elements reach past the end of the y buffer"
+                                                                                              : "offset + n elements reach past the end of the buffer");
+    if (ctx->engine) {
+        pclr__extra extra;
+        pclr__mem m;
+        m.addr = 0;
+        if (x) m = x->mem;
+        extra.y.addr = 0;
+        if (y) extra.y = y->mem;
+        extra.y_offset = y_offset;
+        extra.params = params;
+        return ctx->engine->ops->reduce(ctx->engine, cfg, m, x_offset, n, result, &extra);
+    }
+    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
+    if (ys && !y && n) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+    r = pclr_cpu_reduce_map(&c, n ? (const char *)x->mem.ptr + x_offset * es : NULL, n && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
+                            n, params, result);
+    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, r == PCLR_ERR_NULL_POINTER ? "the map has parameters and their values are NULL"
+                                                                                       : "the CPU reference failed");
+}
+
+/* Both forms of pclr_reduce_batched: results (blocking) or out (async). */
+PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                          uint64_t n, pclr_buffer *out, void *results) {
+    pclr_config c;
+    pclr_result r;
+    uint64_t es, ys = 0, span, count;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    if (!results && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results or output buffer is NULL");
+    es = pclr_type_size(cfg->type);
+    if (pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
+    if (pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
+    if (cfg->layout == PCLR_LAYOUT_SEGMENTS && cfg->rows && (!offsets || offsets->bytes / 8 < cfg->rows + 1))
+        return pclr__context_fail(ctx, offsets ? PCLR_ERR_SIZE_OVERFLOW : PCLR_ERR_NULL_POINTER, "the segments' K + 1 offsets do not fit the offsets buffer");
+    if (ctx->engine) {
+        pclr__batch b;
+        pclr__extra extra;
+        pclr__mem m, o, d;
+        if (!ctx->engine->ops->batched)
+            return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on this backend");
+        if ((r = pclr__engine_batch(ctx->engine, cfg, n, &b)) != PCLR_OK) return r;
+        if (!pclr__fits(x, es, x_offset, b.span) || (y && !pclr__fits(y, ys, y_offset, b.span)))
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+        if (out && out->bytes / b.en->layout.size < b.results)
+            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer states than the layout has results");
+        m.addr = o.addr = d.addr = 0;
+        if (x) m = x->mem;
+        if (offsets) o = offsets->mem;
+        if (out) d = out->mem;
+        extra.y.addr = 0;
+        if (y) extra.y = y->mem;
+        extra.y_offset = y_offset;
+        extra.params = params;
+        return ctx->engine->ops->batched(ctx->engine, &b, m, x_offset, &extra, o, d, out ? NULL : results);
+    }
+    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
+    count = pclr_layout_results(&c);
+    span = c.layout == PCLR_LAYOUT_SEGMENTS ? n : !c.rows || !c.cols ? 0 : (c.rows - 1) * c.pitch + c.cols;
+    if (!pclr__fits(x, es, x_offset, span) || (y && !pclr__fits(y, ys, y_offset, span)))
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
+    if (out && out->bytes / pclr_result_size(&c) < count)
+        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer results than the layout has");
+    if (ys && !y && span) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
+    r = pclr_cpu_reduce_layout(&c, span ? (const char *)x->mem.ptr + x_offset * es : NULL, span && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
+                               offsets ? (const uint64_t *)offsets->mem.ptr : NULL, n, params, out ? out->mem.ptr : results);
+    if (r == PCLR_ERR_SIZE_OVERFLOW) return pclr__context_fail(ctx, r, "segment offsets must not decrease and must stay within n elements");
+    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, "the CPU reference failed");
+}
+
+PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                         const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                         uint64_t n, void *results) {
+    if (ctx && !results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results);
+}
+
+PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+                                               const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
+                                               uint64_t n, pclr_buffer *out) {
+    if (ctx && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
+    return pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL);
+}
+
+PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                               pclr_tune_entry *out, size_t cap, size_t *count) {
+    if (count) *count = 0;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!ctx->engine)
+        return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the CPU reference has no knobs to tune");
+    return pclr__engine_tune(ctx->engine, type, op, opt, out, cap, count);
+}
+
+PCLR_API const char *pclr_last_error(const pclr_context *ctx) {
+    return !ctx ? pclr__engine_error(NULL) : ctx->engine ? ctx->engine->last_error : ctx->last_error;
+}
+PCLR_API const char *pclr_build_log(const pclr_context *ctx) { return ctx ? pclr__engine_log(ctx->engine) : ""; }
+
+PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
+    size_t len = 0;
+    if (!ctx) return pclr__engine_describe(NULL, buf, cap);
+    pclr__appendf(buf, cap, &len, "backend: %s%s%s%s\n", pclr_backend_name(ctx->backend),
+                  ctx->passed_over[0] ? " (passed over: " : "", ctx->passed_over, ctx->passed_over[0] ? ")" : "");
+    if (ctx->engine) len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
+    else pclr__appendf(buf, cap, &len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
+    if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
+    return len;
+}
+
+PCLR_EXTERN_C_END
+
+#endif /* PCLREDUCE_IMPLEMENTATION */
+
+/* ====================================================================== */
+/* The backends the program asked for (after the core's implementation, which they use). */
+#if defined(PCLREDUCE_OPENCL) && !defined(PCLREDUCE_CL_H)
+#include "pclreduce_cl.h"
+#endif
+#if defined(PCLREDUCE_CUDA) && !defined(PCLREDUCE_CUDA_H)
+#include "pclreduce_cuda.h"
+#endif
+#if defined(PCLREDUCE_VULKAN) && !defined(PCLREDUCE_VK_H)
+#include "pclreduce_vk.h"
+#endif

@@ -1,0 +1,1273 @@
+/* pclreduce_cuda.h - CUDA backend of pclreduce: NVRTC compiles the generated
+   kernels, the driver API runs them on CUdeviceptr. Use: define
+   PCLREDUCE_IMPLEMENTATION and PCLREDUCE_CUDA in one file, include pclreduce.h.
+   cuda.h and nvrtc.h are needed for their types only: the driver and NVRTC are
+   loaded at run time into per-context tables (programs link -ldl only;
+   PCLREDUCE_NO_RUNTIME_LINKING takes the linked functions: -lcuda -lnvrtc).
+
+   First found wins. Driver: desc.cuda_api, desc.cuda_library,
+   $PCLR_CUDA_LIBRARY, libcuda.so.1, libcuda.so (nvcuda.dll). NVRTC:
+   desc.nvrtc_api, desc.nvrtc_library, $PCLR_NVRTC_LIBRARY, libnvrtc.so.13,
+   .12, .11.2, libnvrtc.so, versions not newer than the driver first. An
+   explicit path that fails is an error. The driver is never unloaded (it
+   starts threads at cuInit); NVRTC is, by pclr_cuda_destroy.
+
+   Errors, allocator, NULL contexts: the contract in pclreduce.h. Not
+   thread-safe, and one context's launches share its scratch (the ticket
+   counter, the atomic running values, the partials): async calls of one
+   context on several streams must be ordered. Contexts may share a
+   CUcontext; calls make theirs current for their duration.
+
+   Per call: a configuration is compiled and loaded once, then found by the
+   bytes of the caller's config; a reduce is one launch (two for
+   PCLR_FINISH_PARTIALS), no allocation; the blocking reduce writes the result
+   into mapped pinned host memory. `in` must be aligned to the element
+   (PCLR_ERR_MISALIGNED) and the elements inside its allocation
+   (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT. */
+#ifndef PCLREDUCE_CUDA_H
+#define PCLREDUCE_CUDA_H
+
+#ifndef PCLREDUCE_CUDA
+#define PCLREDUCE_CUDA /* the generic context can pick this backend */
+#endif
+#include "pclreduce.h"
+/* The CUDA headers use anonymous unions (C11), so keep -Wpedantic quiet for them. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#endif
+#include <cuda.h>  /* types only: nothing is linked */
+#include <nvrtc.h> /* types only: nothing is linked */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+PCLR_EXTERN_C_BEGIN
+
+/* The driver entry points the backend calls: X(return type, field, parameters,
+   symbol). api->MemAlloc is cuMemAlloc_v2. */
+#define PCLR_CUDA_ENTRY_POINTS(X)                                                                                      \
+    X(CUresult, Init, (unsigned int), "cuInit") X(CUresult, DriverGetVersion, (int *), "cuDriverGetVersion")           \
+    X(CUresult, GetErrorName, (CUresult, const char **), "cuGetErrorName")                                             \
+    X(CUresult, GetErrorString, (CUresult, const char **), "cuGetErrorString")                                         \
+    X(CUresult, DeviceGetCount, (int *), "cuDeviceGetCount")                                                           \
+    X(CUresult, DeviceGet, (CUdevice *, int), "cuDeviceGet")                                                           \
+    X(CUresult, DeviceGetName, (char *, int, CUdevice), "cuDeviceGetName")                                             \
+    X(CUresult, DeviceGetAttribute, (int *, CUdevice_attribute, CUdevice), "cuDeviceGetAttribute")                     \
+    X(CUresult, DevicePrimaryCtxRetain, (CUcontext *, CUdevice), "cuDevicePrimaryCtxRetain")                           \
+    X(CUresult, DevicePrimaryCtxRelease, (CUdevice), "cuDevicePrimaryCtxRelease_v2")                                   \
+    X(CUresult, CtxGetCurrent, (CUcontext *), "cuCtxGetCurrent")                                                       \
+    X(CUresult, CtxPushCurrent, (CUcontext), "cuCtxPushCurrent_v2")                                                    \
+    X(CUresult, CtxPopCurrent, (CUcontext *), "cuCtxPopCurrent_v2")                                                    \
+    X(CUresult, CtxGetDevice, (CUdevice *), "cuCtxGetDevice")                                                          \
+    X(CUresult, CtxSynchronize, (void), "cuCtxSynchronize")                                                            \
+    X(CUresult, ModuleLoadData, (CUmodule *, const void *), "cuModuleLoadData")                                        \
+    X(CUresult, ModuleUnload, (CUmodule), "cuModuleUnload")                                                            \
+    X(CUresult, ModuleGetFunction, (CUfunction *, CUmodule, const char *), "cuModuleGetFunction")                      \
+    X(CUresult, FuncGetAttribute, (int *, CUfunction_attribute, CUfunction), "cuFuncGetAttribute")                     \
+    X(CUresult, MemAlloc, (CUdeviceptr *, size_t), "cuMemAlloc_v2")                                                    \
+    X(CUresult, MemFree, (CUdeviceptr), "cuMemFree_v2")                                                                \
+    X(CUresult, MemHostAlloc, (void **, size_t, unsigned int), "cuMemHostAlloc")                                       \
+    X(CUresult, MemFreeHost, (void *), "cuMemFreeHost")                                                                \
+    X(CUresult, MemHostGetDevicePointer, (CUdeviceptr *, void *, unsigned int), "cuMemHostGetDevicePointer_v2")        \
+    X(CUresult, MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2")                                    \
+    X(CUresult, MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2")                                          \
+    X(CUresult, MemGetAddressRange, (CUdeviceptr *, size_t *, CUdeviceptr), "cuMemGetAddressRange_v2")                 \
+    X(CUresult, LaunchKernel, (CUfunction, unsigned int, unsigned int, unsigned int, unsigned int, unsigned int,       \
+      unsigned int, unsigned int, CUstream, void **, void **), "cuLaunchKernel")                                       \
+    X(CUresult, StreamSynchronize, (CUstream), "cuStreamSynchronize")                                                  \
+    X(CUresult, EventCreate, (CUevent *, unsigned int), "cuEventCreate")                                               \
+    X(CUresult, EventRecord, (CUevent, CUstream), "cuEventRecord")                                                     \
+    X(CUresult, EventSynchronize, (CUevent), "cuEventSynchronize")                                                     \
+    X(CUresult, EventElapsedTime, (float *, CUevent, CUevent), "cuEventElapsedTime")                                   \
+    X(CUresult, EventDestroy, (CUevent), "cuEventDestroy_v2")
+
+/* Those an older driver may lack (NULL there): cuLaunchKernelEx (CUDA 12.0) launches with
+   programmatic dependent launch. */
+#define PCLR_CUDA_OPTIONAL_ENTRY_POINTS(X)                                                                             \
+    X(CUresult, LaunchKernelEx, (const CUlaunchConfig *, CUfunction, void **, void **), "cuLaunchKernelEx")            \
+    X(CUresult, OccupancyMaxActiveBlocksPerMultiprocessor, (int *, CUfunction, int, size_t),                           \
+      "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+
+/* NVRTC's, the same way; then those an older NVRTC may lack (NULL there). */
+#define PCLR_NVRTC_ENTRY_POINTS(X)                                                                                     \
+    X(nvrtcResult, Version, (int *, int *), "nvrtcVersion")                                                            \
+    X(const char *, GetErrorString, (nvrtcResult), "nvrtcGetErrorString")                                              \
+    X(nvrtcResult, CreateProgram, (nvrtcProgram *, const char *, const char *, int, const char *const *,               \
+      const char *const *), "nvrtcCreateProgram")                                                                      \
+    X(nvrtcResult, DestroyProgram, (nvrtcProgram *), "nvrtcDestroyProgram")                                            \
+    X(nvrtcResult, CompileProgram, (nvrtcProgram, int, const char *const *), "nvrtcCompileProgram")                    \
+    X(nvrtcResult, GetProgramLogSize, (nvrtcProgram, size_t *), "nvrtcGetProgramLogSize")                              \
+    X(nvrtcResult, GetProgramLog, (nvrtcProgram, char *), "nvrtcGetProgramLog")                                        \
+    X(nvrtcResult, GetPTXSize, (nvrtcProgram, size_t *), "nvrtcGetPTXSize")                                            \
+    X(nvrtcResult, GetPTX, (nvrtcProgram, char *), "nvrtcGetPTX")
+#define PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(X)                                                                            \
+    X(nvrtcResult, GetCUBINSize, (nvrtcProgram, size_t *), "nvrtcGetCUBINSize")                                        \
+    X(nvrtcResult, GetCUBIN, (nvrtcProgram, char *), "nvrtcGetCUBIN")                                                  \
+    X(nvrtcResult, GetNumSupportedArchs, (int *), "nvrtcGetNumSupportedArchs")                                         \
+    X(nvrtcResult, GetSupportedArchs, (int *), "nvrtcGetSupportedArchs")
+
+#define PCLR__CUDA_FIELD(ret, name, params, sym) ret(CUDAAPI *name) params;
+#define PCLR__NVRTC_FIELD(ret, name, params, sym) ret (*name) params;
+typedef struct pclr_cuda_api {
+    PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_FIELD)
+    PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__CUDA_FIELD)
+} pclr_cuda_api;
+typedef struct pclr_nvrtc_api {
+    PCLR_NVRTC_ENTRY_POINTS(PCLR__NVRTC_FIELD)
+    PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__NVRTC_FIELD)
+} pclr_nvrtc_api;
+#undef PCLR__CUDA_FIELD
+#undef PCLR__NVRTC_FIELD
+
+typedef struct pclr_cuda_desc {
+    int device_ordinal;          /* used when context is NULL: that device's primary context */
+    CUcontext context;           /* the caller's context, or NULL (it must outlive the pclr context) */
+    PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
+    const char *cuda_library, *nvrtc_library;
+    const pclr_cuda_api *cuda_api;
+    const pclr_nvrtc_api *nvrtc_api;
+} pclr_cuda_desc;
+
+typedef struct pclr_cuda_features {
+    char device_name[256];
+    int cc_major, cc_minor;      /* compute capability */
+    int driver_version;          /* cuDriverGetVersion: 1000 * major + 10 * minor */
+    int nvrtc_major, nvrtc_minor;
+    uint32_t compute_units;      /* multiprocessors */
+    uint32_t max_group_size;     /* max threads per block */
+    size_t l2_bytes;
+} pclr_cuda_features;
+
+typedef struct pclr_cuda_context pclr_cuda_context;
+
+/* desc may be NULL (device 0, the usual libraries, malloc). */
+PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out);
+PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx);
+PCLR_API const pclr_cuda_features *pclr_cuda_get_features(const pclr_cuda_context *ctx); /* NULL for NULL */
+/* The context's entry points, for the program's own calls (NULL for NULL). */
+PCLR_API const pclr_cuda_api *pclr_cuda_get_api(const pclr_cuda_context *ctx);
+/* Tables without a context, loaded as create does (path NULL: the
+   environment variable, else the usual names): PCLR_ERR_NO_DRIVER with a
+   sentence in why. Tests wrap these to fail chosen calls. */
+PCLR_API pclr_result pclr_cuda_load_api(const char *path, pclr_cuda_api *api, char *why, size_t why_cap);
+PCLR_API pclr_result pclr_nvrtc_load_api(const char *path, pclr_nvrtc_api *api, char *why, size_t why_cap);
+/* Backend CUDA where 0, the CUDA defaults (unroll 8, half occupancy),
+   pclr_config_resolve, then the device's limits. */
+PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out);
+/* Compiles and loads cfg's kernel now (otherwise the first reduce does). */
+PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg);
+/* Blocking: n elements of cfg's type from element `offset` of `in`, on
+   `stream` (0: the legacy default stream), into *result (host memory). */
+PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
+                                      uint64_t n, CUstream stream, void *result);
+/* Async: the result goes to device memory `out` (aligned to the element
+   size), ordered on `stream`; nothing waits. */
+PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
+                                            uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream);
+/* With a map (pclr_config.map): its second input y (0 when it has none) at
+   element y_offset, and its parameters' values in their order (NULL when it
+   has none); x as `in` above. The plain calls take maps without y or parameters. */
+PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
+                                          void *result);
+PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
+                                                CUstream stream);
+/* A layout (cfg.layout; README "Rows, columns and segments"; the arguments
+   as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64 in
+   device memory, checked on the device against n. Blocking: one result per
+   row, column or segment into results (host memory). Async: one state per
+   result into out (device memory, aligned to the state's 8 bytes or its
+   size), ordered on stream, nothing waited for. */
+PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                              CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                              CUstream stream, void *results);
+PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                    CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
+                                                    uint64_t n, CUdeviceptr out, CUstream stream);
+/* Device memory through the context's driver (programs need not link libcuda). */
+PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
+PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
+PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
+PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
+/* The tuner (see pclr_tune), timed with events; 5-11 s per type/op on an H100. */
+PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                    pclr_tune_entry *out, size_t cap, size_t *count);
+PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
+PCLR_API const char *pclr_cuda_last_error(const pclr_cuda_context *ctx);
+PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap);
+/* The generic context's CUDA context and a buffer's device pointer (NULL / 0 on another backend). */
+PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
+PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf);
+/* No device needed: compiles cfg's kernel (backend CUDA where 0) with the
+   options the backend would use for compute capability `arch` (e.g. 75): to
+   PTX, or to CUBIN with `cubin` nonzero. NVRTC comes from desc (NULL: the
+   usual names; nvrtc_library, nvrtc_api and allocator are used). The log, or
+   why there was no compile, goes to log/log_cap (may be NULL/0).
+   PCLR_ERR_NO_DRIVER without NVRTC, PCLR_ERR_BUILD_FAILED on compile errors
+   or an arch this NVRTC does not know. */
+PCLR_API pclr_result pclr_cuda_compile_check(const pclr_config *cfg, const pclr_cuda_desc *desc, int arch, int cubin,
+                                             char *log, size_t log_cap);
+
+PCLR_EXTERN_C_END
+
+#endif /* PCLREDUCE_CUDA_H */
+
+/* ====================================================================== */
+#if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_CUDA_IMPLEMENTED)
+#define PCLREDUCE_CUDA_IMPLEMENTED
+
+/* Scratch: a small control allocation... */
+#define PCLR__CUDA_CTL_COUNTER 0 /* uint: the last-group ticket counter, 0 between launches */
+#define PCLR__CUDA_CTL_SLOTS 8   /* 6 x uint: the atomic finish's running values, (uint|int) x (sum|min|max) */
+#define PCLR__CUDA_CTL_RESULT 64 /* 64 bytes (the largest state): the blocking result when mapped memory is unavailable */
+#define PCLR__CUDA_CTL_ZEROED 128 /* the exact sum's cells (pclr__zeroed_scratch_bytes), zero between launches */
+#define PCLR__CUDA_CTL_BYTES (PCLR__CUDA_CTL_ZEROED + PCLR__EXACT_SCRATCH_BYTES)
+
+struct pclr_cuda_context {
+    pclr__engine e;              /* first: the engine's view of this context */
+    pclr_cuda_api cu;
+    pclr_nvrtc_api rtc;
+    void *rtc_lib;
+    char cu_name[256], rtc_name[256];
+    int rtc_major, rtc_minor;
+    CUdevice device;
+    int device_ordinal;          /* -1 for the caller's context */
+    CUcontext cu_ctx;
+    int owns_primary;
+    pclr_cuda_features features;
+    int regs_per_block;
+    int cubin;                   /* 1: CUBIN for the exact arch; 0: PTX for target_arch (the driver JITs it) */
+    int target_arch;
+    char target_opt[64];
+    CUdeviceptr ctl, partials;   /* ... and the per-group partials, grown on demand */
+    size_t partials_bytes;
+    CUdeviceptr words;           /* the last-group finish's 4- and 8-byte states, published as flagged words (zero between launches) */
+    void *host_result;           /* mapped pinned, or NULL (then ctl's result cell and a copy) */
+    CUdeviceptr host_result_dev;
+    CUevent tune_start, tune_stop;
+    int tune_pushed; /* the tuner made the context current (pclr_tune calls the engine directly) */
+    CUdeviceptr lay_ctl;         /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
+    size_t lay_ctl_count;
+    CUdeviceptr lay_states;      /* layouts, blocking: the states before they are read back (grown on demand) */
+    size_t lay_states_bytes;
+};
+
+/* dependent: launched with programmatic dependent launch (its text waits for the grid before it);
+   resident: its groups that fit on one multiprocessor at once (0: unknown) */
+typedef struct pclr__cuda_program { CUmodule module; CUfunction fn; int dependent, resident; } pclr__cuda_program;
+
+/* ------------------------------------------------------------ library loading */
+#define PCLR__CUDA_SYM(ret, name, params, sym) {sym, offsetof(pclr_cuda_api, name), 0},
+#define PCLR__NVRTC_SYM(ret, name, params, sym) {sym, offsetof(pclr_nvrtc_api, name), 0},
+#define PCLR__NVRTC_OPT(ret, name, params, sym) {sym, offsetof(pclr_nvrtc_api, name), 1},
+#define PCLR__CUDA_OPT(ret, name, params, sym) {sym, offsetof(pclr_cuda_api, name), 1},
+static const pclr__symbol pclr__cuda_syms[] = {PCLR_CUDA_ENTRY_POINTS(PCLR__CUDA_SYM) PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__CUDA_OPT)};
+#undef PCLR__CUDA_OPT
+static const pclr__symbol pclr__nvrtc_syms[] = {PCLR_NVRTC_ENTRY_POINTS(PCLR__NVRTC_SYM) PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__NVRTC_OPT)};
+#undef PCLR__CUDA_SYM
+#undef PCLR__NVRTC_SYM
+#undef PCLR__NVRTC_OPT
+
+#ifdef PCLREDUCE_NO_RUNTIME_LINKING /* cuda.h maps the names to their _v2 versions */
+#define PCLR__LINK(ret, field, params, sym) api->field = cu##field;
+static void pclr__cuda_link(void *table) {
+    pclr_cuda_api *api = (pclr_cuda_api *)table;
+    PCLR_CUDA_ENTRY_POINTS(PCLR__LINK)
+    PCLR_CUDA_OPTIONAL_ENTRY_POINTS(PCLR__LINK)
+}
+#undef PCLR__LINK
+#define PCLR__LINK(ret, field, params, sym) api->field = nvrtc##field;
+static void pclr__nvrtc_link(void *table) {
+    pclr_nvrtc_api *api = (pclr_nvrtc_api *)table;
+    PCLR_NVRTC_ENTRY_POINTS(PCLR__LINK)
+    PCLR_NVRTC_OPTIONAL_ENTRY_POINTS(PCLR__LINK)
+}
+#undef PCLR__LINK
+#else
+#define pclr__cuda_link NULL
+#define pclr__nvrtc_link NULL
+#endif
+
+#ifdef _WIN32
+static const char *const pclr__cuda_names[] = {"nvcuda.dll"};
+static const char *const pclr__nvrtc_names[] = {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
+static const int pclr__nvrtc_majors[] = {13, 12, 11};
+#else
+static const char *const pclr__cuda_names[] = {"libcuda.so.1", "libcuda.so"};
+static const char *const pclr__nvrtc_names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so.11.2", "libnvrtc.so"};
+static const int pclr__nvrtc_majors[] = {13, 12, 11, 0};
+#endif
+static const pclr__library pclr__cuda_library = {
+    "CUDA driver", "PCLR_CUDA_LIBRARY", "desc.cuda_library", "desc.cuda_api", "install the NVIDIA driver or set PCLR_CUDA_LIBRARY",
+    pclr__cuda_names, sizeof pclr__cuda_names / sizeof pclr__cuda_names[0], pclr__cuda_syms,
+    sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0], pclr__cuda_link};
+static const pclr__library pclr__nvrtc_library = {
+    "NVRTC", "PCLR_NVRTC_LIBRARY", "desc.nvrtc_library", "desc.nvrtc_api", "set PCLR_NVRTC_LIBRARY",
+    pclr__nvrtc_names, sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0], pclr__nvrtc_syms,
+    sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0], pclr__nvrtc_link};
+
+/* The NVRTC table; driver_major > 0 tries the versions the driver can load
+   first (a newer NVRTC's code may not load on an older driver). */
+static pclr_result pclr__cuda_nvrtc(const pclr_nvrtc_api *given, const char *path, int driver_major, pclr_nvrtc_api *api,
+                                    void **lib, char *name, size_t name_cap, char *why, size_t why_cap) {
+    const char *names[sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0]];
+    size_t i, n = 0;
+    int pass;
+    for (pass = 0; pass < 2; ++pass)
+        for (i = 0; i < sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0]; ++i)
+            if ((pass == 0) == (driver_major <= 0 || pclr__nvrtc_majors[i] == 0 || pclr__nvrtc_majors[i] <= driver_major))
+                names[n++] = pclr__nvrtc_names[i];
+    return pclr__library_open(&pclr__nvrtc_library, given, path, names, n, api, sizeof *api, lib, name, name_cap, why, why_cap);
+}
+
+PCLR_API pclr_result pclr_cuda_load_api(const char *path, pclr_cuda_api *api, char *why, size_t why_cap) {
+    return pclr__load_api(&pclr__cuda_library, path, api, sizeof *api, why, why_cap);
+}
+PCLR_API pclr_result pclr_nvrtc_load_api(const char *path, pclr_nvrtc_api *api, char *why, size_t why_cap) {
+    return pclr__load_api(&pclr__nvrtc_library, path, api, sizeof *api, why, why_cap);
+}
+
+/* ------------------------------------------------------------ errors, current context */
+static pclr_result pclr__cuda_fail(pclr_cuda_context *ctx, CUresult r, const char *call) {
+    const char *name = NULL, *str = NULL;
+    if (ctx->cu.GetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA error";
+    if (ctx->cu.GetErrorString(r, &str) != CUDA_SUCCESS || !str) str = "unknown error";
+    return pclr__fail(&ctx->e, r == CUDA_ERROR_OUT_OF_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : r == CUDA_ERROR_NO_DEVICE ? PCLR_ERR_NO_DEVICE : PCLR_ERR_BACKEND,
+                      "%s failed: %s (%s, code %d)", call, name, str, (int)r);
+}
+
+/* Makes the context's CUcontext current unless it already is; *pushed says whether to pop. */
+static pclr_result pclr__cuda_enter(pclr_cuda_context *ctx, int *pushed) {
+    CUcontext cur = NULL;
+    CUresult r;
+    *pushed = 0;
+    if (ctx->cu.CtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx->cu_ctx) return PCLR_OK;
+    if ((r = ctx->cu.CtxPushCurrent(ctx->cu_ctx)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxPushCurrent");
+    *pushed = 1;
+    return PCLR_OK;
+}
+
+static void pclr__cuda_leave(pclr_cuda_context *ctx, int pushed) {
+    CUcontext dummy = NULL;
+    if (pushed) ctx->cu.CtxPopCurrent(&dummy);
+}
+
+/* ------------------------------------------------------------ compiling */
+/* NVIDIA GPUs (the H100 study, bench/results): 8 loads in flight per thread
+   and half occupancy stream as fast as full occupancy, and halve the
+   partials the last group folds. Layouts load one element at a time and
+   their teams keep several rows in flight: 4 (bench_rows --unroll). */
+static void pclr__cuda_defaults(const pclr__engine *e, pclr_config *c) {
+    (void)e;
+    if (c->unroll == 0) c->unroll = c->layout != PCLR_LAYOUT_ONE ? 4 : 8;
+    if (c->groups_per_unit == 0) c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;
+}
+
+/* The target and, for large groups, a register cap so that a group always
+   fits on a multiprocessor (besides the kernel's __launch_bounds__). */
+static void pclr__cuda_append_options(const char *target, int regs_per_block, const pclr_config *c, char *buf, size_t cap,
+                                      size_t *len) {
+    int maxreg = regs_per_block / c->group_size;
+    pclr__appendf(buf, cap, len, "%s%s", *len ? " " : "", target);
+    if (maxreg < 255) pclr__appendf(buf, cap, len, " --maxrregcount=%d", maxreg < 16 ? 16 : maxreg);
+}
+
+static void pclr__cuda_options(const pclr__engine *e, const pclr_config *c, char *buf, size_t cap, size_t *len) {
+    const pclr_cuda_context *ctx = (const pclr_cuda_context *)e;
+    pclr__cuda_append_options(ctx->target_opt, ctx->regs_per_block, c, buf, cap, len);
+}
+
+/* Compiles src with NVRTC (options space-separated in opts) into *image (PTX
+   or CUBIN, from e's allocator); the log goes to the engine. */
+static pclr_result pclr__nvrtc_compile(pclr__engine *e, const pclr_nvrtc_api *rtc, const char *src, const char *opts,
+                                       int cubin, char **image, size_t *image_size) {
+    char store[512], *argv[16], *p = store;
+    nvrtcProgram prog = NULL;
+    nvrtcResult nr;
+    size_t size = 0;
+    int argc = 0;
+    pclr_result r = PCLR_OK;
+    *image = NULL;
+    pclr__copy(store, sizeof store, opts);
+    while (*p && argc < 16) { /* split the options on spaces */
+        argv[argc++] = p;
+        p += strcspn(p, " ");
+        if (*p) *p++ = '\0';
+    }
+    if (cubin && (!rtc->GetCUBIN || !rtc->GetCUBINSize))
+        return pclr__fail(e, PCLR_ERR_BUILD_FAILED, "this NVRTC cannot produce CUBIN (nvrtcGetCUBIN is missing)");
+    if ((nr = rtc->CreateProgram(&prog, src, "pclreduce.cu", 0, NULL, NULL)) != NVRTC_SUCCESS)
+        return pclr__fail(e, nr == NVRTC_ERROR_OUT_OF_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BUILD_FAILED,
+                          "nvrtcCreateProgram failed: %s", rtc->GetErrorString(nr));
+    nr = rtc->CompileProgram(prog, argc, (const char *const *)argv);
+    if (rtc->GetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1 && (p = (char *)pclr__alloc(e, size)) != NULL) {
+        if (rtc->GetProgramLog(prog, p) == NVRTC_SUCCESS) pclr__set_log(e, p, strlen(p));
+        pclr__free(e, p);
+    } else {
+        pclr__set_log(e, "", 0);
+    }
+    if (nr != NVRTC_SUCCESS) {
+        r = pclr__fail(e, nr == NVRTC_ERROR_OUT_OF_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BUILD_FAILED,
+                       "nvrtcCompileProgram failed (%s) with options %s; see the build log (pclr_cuda_build_log, pclr_build_log)", rtc->GetErrorString(nr), opts);
+    } else if ((nr = cubin ? rtc->GetCUBINSize(prog, &size) : rtc->GetPTXSize(prog, &size)) != NVRTC_SUCCESS || !size) {
+        r = pclr__fail(e, PCLR_ERR_BUILD_FAILED, "%s failed: %s", cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize",
+                       nr != NVRTC_SUCCESS ? rtc->GetErrorString(nr) : "empty output");
+    } else if (!(*image = (char *)pclr__alloc(e, size))) {
+        r = pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the %lu-byte compiled kernel", (unsigned long)size);
+    } else if ((nr = cubin ? rtc->GetCUBIN(prog, *image) : rtc->GetPTX(prog, *image)) != NVRTC_SUCCESS) {
+        r = pclr__fail(e, PCLR_ERR_BUILD_FAILED, "%s failed: %s", cubin ? "nvrtcGetCUBIN" : "nvrtcGetPTX", rtc->GetErrorString(nr));
+        pclr__free(e, *image);
+        *image = NULL;
+    } else {
+        *image_size = size;
+    }
+    rtc->DestroyProgram(&prog);
+    return r;
+}
+
+static pclr_result pclr__cuda_load_module(pclr_cuda_context *ctx, const pclr_config *c, const char *src, const void *image,
+                                          void **program) {
+    pclr__cuda_program *p;
+    CUmodule mod = NULL;
+    CUfunction fn = NULL;
+    CUresult r;
+    int max_threads = 0, d = ctx->features.driver_version;
+    if ((r = ctx->cu.ModuleLoadData(&mod, image)) != CUDA_SUCCESS) {
+        pclr__cuda_fail(ctx, r, "cuModuleLoadData");
+        return pclr__fail(&ctx->e, r == CUDA_ERROR_OUT_OF_MEMORY ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BUILD_FAILED,
+                          "%s loading %s from NVRTC %d.%d into driver %d.%d%s", ctx->e.last_error, ctx->target_opt + 21,
+                          ctx->rtc_major, ctx->rtc_minor, d / 1000, d % 1000 / 10,
+                          ctx->rtc_major * 1000 > d ? "; NVRTC is newer than the driver: set PCLR_NVRTC_LIBRARY to the driver's version" : "");
+    }
+    if ((r = ctx->cu.ModuleGetFunction(&fn, mod, PCLR_KERNEL_NAME)) != CUDA_SUCCESS) {
+        ctx->cu.ModuleUnload(mod);
+        return pclr__cuda_fail(ctx, r, "cuModuleGetFunction");
+    }
+    if (ctx->cu.FuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) == CUDA_SUCCESS && max_threads < c->group_size) {
+        ctx->cu.ModuleUnload(mod);
+        return pclr__fail(&ctx->e, PCLR_ERR_UNSUPPORTED_BY_DEVICE,
+                          "the kernel for group size %d fits only %d threads per block on this device (registers)", c->group_size, max_threads);
+    }
+    if (!(p = (pclr__cuda_program *)pclr__alloc(&ctx->e, sizeof *p))) {
+        ctx->cu.ModuleUnload(mod);
+        return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a module");
+    }
+    p->module = mod;
+    p->fn = fn;
+    /* sm_90 and a driver with cuLaunchKernelEx; the kernel must wait for the previous grid itself */
+    p->dependent = ctx->features.cc_major >= 9 && ctx->cu.LaunchKernelEx && src && strstr(src, PCLR__TEXT_GRID_DEPENDENCY) != NULL;
+    if (!ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor ||
+        ctx->cu.OccupancyMaxActiveBlocksPerMultiprocessor(&p->resident, fn, c->group_size, 0) != CUDA_SUCCESS)
+        p->resident = 0;
+    *program = p;
+    return PCLR_OK;
+}
+
+static pclr_result pclr__cuda_build(pclr__engine *e, const pclr_config *c, const char *src, const char *opts, const void *bin,
+                                    size_t bin_size, void **program, void **keep, size_t *keep_size) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    char *image = NULL;
+    size_t size = 0;
+    int pushed;
+    pclr_result r;
+    (void)bin_size;
+    if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
+    if (bin) {
+        r = pclr__cuda_load_module(ctx, c, src, bin, program);
+    } else if ((r = pclr__nvrtc_compile(e, &ctx->rtc, src, opts, ctx->cubin, &image, &size)) == PCLR_OK) {
+        r = pclr__cuda_load_module(ctx, c, src, image, program);
+        if (r == PCLR_OK && keep) { *keep = image; *keep_size = size; image = NULL; }
+        pclr__free(e, image);
+    }
+    pclr__cuda_leave(ctx, pushed);
+    return r;
+}
+
+static void pclr__cuda_release(pclr__engine *e, void *program) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    ctx->cu.ModuleUnload(((pclr__cuda_program *)program)->module); /* destroy made the context current */
+    pclr__free(e, program);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+static int pclr__cuda_attr(pclr_cuda_context *ctx, CUdevice_attribute a, int dflt) {
+    int v = 0;
+    return ctx->cu.DeviceGetAttribute(&v, a, ctx->device) == CUDA_SUCCESS ? v : dflt;
+}
+
+/* CUBIN for the device's exact arch when NVRTC knows it, else PTX for the
+   newest arch NVRTC knows that the device can run (the driver JITs it). */
+static pclr_result pclr__cuda_pick_target(pclr_cuda_context *ctx) {
+    const int dev_arch = ctx->features.cc_major * 10 + ctx->features.cc_minor;
+    int best = dev_arch, oldest = 0, exact = 1, count = 0, i, archs[128];
+    if (ctx->rtc.GetNumSupportedArchs && ctx->rtc.GetSupportedArchs && ctx->rtc.GetNumSupportedArchs(&count) == NVRTC_SUCCESS &&
+        count > 0 && count <= 128 && ctx->rtc.GetSupportedArchs(archs) == NVRTC_SUCCESS) {
+        for (best = exact = i = 0; i < count; ++i) {
+            exact |= archs[i] == dev_arch;
+            if (archs[i] <= dev_arch && archs[i] > best) best = archs[i];
+            if (!oldest || archs[i] < oldest) oldest = archs[i];
+        }
+        if (!best)
+            return pclr__fail(&ctx->e, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "NVRTC %d.%d (%s) cannot compile for sm_%d (the oldest "
+                              "arch it knows is sm_%d); set PCLR_NVRTC_LIBRARY to an older NVRTC",
+                              ctx->rtc_major, ctx->rtc_minor, ctx->rtc_name, dev_arch, oldest);
+    }
+    ctx->cubin = exact && ctx->rtc.GetCUBIN != NULL;
+    ctx->target_arch = ctx->cubin ? dev_arch : best;
+    snprintf(ctx->target_opt, sizeof ctx->target_opt, "--gpu-architecture=%s_%d", ctx->cubin ? "sm" : "compute", ctx->target_arch);
+    return PCLR_OK;
+}
+
+/* Device memory of `bytes` zero bytes into *mem (0 on failure). */
+static pclr_result pclr__cuda_zeroed(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t bytes, const char *what) {
+    void *zeros = pclr__alloc(&ctx->e, bytes);
+    pclr_result pr = PCLR_OK;
+    CUresult r;
+    *mem = 0;
+    if (!zeros) return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory (%s)", what);
+    memset(zeros, 0, bytes);
+    if ((r = ctx->cu.MemAlloc(mem, bytes)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, what);
+    else if ((r = ctx->cu.MemcpyHtoD(*mem, zeros, bytes)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
+    pclr__free(&ctx->e, zeros);
+    if (pr != PCLR_OK && *mem) {
+        ctx->cu.MemFree(*mem);
+        *mem = 0;
+    }
+    return pr;
+}
+
+/* Everything of create that needs the CUcontext current. */
+static pclr_result pclr__cuda_init_current(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
+    pclr_cuda_features *f = &ctx->features;
+    uint32_t ctl[PCLR__CUDA_CTL_BYTES / 4];
+    char why[512];
+    CUresult r;
+    pclr_result pr;
+    int i;
+    if (d->context && (r = ctx->cu.CtxGetDevice(&ctx->device)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxGetDevice");
+    if ((r = ctx->cu.DeviceGetName(f->device_name, (int)sizeof f->device_name, ctx->device)) != CUDA_SUCCESS)
+        return pclr__cuda_fail(ctx, r, "cuDeviceGetName");
+    f->device_name[sizeof f->device_name - 1] = '\0';
+    f->cc_major = pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
+    f->cc_minor = pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
+    f->compute_units = (uint32_t)pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 1);
+    f->max_group_size = (uint32_t)pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
+    f->l2_bytes = (size_t)pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0);
+    ctx->regs_per_block = pclr__cuda_attr(ctx, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536);
+    if (!f->compute_units) f->compute_units = 1;
+    if ((pr = pclr__cuda_nvrtc(d->nvrtc_api, d->nvrtc_library, f->driver_version / 1000, &ctx->rtc, &ctx->rtc_lib,
+                               ctx->rtc_name, sizeof ctx->rtc_name, why, sizeof why)) != PCLR_OK)
+        return pclr__fail(&ctx->e, pr, "%s", why);
+    if (ctx->rtc.Version(&ctx->rtc_major, &ctx->rtc_minor) != NVRTC_SUCCESS) ctx->rtc_major = ctx->rtc_minor = 0;
+    f->nvrtc_major = ctx->rtc_major;
+    f->nvrtc_minor = ctx->rtc_minor;
+    if ((pr = pclr__cuda_pick_target(ctx)) != PCLR_OK) return pr;
+    /* the engine's view */
+    pclr__copy(ctx->e.device, sizeof ctx->e.device, f->device_name);
+    snprintf(ctx->e.driver, sizeof ctx->e.driver, "%d", f->driver_version);
+    snprintf(ctx->e.build_id, sizeof ctx->e.build_id, "cuda %s sm_%d%d driver %d nvrtc %d.%d", f->device_name, f->cc_major,
+             f->cc_minor, f->driver_version, ctx->rtc_major, ctx->rtc_minor);
+    ctx->e.facts.compute_units = f->compute_units;
+    ctx->e.facts.max_group_size = f->max_group_size;
+    ctx->e.cache_bytes = f->l2_bytes;
+    /* scratch: the control words (slot i: type uint/int = i / 3, op sum/min/max = i % 3) */
+    if ((r = ctx->cu.MemAlloc(&ctx->ctl, PCLR__CUDA_CTL_BYTES)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemAlloc");
+    memset(ctl, 0, sizeof ctl);
+    for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__CUDA_CTL_SLOTS / 4 + i]);
+    if ((r = ctx->cu.MemcpyHtoD(ctx->ctl, ctl, sizeof ctl)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemcpyHtoD");
+    /* the partials for the most groups a configuration asks (64 per unit, 64-byte states), and
+       the words 4- and 8-byte states are published in (16 bytes a group, zeroed: the kernels leave them so), made
+       once: a reduce then neither allocates nor synchronizes, so it can be captured into a CUDA
+       graph, and a graph's copy of the address stays valid */
+    ctx->partials_bytes = (size_t)f->compute_units * 64u * 64u;
+    if ((r = ctx->cu.MemAlloc(&ctx->partials, ctx->partials_bytes)) != CUDA_SUCCESS) {
+        ctx->partials = 0;
+        ctx->partials_bytes = 0;
+        return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
+    }
+    if ((pr = pclr__cuda_zeroed(ctx, &ctx->words, (size_t)f->compute_units * 64u * 16u, "cuMemAlloc (published states)")) != PCLR_OK)
+        return pr;
+    /* the blocking result: mapped pinned host memory the kernel writes directly */
+    if (ctx->cu.MemHostAlloc(&ctx->host_result, 64, CU_MEMHOSTALLOC_DEVICEMAP) != CUDA_SUCCESS) {
+        ctx->host_result = NULL;
+    } else if (ctx->cu.MemHostGetDevicePointer(&ctx->host_result_dev, ctx->host_result, 0) != CUDA_SUCCESS) {
+        ctx->cu.MemFreeHost(ctx->host_result);
+        ctx->host_result = NULL;
+    }
+    return PCLR_OK;
+}
+
+/* The driver's table (the caller's, linked or loaded) and cuInit, for create
+   and pclr_device_count: PCLR_ERR_NO_DRIVER or PCLR_ERR_NO_DEVICE and why. */
+static pclr_result pclr__cuda_driver_open(const pclr_cuda_api *given, const char *path, pclr_cuda_api *cu, char *name,
+                                          size_t name_cap, char *why, size_t why_cap) {
+    void *lib;
+    const char *en = NULL, *es = NULL;
+    CUresult r;
+    pclr_result pr;
+    if ((pr = pclr__library_open(&pclr__cuda_library, given, path, pclr__cuda_names, pclr__cuda_library.count, cu, sizeof *cu,
+                                 &lib, name, name_cap, why, why_cap)) != PCLR_OK)
+        return pr; /* the driver stays loaded: it starts threads at cuInit */
+    if ((r = cu->Init(0)) == CUDA_SUCCESS) return PCLR_OK;
+    if ((int)r == 34 /* CUDA_ERROR_STUB_LIBRARY */)
+        return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no CUDA driver (%s is the toolkit's stub library: cuInit failed "
+                         "with CUDA_ERROR_STUB_LIBRARY)", name);
+    if (cu->GetErrorName(r, &en) != CUDA_SUCCESS || !en) en = "CUDA error";
+    if (cu->GetErrorString(r, &es) != CUDA_SUCCESS || !es) es = "unknown error";
+    return pclr__say(why, why_cap, PCLR_ERR_NO_DEVICE, "cuInit failed: %s (%s, code %d)", en, es, (int)r);
+}
+
+static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
+    char why[512];
+    CUresult r;
+    pclr_result pr;
+    int count = 0, pushed = 0;
+    if ((pr = pclr__cuda_driver_open(d->cuda_api, d->cuda_library, &ctx->cu, ctx->cu_name, sizeof ctx->cu_name, why,
+                                     sizeof why)) != PCLR_OK)
+        return pclr__fail(&ctx->e, pr, "%s", why);
+    if (ctx->cu.DriverGetVersion(&ctx->features.driver_version) != CUDA_SUCCESS) ctx->features.driver_version = 0;
+    ctx->device_ordinal = -1;
+    if (d->context) {
+        ctx->cu_ctx = d->context;
+    } else {
+        if ((r = ctx->cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGetCount"), PCLR_ERR_NO_DEVICE;
+        if (d->device_ordinal < 0 || d->device_ordinal >= count)
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (there are %d)", d->device_ordinal, count);
+        if ((r = ctx->cu.DeviceGet(&ctx->device, d->device_ordinal)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGet"), PCLR_ERR_NO_DEVICE;
+        if ((r = ctx->cu.DevicePrimaryCtxRetain(&ctx->cu_ctx, ctx->device)) != CUDA_SUCCESS) {
+            ctx->cu_ctx = NULL;
+            pr = pclr__cuda_fail(ctx, r, "cuDevicePrimaryCtxRetain");
+            return pr == PCLR_ERR_BACKEND ? PCLR_ERR_NO_DEVICE : pr;
+        }
+        ctx->owns_primary = 1;
+        ctx->device_ordinal = d->device_ordinal;
+    }
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    pr = pclr__cuda_init_current(ctx, d);
+    pclr__cuda_leave(ctx, pushed);
+    if (pr == PCLR_OK) pclr__engine_files(&ctx->e, d->cache_dir, d->no_disk_cache, d->tune_file, d->no_tune_file);
+    return pr;
+}
+
+PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx) {
+    pclr_allocator a;
+    int pushed = 0;
+    if (!ctx) return;
+    if (ctx->cu_ctx && pclr__cuda_enter(ctx, &pushed) == PCLR_OK) {
+        pclr__engine_free(&ctx->e);
+        if (ctx->partials) ctx->cu.MemFree(ctx->partials);
+        if (ctx->words) ctx->cu.MemFree(ctx->words);
+        if (ctx->ctl) ctx->cu.MemFree(ctx->ctl);
+        if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl);
+        if (ctx->lay_states) ctx->cu.MemFree(ctx->lay_states);
+        if (ctx->host_result) ctx->cu.MemFreeHost(ctx->host_result);
+        pclr__cuda_leave(ctx, pushed);
+    }
+    pclr__engine_free(&ctx->e); /* what is left when the context could not be made current */
+    if (ctx->owns_primary) ctx->cu.DevicePrimaryCtxRelease(ctx->device);
+    pclr__lib_close(ctx->rtc_lib);
+    a = ctx->e.alloc;
+    a.free(ctx, a.user);
+}
+
+static const pclr__backend_ops *pclr__cuda_ops(void);
+
+PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out) {
+    pclr_cuda_desc zero;
+    pclr_allocator a;
+    pclr_cuda_context *ctx;
+    pclr_result r;
+    if (out) *out = NULL;
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if ((r = pclr__create_check("pclr_cuda_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
+        return r;
+    if (!(ctx = (pclr_cuda_context *)a.alloc(sizeof *ctx, a.user)))
+        return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
+    memset(ctx, 0, sizeof *ctx);
+    pclr__engine_init(&ctx->e, pclr__cuda_ops(), &a);
+    if ((r = pclr__cuda_init(ctx, desc)) != PCLR_OK) {
+        pclr__say(desc->error, desc->error_cap, r, "%s", ctx->e.last_error);
+        pclr_cuda_destroy(ctx);
+        return r;
+    }
+    ctx->e.last_error[0] = '\0';
+    *out = ctx;
+    return PCLR_OK;
+}
+
+PCLR_API const pclr_cuda_features *pclr_cuda_get_features(const pclr_cuda_context *ctx) { return ctx ? &ctx->features : NULL; }
+PCLR_API const pclr_cuda_api *pclr_cuda_get_api(const pclr_cuda_context *ctx) { return ctx ? &ctx->cu : NULL; }
+PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx) { return pclr__engine_log(ctx ? &ctx->e : NULL); }
+PCLR_API const char *pclr_cuda_last_error(const pclr_cuda_context *ctx) { return pclr__engine_error(ctx ? &ctx->e : NULL); }
+
+PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out) {
+    return ctx ? pclr__engine_resolve(&ctx->e, cfg, out) : PCLR_ERR_INVALID_CONTEXT;
+}
+
+PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg) {
+    return ctx ? pclr__engine_prepare(&ctx->e, cfg) : PCLR_ERR_INVALID_CONTEXT;
+}
+
+/* ------------------------------------------------------------ reduce */
+static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups, uint32_t group_size,
+                                  CUstream stream, CUdeviceptr in, uint64_t offset, uint64_t n, CUdeviceptr out,
+                                  CUdeviceptr partials, const pclr__extra *x) {
+    const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
+    CUdeviceptr counter = ctx->ctl + PCLR__CUDA_CTL_COUNTER, y = x ? (CUdeviceptr)x->y.addr : 0;
+    uint64_t y_offset = x ? x->y_offset : 0, values[PCLR_MAP_MAX_PARAMS];
+    void *args[8 + PCLR_MAP_MAX_PARAMS];
+    int k = 6, j;
+    args[0] = &in;
+    args[1] = &offset;
+    args[2] = &n;
+    args[3] = &out;
+    args[4] = &partials;
+    args[5] = &counter;
+    if (e->y_size) { /* a map's y, then its parameters */
+        args[k++] = &y;
+        args[k++] = &y_offset;
+    }
+    for (j = 0; j < e->params; ++j) {
+        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
+        args[k++] = &values[j];
+    }
+    if (prog->dependent) { /* back-to-back reduces: the next grid starts while this one finishes */
+        CUlaunchConfig lc;
+        CUlaunchAttribute at;
+        memset(&lc, 0, sizeof lc);
+        memset(&at, 0, sizeof at);
+        at.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        at.value.programmaticStreamSerializationAllowed = 1;
+        lc.gridDimX = (unsigned int)groups;
+        lc.gridDimY = lc.gridDimZ = 1;
+        lc.blockDimX = group_size;
+        lc.blockDimY = lc.blockDimZ = 1;
+        lc.hStream = stream;
+        lc.attrs = &at;
+        lc.numAttrs = 1;
+        return ctx->cu.LaunchKernelEx(&lc, prog->fn, args, NULL);
+    }
+    return ctx->cu.LaunchKernel(prog->fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0, stream, args, NULL);
+}
+
+/* The partials area for `groups`: made at create for every knob setting; only an exact sum
+   so long that it needs more than 64 groups per unit (2^29 elements a group) grows it,
+   which waits for the context's work before freeing the old area (such a reduce cannot be
+   captured into a graph). The context is current. */
+static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups) {
+    const uint64_t ss = e->layout.size;
+    size_t bytes = (size_t)(pclr_max_groups(&e->cfg, &ctx->e.facts) * ss);
+    CUdeviceptr p = 0;
+    CUresult r;
+    if (groups * ss <= ctx->partials_bytes) return PCLR_OK;
+    if (bytes < groups * ss) bytes = (size_t)(groups * ss);
+    if (ctx->partials && (r = ctx->cu.CtxSynchronize()) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxSynchronize");
+    if ((r = ctx->cu.MemAlloc(&p, bytes)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
+    if (ctx->partials) ctx->cu.MemFree(ctx->partials);
+    ctx->partials = p;
+    ctx->partials_bytes = bytes;
+    return PCLR_OK;
+}
+
+/* An input's checks: not 0, aligned to its element, inside its allocation. */
+static pclr_result pclr__cuda_check_input(pclr_cuda_context *ctx, const char *which, CUdeviceptr in, uint64_t offset, uint64_t n,
+                                          uint64_t es) {
+    CUdeviceptr base = 0;
+    size_t alloc_size = 0;
+    if (!in && n > 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: %s pointer is 0 with n = %llu", which, (unsigned long long)n);
+    if (in % es != 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to %u bytes (the element size)",
+                          which, (unsigned long long)in, (unsigned)es);
+    if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || in > UINT64_MAX - (offset + n) * es)
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: offset %llu + n %llu elements of %s overflow 64-bit addresses",
+                          (unsigned long long)offset, (unsigned long long)n, which);
+    if (in && ctx->cu.MemGetAddressRange(&base, &alloc_size, in) == CUDA_SUCCESS && in + (offset + n) * es > (uint64_t)base + alloc_size)
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: elements [%llu, %llu) of %s reach %llu bytes past the end of "
+                          "the %llu-byte allocation holding it", (unsigned long long)offset, (unsigned long long)(offset + n), which,
+                          (unsigned long long)(in + (offset + n) * es - ((uint64_t)base + alloc_size)), (unsigned long long)alloc_size);
+    return PCLR_OK;
+}
+
+/* The blocking (result != NULL) and the async (out != 0) reduce; x: a map's y and parameters (may be NULL). */
+static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
+                                     uint64_t n, CUstream stream, CUdeviceptr out, void *result, const pclr__extra *x) {
+    const pclr__entry *e = NULL;
+    pclr_launch launch;
+    pclr_result pr;
+    CUresult r;
+    CUdeviceptr dst, fold;
+    uint64_t es, align;
+    int pushed = 0;
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    if ((pr = pclr__engine_lookup(&ctx->e, cfg, n, &e)) != PCLR_OK) goto done;
+    es = e->elem_size;
+    align = e->layout.size < 8 ? e->layout.size : 8;
+    if ((pr = pclr__cuda_check_input(ctx, "input", in, offset, n, es)) != PCLR_OK) goto done;
+    if (!result && out % align != 0) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: output pointer 0x%llx is not aligned to %u bytes (the state's alignment)",
+                        (unsigned long long)out, (unsigned)align);
+        goto done;
+    }
+    if (e->y_size) {
+        const CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0;
+        const uint64_t y_offset = x ? x->y_offset : 0;
+        if ((pr = pclr__cuda_check_input(ctx, "y", y, y_offset, n, e->y_size)) != PCLR_OK) goto done;
+        if (!pclr__y_lines_up(e, in, offset, y, y_offset)) { /* y's vectors would be misaligned: one element per load */
+            pclr_config one = *cfg;
+            one.vector_width = 1;
+            if ((pr = pclr__engine_lookup(&ctx->e, &one, n, &e)) != PCLR_OK) goto done;
+        }
+    }
+    if (e->params && (!x || !x->params)) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: the map has %d parameters and their values are NULL", e->params);
+        goto done;
+    }
+    if (n == 0 && result) { /* nothing to wait for */
+        pr = pclr__identity_result(&e->cfg, result);
+        goto done;
+    }
+    if ((pr = pclr_plan(&e->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) {
+        pclr__fail(&ctx->e, pr, "pclr_plan failed: %s", pclr_result_string(pr));
+        goto done;
+    }
+    {   /* a dependent grid takes at most half the groups that fit at once: the next reduce's groups
+           are then resident, waiting, when this one ends (a second wave of them costs ~1.5 us) */
+        const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
+        const uint64_t half = (uint64_t)ctx->e.facts.compute_units * (uint64_t)(prog->resident / 2);
+        if (prog->dependent && half > 0 && launch.groups > half) launch.groups = half;
+    }
+    if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
+    dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
+    fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
+         : pclr__words_finish(&e->cfg, e->layout.size) ? ctx->words /* at most 64 groups a unit (pclr_plan) */
+         : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
+         : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
+    if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
+        /* pass 1: one value per group into the partials; pass 2: one group folds them */
+        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, ctx->partials, ctx->partials, x);
+        if (r == CUDA_SUCCESS) r = pclr__cuda_launch(ctx, e, 1, launch.group_size, stream, ctx->partials, 0, launch.groups, dst, ctx->partials, x);
+    } else {
+        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, dst, fold, x);
+    }
+    if (r != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel");
+    else if (result && (r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
+    else if (result && ctx->host_result) pr = pclr__finalize(&e->cfg, &e->layout, ctx->host_result, result);
+    else if (result) {
+        unsigned char state[64];
+        if ((r = ctx->cu.MemcpyDtoH(state, dst, e->layout.size)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+        else pr = pclr__finalize(&e->cfg, &e->layout, state, result);
+    }
+done:
+    pclr__cuda_leave(ctx, pushed);
+    return pr;
+}
+
+PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
+                                      uint64_t n, CUstream stream, void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
+    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result, NULL);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
+                                          void *result) {
+    pclr__extra extra;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map: result pointer is NULL");
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, 0, result, &extra);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
+                                                CUstream stream) {
+    pclr__extra extra;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map_async: output pointer is 0");
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, out, NULL, &extra);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
+                                            uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_async: output pointer is 0");
+    return pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL);
+}
+
+/* ------------------------------------------------------------ layouts */
+/* Device memory of at least `bytes` in *mem (grown; waits for the context's work before freeing the old one). */
+static pclr_result pclr__cuda_grow(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t *have, uint64_t bytes, const char *what) {
+    CUdeviceptr p = 0;
+    CUresult r;
+    if (bytes <= *have) return PCLR_OK;
+    if (bytes > SIZE_MAX) return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "%s: %llu bytes", what, (unsigned long long)bytes);
+    if (*mem && (r = ctx->cu.CtxSynchronize()) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxSynchronize");
+    if ((r = ctx->cu.MemAlloc(&p, (size_t)bytes)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, what);
+    if (*mem) ctx->cu.MemFree(*mem);
+    *mem = p;
+    *have = (size_t)bytes;
+    return PCLR_OK;
+}
+
+static pclr_result pclr__cuda_batched_on(pclr__engine *eng, const pclr__batch *b, pclr__mem xm, uint64_t x_offset, const pclr__extra *x,
+                                         pclr__mem offsets_m, pclr__mem out_m, void *results, CUstream stream) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)eng;
+    const pclr__entry *e = b->en;
+    const pclr_config *c = &b->shape;
+    const uint64_t ss = e->layout.size, split = b->plan.split;
+    CUdeviceptr in = (CUdeviceptr)xm.addr, offsets = (CUdeviceptr)offsets_m.addr, out = (CUdeviceptr)out_m.addr;
+    CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0, status, dst;
+    uint64_t y_offset = x ? x->y_offset : 0, rows = c->rows, cols = c->cols, pitch = c->pitch, n = b->span, values[PCLR_MAP_MAX_PARAMS];
+    unsigned char *states = NULL;
+    void *args[14 + PCLR_MAP_MAX_PARAMS];
+    pclr_result pr;
+    CUresult r;
+    int pushed = 0, k = 11, j;
+    const int seg = c->layout == PCLR_LAYOUT_SEGMENTS;
+    const uint64_t tickets = (uint64_t)ctx->features.compute_units * 256 + 64; /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    if ((pr = pclr__cuda_check_input(ctx, "input", in, x_offset, b->span, e->elem_size)) != PCLR_OK) goto done;
+    if (e->y_size && (pr = pclr__cuda_check_input(ctx, "y", y, y_offset, b->span, e->y_size)) != PCLR_OK) goto done;
+    if (seg && (pr = pclr__cuda_check_input(ctx, "offsets", offsets, 0, rows + 1, 8)) != PCLR_OK) goto done;
+    if (e->params && (!x || !x->params)) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: the map has %d parameters and their values are NULL", e->params);
+        goto done;
+    }
+    if (!results && out % (ss < 8 ? ss : 8) != 0) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce_batched: output pointer 0x%llx is not aligned to the state", (unsigned long long)out);
+        goto done;
+    }
+    if (b->results == 0) goto done; /* nothing to write */
+    /* the status word and the tickets, zeroed once: the kernels leave them zero */
+    if (!ctx->lay_ctl && (pr = pclr__cuda_zeroed(ctx, &ctx->lay_ctl, (size_t)tickets * 4, "cuMemAlloc (layout tickets)")) != PCLR_OK) goto done;
+    status = ctx->lay_ctl;
+    if (split > 1 && (pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * split * ss, "cuMemAlloc (partials)")) != PCLR_OK) goto done;
+    if (results && (pr = pclr__cuda_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "cuMemAlloc (states)")) != PCLR_OK) goto done;
+    if (results && seg) {
+        const uint32_t zero = 0;
+        if ((r = ctx->cu.MemcpyHtoD(status, &zero, 4)) != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD"); goto done; }
+    }
+    dst = results ? ctx->lay_states : out;
+    if (!offsets) offsets = status; /* rows and columns: never read */
+    args[0] = &in; args[1] = &x_offset; args[2] = &rows; args[3] = &cols; args[4] = &pitch; args[5] = &offsets;
+    args[6] = &n; args[7] = (void *)&split; args[8] = &dst; args[9] = &ctx->partials; args[10] = &status;
+    if (e->y_size) { args[k++] = &y; args[k++] = &y_offset; }
+    for (j = 0; j < e->params; ++j) {
+        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
+        args[k++] = &values[j];
+    }
+    r = ctx->cu.LaunchKernel(((const pclr__cuda_program *)e->program)->fn, (unsigned int)b->plan.groups, 1, 1, b->plan.group_size, 1, 1, 0,
+                             stream, args, NULL);
+    if (r != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel"); goto done; }
+    if (!results) goto done;
+    if (!(states = (unsigned char *)pclr__alloc(&ctx->e, (size_t)(b->results * ss)))) {
+        pr = pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %llu states", (unsigned long long)b->results);
+        goto done;
+    }
+    if ((r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
+    else if ((r = ctx->cu.MemcpyDtoH(states, dst, (size_t)(b->results * ss))) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+    else if (seg) {
+        uint32_t bad = 0;
+        if ((r = ctx->cu.MemcpyDtoH(&bad, status, 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+        else if (bad) pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce_batched: segment offsets decrease or pass n = %llu "
+                                      "(checked on the device, where the offsets are)", (unsigned long long)n);
+    }
+    if (pr == PCLR_OK) pr = pclr__batch_finalize(b, states, results);
+done:
+    pclr__free(&ctx->e, states);
+    pclr__cuda_leave(ctx, pushed);
+    return pr;
+}
+
+static pclr_result pclr__cuda_batched(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
+                                      pclr__mem offsets, pclr__mem out, void *results) {
+    return pclr__cuda_batched_on(e, b, x, x_offset, extra, offsets, out, results, NULL);
+}
+
+/* Both public forms: plan (the context current for the program's build), then run. */
+static pclr_result pclr__cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                             CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                             CUstream stream, CUdeviceptr out, void *results) {
+    pclr__batch b;
+    pclr__extra extra;
+    pclr__mem xm, om, dm;
+    pclr_result pr;
+    int pushed = 0;
+    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
+    pr = pclr__engine_batch(&ctx->e, cfg, n, &b);
+    pclr__cuda_leave(ctx, pushed);
+    if (pr != PCLR_OK) return pr;
+    xm.addr = x;
+    om.addr = offsets;
+    dm.addr = out;
+    extra.y.addr = y;
+    extra.y_offset = y_offset;
+    extra.params = params;
+    return pclr__cuda_batched_on(&ctx->e, &b, xm, x_offset, &extra, om, dm, results, stream);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                              CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
+                                              CUstream stream, void *results) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!results) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: results pointer is NULL");
+    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, 0, results);
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                    CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
+                                                    uint64_t n, CUdeviceptr out, CUstream stream) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched_async: output pointer is 0");
+    return pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, out, NULL);
+}
+
+/* ------------------------------------------------------------ memory: the engine's slots and the public calls */
+/* One driver call with the context current; names the call on failure. */
+#define PCLR__CUDA_CALL(ctx, call, name)                                                         \
+    do {                                                                                         \
+        int pushed_ = 0;                                                                         \
+        CUresult r_;                                                                             \
+        pclr_result pr_;                                                                         \
+        if ((pr_ = pclr__cuda_enter((ctx), &pushed_)) != PCLR_OK) return pr_;                   \
+        r_ = (call);                                                                             \
+        pclr__cuda_leave((ctx), pushed_);                                                        \
+        return r_ == CUDA_SUCCESS ? PCLR_OK : pclr__cuda_fail((ctx), r_, name);                  \
+    } while (0)
+
+static pclr_result pclr__cuda_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    CUdeviceptr *p = (CUdeviceptr *)&m->addr;
+    m->addr = 0;
+    PCLR__CUDA_CALL(ctx, ctx->cu.MemAlloc(p, bytes), "cuMemAlloc");
+}
+static void pclr__cuda_free(pclr__engine *e, pclr__mem m) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    int pushed = 0;
+    if (m.addr && pclr__cuda_enter(ctx, &pushed) == PCLR_OK) {
+        ctx->cu.MemFree((CUdeviceptr)m.addr);
+        pclr__cuda_leave(ctx, pushed);
+    }
+}
+static pclr_result pclr__cuda_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    PCLR__CUDA_CALL(ctx, ctx->cu.MemcpyHtoD((CUdeviceptr)m.addr + offset, src, bytes), "cuMemcpyHtoD");
+}
+static pclr_result pclr__cuda_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    PCLR__CUDA_CALL(ctx, ctx->cu.MemcpyDtoH(dst, (CUdeviceptr)m.addr + offset, bytes), "cuMemcpyDtoH");
+}
+#undef PCLR__CUDA_CALL
+static pclr_result pclr__cuda_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
+                                         void *result, const pclr__extra *x) {
+    if (!result) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
+    return pclr__cuda_reduce((pclr_cuda_context *)e, cfg, (CUdeviceptr)in.addr, offset, n, NULL, 0, result, x);
+}
+
+PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {
+    pclr__mem m;
+    pclr_result r;
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    *out = 0;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__cuda_alloc(&ctx->e, bytes, &m)) == PCLR_OK) *out = (CUdeviceptr)m.addr;
+    return r;
+}
+PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr) {
+    pclr__mem m;
+    if (!ctx) return ptr ? PCLR_ERR_INVALID_CONTEXT : PCLR_OK;
+    m.addr = ptr;
+    pclr__cuda_free(&ctx->e, m);
+    return PCLR_OK;
+}
+PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes) {
+    pclr__mem m;
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    m.addr = dst;
+    return bytes ? pclr__cuda_write(&ctx->e, m, 0, src, bytes) : PCLR_OK;
+}
+PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes) {
+    pclr__mem m;
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    m.addr = src;
+    return bytes ? pclr__cuda_read(&ctx->e, m, 0, dst, bytes) : PCLR_OK;
+}
+
+/* ------------------------------------------------------------ tuner: events around a batch on the default stream */
+static pclr_result pclr__cuda_tune_begin(pclr__engine *e) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    CUresult r;
+    pclr_result pr;
+    if ((pr = pclr__cuda_enter(ctx, &ctx->tune_pushed)) != PCLR_OK) return pr; /* until tune_end */
+    if ((r = ctx->cu.EventCreate(&ctx->tune_start, 0)) != CUDA_SUCCESS || (r = ctx->cu.EventCreate(&ctx->tune_stop, 0)) != CUDA_SUCCESS) {
+        if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
+        ctx->tune_start = NULL;
+        pclr__cuda_leave(ctx, ctx->tune_pushed);
+        return pclr__cuda_fail(ctx, r, "cuEventCreate");
+    }
+    return PCLR_OK;
+}
+static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
+                                   uint64_t n, const uint64_t *offsets, int calls) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    float ms = 0.0f;
+    pclr__extra none;
+    pclr__mem no_offsets;
+    int i;
+    memset(&none, 0, sizeof none);
+    no_offsets.addr = 0;
+    if (ctx->cu.EventRecord(ctx->tune_start, NULL) != CUDA_SUCCESS) return -1.0;
+    for (i = 0; i < calls; ++i)
+        if ((b ? pclr__cuda_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, NULL)
+               : pclr_cuda_reduce_async(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL)) != PCLR_OK)
+            return -1.0;
+    if (ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
+        ctx->cu.EventElapsedTime(&ms, ctx->tune_start, ctx->tune_stop) != CUDA_SUCCESS)
+        return -1.0;
+    return ms * 1e-3;
+}
+static void pclr__cuda_tune_end(pclr__engine *e) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
+    if (ctx->tune_stop) ctx->cu.EventDestroy(ctx->tune_stop);
+    ctx->tune_start = ctx->tune_stop = NULL;
+    pclr__cuda_leave(ctx, ctx->tune_pushed);
+}
+
+PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+                                    pclr_tune_entry *out, size_t cap, size_t *count) {
+    pclr_result r;
+    int pushed = 0;
+    if (count) *count = 0;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
+    r = pclr__engine_tune(&ctx->e, type, op, opt, out, cap, count);
+    pclr__cuda_leave(ctx, pushed);
+    return r;
+}
+
+/* ------------------------------------------------------------ describe, compile check, the generic context */
+static void pclr__cuda_describe(const pclr__engine *e, char *buf, size_t cap, size_t *len) {
+    const pclr_cuda_context *ctx = (const pclr_cuda_context *)e;
+    const pclr_cuda_features *f = &ctx->features;
+    pclr__appendf(buf, cap, len, "CUDA backend (driver API + NVRTC)\n");
+    pclr__appendf(buf, cap, len, "device: %s, compute capability %d.%d, %u multiprocessors, %u threads per block max, %lu KiB L2\n",
+                  f->device_name, f->cc_major, f->cc_minor, f->compute_units, f->max_group_size, (unsigned long)(f->l2_bytes / 1024));
+    if (ctx->device_ordinal >= 0) pclr__appendf(buf, cap, len, "context: primary context of device %d\n", ctx->device_ordinal);
+    else pclr__appendf(buf, cap, len, "context: the caller's CUcontext\n");
+    pclr__appendf(buf, cap, len, "driver: CUDA %d.%d (%s)\n", f->driver_version / 1000, f->driver_version % 1000 / 10, ctx->cu_name);
+    pclr__appendf(buf, cap, len, "nvrtc: %d.%d (%s), code: %s for %s_%d\n", f->nvrtc_major, f->nvrtc_minor, ctx->rtc_name,
+                  ctx->cubin ? "CUBIN" : "PTX (driver JIT)", ctx->cubin ? "sm" : "compute", ctx->target_arch);
+    pclr__appendf(buf, cap, len, "blocking result: %s\n",
+                  ctx->host_result ? "mapped pinned host memory" : "device memory + copy (mapping unavailable)");
+}
+
+PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap) {
+    return pclr__engine_describe(ctx ? &ctx->e : NULL, buf, cap);
+}
+
+PCLR_API pclr_result pclr_cuda_compile_check(const pclr_config *cfg, const pclr_cuda_desc *desc, int arch, int cubin,
+                                             char *log, size_t log_cap) {
+    pclr_cuda_desc zero;
+    pclr__engine e;
+    pclr_nvrtc_api rtc;
+    pclr_config c;
+    pclr_result r;
+    const char *why = NULL;
+    char target[64], name[256], *src = NULL, *image = NULL, opts[512];
+    size_t size = 0, len = 0;
+    void *lib = NULL;
+    if (log && log_cap) log[0] = '\0';
+    if (!desc) {
+        memset(&zero, 0, sizeof zero);
+        desc = &zero;
+    }
+    if (!cfg) return pclr__say(log, log_cap, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
+    c = *cfg;
+    if (c.backend == PCLR_BACKEND_AUTO) c.backend = PCLR_CUDA;
+    pclr__cuda_defaults(NULL, &c);
+    if ((r = pclr_config_resolve(&c, &c, &why)) != PCLR_OK) return pclr__say(log, log_cap, r, "invalid configuration: %s", why);
+    if (c.backend != PCLR_CUDA) return pclr__say(log, log_cap, PCLR_ERR_UNSUPPORTED_COMBINATION, "the CUDA backend runs only cuda kernels");
+    if (arch < 10 || arch > 9999)
+        return pclr__say(log, log_cap, PCLR_ERR_INVALID_KNOB, "arch %d is not a compute capability number (e.g. 75, 90)", arch);
+    memset(&e, 0, sizeof e);
+    if (!pclr__allocator_of(&desc->allocator, &e.alloc))
+        return pclr__say(log, log_cap, PCLR_ERR_NULL_POINTER, "desc.allocator needs both alloc and free, or neither");
+    if ((r = pclr__cuda_nvrtc(desc->nvrtc_api, desc->nvrtc_library, 0, &rtc, &lib, name, sizeof name, log, log_cap)) != PCLR_OK) return r;
+    snprintf(target, sizeof target, "--gpu-architecture=%s_%d", cubin ? "sm" : "compute", arch);
+    pclr_kernel_options(&c, opts, sizeof opts, NULL);
+    len = strlen(opts);
+    pclr__cuda_append_options(target, 65536, &c, opts, sizeof opts, &len); /* 64K registers per block since sm_20 */
+    if (pclr_kernel_source(&c, NULL, 0, &size) != PCLR_OK || !(src = (char *)pclr__alloc(&e, size))) {
+        r = pclr__say(log, log_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the kernel source");
+    } else {
+        pclr_kernel_source(&c, src, size, NULL);
+        r = pclr__nvrtc_compile(&e, &rtc, src, opts, cubin, &image, &size);
+        if (r != PCLR_OK) pclr__say(log, log_cap, r, "%s%s%s", e.last_error, e.build_log && e.build_log[0] ? "\n" : "", pclr__engine_log(&e));
+        else pclr__say(log, log_cap, r, "%s", pclr__engine_log(&e));
+    }
+    pclr__free(&e, src);
+    pclr__free(&e, image);
+    pclr__free(&e, e.build_log);
+    pclr__lib_close(lib);
+    return r;
+}
+
+static pclr_result pclr__cuda_generic_create(const pclr_desc *d, pclr__engine **out) {
+    pclr_cuda_desc c;
+    pclr_cuda_context *ctx = NULL;
+    pclr_result r;
+    memset(&c, 0, sizeof c);
+    PCLR__DESC_FROM(c, d);
+    c.device_ordinal = d->device > 0 ? d->device - 1 : 0;
+    c.cuda_library = d->cuda_library;
+    c.nvrtc_library = d->nvrtc_library;
+    c.cuda_api = d->cuda_api;
+    c.nvrtc_api = d->nvrtc_api;
+    r = pclr_cuda_create(&c, &ctx);
+    *out = ctx ? &ctx->e : NULL;
+    return r;
+}
+static void pclr__cuda_generic_destroy(pclr__engine *e) { pclr_cuda_destroy((pclr_cuda_context *)e); }
+static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count) {
+    pclr_cuda_api cu;
+    char name[256];
+    CUresult r;
+    pclr_result pr;
+    if ((pr = pclr__cuda_driver_open(d->cuda_api, d->cuda_library, &cu, name, sizeof name, d->error, d->error_cap)) != PCLR_OK)
+        return pr;
+    if ((r = cu.DeviceGetCount(count)) != CUDA_SUCCESS || *count <= 0) {
+        *count = 0;
+        return pclr__say(d->error, d->error_cap, PCLR_ERR_NO_DEVICE, "no CUDA device (cuDeviceGetCount: code %d)", (int)r);
+    }
+    return PCLR_OK;
+}
+
+PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx) {
+    return ctx && ctx->backend == PCLR_CUDA ? (pclr_cuda_context *)ctx->engine : NULL;
+}
+PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf) {
+    return ctx && buf && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->mem.addr : 0;
+}
+
+PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,
+                 pclr__cuda_alloc, pclr__cuda_free, pclr__cuda_write, pclr__cuda_read, pclr__cuda_reduce_mem,
+                 pclr__cuda_tune_begin, pclr__cuda_tune_time, pclr__cuda_tune_end, pclr__cuda_describe,
+                 pclr__cuda_generic_create, pclr__cuda_generic_destroy, pclr__cuda_batched)
+
+
+#endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */
