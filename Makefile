@@ -61,6 +61,12 @@ test: deps
 	$(MAKE) all
 	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh
 
+# one suite and its variants (sanitizers, NVRTC), by the step names of tests/run.sh: make test-map,
+# make test-vulkan, make test-core (PCLR_TEST_STEPS=REGEX bash tests/run.sh: any set of steps)
+test-%: deps
+	$(MAKE) all
+	CUDA_PATH=$(CUDA_PATH) bash tests/run.sh '^($*)(-|$$)'
+
 # every sampled matrix in full (the knob sweeps, the map table): slower than CI's make test
 test-full: deps
 	$(MAKE) all

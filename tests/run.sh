@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The test suite (make test). Each step prints its own "name: N passed, N failed"
 # line or counts as one check; the closing line adds them all up.
-# PCLR_TEST_QUICK=1 shrinks the device suites.
+# PCLR_TEST_QUICK=1 shrinks the device suites. An argument (or PCLR_TEST_STEPS) is an extended
+# regular expression: only the steps whose name matches run (make test-map: '^(map)(-|$)', the map
+# suite and its sanitizer and NVRTC steps).
 set -u
+filter=${1:-${PCLR_TEST_STEPS:-}}
 cd "$(dirname "$0")/.."
 CUDA_PATH=${CUDA_PATH:-/usr/local/cuda}
 B=build/tests
@@ -20,6 +23,7 @@ unset PCLR_TUNE_FILE
 step() {
   local name=$1; shift
   local log="$B/$name.log" t0=$SECONDS rc p f
+  if [ -n "$filter" ] && ! [[ $name =~ $filter ]]; then return 0; fi
   "$@" >"$log" 2>&1; rc=$?
   p=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
   f=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | awk '{s+=$3} END {print s+0}')
