@@ -578,7 +578,7 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
     return PCLR_OK;
 }
 
-/* GLSL to SPIR-V with the caller's compiler or shaderc (loaded at the first compile); the log to the engine. */
+/* GLSL to SPIR-V with the caller's compiler or shaderc (its table loaded by pclr__vk_shaderc); the log to the engine. */
 static pclr_result pclr__vk_compile(pclr__engine *e, pclr_shaderc_api *sc, void **shaderc, const pclr_vk_compiler *cb,
                                     const char *src, uint32_t **words, size_t *bytes) {
     const uint32_t *code = NULL;
