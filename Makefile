@@ -1,5 +1,6 @@
 # pclreduce: the headers need no build; this builds the tools, examples and tests.
-#   make            build/pclreduce-gen, build/pclreduce-run, build/pclreduce-tune, build/demo
+#   make            build/pclreduce-gen, build/pclreduce-run, build/pclreduce-tune, build/demo, and
+#                   build/libshaderc_shared.so where the system's shaderc does not load (Debian 12)
 #   make demo       the main job: reduce real data on the best device (installs PoCL if missing, as root),
 #                   then on the Vulkan device where there is one
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
@@ -30,7 +31,7 @@ ifneq ($(shell printf '$(PCLR_HASH)include <vulkan/vulkan.h>\n' | $(CC) -E -x c 
 CUDA_INC  += -DPCLR_RUN_NO_VULKAN -DPCLR_DEMO_NO_VULKAN
 endif
 
-all: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune build/demo
+all: build/pclreduce-gen build/pclreduce-run build/pclreduce-tune build/demo build/libshaderc_shared.so
 
 build:
 	mkdir -p build
@@ -47,15 +48,28 @@ build/pclreduce-tune: examples/pclreduce-tune.c $(HEADERS) | build
 build/demo: examples/demo.c $(HEADERS) | build
 	$(CC) $(WARN) $(CFLAGS) $(CUDA_INC) -o $@ examples/demo.c $(LIBS)
 
+# A shaderc for the Vulkan backend where the system's does not load: Debian 12's libshaderc1 leaves glslang's and
+# SPIRV-Tools' symbols undefined (they ship only as static libraries); tests/shaderc.sh links them around it. The
+# tools, demo and auto_exposure load build/libshaderc_shared.so from beside themselves when PCLR_SHADERC_LIBRARY is
+# unset (examples/pclr_args.h). Where the system's loads, or glslang-dev is missing, nothing is built (the recipe then
+# runs each time: it only checks). The CMake build does not make it (set PCLR_SHADERC_LIBRARY there).
+build/libshaderc_shared.so: tests/shaderc.sh | build
+	@sc=$$(bash tests/shaderc.sh build); case "$$sc" in \
+	  */build/libshaderc_shared.so) echo "shaderc: $$sc (Debian's libshaderc.so.1 with its static glslang linked in)" ;; \
+	  "") echo "shaderc: none that loads (Vulkan needs one: apt-get install libshaderc-dev glslang-dev spirv-tools)" ;; \
+	  *) ;; \
+	esac; [ ! -f $@ ] || touch $@
+
 deps:
 	bash .ci/deps.sh
 
-# shaderc for the demo's Vulkan table: $PCLR_SHADERC_LIBRARY, else one that loads (tests/shaderc.sh: Debian 12's
-# libshaderc1 needs glslang linked in), else none (the demo prints "vulkan: skipped: ...")
+# shaderc for the demo's Vulkan table: $PCLR_SHADERC_LIBRARY, else build/libshaderc_shared.so (made by all where the
+# system's does not load; the demo finds it beside itself), else libshaderc.so.1, else none (the demo prints
+# "vulkan: skipped: ...")
 # (deps first, then a fresh make: the Vulkan check above reads vulkan/vulkan.h as deps leaves it)
 demo: deps
 	$(MAKE) all
-	PCLR_SHADERC_LIBRARY="$${PCLR_SHADERC_LIBRARY:-$$(bash tests/shaderc.sh build)}" ./build/demo
+	./build/demo
 
 test: deps
 	$(MAKE) all

@@ -69,7 +69,7 @@ typedef enum pclr_result {
     PCLR_ERR_BUFFER_TOO_SMALL,      /* caller buffer too small; the size needed was reported */
     PCLR_ERR_SIZE_OVERFLOW,         /* n/offset overflow 64 bits or exceed the buffer */
     PCLR_ERR_MISALIGNED,            /* pointer not aligned to the element size */
-    PCLR_ERR_NO_DRIVER,             /* OpenCL ICD / CUDA driver / NVRTC not found */
+    PCLR_ERR_NO_DRIVER,             /* OpenCL ICD / CUDA driver / NVRTC / Vulkan loader / shaderc not found */
     PCLR_ERR_NO_DEVICE,             /* no usable device */
     PCLR_ERR_NO_FP64,               /* double requested on a device without fp64 */
     PCLR_ERR_NO_INT64_ATOMICS,      /* configuration needs 64-bit atomics the device lacks */
@@ -1252,7 +1252,7 @@ static const char *const pclr__result_strings[PCLR_RESULT_COUNT_] = {
     "the caller's buffer is too small",
     "element count or offset overflows or exceeds the buffer",
     "pointer is not aligned to the element size",
-    "driver not found (OpenCL ICD loader, CUDA driver or NVRTC)",
+    "driver not found (OpenCL ICD loader, CUDA driver, NVRTC, Vulkan loader or shaderc)",
     "no usable device",
     "double requested on a device without fp64 support",
     "the device lacks the 64-bit atomics this configuration needs",
@@ -7943,6 +7943,8 @@ typedef struct pclr__library {
     const pclr__symbol *syms;
     size_t nsyms;
     void (*link)(void *table);                         /* PCLREDUCE_NO_RUNTIME_LINKING: the linked functions */
+    const char *unresolved_hint;                       /* a library here that does not load for an undefined
+                                                          symbol: what to do (NULL: hint) */
 } pclr__library;
 
 #ifndef PCLREDUCE_NO_RUNTIME_LINKING
@@ -7978,6 +7980,22 @@ PCLR__FN const char *pclr__lib_error(void) {
 #endif
 }
 
+/* dlerror's text for a library that is not there at all (any other: it is
+   there and was refused: undefined symbols, not a shared object...). */
+PCLR__FN int pclr__lib_absent(const char *err) {
+#ifdef _WIN32
+    (void)err;
+    return 1;
+#else
+    return strstr(err, "No such file or directory") != NULL || !strcmp(err, "not found");
+#endif
+}
+
+/* What to do about a library that did not load with dlerror's text err. */
+PCLR__FN const char *pclr__lib_hint(const pclr__library *L, const char *err) {
+    return L->unresolved_hint && strstr(err, "undefined symbol") ? L->unresolved_hint : L->hint;
+}
+
 /* Stores the address of `name` into the function pointer at dst (memcpy keeps
    the object-to-function pointer conversion -Wpedantic clean). 0: not found. */
 PCLR__FN int pclr__lib_sym(void *lib, const char *name, void *dst) {
@@ -8008,18 +8026,32 @@ PCLR__FN pclr_result pclr__lib_load(const pclr__library *L, const char *path, co
         from = L->env;
     }
     if (path && *path) {
-        if (!(*lib = pclr__lib_open(path)))
-            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s", L->what, path,
-                             from, pclr__lib_error());
+        if (!(*lib = pclr__lib_open(path))) {
+            const char *err = pclr__lib_error(), *hint = pclr__lib_hint(L, err);
+            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s (from %s) could not be loaded: %s%s%s", L->what, path,
+                             from, err, hint == L->hint ? "" : ". ", hint == L->hint ? "" : hint);
+        }
         pclr__copy(name, name_cap, path);
     } else {
-        char tried[256];
+        char tried[256], refused[384]; /* refused: the first one here that did not load, and dlerror's text */
         size_t len = 0;
-        tried[0] = '\0';
+        const char *first = NULL;
+        tried[0] = refused[0] = '\0';
         for (i = 0; i < count && !*lib; ++i) {
             pclr__appendf(tried, sizeof tried, &len, "%s%s", i ? ", " : "", names[i]);
-            if ((*lib = pclr__lib_open(names[i])) != NULL) pclr__copy(name, name_cap, names[i]);
+            if ((*lib = pclr__lib_open(names[i])) != NULL) {
+                pclr__copy(name, name_cap, names[i]);
+            } else if (!first) {
+                const char *err = pclr__lib_error();
+                if (!pclr__lib_absent(err)) {
+                    first = names[i];
+                    pclr__copy(refused, sizeof refused, err);
+                }
+            }
         }
+        if (!*lib && first)
+            return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s: %s is here but does not load (%s; tried %s). %s", L->what,
+                             first, refused, tried, pclr__lib_hint(L, refused));
         if (!*lib) return pclr__say(why, why_cap, PCLR_ERR_NO_DRIVER, "no %s (tried %s; %s)", L->what, tried, L->hint);
     }
     for (i = 0; i < L->nsyms; ++i)
@@ -8114,7 +8146,7 @@ struct pclr_context {
     pclr__engine *engine;  /* the backend's context; NULL on the CPU */
     pclr_backend backend;
     pclr_allocator alloc;
-    char passed_over[512]; /* why earlier backends were not taken */
+    char passed_over[1024]; /* why earlier backends were not taken */
     char last_error[512];  /* the CPU's sentences */
     long busy;             /* the CPU's flag (pclr__enter; a backend's is its engine's) */
 };
@@ -8171,7 +8203,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     d = *desc;
     for (i = 0; i < count; ++i) {
         const pclr__backend_ops *ops = pclr__ops_of(order[i]);
-        char why[512];
+        char why[768];
         if (order[i] == PCLR_CPU) {
             ctx->backend = PCLR_CPU;
             *out = ctx;

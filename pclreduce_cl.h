@@ -341,7 +341,7 @@ static const pclr__library pclr__cl_library = {
     "OpenCL library", "PCLR_OPENCL_LIBRARY", "desc.opencl_library", "desc.opencl_api",
     "install an ICD loader and a driver, e.g. ocl-icd-libopencl1 and pocl-opencl-icd, or set PCLR_OPENCL_LIBRARY",
     pclr__cl_names, sizeof pclr__cl_names / sizeof pclr__cl_names[0], pclr__cl_syms,
-    sizeof pclr__cl_syms / sizeof pclr__cl_syms[0], pclr__cl_link};
+    sizeof pclr__cl_syms / sizeof pclr__cl_syms[0], pclr__cl_link, NULL};
 
 /* The table a desc asks for (the OpenCL library stays loaded: see the top). */
 static pclr_result pclr__cl_table(const pclr_cl_api *given, const char *path, pclr_cl_api *api, char *name, size_t name_cap,

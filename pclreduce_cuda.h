@@ -302,11 +302,11 @@ static const int pclr__nvrtc_majors[] = {13, 12, 11, 0};
 static const pclr__library pclr__cuda_library = {
     "CUDA driver", "PCLR_CUDA_LIBRARY", "desc.cuda_library", "desc.cuda_api", "install the NVIDIA driver or set PCLR_CUDA_LIBRARY",
     pclr__cuda_names, sizeof pclr__cuda_names / sizeof pclr__cuda_names[0], pclr__cuda_syms,
-    sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0], pclr__cuda_link};
+    sizeof pclr__cuda_syms / sizeof pclr__cuda_syms[0], pclr__cuda_link, NULL};
 static const pclr__library pclr__nvrtc_library = {
     "NVRTC", "PCLR_NVRTC_LIBRARY", "desc.nvrtc_library", "desc.nvrtc_api", "set PCLR_NVRTC_LIBRARY",
     pclr__nvrtc_names, sizeof pclr__nvrtc_names / sizeof pclr__nvrtc_names[0], pclr__nvrtc_syms,
-    sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0], pclr__nvrtc_link};
+    sizeof pclr__nvrtc_syms / sizeof pclr__nvrtc_syms[0], pclr__nvrtc_link, NULL};
 
 /* The NVRTC table; driver_major > 0 tries the versions the driver can load
    first (a newer NVRTC's code may not load on an older driver). */

@@ -11,8 +11,11 @@
    desc.compiler (the caller's GLSL -> SPIR-V callback: no shaderc at all),
    desc.shaderc_api, desc.shaderc_library, $PCLR_SHADERC_LIBRARY,
    libshaderc.so.1, libshaderc_shared.so.1, libshaderc.so (shaderc_shared.dll).
-   An explicit path that fails is an error. The loader stays loaded; shaderc
-   is unloaded by pclr_vk_destroy.
+   An explicit path that fails is an error. Both load at pclr_vk_create, which
+   fails (PCLR_ERR_NO_DRIVER, why in desc.error) without them, unless
+   desc.allow_no_compiler: then a context without shaderc runs the pipelines
+   the disk cache holds, and the first one it would compile fails with that
+   sentence. The loader stays loaded; shaderc is unloaded by pclr_vk_destroy.
 
    A context works on the engine's own VkInstance / VkPhysicalDevice /
    VkDevice / queue family (its device must have VK_KHR_push_descriptor
@@ -174,6 +177,8 @@ typedef struct pclr_vk_desc {
     const pclr_vk_api *vulkan_api;
     const pclr_shaderc_api *shaderc_api;
     pclr_vk_compiler compiler;   /* zero: shaderc */
+    int allow_no_compiler;       /* 1: create succeeds when shaderc does not load (a program that runs cached
+                                    pipelines only); the first build that needs a compile fails, saying why */
 } pclr_vk_desc;
 
 typedef struct pclr_vk_features {
@@ -345,12 +350,15 @@ static const char *const pclr__shaderc_names[] = {"libshaderc.so.1", "libshaderc
 static const pclr__library pclr__vk_library = {
     "Vulkan loader", "PCLR_VULKAN_LIBRARY", "desc.vulkan_library", "desc.vulkan_api",
     "install libvulkan1 and a driver (Mesa's lavapipe runs on the CPU), or set PCLR_VULKAN_LIBRARY", pclr__vk_names,
-    sizeof pclr__vk_names / sizeof pclr__vk_names[0], pclr__vk_syms, sizeof pclr__vk_syms / sizeof pclr__vk_syms[0], pclr__vk_link};
+    sizeof pclr__vk_names / sizeof pclr__vk_names[0], pclr__vk_syms, sizeof pclr__vk_syms / sizeof pclr__vk_syms[0], pclr__vk_link, NULL};
 static const pclr__library pclr__shaderc_library = {
     "shaderc library", "PCLR_SHADERC_LIBRARY", "desc.shaderc_library", "desc.shaderc_api",
     "install libshaderc1, set PCLR_SHADERC_LIBRARY, or pass desc.compiler", pclr__shaderc_names,
     sizeof pclr__shaderc_names / sizeof pclr__shaderc_names[0], pclr__shaderc_syms,
-    sizeof pclr__shaderc_syms / sizeof pclr__shaderc_syms[0], pclr__shaderc_link};
+    sizeof pclr__shaderc_syms / sizeof pclr__shaderc_syms[0], pclr__shaderc_link,
+    "Debian 12's libshaderc1 leaves glslang's and SPIRV-Tools' symbols undefined (they ship only as static libraries): "
+    "build a loadable one with `make` (build/libshaderc_shared.so) or tests/shaderc.sh, then set PCLR_SHADERC_LIBRARY, "
+    "or pass desc.compiler"};
 
 PCLR_API pclr_result pclr_vk_load_api(const char *path, pclr_vk_api *api, char *why, size_t why_cap) {
     return pclr__load_api(&pclr__vk_library, path, api, sizeof *api, why, why_cap);
@@ -570,7 +578,7 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
     return PCLR_OK;
 }
 
-/* GLSL to SPIR-V with the caller's compiler or shaderc (loaded at the first compile); the log to the engine. */
+/* GLSL to SPIR-V with the caller's compiler or shaderc (its table loaded by pclr__vk_shaderc); the log to the engine. */
 static pclr_result pclr__vk_compile(pclr__engine *e, pclr_shaderc_api *sc, void **shaderc, const pclr_vk_compiler *cb,
                                     const char *src, uint32_t **words, size_t *bytes) {
     const uint32_t *code = NULL;
@@ -612,7 +620,8 @@ static pclr_result pclr__vk_compile(pclr__engine *e, pclr_shaderc_api *sc, void 
     return PCLR_OK;
 }
 
-/* shaderc's table, loaded at the first compile (a context on a cached or caller-compiled kernel never needs it). */
+/* shaderc's table (none with the caller's compiler): loaded at create; again at a build when that failed
+   (desc.allow_no_compiler), which then fails with the same sentence. */
 static pclr_result pclr__vk_shaderc(pclr_vk_context *ctx) {
     char why[512];
     pclr_result r;
@@ -1025,6 +1034,8 @@ static pclr_result pclr__vk_init(pclr_vk_context *ctx, const pclr_vk_desc *d) {
     if (!ctx->queue) ctx->vk.GetDeviceQueue(ctx->device, ctx->queue_family, 0, &ctx->queue);
     ctx->features.queue_family = ctx->queue_family;
     if ((r = pclr__vk_objects(ctx)) != PCLR_OK) return r;
+    /* the compiler now, not at the first uncached build (where the device is known: no device is the answer before no shaderc) */
+    if ((r = pclr__vk_shaderc(ctx)) != PCLR_OK && !d->allow_no_compiler) return r;
     /* the engine's view */
     pclr__copy(ctx->e.device, sizeof ctx->e.device, ctx->features.device_name);
     snprintf(ctx->e.driver, sizeof ctx->e.driver, "%u", ctx->features.driver_version);
@@ -1545,7 +1556,8 @@ static void pclr__vk_describe(const pclr__engine *e, char *buf, size_t cap, size
     pclr__appendf(buf, cap, len, "context: %s, queue family %u\n", ctx->owns_device ? "its own instance and device" : "the caller's device",
                   ctx->queue_family);
     pclr__appendf(buf, cap, len, "loader: %s; compiler: %s\n", ctx->vk_name,
-                  ctx->compiler.compile ? "the caller's (desc.compiler)" : ctx->sc.CompileIntoSpv ? ctx->sc_name : "shaderc (loaded at the first compile)");
+                  ctx->compiler.compile ? "the caller's (desc.compiler)" : ctx->sc.CompileIntoSpv ? ctx->sc_name
+                  : "none: shaderc did not load (desc.allow_no_compiler: cached pipelines only)");
 }
 PCLR_API size_t pclr_vk_describe(const pclr_vk_context *ctx, char *buf, size_t cap) {
     return pclr__engine_describe(ctx ? &ctx->e : NULL, buf, cap);

@@ -125,7 +125,7 @@ fi
 if [ -f /usr/include/vulkan/vulkan.h ] && wanted "vulkan"; then
     vk_dir=bench/results/$( [ -n "$cuda_dir" ] && basename "$cuda_dir" | sed 's/-cuda$/-vulkan/' || echo vulkan)
     mkdir -p "$vk_dir"
-    [ -n "${PCLR_SHADERC_LIBRARY:-}" ] || export PCLR_SHADERC_LIBRARY=$(bash tests/shaderc.sh build/tests)
+    [ -n "${PCLR_SHADERC_LIBRARY:-}" ] || export PCLR_SHADERC_LIBRARY=$(bash tests/shaderc.sh build)
     vk_cuda=""
     [ -n "$cuda_dir" ] && vk_cuda="-DPCLR_BENCH_CUDA -I${CUDA_PATH:-/usr/local/cuda}/include"
     if cc -std=c99 -O2 $vk_cuda bench/bench_vk.c -o build/bench_vk -ldl -lm; then

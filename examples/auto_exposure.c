@@ -23,7 +23,9 @@
    needs (the frame's writes -> compute reads; the state's compute write ->
    the copy that reads it back), submits it with its own fence and turns the
    state into the stats with pclr_finalize. The loader and shaderc are loaded
-   at run time ($PCLR_VULKAN_LIBRARY, $PCLR_SHADERC_LIBRARY).
+   at run time ($PCLR_VULKAN_LIBRARY; $PCLR_SHADERC_LIBRARY, else
+   libshaderc_shared.so beside the example, which `make` builds where the
+   system's does not load, else libshaderc.so.1).
 
    Wiring it into a frame loop (what an engine does instead of this one-shot):
 
@@ -51,6 +53,7 @@
    A frame of latency is invisible in eye adaptation and keeps the GPU and CPU
    from ever waiting on each other. This program uses the blocking call
    (pclr_reduce) since it only has one frame. */
+#define _POSIX_C_SOURCE 200809L /* readlink (pclr_args_shaderc_beside) */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -296,6 +299,7 @@ static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const fl
     char why[1024] = "";
     pclr_result r;
     desc.backends[0] = backend;
+    desc.shaderc_library = pclr_args_shaderc_beside();
     desc.error = why;
     desc.error_cap = sizeof why;
     if ((r = pclr_create(&desc, &ctx)) != PCLR_OK) {
@@ -448,6 +452,7 @@ static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pc
     desc.queue_family = e.family;
     desc.queue = e.queue;
     desc.enabled_features = &e.enabled;
+    desc.shaderc_library = pclr_args_shaderc_beside();
     desc.error = why;
     desc.error_cap = sizeof why;
     if ((r = pclr_vk_create(&desc, &pr)) != PCLR_OK) {

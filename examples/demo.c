@@ -5,10 +5,11 @@
    table on the Vulkan device where there is one (pclreduce_vk.h: a GPU's
    Vulkan driver, or lavapipe on the CPU), the data capped at the device's
    maxStorageBufferRange; without a Vulkan loader, device or shaderc
-   ($PCLR_SHADERC_LIBRARY, else libshaderc.so.1) one line "vulkan: skipped:
-   why" and the demo goes on.
+   ($PCLR_SHADERC_LIBRARY, else libshaderc_shared.so beside the demo, which
+   `make` builds where the system's does not load, else libshaderc.so.1) one
+   line "vulkan: skipped: why" and the demo goes on.
    PCLR_DEMO_MB sets the data size (default 256). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, readlink */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -108,6 +109,7 @@ static int run_vulkan(void *data, size_t bytes) {
     int failures;
     pclr_result r;
     desc.backends[0] = PCLR_VULKAN; /* the generic context takes Vulkan only where listed */
+    desc.shaderc_library = pclr_args_shaderc_beside();
     desc.error = why;
     desc.error_cap = sizeof why;
     if (pclr_create(&desc, &ctx) != PCLR_OK) {
@@ -116,6 +118,7 @@ static int run_vulkan(void *data, size_t bytes) {
     }
     probe.type = PCLR_UINT;
     probe.op = PCLR_SUM;
+    vk.shaderc_library = desc.shaderc_library;
     if (pclr_vk_compile_check(&probe, &vk, why, sizeof why) == PCLR_ERR_NO_DRIVER) {
         printf("\nvulkan: skipped: %s\n", why);
         pclr_destroy(ctx);

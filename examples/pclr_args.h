@@ -330,4 +330,32 @@ static inline void pclr_args_format_result(const pclr_config *cfg, const void *r
     }
 }
 
+/* The tools' shaderc (pclreduce-run, pclreduce-tune, demo, auto_exposure):
+   where $PCLR_SHADERC_LIBRARY is unset, libshaderc_shared.so beside the
+   executable if that file is there (`make` builds build/libshaderc_shared.so
+   where the system's libshaderc does not load: Debian 12's leaves glslang's
+   symbols undefined), for desc.shaderc_library; else NULL: the library's own
+   search ($PCLR_SHADERC_LIBRARY, libshaderc.so.1, ...). The tools look there,
+   not the library: a program that embeds pclreduce decides its own paths.
+   Linux only (/proc/self/exe; readlink needs _POSIX_C_SOURCE >= 200112L, which
+   the tools define: elsewhere, or without it, NULL). */
+static inline const char *pclr_args_shaderc_beside(void) {
+#if defined(__linux__) && defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200112L
+    static const char name[] = "libshaderc_shared.so";
+    static char path[4096];
+    const char *env = getenv("PCLR_SHADERC_LIBRARY");
+    char *slash;
+    ssize_t n;
+    if (env && *env) return NULL;
+    n = readlink("/proc/self/exe", path, sizeof path - sizeof name);
+    if (n <= 0 || (size_t)n >= sizeof path - sizeof name) return NULL;
+    path[n] = '\0';
+    if (!(slash = strrchr(path, '/'))) return NULL;
+    memcpy(slash + 1, name, sizeof name);
+    return access(path, R_OK) == 0 ? path : NULL;
+#else
+    return NULL;
+#endif
+}
+
 #endif

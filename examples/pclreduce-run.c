@@ -10,9 +10,10 @@
    --backend auto (the default) takes CUDA, else OpenCL, else the CPU: the
    generic context (pclr_create); vulkan (pclreduce_vk.h) only when asked for:
    --device N is the N-th Vulkan device of --list (default: the best one),
-   shaderc is found as the library does ($PCLR_SHADERC_LIBRARY, else
-   libshaderc.so.1), the loader likewise ($PCLR_VULKAN_LIBRARY, else
-   libvulkan.so.1). Knobs left out come from the tuning file or
+   shaderc is $PCLR_SHADERC_LIBRARY, else libshaderc_shared.so beside this
+   executable (`make` builds one where the system's does not load: Debian
+   12), else the library's search (libshaderc.so.1, ...); the loader is
+   $PCLR_VULKAN_LIBRARY, else libvulkan.so.1. Knobs left out come from the tuning file or
    the device's defaults; -v prints the configuration that runs and where
    each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
@@ -44,6 +45,7 @@
    argmin/argmax, minmax, stats).
    Errors: a message on stderr and a non-zero exit status (also when the
    output cannot be written: a full disk). */
+#define _POSIX_C_SOURCE 200809L /* readlink (pclr_args_shaderc_beside) */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -315,6 +317,7 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
     desc.backends[0] = cfg.backend; /* 0: auto */
     desc.device = a->device + 1;     /* -1 (not given) becomes 0: the best device */
     desc.platform = a->platform + 1;
+    desc.shaderc_library = pclr_args_shaderc_beside(); /* NULL: $PCLR_SHADERC_LIBRARY, libshaderc.so.1, ... */
     desc.error = why;
     desc.error_cap = sizeof why;
     cfg.backend = PCLR_BACKEND_AUTO; /* the context's own */

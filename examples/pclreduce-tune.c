@@ -13,12 +13,13 @@
    its bandwidth next to the default's, measured in the same sweep. Vulkan:
    --device N is pclreduce-run --list's Vulkan device N (default: the best),
    timed with timestamp queries; shaderc from $PCLR_SHADERC_LIBRARY, else
-   libshaderc.so.1. With --rows and --cols it tunes that layout instead
+   libshaderc_shared.so beside this executable (`make` builds one where the
+   system's does not load), else libshaderc.so.1. With --rows and --cols it tunes that layout instead
    (reduced along each row, or each column with --axis col): one entry per
    type and op, for its shape class and the size class of R x C elements,
    which every layout of that class and size then uses (segments: rows of
    their length). */
-#define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime, readlink */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -169,6 +170,7 @@ int main(int argc, char **argv) {
         char why_vk[1024] = "";
         memset(&vd, 0, sizeof vd);
         vd.device_index = a.device; /* -1: the best */
+        vd.shaderc_library = pclr_args_shaderc_beside();
         vd.error = why_vk;
         vd.error_cap = sizeof why_vk;
         r = pclr_vk_create(&vd, &vk);

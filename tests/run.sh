@@ -96,7 +96,8 @@ lane_a() {
   #     (lavapipe in CI; "skip: ..." without one): every type/op/accumulator against the CPU reference, odd
   #     sizes and offsets, NaN, maps, a reduce recorded into the test's command buffer, the generic context,
   #     the disk cache, the failure paths; plain and under ASan/UBSan (quick). tests/shaderc.sh finds a
-  #     shaderc that loads (Debian 12's needs its static glslang linked in).
+  #     shaderc that loads (Debian 12's needs its static glslang linked in: build/libshaderc_shared.so, which
+  #     `make` builds too); the tests get it through PCLR_SHADERC_LIBRARY.
   GLSL_QUICK=1 # the sample; PCLR_TEST_FULL=1 (make test-full): every variant
   [ "${PCLR_TEST_FULL:-0}" != 0 ] && GLSL_QUICK=0
   step glsl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_glsl tests/test_glsl.c -lm && PCLR_TEST_QUICK=$GLSL_QUICK $B/test_glsl"
@@ -105,7 +106,7 @@ lane_a() {
       [ -n "$CUDA_INC" ] || break # (all four backends: cuda.h too)
       step "headers-all-${cc%% *}" sh -c "$cc $WARN $CUDA_INC -o $B/headers_all tests/compile_headers_vk.c -ldl -lm && $B/headers_all"
     done
-    SHADERC=$(bash tests/shaderc.sh "$B")
+    SHADERC=$(bash tests/shaderc.sh build)
     step vulkan sh -c "gcc -std=c99 $WARN -O1 -o $B/test_vulkan tests/test_vulkan.c -ldl -lm && PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 $B/test_vulkan"
     step vulkan-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vulkan_asan tests/test_vulkan.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 PCLR_TEST_SKIP_MATRIX=1 $B/test_vulkan_asan"
   else

@@ -316,8 +316,9 @@ for args in "" "--backend metal" "--backend opencl --types quad" "--backend open
 done
 
 # Vulkan (pclreduce_vk.h) through the tools: where a Vulkan device and a shaderc that loads are here (lavapipe in
-# CI; tests/shaderc.sh finds one; the tools load it through PCLR_SHADERC_LIBRARY), else "skip: ..."
-VK_SHADERC=${PCLR_SHADERC_LIBRARY:-$(bash tests/shaderc.sh build/tests)}
+# CI; tests/shaderc.sh finds one: on Debian 12 build/libshaderc_shared.so, which `make` builds and the tools load
+# from beside themselves without PCLR_SHADERC_LIBRARY), else "skip: ..."
+VK_SHADERC=${PCLR_SHADERC_LIBRARY:-$(bash tests/shaderc.sh build)}
 $RUN --list >"$T/list" 2>&1
 if grep -q "^Vulkan: built without" "$T/list"; then
   echo "skip: vulkan tools: built without vulkan/vulkan.h (apt-get install libvulkan-dev)"
@@ -326,7 +327,11 @@ elif ! grep -A8 "^Vulkan (" "$T/list" | grep -q "^  device 0: "; then
 elif [ -z "$VK_SHADERC" ]; then
   echo "skip: vulkan tools: no shaderc that loads (tests/shaderc.sh; apt-get install libshaderc-dev glslang-dev spirv-tools)"
 else
-  export PCLR_SHADERC_LIBRARY=$VK_SHADERC
+  if [ -z "${PCLR_SHADERC_LIBRARY:-}" ] && [ "$VK_SHADERC" = "$PWD/build/libshaderc_shared.so" ]; then
+    $RUN --backend vulkan --type float --op sum --n 1000 -v >"$T/out" 2>&1; rc=$?
+    check "run vulkan without PCLR_SHADERC_LIBRARY exits 0 (got $rc: $(tail -1 "$T/out"))" [ $rc = 0 ]
+    check "run vulkan loads build/libshaderc_shared.so from beside itself" grep -q "compiler: $PWD/build/libshaderc_shared.so$" "$T/out"
+  fi
   check "run --list shows the Vulkan device with its driver, subgroup size, int64/fp64" \
     grep -Eq "^  device 0: .*\(.*, Vulkan [0-9.]+, driver .*, subgroup [0-9]+, shaderInt64 (yes|no), shaderFloat64 (yes|no)\)$" "$T/list"
   check "run --list keeps the OpenCL and CUDA headings" grep -q "^OpenCL (" "$T/list"
@@ -445,6 +450,9 @@ else
     PCLR_DEMO_MB=1 PCLR_VULKAN_LIBRARY=$T/missing.so timeout 120 build/demo >"$T/out" 2>&1; rc=$?
     check "demo without a Vulkan loader still exits 0 (got $rc)" [ $rc = 0 ]
     check "demo without a Vulkan loader says 'vulkan: skipped: why'" grep -q "^vulkan: skipped: .*no Vulkan loader" "$T/out"
+    PCLR_DEMO_MB=1 PCLR_SHADERC_LIBRARY=$T/missing.so timeout 120 build/demo >"$T/out" 2>&1; rc=$?
+    check "demo without shaderc still exits 0 (got $rc)" [ $rc = 0 ]
+    check "demo without shaderc says 'vulkan: skipped: no shaderc library'" grep -q "^vulkan: skipped: .*no shaderc library: $T/missing.so" "$T/out"
   fi
 fi
 
