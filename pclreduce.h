@@ -629,7 +629,8 @@ typedef struct pclr_desc {
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
                                                  all 0 = auto: CUDA, OpenCL (GPU first), CPU; Vulkan
                                                  (PCLR_VULKAN) only where listed */
-    int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
+    int device;                         /* 0: the backend's best device; k > 0: its device k - 1; < 0: no device of a GPU backend
+                                           (the numbering of every backend's desc: device_number) */
     int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
     const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
