@@ -639,12 +639,12 @@ static pclr_result pclr__cuda_pick(pclr_cuda_context *ctx, const pclr_cuda_desc 
     *ordinal = -1;
     if ((r = ctx->cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGetCount"), PCLR_ERR_NO_DEVICE;
     if (d->device_number < 0)
-        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "desc.device_number %d is not a device (0: the best, k > 0: device k - 1)",
+        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "device number %d (desc.device_number / pclr_desc.device) is not a device: 0 = the best, k > 0 = device k - 1",
                           d->device_number);
     if (d->device_number > 0) {
         if (d->device_number > count)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (desc.device_number %d; there are %d: "
-                              "device_number 1 to %d, or 0 for the best)", d->device_number - 1, d->device_number, count, count);
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (device number %d; there are %d: "
+                              "numbers 1 to %d, or 0 for the best)", d->device_number - 1, d->device_number, count, count);
         *ordinal = d->device_number - 1;
         return PCLR_OK;
     }

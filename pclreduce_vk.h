@@ -919,12 +919,12 @@ static pclr_result pclr__vk_pick(pclr_vk_context *ctx, const pclr_vk_desc *d) {
     int best = -1, best_rank = 99;
     pclr_result r;
     if (d->device_number < 0)
-        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "desc.device_number %d is not a device (0: the best, k > 0: device k - 1)",
+        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "device number %d (desc.device_number / pclr_desc.device) is not a device: 0 = the best, k > 0 = device k - 1",
                           d->device_number);
     if ((r = pclr__vk_instance(ctx, devices, &count)) != PCLR_OK) return r;
     if (d->device_number > 0) {
         if ((uint32_t)d->device_number > count)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (desc.device_number %d; there are %u: device_number 1 to %u, "
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (device number %d; there are %u: numbers 1 to %u, "
                               "or 0 for the best)", d->device_number - 1, d->device_number, count, count);
         ctx->physical = devices[d->device_number - 1];
         return PCLR_OK;
