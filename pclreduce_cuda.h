@@ -643,8 +643,8 @@ static pclr_result pclr__cuda_pick(pclr_cuda_context *ctx, const pclr_cuda_desc 
                           d->device_number);
     if (d->device_number > 0) {
         if (d->device_number > count)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (device number %d; there are %d: "
-                              "numbers 1 to %d, or 0 for the best)", d->device_number - 1, d->device_number, count, count);
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (device number %d; there are %d)", d->device_number - 1,
+                              d->device_number, count);
         *ordinal = d->device_number - 1;
         return PCLR_OK;
     }

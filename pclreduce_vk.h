@@ -924,8 +924,8 @@ static pclr_result pclr__vk_pick(pclr_vk_context *ctx, const pclr_vk_desc *d) {
     if ((r = pclr__vk_instance(ctx, devices, &count)) != PCLR_OK) return r;
     if (d->device_number > 0) {
         if ((uint32_t)d->device_number > count)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (device number %d; there are %u: numbers 1 to %u, "
-                              "or 0 for the best)", d->device_number - 1, d->device_number, count, count);
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (device number %d; there are %u)", d->device_number - 1,
+                              d->device_number, count);
         ctx->physical = devices[d->device_number - 1];
         return PCLR_OK;
     }
