@@ -656,7 +656,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
    (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
    (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
    (pclreduce-run --list's order), of platform desc.platform - 1 only when
-   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   desc.platform > 0 (< 0: PCLR_ERR_NO_DEVICE, as pclr_create); CPU: 1. One process per GPU (MPI) takes device
    local_rank % count + 1. desc may be NULL; its libraries and tables load as
    pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
    with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for

@@ -1774,6 +1774,9 @@ static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count) {
     cl_device_id dev;
     cl_uint seen = 0;
     pclr_result r;
+    if (d->platform < 0) /* as pclr_create: 0 = every platform, k > 0 = platform k - 1 */
+        return pclr__say(d->error, d->error_cap, PCLR_ERR_NO_DEVICE, "platform number %d is not a platform: 0 = every platform, "
+                         "k > 0 = platform k - 1", d->platform);
     if ((r = pclr__cl_table(d->opencl_api, d->opencl_library, &api, library, sizeof library, d->error, d->error_cap)) != PCLR_OK ||
         (r = pclr__cl_find_device(&api, library, d->platform > 0 ? d->platform - 1 : -1, -1, d->error, d->error_cap, &plat, &dev,
                                   &seen)) != PCLR_OK)

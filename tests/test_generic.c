@@ -192,6 +192,9 @@ static void device_numbers(void) {
             d.platform = (int)np + 1;
             CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_ERR_NO_DEVICE && count == 0 && strstr(why, "no OpenCL platform"),
                   "platform %u of %u: %s", (unsigned)np, (unsigned)np, why);
+            d.platform = -1;
+            CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_ERR_NO_DEVICE && count == 0 && strstr(why, "platform number -1"),
+                  "platform number -1: %s", why);
             d.platform = 0;
         }
     }
