@@ -163,7 +163,7 @@ typedef struct pclr_vk_compiler {
       numbering); k < 0 is PCLR_ERR_NO_DEVICE;
    2. else device_index > 0 (deprecated since 0.4, honoured for one more
       version): the old 0-based index;
-   3. else (a zero desc, or device_index -1) the best device: discrete GPU,
+   3. else (a zero desc; device_index 0 or negative) the best device: discrete GPU,
       then integrated, virtual, other, those with shaderInt64, Vulkan 1.1 and
       VK_KHR_push_descriptor first, the first listed on ties.
    Before 0.4 a zero desc (device_index 0) took device 0 while a NULL desc took
@@ -911,8 +911,8 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     return PCLR_OK;
 }
 
-/* Picks the device: k, or the best kind (discrete, integrated, virtual, CPU) among those with int64 and push descriptors. */
-/* The device desc names (the rule above pclr_vk_desc), on an instance of the context's own. */
+/* The device desc names (the rule above pclr_vk_desc), on an instance of the context's own: number k, or the best
+   kind (discrete, integrated, virtual, CPU) among those with int64 and push descriptors. */
 static pclr_result pclr__vk_pick(pclr_vk_context *ctx, const pclr_vk_desc *d) {
     VkPhysicalDevice devices[32];
     uint32_t count = 32, i;
