@@ -638,7 +638,8 @@ typedef struct pclr_desc {
     pclr_backend backends[PCLR_MAX_BACKENDS]; /* generic context: tried in this order up to the first 0;
                                                  all 0 = auto: CUDA, OpenCL (GPU first), CPU; Vulkan
                                                  (PCLR_VULKAN) only where listed */
-    int device;                         /* 0: the backend's best device; k > 0: its device k - 1 */
+    int device;                         /* 0: the backend's best device; k > 0: its device k - 1; < 0: no device of a GPU backend
+                                           (the numbering of every backend's desc: device_number) */
     int platform;                       /* OpenCL: 0 = every platform; k > 0: only platform k - 1 */
     const char *opencl_library;         /* NULL = $PCLR_OPENCL_LIBRARY, else the usual names */
     const char *cuda_library;           /* NULL = $PCLR_CUDA_LIBRARY, else the usual names */
@@ -664,7 +665,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out);
    (desc.device = k + 1 takes device k, 0 <= k < *count): CUDA: every device
    (cuDeviceGetCount); OpenCL: the devices of every platform in platform order
    (pclreduce-run --list's order), of platform desc.platform - 1 only when
-   desc.platform > 0; CPU: 1. One process per GPU (MPI) takes device
+   desc.platform > 0 (< 0: PCLR_ERR_NO_DEVICE, as pclr_create); CPU: 1. One process per GPU (MPI) takes device
    local_rank % count + 1. desc may be NULL; its libraries and tables load as
    pclr_create loads them. PCLR_ERR_NO_DRIVER, PCLR_ERR_NO_DEVICE (*count 0)
    with a sentence in desc.error; PCLR_ERR_INVALID_ENUM for

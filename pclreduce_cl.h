@@ -114,6 +114,18 @@ typedef struct pclr_cl_api {
 } pclr_cl_api;
 #undef PCLR__CL_FIELD
 
+/* Which device pclr_cl_create_default_desc takes (pclr_cl_create wraps the
+   caller's context and ignores these). One rule, checked in this order:
+   1. desc.platform_number or desc.device_number != 0: both come from the desc
+      and the function's index arguments are ignored. platform_number 0 = every
+      platform, k > 0 = only platform k - 1; device_number 0 = the best device
+      (GPU, then accelerator, then CPU), k > 0 = device k - 1, counted over
+      every platform in platform order or within platform_number's; a
+      negative one is PCLR_ERR_NO_DEVICE;
+   2. else the arguments (platform_index, device_index), the old spelling kept
+      as it was: -1 = every platform / the best device, k >= 0 = index k.
+   pclr_cl_create_default(p, d) is rule 2 with a zero desc. The numbering of
+   rule 1 is pclr_desc.device / pclr_desc.platform's, the same in every backend. */
 typedef struct pclr_cl_desc {
     cl_context context;          /* required by pclr_cl_create; NULL for pclr_cl_create_default_desc */
     cl_device_id device;         /* may be NULL: the queue's device */
@@ -122,6 +134,8 @@ typedef struct pclr_cl_desc {
     PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *opencl_library;
     const pclr_cl_api *opencl_api;
+    int platform_number;         /* pclr_cl_create_default_desc: 0 = every platform, k > 0 = platform k - 1 (see above) */
+    int device_number;           /* pclr_cl_create_default_desc: 0 = the best device, k > 0 = device k - 1 (see above) */
 } pclr_cl_desc;
 typedef struct pclr_cl_features {
     char platform_name[128], device_name[256], vendor[128], driver_version[128];
@@ -140,14 +154,18 @@ typedef struct pclr_cl_context pclr_cl_context;
 
 /* Wraps the user's context, device and queue (retained). On error *out is NULL. */
 PCLR_API pclr_result pclr_cl_create(const pclr_cl_desc *desc, pclr_cl_context **out);
-/* Creates its own context + in-order queue. platform_index >= 0 picks a
-   platform, device_index >= 0 a device within it (with platform_index -1: the
+/* Creates its own context + in-order queue. The arguments are the old
+   0-based spelling (kept; new code sets desc.platform_number /
+   desc.device_number, see above): platform_index >= 0 picks a platform,
+   device_index >= 0 a device within it (with platform_index -1: the
    device_index-th device over all platforms); -1 / -1 = the best device: a
    GPU first, then an accelerator, then a CPU. PCLR_ERR_NO_DRIVER without any
    platform, PCLR_ERR_NO_DEVICE for an index out of range or no device. */
 PCLR_API pclr_result pclr_cl_create_default(int platform_index, int device_index, pclr_cl_context **out);
-/* The same with a desc for the library, table, allocator, caches and error
-   (desc may be NULL; its context, device and queue must be NULL). */
+/* The same with a desc for the library, table, allocator, caches, error and
+   the device (desc may be NULL; its context, device and queue must be NULL):
+   a nonzero desc.platform_number or desc.device_number replaces both index
+   arguments (pass -1, -1 with them). */
 PCLR_API pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int platform_index, int device_index,
                                                  pclr_cl_context **out);
 PCLR_API void pclr_cl_destroy(pclr_cl_context *ctx); /* NULL is fine */
@@ -836,6 +854,15 @@ PCLR_API pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int p
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_INVALID_CONTEXT,
                             "pclr_cl_create_default_desc makes its own context and queue: leave desc.context, "
                             "desc.device and desc.queue NULL (or call pclr_cl_create)");
+    /* the rule above pclr_cl_desc: nonzero desc numbers win over the (old, 0-based) index arguments */
+    if (desc->platform_number || desc->device_number) {
+        if (desc->platform_number < 0 || desc->device_number < 0)
+            return pclr__say(desc->error, desc->error_cap, PCLR_ERR_NO_DEVICE,
+                             "desc.platform_number %d / desc.device_number %d: 0 = every platform / the best device, "
+                             "k > 0 = platform / device k - 1", desc->platform_number, desc->device_number);
+        platform_index = desc->platform_number - 1; /* 0 becomes -1: every platform, the best device */
+        device_index = desc->device_number - 1;
+    }
     if ((r = pclr__cl_table(desc->opencl_api, desc->opencl_library, &api, library, sizeof library, desc->error, desc->error_cap)) != PCLR_OK)
         return r;
     return pclr__cl_create_default_on(desc, &api, library, platform_index, device_index, out);
@@ -1726,7 +1753,6 @@ PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t c
 }
 
 static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **out) {
-    const int platform = d->platform > 0 ? d->platform - 1 : -1, device = d->device > 0 ? d->device - 1 : -1; /* -1: any, best */
     pclr_cl_context *ctx = NULL;
     pclr_cl_desc c;
     pclr_result r;
@@ -1734,7 +1760,9 @@ static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **ou
     PCLR__DESC_FROM(c, d);
     c.opencl_library = d->opencl_library;
     c.opencl_api = d->opencl_api;
-    r = pclr_cl_create_default_desc(&c, platform, device, &ctx);
+    c.platform_number = d->platform; /* the same numbering: 0 = every platform / the best device, k = k - 1 */
+    c.device_number = d->device;
+    r = pclr_cl_create_default_desc(&c, -1, -1, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
 }
@@ -1746,6 +1774,9 @@ static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count) {
     cl_device_id dev;
     cl_uint seen = 0;
     pclr_result r;
+    if (d->platform < 0) /* as pclr_create: 0 = every platform, k > 0 = platform k - 1 */
+        return pclr__say(d->error, d->error_cap, PCLR_ERR_NO_DEVICE, "platform number %d is not a platform: 0 = every platform, "
+                         "k > 0 = platform k - 1", d->platform);
     if ((r = pclr__cl_table(d->opencl_api, d->opencl_library, &api, library, sizeof library, d->error, d->error_cap)) != PCLR_OK ||
         (r = pclr__cl_find_device(&api, library, d->platform > 0 ? d->platform - 1 : -1, -1, d->error, d->error_cap, &plat, &dev,
                                   &seen)) != PCLR_OK)

@@ -120,13 +120,24 @@ typedef struct pclr_nvrtc_api {
 #undef PCLR__CUDA_FIELD
 #undef PCLR__NVRTC_FIELD
 
+/* Which device, when context is NULL (its primary context is used). One rule,
+   checked in this order:
+   1. device_number != 0 wins: k > 0 is device ordinal k - 1; k < 0 is PCLR_ERR_NO_DEVICE;
+   2. else device_ordinal != 0 (deprecated since 0.4, honoured for one more
+      version): the old 0-based ordinal (> 0 that device, < 0 PCLR_ERR_NO_DEVICE);
+   3. else (a zero desc) the best device: the most multiprocessors x clock
+      rate, the lowest ordinal on ties (identical GPUs: device 0); a device in
+      the prohibited compute mode is passed over unless there is no other.
+   A context given in desc.context ignores both fields. The numbering is
+   pclr_desc.device's and pclr_cl_desc.device_number's: 0 = best, k = device k - 1. */
 typedef struct pclr_cuda_desc {
-    int device_ordinal;          /* used when context is NULL: that device's primary context */
+    int device_ordinal;          /* deprecated (0.4): 0-based; use device_number. Read only when device_number is 0 */
     CUcontext context;           /* the caller's context, or NULL (it must outlive the pclr context) */
     PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *cuda_library, *nvrtc_library;
     const pclr_cuda_api *cuda_api;
     const pclr_nvrtc_api *nvrtc_api;
+    int device_number;           /* 0: the best device; k > 0: device ordinal k - 1 (see above) */
 } pclr_cuda_desc;
 
 typedef struct pclr_cuda_features {
@@ -141,7 +152,7 @@ typedef struct pclr_cuda_features {
 
 typedef struct pclr_cuda_context pclr_cuda_context;
 
-/* desc may be NULL (device 0, the usual libraries, malloc). */
+/* desc may be NULL (the best device, the usual libraries, malloc). */
 PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out);
 PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx);
 PCLR_API const pclr_cuda_features *pclr_cuda_get_features(const pclr_cuda_context *ctx); /* NULL for NULL */
@@ -619,11 +630,56 @@ static pclr_result pclr__cuda_driver_open(const pclr_cuda_api *given, const char
     return pclr__say(why, why_cap, PCLR_ERR_NO_DEVICE, "cuInit failed: %s (%s, code %d)", en, es, (int)r);
 }
 
+/* The device desc names when it gives no context (the rule above pclr_cuda_desc): its ordinal in *ordinal. */
+static pclr_result pclr__cuda_pick(pclr_cuda_context *ctx, const pclr_cuda_desc *d, int *ordinal) {
+    int count = 0, i, best = -1, best_prohibited = 1;
+    double best_score = -1.0;
+    CUresult r;
+    CUdevice dev;
+    *ordinal = -1;
+    if ((r = ctx->cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGetCount"), PCLR_ERR_NO_DEVICE;
+    if (d->device_number < 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "device number %d (desc.device_number / pclr_desc.device) is not a device: 0 = the best, k > 0 = device k - 1",
+                          d->device_number);
+    if (d->device_number > 0) {
+        if (d->device_number > count)
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (device number %d; there are %d)", d->device_number - 1,
+                              d->device_number, count);
+        *ordinal = d->device_number - 1;
+        return PCLR_OK;
+    }
+    if (d->device_ordinal != 0) { /* deprecated spelling, 0-based */
+        if (d->device_ordinal < 0 || d->device_ordinal >= count)
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (desc.device_ordinal, deprecated: 0-based; there are %d)",
+                              d->device_ordinal, count);
+        *ordinal = d->device_ordinal;
+        return PCLR_OK;
+    }
+    for (i = 0; i < count; ++i) { /* the best: most multiprocessors x clock, not prohibited, lowest ordinal on ties */
+        int sms = 0, khz = 0, mode = 0, prohibited;
+        double score;
+        if ((r = ctx->cu.DeviceGet(&dev, i)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGet"), PCLR_ERR_NO_DEVICE;
+        if (ctx->cu.DeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS) sms = 0;
+        if (ctx->cu.DeviceGetAttribute(&khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) != CUDA_SUCCESS || khz <= 0) khz = 1;
+        if (ctx->cu.DeviceGetAttribute(&mode, CU_DEVICE_ATTRIBUTE_COMPUTE_MODE, dev) != CUDA_SUCCESS) mode = 0;
+        prohibited = mode == CU_COMPUTEMODE_PROHIBITED;
+        score = (double)sms * (double)khz;
+        if (best < 0 || (best_prohibited && !prohibited) || (prohibited == best_prohibited && score > best_score)) {
+            best = i;
+            best_score = score;
+            best_prohibited = prohibited;
+        }
+    }
+    if (best < 0) return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device (cuDeviceGetCount says %d)", count);
+    *ordinal = best;
+    return PCLR_OK;
+}
+
 static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc *d) {
     char why[512];
     CUresult r;
     pclr_result pr;
-    int count = 0, pushed = 0;
+    int ordinal = -1, pushed = 0;
     if ((pr = pclr__cuda_driver_open(d->cuda_api, d->cuda_library, &ctx->cu, ctx->cu_name, sizeof ctx->cu_name, why,
                                      sizeof why)) != PCLR_OK)
         return pclr__fail(&ctx->e, pr, "%s", why);
@@ -632,17 +688,15 @@ static pclr_result pclr__cuda_init(pclr_cuda_context *ctx, const pclr_cuda_desc 
     if (d->context) {
         ctx->cu_ctx = d->context;
     } else {
-        if ((r = ctx->cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGetCount"), PCLR_ERR_NO_DEVICE;
-        if (d->device_ordinal < 0 || d->device_ordinal >= count)
-            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no CUDA device %d (there are %d)", d->device_ordinal, count);
-        if ((r = ctx->cu.DeviceGet(&ctx->device, d->device_ordinal)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGet"), PCLR_ERR_NO_DEVICE;
+        if ((pr = pclr__cuda_pick(ctx, d, &ordinal)) != PCLR_OK) return pr;
+        if ((r = ctx->cu.DeviceGet(&ctx->device, ordinal)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuDeviceGet"), PCLR_ERR_NO_DEVICE;
         if ((r = ctx->cu.DevicePrimaryCtxRetain(&ctx->cu_ctx, ctx->device)) != CUDA_SUCCESS) {
             ctx->cu_ctx = NULL;
             pr = pclr__cuda_fail(ctx, r, "cuDevicePrimaryCtxRetain");
             return pr == PCLR_ERR_BACKEND ? PCLR_ERR_NO_DEVICE : pr;
         }
         ctx->owns_primary = 1;
-        ctx->device_ordinal = d->device_ordinal;
+        ctx->device_ordinal = ordinal;
     }
     if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
     pr = pclr__cuda_init_current(ctx, d);
@@ -1237,7 +1291,7 @@ static pclr_result pclr__cuda_generic_create(const pclr_desc *d, pclr__engine **
     pclr_result r;
     memset(&c, 0, sizeof c);
     PCLR__DESC_FROM(c, d);
-    c.device_ordinal = d->device > 0 ? d->device - 1 : 0;
+    c.device_number = d->device; /* the same numbering: 0 = the best, k = device k - 1 */
     c.cuda_library = d->cuda_library;
     c.nvrtc_library = d->nvrtc_library;
     c.cuda_api = d->cuda_api;

@@ -160,6 +160,18 @@ typedef struct pclr_vk_compiler {
     void *user;
 } pclr_vk_compiler;
 
+/* Which device, when the desc gives no engine objects (the context makes its
+   own instance and device). One rule, checked in this order:
+   1. device_number != 0 wins: k > 0 is device k - 1 (pclr_vk_list_devices'
+      numbering); k < 0 is PCLR_ERR_NO_DEVICE;
+   2. else device_index > 0 (deprecated since 0.4, honoured for one more
+      version): the old 0-based index;
+   3. else (a zero desc; device_index 0 or negative) the best device: discrete GPU,
+      then integrated, virtual, other, those with shaderInt64, Vulkan 1.1 and
+      VK_KHR_push_descriptor first, the first listed on ties.
+   Before 0.4 a zero desc (device_index 0) took device 0 while a NULL desc took
+   the best; both take the best now (device 0 is device_number 1). The
+   numbering is pclr_desc.device's: 0 = best, k = device k - 1. */
 typedef struct pclr_vk_desc {
     /* The engine's objects (all or none): its instance, physical device,
        device (with VK_KHR_push_descriptor and shaderInt64 enabled), a queue
@@ -171,7 +183,7 @@ typedef struct pclr_vk_desc {
     uint32_t queue_family;
     VkQueue queue;
     const VkPhysicalDeviceFeatures *enabled_features; /* what the engine enabled; NULL: what the device supports */
-    int device_index;            /* no engine objects: the context's own instance on device k (0-based); -1: the best */
+    int device_index;            /* deprecated (0.4): 0-based, -1 the best; use device_number. Read only when device_number is 0 */
     PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *vulkan_library, *shaderc_library;
     const pclr_vk_api *vulkan_api;
@@ -179,6 +191,7 @@ typedef struct pclr_vk_desc {
     pclr_vk_compiler compiler;   /* zero: shaderc */
     int allow_no_compiler;       /* 1: create succeeds when shaderc does not load (a program that runs cached
                                     pipelines only); the first build that needs a compile fails, saying why */
+    int device_number;           /* no engine objects: 0 = the best device, k > 0 = device k - 1 (see above) */
 } pclr_vk_desc;
 
 typedef struct pclr_vk_features {
@@ -907,16 +920,29 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     return PCLR_OK;
 }
 
-/* Picks the device: k, or the best kind (discrete, integrated, virtual, CPU) among those with int64 and push descriptors. */
-static pclr_result pclr__vk_pick(pclr_vk_context *ctx, int index) {
+/* The device desc names (the rule above pclr_vk_desc), on an instance of the context's own: number k, or the best
+   kind (discrete, integrated, virtual, CPU) among those with int64 and push descriptors. */
+static pclr_result pclr__vk_pick(pclr_vk_context *ctx, const pclr_vk_desc *d) {
     VkPhysicalDevice devices[32];
     uint32_t count = 32, i;
     int best = -1, best_rank = 99;
     pclr_result r;
+    if (d->device_number < 0)
+        return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "device number %d (desc.device_number / pclr_desc.device) is not a device: 0 = the best, k > 0 = device k - 1",
+                          d->device_number);
     if ((r = pclr__vk_instance(ctx, devices, &count)) != PCLR_OK) return r;
-    if (index >= 0) {
-        if ((uint32_t)index >= count) return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (there are %u)", index, count);
-        ctx->physical = devices[index];
+    if (d->device_number > 0) {
+        if ((uint32_t)d->device_number > count)
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (device number %d; there are %u)", d->device_number - 1,
+                              d->device_number, count);
+        ctx->physical = devices[d->device_number - 1];
+        return PCLR_OK;
+    }
+    if (d->device_index > 0) { /* deprecated spelling, 0-based */
+        if ((uint32_t)d->device_index >= count)
+            return pclr__fail(&ctx->e, PCLR_ERR_NO_DEVICE, "no Vulkan device %d (desc.device_index, deprecated: 0-based; there are %u)",
+                              d->device_index, count);
+        ctx->physical = devices[d->device_index];
         return PCLR_OK;
     }
     for (i = 0; i < count; ++i) {
@@ -1018,7 +1044,7 @@ static pclr_result pclr__vk_init(pclr_vk_context *ctx, const pclr_vk_desc *d) {
         ctx->device = d->device;
         ctx->queue_family = d->queue_family;
         ctx->queue = d->queue;
-    } else if ((r = pclr__vk_pick(ctx, d->device_index)) != PCLR_OK) {
+    } else if ((r = pclr__vk_pick(ctx, d)) != PCLR_OK) {
         return r;
     }
     if ((r = pclr__vk_facts(ctx, given ? d->enabled_features : NULL)) != PCLR_OK) return r;
@@ -1085,8 +1111,7 @@ PCLR_API pclr_result pclr_vk_create(const pclr_vk_desc *desc, pclr_vk_context **
     pclr_result r;
     if (out) *out = NULL;
     if (!desc) {
-        memset(&zero, 0, sizeof zero);
-        zero.device_index = -1;
+        memset(&zero, 0, sizeof zero); /* the best device, like any zero desc */
         desc = &zero;
     }
     if ((r = pclr__create_check("pclr_vk_create", desc->error, desc->error_cap, out != NULL, &desc->allocator, &a)) != PCLR_OK)
@@ -1614,7 +1639,7 @@ static pclr_result pclr__vk_generic_create(const pclr_desc *d, pclr__engine **ou
     pclr_result r;
     memset(&v, 0, sizeof v);
     PCLR__DESC_FROM(v, d);
-    v.device_index = d->device > 0 ? d->device - 1 : -1;
+    v.device_number = d->device; /* the same numbering: 0 = the best, k = device k - 1 */
     v.vulkan_library = d->vulkan_library;
     v.shaderc_library = d->shaderc_library;
     v.vulkan_api = d->vulkan_api;

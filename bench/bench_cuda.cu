@@ -8,8 +8,9 @@
    Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
 
-   The runtime (for CUB) and pclreduce (driver API) share device 0's primary
-   context: cudaFree(0) creates it, pclr_cuda_create with a zero desc retains it.
+   The runtime (for CUB) and pclreduce (driver API) share the device's primary
+   context (--device N, default 0): cudaFree(0) creates it, pclr_cuda_create
+   with desc.device_number = N + 1 retains it.
 
    Inputs rotate over K slices of one pool so that K * bytes > 3 x L2 (and at
    least 256 MiB) and no
@@ -905,7 +906,7 @@ int main(int argc, char **argv) {
     if (b.o.print_out) { printf("%s\n", b.out_dir); return 0; }
 
     memset(&desc, 0, sizeof desc);
-    desc.device_ordinal = dev;
+    desc.device_number = dev + 1; /* the device cudaSetDevice made current above */
     if ((r = pclr_cuda_create(&desc, &b.pc)) != PCLR_OK) {
         /* a failed create still hands back a context that holds the reason */
         fprintf(stderr, "bench_cuda: pclr_cuda_create failed: %s (%s); measuring CUB and the read limit only\n",

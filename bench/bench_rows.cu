@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
     CK(cudaFree(0));
     CK(cudaGetDeviceProperties(&prop, 0));
     memset(&desc, 0, sizeof desc);
+    desc.device_number = 1; /* device 0, the runtime's */
     if (pclr_cuda_create(&desc, &pc) != PCLR_OK) { fprintf(stderr, "bench_rows: no pclreduce CUDA context\n"); return 1; }
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CK(cudaMalloc(&x, total * 4));

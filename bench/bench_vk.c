@@ -130,8 +130,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--max-log2") && i + 1 < argc) maxlog = atoi(argv[++i]);
     }
     memset(&d, 0, sizeof d);
-    d.device_index = -1;
-    d.no_tune_file = 1;
+    d.no_tune_file = 1; /* device_number 0: the best device */
     d.error = err;
     d.error_cap = sizeof err;
     if (pclr_vk_create(&d, &vk) != PCLR_OK) { printf("skip: no Vulkan device (%s)\n", err); return 0; }
@@ -153,6 +152,7 @@ int main(int argc, char **argv) {
     {
         pclr_cuda_desc cd;
         memset(&cd, 0, sizeof cd);
+        cd.device_number = 1; /* device 0, whose primary context the events below use */
         cd.no_tune_file = 1;
         if (pclr_cuda_create(&cd, &cu) != PCLR_OK) cu = NULL;
         if (cu) { /* the events below are made outside the library's calls: its (primary) context must be current here */

@@ -417,6 +417,7 @@ int main(int argc, char **argv) {
         if (h.kind) CK(cudaFuncSetAttribute(h.kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     pclr_cuda_desc desc;
     memset(&desc, 0, sizeof desc);
+    desc.device_number = 1; /* device 0, the one cudaSetDevice chose */
     desc.no_disk_cache = 1;
     if (pclr_cuda_create(&desc, &c.pc) != PCLR_OK) { fprintf(stderr, "pclr_cuda_create failed\n"); return 1; }
 

@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
     cl_uint np = 0, p;
     int pi = -1;
     pclr_cl_context *pc = NULL;
+    pclr_cl_desc desc;
     cl_context cx;
     cl_command_queue q;
     cl_int err;
@@ -54,7 +55,10 @@ int main(int argc, char **argv) {
         if (strstr(name, want)) { pi = (int)p; printf("# platform %u: %s\n", p, name); break; }
     }
     if (pi < 0) { printf("# no platform matching %s\n", want); return 0; }
-    if (pclr_cl_create_default(pi, 0, &pc) != PCLR_OK) FAIL("pclr_cl_create_default");
+    memset(&desc, 0, sizeof desc);
+    desc.platform_number = pi + 1; /* platform pi, its first device */
+    desc.device_number = 1;
+    if (pclr_cl_create_default_desc(&desc, -1, -1, &pc) != PCLR_OK) FAIL("pclr_cl_create_default_desc");
     cx = pclr_cl_get_cl_context(pc);
     q = pclr_cl_get_queue(pc);
     printf("# device %s, driver %s\n", pclr_cl_get_features(pc)->device_name, pclr_cl_get_features(pc)->driver_version);

@@ -10,8 +10,9 @@
    pclr_tune_default_path() names ($PCLR_TUNE_FILE, else
    $XDG_CACHE_HOME/pclreduce/tuning.txt). A progress bar goes to stderr when
    it is a terminal. Prints one line per type, op and class: the winner and
-   its bandwidth next to the default's, measured in the same sweep. Vulkan:
-   --device N is pclreduce-run --list's Vulkan device N (default: the best),
+   its bandwidth next to the default's, measured in the same sweep.
+   --platform N / --device N are pclreduce-run --list's numbers (0-based;
+   default: every platform, the best device) for every backend. Vulkan is
    timed with timestamp queries; shaderc from $PCLR_SHADERC_LIBRARY, else
    libshaderc_shared.so beside this executable (`make` builds one where the
    system's does not load), else libshaderc.so.1. With --rows and --cols it tunes that layout instead
@@ -169,7 +170,7 @@ int main(int argc, char **argv) {
         pclr_vk_desc vd;
         char why_vk[1024] = "";
         memset(&vd, 0, sizeof vd);
-        vd.device_index = a.device; /* -1: the best */
+        vd.device_number = a.device + 1; /* --device is 0-based (--list's numbers); -1 (not given) becomes 0: the best */
         vd.shaderc_library = pclr_args_shaderc_beside();
         vd.error = why_vk;
         vd.error_cap = sizeof why_vk;
@@ -181,16 +182,29 @@ int main(int argc, char **argv) {
 #endif
     } else if (strcmp(a.backend, "cuda") == 0) {
 #ifndef PCLR_RUN_NO_CUDA
-        r = pclr_cuda_create(NULL, &cuda);
-        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cuda_last_error(cuda));
+        pclr_cuda_desc cd;
+        char why_cu[1024] = "";
+        memset(&cd, 0, sizeof cd);
+        cd.device_number = a.device + 1; /* as for Vulkan (before 0.4 --device was ignored here: device 0) */
+        cd.error = why_cu;
+        cd.error_cap = sizeof why_cu;
+        r = pclr_cuda_create(&cd, &cuda);
+        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_cu[0] ? why_cu : pclr_result_string(r));
 #else
         fprintf(stderr, "pclreduce-tune: built without the CUDA backend\n");
         return 1;
 #endif
     } else {
 #ifndef PCLR_RUN_NO_OPENCL
-        r = pclr_cl_create_default(a.platform, a.device, &cl);
-        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", cl ? pclr_cl_last_error(cl) : pclr_result_string(r));
+        pclr_cl_desc cd;
+        char why_cl[1024] = "";
+        memset(&cd, 0, sizeof cd);
+        cd.platform_number = a.platform + 1; /* 0-based flags; -1 (not given): every platform, the best device */
+        cd.device_number = a.device + 1;
+        cd.error = why_cl;
+        cd.error_cap = sizeof why_cl;
+        r = pclr_cl_create_default_desc(&cd, -1, -1, &cl);
+        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_cl[0] ? why_cl : pclr_result_string(r));
 #else
         fprintf(stderr, "pclreduce-tune: built without the OpenCL backend\n");
         return 1;

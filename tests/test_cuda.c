@@ -163,6 +163,140 @@ static int test_create_paths(void) {
     return have_device;
 }
 
+/* The device numbering without a GPU: a driver table of the test's own (desc.cuda_api) with three
+   devices, whose cuDevicePrimaryCtxRetain records the device and fails, so create stops right after
+   choosing. pclr_cuda_desc's rule: device_number k > 0 = ordinal k - 1; 0 = the deprecated
+   device_ordinal when nonzero, else the best (most multiprocessors x clock, not prohibited, lowest
+   ordinal on ties). */
+static int g_fake_sms[3], g_fake_khz[3], g_fake_mode[3], g_fake_retained;
+static void fake_never(void) { abort(); } /* the entry points create must not reach here */
+static CUresult CUDAAPI fake_init(unsigned int f) { (void)f; return CUDA_SUCCESS; }
+static CUresult CUDAAPI fake_version(int *v) { *v = 12000; return CUDA_SUCCESS; }
+static CUresult CUDAAPI fake_error_name(CUresult r, const char **s) { *s = r == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_?"; return CUDA_SUCCESS; }
+static CUresult CUDAAPI fake_error_string(CUresult r, const char **s) { (void)r; *s = "the test's driver table stops here"; return CUDA_SUCCESS; }
+static CUresult CUDAAPI fake_count(int *n) { *n = 3; return CUDA_SUCCESS; }
+static CUresult CUDAAPI fake_get(CUdevice *d, int ordinal) {
+    if (ordinal < 0 || ordinal >= 3) return CUDA_ERROR_INVALID_DEVICE;
+    *d = (CUdevice)ordinal;
+    return CUDA_SUCCESS;
+}
+static CUresult CUDAAPI fake_attr(int *v, CUdevice_attribute a, CUdevice d) {
+    if (d < 0 || d >= 3) return CUDA_ERROR_INVALID_DEVICE;
+    if (a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) *v = g_fake_sms[d];
+    else if (a == CU_DEVICE_ATTRIBUTE_CLOCK_RATE) *v = g_fake_khz[d];
+    else if (a == CU_DEVICE_ATTRIBUTE_COMPUTE_MODE) *v = g_fake_mode[d];
+    else return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+static CUresult CUDAAPI fake_retain(CUcontext *c, CUdevice d) {
+    (void)c;
+    g_fake_retained = (int)d;
+    return CUDA_ERROR_NO_DEVICE;
+}
+
+static pclr_cuda_api g_fake;
+static const pclr_cuda_api *fake_table(void) {
+    memset(&g_fake, 0, sizeof g_fake);
+#define FAKE_NEVER(ret, name, params, sym) g_fake.name = (ret(CUDAAPI *) params)fake_never;
+    PCLR_CUDA_ENTRY_POINTS(FAKE_NEVER)
+#undef FAKE_NEVER
+    g_fake.Init = fake_init;
+    g_fake.DriverGetVersion = fake_version;
+    g_fake.GetErrorName = fake_error_name;
+    g_fake.GetErrorString = fake_error_string;
+    g_fake.DeviceGetCount = fake_count;
+    g_fake.DeviceGet = fake_get;
+    g_fake.DeviceGetAttribute = fake_attr;
+    g_fake.DevicePrimaryCtxRetain = fake_retain;
+    return &g_fake;
+}
+
+/* The generic context with the fake table: the device retained (-1: none), the sentence in err. */
+static int fake_pick_generic(int device, char *err, size_t cap) {
+    pclr_desc gd;
+    pclr_context *gc = NULL;
+    pclr_result r;
+    memset(&gd, 0, sizeof gd);
+    gd.backends[0] = PCLR_CUDA;
+    gd.cuda_api = fake_table();
+    gd.device = device;
+    gd.error = err;
+    gd.error_cap = cap;
+    g_fake_retained = -1;
+    r = pclr_create(&gd, &gc);
+    CHECK(r == PCLR_ERR_NO_DEVICE && gc == NULL, "the fake driver's generic create fails (%s)", pclr_result_string(r));
+    pclr_destroy(gc);
+    return g_fake_retained;
+}
+
+/* Creates with the fake table: the device retained (-1: none), the result and the sentence in err. */
+static int fake_pick(int number, int ordinal, pclr_result *r, char *err, size_t cap) {
+    pclr_cuda_desc d;
+    pclr_cuda_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.cuda_api = fake_table();
+    d.device_number = number;
+    d.device_ordinal = ordinal;
+    d.error = err;
+    d.error_cap = cap;
+    g_fake_retained = -1;
+    *r = pclr_cuda_create(&d, &ctx);
+    CHECK(*r != PCLR_OK && ctx == NULL, "the fake driver's create fails (%s)", pclr_result_string(*r));
+    pclr_cuda_destroy(ctx);
+    if (ordinal == 0) { /* the generic context passes pclr_desc.device on as device_number: the same device */
+        char why[1024];
+        int first = g_fake_retained, generic = fake_pick_generic(number, why, sizeof why);
+        CHECK(generic == first, "pclr_desc.device %d takes pclr_cuda_desc.device_number %d's device (%d, %d: %s)", number, number,
+              generic, first, why);
+        g_fake_retained = first;
+    }
+    return g_fake_retained;
+}
+
+static void test_device_numbers(void) {
+    static const int sms[3] = {10, 40, 40}, khz[3] = {1000000, 1500000, 1500000};
+    char err[1024];
+    pclr_result r;
+    int k, got;
+    memset(g_fake_mode, 0, sizeof g_fake_mode);
+    for (k = 0; k < 3; ++k) g_fake_sms[k] = sms[k], g_fake_khz[k] = khz[k];
+    got = fake_pick(0, 0, &r, err, sizeof err);
+    CHECK(got == 1 && r == PCLR_ERR_NO_DEVICE && strstr(err, "cuDevicePrimaryCtxRetain"),
+          "a zero desc takes the best device: 1 (most multiprocessors x clock, the first of two equal), got %d: %s", got, err);
+    for (k = 1; k <= 3; ++k) {
+        got = fake_pick(k, 0, &r, err, sizeof err);
+        CHECK(got == k - 1, "device_number %d is ordinal %d (got %d: %s)", k, k - 1, got, err);
+        if (k > 1) { /* the deprecated spelling of the same device */
+            int old = fake_pick(0, k - 1, &r, err, sizeof err);
+            CHECK(old == got, "device_ordinal %d (deprecated) is device_number %d's device (%d, %d: %s)", k - 1, k, old, got, err);
+        }
+    }
+    got = fake_pick(1, 2, &r, err, sizeof err);
+    CHECK(got == 0, "device_number wins over device_ordinal (got %d)", got);
+    got = fake_pick(5, 0, &r, err, sizeof err);
+    CHECK(got == -1 && r == PCLR_ERR_NO_DEVICE && strstr(err, "no CUDA device 4 (device number 5; there are 3"),
+          "device_number 5 of 3 names device 4: %s (%d)", err, got);
+    got = fake_pick_generic(5, err, sizeof err);
+    CHECK(got == -1 && strstr(err, "no CUDA device 4 (device number 5; there are 3"), "pclr_desc.device 5 of 3 names device 4: %s", err);
+    got = fake_pick(-2, 0, &r, err, sizeof err);
+    CHECK(got == -1 && r == PCLR_ERR_NO_DEVICE && strstr(err, "-2") && strstr(err, "not a device"), "device_number -2: %s", err);
+    got = fake_pick(0, 999, &r, err, sizeof err);
+    CHECK(got == -1 && r == PCLR_ERR_NO_DEVICE && strstr(err, "no CUDA device 999") && strstr(err, "deprecated"),
+          "device_ordinal 999 (deprecated): %s", err);
+    got = fake_pick(0, -1, &r, err, sizeof err);
+    CHECK(got == -1 && r == PCLR_ERR_NO_DEVICE, "device_ordinal -1 (deprecated) stays an error: %s", err);
+    /* a prohibited device is passed over; equal devices: the lowest ordinal */
+    g_fake_mode[1] = CU_COMPUTEMODE_PROHIBITED;
+    got = fake_pick(0, 0, &r, err, sizeof err);
+    CHECK(got == 2, "the best device not in the prohibited compute mode: 2 (got %d)", got);
+    got = fake_pick(2, 0, &r, err, sizeof err);
+    CHECK(got == 1, "device_number 2 takes device 1 even when prohibited (got %d)", got);
+    g_fake_mode[1] = 0;
+    for (k = 0; k < 3; ++k) g_fake_sms[k] = 132, g_fake_khz[k] = 1980000;
+    got = fake_pick(0, 0, &r, err, sizeof err);
+    CHECK(got == 0, "identical devices: device 0 (got %d)", got);
+}
+
 static int compile_one(const pclr_config *c, int arch, int cubin) {
     char log[4096], desc[512];
     pclr_result r = pclr_cuda_compile_check(c, NULL, arch, cubin, log, sizeof log);
@@ -1062,9 +1196,14 @@ static void test_errors(gpu_env *g) {
     memset(&d, 0, sizeof d);
     d.error = g_err;
     d.error_cap = sizeof g_err;
-    d.device_ordinal = 999;
+    d.device_ordinal = 999; /* the deprecated spelling */
     r = pclr_cuda_create(&d, &x);
     CHECK(r == PCLR_ERR_NO_DEVICE && !x && strlen(g_err) > 0, "device 999: %s: %s", pclr_result_string(r), g_err);
+    d.device_ordinal = 0;
+    d.device_number = 1000;
+    r = pclr_cuda_create(&d, &x);
+    CHECK(r == PCLR_ERR_NO_DEVICE && !x && strstr(g_err, "no CUDA device 999 (device number 1000"), "device_number 1000: %s: %s",
+          pclr_result_string(r), g_err);
 }
 
 static void test_allocator(gpu_env *g) {
@@ -1502,6 +1641,7 @@ int main(void) {
     printf("test_cuda: seed %llu%s\n", (unsigned long long)seed, g_quick ? " (quick)" : "");
     test_null_handling();
     have_device = test_create_paths();
+    test_device_numbers();
     pin_nvrtc();
     if (env_int("PCLR_TEST_DEVICE_ONLY", 0)) { /* the compile matrix runs in CI; on a GPU machine, save the time */
         SKIP("PCLR_TEST_DEVICE_ONLY=1: NVRTC compile matrix skipped");

@@ -192,6 +192,9 @@ static void device_numbers(void) {
             d.platform = (int)np + 1;
             CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_ERR_NO_DEVICE && count == 0 && strstr(why, "no OpenCL platform"),
                   "platform %u of %u: %s", (unsigned)np, (unsigned)np, why);
+            d.platform = -1;
+            CHECK(pclr_device_count(&d, PCLR_OPENCL, &count) == PCLR_ERR_NO_DEVICE && count == 0 && strstr(why, "platform number -1"),
+                  "platform number -1: %s", why);
             d.platform = 0;
         }
     }
@@ -219,6 +222,92 @@ static void device_numbers(void) {
         d.backends[0] = PCLR_BACKEND_AUTO;
         d.device = 0;
     }
+}
+
+/* OpenCL's numbering (the rule above pclr_cl_desc): pclr_cl_create_default_desc takes
+   desc.platform_number / device_number (0 = every platform / the best device, k > 0 = k - 1) when either
+   is nonzero, else its old 0-based index arguments (-1 = every / the best), which
+   pclr_cl_create_default keeps: both spellings of a device pick the same one, and pclr_desc.device /
+   .platform are the desc's numbers. */
+static const char *cl_pick(int platform_number, int device_number, int platform_index, int device_index, int old_call, pclr_result *r,
+                           char *name, size_t cap, char *why, size_t why_cap) {
+    pclr_cl_desc d;
+    pclr_cl_context *ctx = NULL;
+    memset(&d, 0, sizeof d);
+    d.platform_number = platform_number;
+    d.device_number = device_number;
+    d.no_disk_cache = d.no_tune_file = 1;
+    d.error = why;
+    d.error_cap = why_cap;
+    why[0] = name[0] = '\0';
+    *r = old_call ? pclr_cl_create_default(platform_index, device_index, &ctx) : pclr_cl_create_default_desc(&d, platform_index, device_index, &ctx);
+    if (ctx) snprintf(name, cap, "%s", pclr_cl_get_features(ctx)->device_name);
+    pclr_cl_destroy(ctx);
+    return name;
+}
+
+static void cl_numbers(void) {
+    pclr_cl_api cl;
+    cl_platform_id plats[32];
+    cl_uint np = 0, p;
+    char best[256], name[256], old[256], why[512], gwhy[512];
+    pclr_result r;
+    int total = 0;
+    pclr_desc g;
+    pclr_context *gc = NULL;
+    if (pclr_cl_load_api(NULL, &cl, why, sizeof why) != PCLR_OK || cl.GetPlatformIDs(32, plats, &np) != CL_SUCCESS || np == 0) {
+        SKIP("OpenCL numbering: no platform (%s)", why);
+        return;
+    }
+    cl_pick(0, 0, -1, -1, 0, &r, best, sizeof best, why, sizeof why);
+    if (!CHECK(r == PCLR_OK, "a zero desc with -1, -1: the best device: %s", why)) return;
+    cl_pick(0, 0, -1, -1, 1, &r, name, sizeof name, why, sizeof why);
+    CHECK(r == PCLR_OK && !strcmp(name, best), "pclr_cl_create_default(-1, -1) (old spelling): the same best device: %s", name);
+    memset(&g, 0, sizeof g);
+    g.backends[0] = PCLR_OPENCL;
+    g.no_disk_cache = g.no_tune_file = 1;
+    g.error = gwhy;
+    g.error_cap = sizeof gwhy;
+    r = pclr_create(&g, &gc);
+    CHECK(r == PCLR_OK && !strcmp(pclr_device_name(gc), best), "pclr_desc.device 0: the same best device: %s (%s)", pclr_device_name(gc), gwhy);
+    pclr_destroy(gc);
+    gc = NULL;
+    for (p = 0; p < np; ++p) {
+        cl_uint nd = 0, i;
+        if (cl.GetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 0, NULL, &nd) != CL_SUCCESS) nd = 0;
+        for (i = 0; i < nd; ++i, ++total) {
+            /* device k over every platform: desc number total + 1, old index total */
+            cl_pick(0, total + 1, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+            CHECK(r == PCLR_OK, "desc.device_number %d: %s", total + 1, why);
+            cl_pick(0, 0, -1, total, 1, &r, old, sizeof old, why, sizeof why);
+            CHECK(r == PCLR_OK && !strcmp(old, name), "pclr_cl_create_default(-1, %d) (old spelling) = device_number %d: %s / %s", total,
+                  total + 1, old, name);
+            /* device i of platform p */
+            cl_pick((int)p + 1, (int)i + 1, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+            cl_pick(0, 0, (int)p, (int)i, 0, &r, old, sizeof old, why, sizeof why);
+            CHECK(r == PCLR_OK && !strcmp(old, name), "platform_number %u device_number %u = indices (%u, %u): %s / %s", (unsigned)p + 1,
+                  (unsigned)i + 1, (unsigned)p, (unsigned)i, name, old);
+            g.platform = (int)p + 1;
+            g.device = (int)i + 1;
+            r = pclr_create(&g, &gc);
+            CHECK(r == PCLR_OK && !strcmp(pclr_device_name(gc), name), "pclr_desc.platform %u .device %u: %s (%s)", (unsigned)p + 1,
+                  (unsigned)i + 1, pclr_device_name(gc), gwhy);
+            pclr_destroy(gc);
+            gc = NULL;
+        }
+    }
+    /* the desc's numbers win over the arguments */
+    cl_pick(0, 1, 999, 999, 0, &r, name, sizeof name, why, sizeof why);
+    cl_pick(0, 0, -1, 0, 1, &r, old, sizeof old, why, sizeof why);
+    CHECK(r == PCLR_OK && !strcmp(name, old), "desc.device_number 1 wins over the arguments (999, 999): %s / %s", name, old);
+    cl_pick((int)np + 1, 0, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(why, "no OpenCL platform"), "platform_number %u: %s", (unsigned)np + 1, why);
+    cl_pick(0, total + 1 + 1, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(why, "there are"), "device_number %d past the %d devices: %s", total + 2, total, why);
+    cl_pick(0, -1, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(why, "device_number -1"), "device_number -1: %s", why);
+    cl_pick(-3, 0, -1, -1, 0, &r, name, sizeof name, why, sizeof why);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(why, "platform_number -3"), "platform_number -3: %s", why);
 }
 
 /* A buffer of another context (red team round 3): a CPU context given an OpenCL buffer reduced its
@@ -290,6 +379,7 @@ int main(void) {
     printf("test_generic: seed %s\n", env ? env : "(time)");
     contract();
     device_numbers();
+    cl_numbers();
     foreign_buffers();
     /* auto: CUDA first, then OpenCL, then the CPU; the choice and the passed-over reasons are reported */
     memset(&d, 0, sizeof d);

@@ -733,7 +733,6 @@ static void rm_rf(const char *dir) {
 static pclr_result create_with(const char *shaderc, int allow, const char *cache_dir, char *err, size_t cap, pclr_vk_context **ctx) {
     pclr_vk_desc d;
     memset(&d, 0, sizeof d);
-    d.device_index = -1;
     d.shaderc_library = shaderc;
     d.allow_no_compiler = allow;
     d.cache_dir = cache_dir;
@@ -892,7 +891,6 @@ static void test_failures(void) {
     /* a compile failure with the compiler's log */
     if (pclr_shaderc_load_api(NULL, &g_sc, why, sizeof why) == PCLR_OK) {
         memset(&d, 0, sizeof d);
-        d.device_index = -1;
         d.no_disk_cache = 1;
         d.no_tune_file = 1;
         d.compiler.compile = broken_compile;
@@ -940,6 +938,76 @@ static void test_failures(void) {
 }
 
 /* The generic context on Vulkan (listed: auto never picks it), its buffers, and the disk cache across contexts. */
+/* The device numbering (pclr_vk_desc's rule): 0 = the best, k > 0 = device k - 1 as pclr_vk_list_devices
+   numbers them, a zero desc the best like a NULL one; the deprecated device_index (0-based) still picks the
+   same device where device_number is 0 and it is > 0; device_number wins over it. */
+static pclr_result vk_open(int number, int index, char *name, size_t cap, char *err, size_t err_cap) {
+    pclr_vk_desc d;
+    pclr_vk_context *ctx = NULL;
+    pclr_result r;
+    memset(&d, 0, sizeof d);
+    d.device_number = number;
+    d.device_index = index;
+    d.no_disk_cache = 1;
+    d.no_tune_file = 1;
+    d.error = err;
+    d.error_cap = err_cap;
+    err[0] = name[0] = '\0';
+    if ((r = pclr_vk_create(&d, &ctx)) == PCLR_OK) snprintf(name, cap, "%s", pclr_vk_get_features(ctx)->device_name);
+    pclr_vk_destroy(ctx);
+    return r;
+}
+
+static void test_device_numbers(void) {
+    char list[8192], line[300], name[256], err[512], best[256];
+    const char *at;
+    int count = 0, k;
+    pclr_vk_context *ctx = NULL;
+    pclr_result r;
+    if (!CHECK(pclr_vk_list_devices(NULL, list, sizeof list, NULL, &count) == PCLR_OK && count > 0, "list devices (%d)", count)) return;
+    CHECK(vk_open(0, 0, best, sizeof best, err, sizeof err) == PCLR_OK && !strcmp(best, g_feat->device_name),
+          "a zero desc takes the best device: %s (%s)", best, err);
+    if (CHECK(pclr_vk_create(NULL, &ctx) == PCLR_OK, "a NULL desc"))
+        CHECK(!strcmp(pclr_vk_get_features(ctx)->device_name, best), "a NULL desc takes the same device: %s", pclr_vk_get_features(ctx)->device_name);
+    pclr_vk_destroy(ctx);
+    CHECK(vk_open(0, -1, name, sizeof name, err, sizeof err) == PCLR_OK && !strcmp(name, best), "device_index -1 (deprecated): the best: %s", name);
+    for (k = 1, at = list; k <= count && at; ++k, at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL) {
+        char want[64];
+        snprintf(want, sizeof want, "%d: ", k - 1);
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(at, '\n') ? (size_t)(strchr(at, '\n') - at) : strlen(at)), at);
+        r = vk_open(k, 0, name, sizeof name, err, sizeof err);
+        CHECK(r == PCLR_OK && !strncmp(line, want, strlen(want)) && !strncmp(line + strlen(want), name, strlen(name)),
+              "device_number %d is list line \"%s\": %s (%s)", k, line, name, err);
+        if (k > 1) { /* the deprecated spelling of the same device */
+            char old[256];
+            r = vk_open(0, k - 1, old, sizeof old, err, sizeof err);
+            CHECK(r == PCLR_OK && !strcmp(old, name), "device_index %d (deprecated) = device_number %d: %s / %s (%s)", k - 1, k, old, name, err);
+        }
+    }
+    if (count == 1) printf("one Vulkan device: device_index > 0 has no device to pick here (its out-of-range case runs)\n");
+    r = vk_open(0, count, name, sizeof name, err, sizeof err);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(err, "deprecated"), "device_index %d (deprecated) past the list: %s (%s)", count, pclr_result_string(r), err);
+    r = vk_open(1, count, name, sizeof name, err, sizeof err);
+    CHECK(r == PCLR_OK, "device_number wins over device_index: %s (%s)", pclr_result_string(r), err);
+    snprintf(line, sizeof line, "no Vulkan device %d (device number %d; there are %d", count, count + 1, count);
+    r = vk_open(count + 1, 0, name, sizeof name, err, sizeof err);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(err, line), "device_number %d past the list: %s (%s)", count + 1, pclr_result_string(r), err);
+    r = vk_open(-1, 0, name, sizeof name, err, sizeof err);
+    CHECK(r == PCLR_ERR_NO_DEVICE && strstr(err, "is not a device"), "device_number -1: %s (%s)", pclr_result_string(r), err);
+    { /* the generic context: pclr_desc.device, the same numbering */
+        pclr_desc g;
+        pclr_context *gc = NULL;
+        memset(&g, 0, sizeof g);
+        g.backends[0] = PCLR_VULKAN;
+        g.no_disk_cache = g.no_tune_file = 1;
+        g.device = 1;
+        r = pclr_create(&g, &gc);
+        vk_open(1, 0, name, sizeof name, err, sizeof err);
+        CHECK(r == PCLR_OK && !strcmp(pclr_device_name(gc), name), "pclr_desc.device 1 = device_number 1: %s", pclr_device_name(gc));
+        pclr_destroy(gc);
+    }
+}
+
 static void test_generic_and_cache(void) {
     pclr_desc d;
     pclr_context *ctx;
@@ -1040,8 +1108,7 @@ int main(void) {
         g_seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid();
     }
     printf("test_vulkan: seed %llu (PCLR_TEST_SEED=%llu reproduces it)\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
-    memset(&d, 0, sizeof d);
-    d.device_index = -1;
+    memset(&d, 0, sizeof d); /* device_number 0: the best device */
     d.no_tune_file = 1;
     d.no_disk_cache = 1;
     d.error = err;
@@ -1069,6 +1136,7 @@ int main(void) {
     test_double_math();
     test_record();
     test_failures();
+    test_device_numbers();
     test_generic_and_cache();
     test_sizes_and_owners();
     if (!g_quick) test_tune();
