@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         pclr_config res;
         const char *why = NULL;
         size_t need = 0;
-        char d[512];
+        char d[8192]; /* the knobs' text plus a map (at most the input's bytes) and its --param declarations */
         pclr_result r = pclr_config_resolve(&cfg, &res, &why);
         REQUIRE((r == PCLR_OK) == (why == NULL));
         REQUIRE(pclr_config_describe(&cfg, d, sizeof d) < sizeof d);
