@@ -97,7 +97,7 @@ typedef enum pclr_type {
     PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT64, PCLR_INT64, PCLR_HALF,
     PCLR_TYPE_COUNT_
 } pclr_type;
-/* What a reduction computes (README "Semantics" has each one's result):
+/* What a reduction computes (docs/semantics.md has each one's result):
    sum, min, max: one value; argmin/argmax: value and index (ties: the
    smallest index; floats: the first NaN); minmax: both in one pass; stats:
    count, sum, min, max, mean, variance in one pass; count: nonzero elements. */
@@ -116,7 +116,7 @@ typedef enum pclr_op {
 typedef enum pclr_accumulate {
     PCLR_ACCUMULATE_DEFAULT = 0, PCLR_NATIVE, PCLR_WIDE, PCLR_COMPENSATED, PCLR_EXACT, PCLR_ACCUMULATE_COUNT_
 } pclr_accumulate;
-/* What is reduced into how many results (README "Rows, columns and segments"):
+/* What is reduced into how many results (docs/layouts.md):
    ONE: the n elements into one result; ROWS: a rows x cols matrix whose rows
    start pitch elements apart, one result per row (NumPy axis=-1; fixed-length
    segments are rows with pitch = cols); COLUMNS: the same matrix, one result
@@ -180,7 +180,7 @@ typedef struct pclr_config {
     pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
     int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
     pclr_accumulate accumulate; /* sums: default PCLR_NATIVE */
-    /* A map (README "Map expressions"): each element contributes f(x, y, i)
+    /* A map (docs/maps.md): each element contributes f(x, y, i)
        instead of x: `map` is an expression in the map language, `params` declares
        the run-time parameters it names ("float t, int k": their values are passed
        at reduce time and cause no rebuild), `y_type` the element type of a second
@@ -416,7 +416,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
    torn, corrupt or foreign file is a miss, never trusted: the caller
    rebuilds and stores again.
 
-   Trust (POSIX; README "The disk cache's trust model"): the directory must be
+   Trust (POSIX; docs/tuning-and-cache.md): the directory must be
    a real directory (not a symbolic link) owned by this user (geteuid) and not
    writable by group or others; each file a regular file (opened with
    O_NOFOLLOW | O_NONBLOCK, then fstat) with the same owner and mode rule.
@@ -619,7 +619,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
      answers "no context (NULL)", build_log "", describe a line saying so;
    - desc.allocator: both functions or neither (PCLR_ERR_NULL_POINTER);
    - after a failed call the context stays usable; last_error names the call;
-   - a context is not thread-safe: one thread at a time (see README "Threads"). */
+   - a context is not thread-safe: one thread at a time (see docs/threads.md). */
 #define PCLR_MAX_BACKENDS 4
 
 
@@ -697,7 +697,7 @@ PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, cons
    order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
 PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
-/* A layout (cfg.layout, README "Rows, columns and segments"): x (and the
+/* A layout (cfg.layout, docs/layouts.md): x (and the
    map's y, NULL when it has none) from their element offsets, the map's
    parameters (NULL when none), for SEGMENTS the buffer of K + 1 uint64
    offsets and n, the elements of x (from x_offset) the segments
@@ -2078,7 +2078,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         if (c.finish == PCLR_FINISH_ATOMIC && (!simple || l.count != 1 || (l.field[0].type != PCLR_UINT && l.field[0].type != PCLR_INT))) { *why = "atomic finish is exact only for sum, min and max in 32-bit integers"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish == PCLR_FINISH_PARTIALS && !pclr__state_is_element(&c)) { *why = "the partials finish re-reads its partials as elements: sum, min or max whose state is the element type"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     }
-    if (c.layout != PCLR_LAYOUT_ONE) { /* README "Rows, columns and segments" */
+    if (c.layout != PCLR_LAYOUT_ONE) { /* docs/layouts.md */
         if (c.layout != PCLR_LAYOUT_SEGMENTS && !c.pitch) c.pitch = c.cols;
         if (c.accumulate == PCLR_EXACT) { *why = "exact sums reduce one array into one result (their cells take 2 KiB of scratch per result): not in a layout"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "layouts finish with last_group (a row shared by several groups is folded by its last group)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -3439,7 +3439,7 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
 /* ------------------------------------------------------------ the exact sum
    accumulate = exact (sums of half, float, double): the exact sum of the
    elements rounded once to nearest-even, so that every knob, grid, backend
-   and device gives the same bits (README "Exact sums": the method and why it
+   and device gives the same bits (docs/exact-sums.md: the method and why it
    is exact). In short: a work-item adds its elements in double and keeps the
    sum while a cheap test shows that no addition rounded; a vector that would
    round goes, with the running sum, into the group's superaccumulator:
@@ -4500,9 +4500,8 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
 }
 
 /* ------------------------------------------------------------ layouts
-   Rows, columns and segments: one kernel reduces many rows (README "Rows,
-   columns and segments"). The op's pieces (PCLR_FOLD1, pclr_merge, the group
-   and wave reductions) are the single reduction's; these kernels only walk
+   Rows, columns and segments: one kernel reduces many rows (docs/layouts.md).
+   The op's pieces (PCLR_FOLD1, pclr_merge, the group and wave reductions) are the single reduction's; these kernels only walk
    the layout. Rows and segments: a team of PCLR_LANES work-items per row
    (several rows per team in flight when rows are short), or the whole group
    per row with `split` groups sharing a long row, whose last group folds their
@@ -6294,7 +6293,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
    up first: no FIFO or device (O_NONBLOCK, then regular files only), no
    symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
    the cache's files and directory (see "The disk cache's trust model" in
-   README). */
+   docs/tuning-and-cache.md). */
 #ifdef _WIN32
 #define PCLR__SEP "\\"
 #define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
@@ -7003,7 +7002,7 @@ static const char *pclr__tune_refusal(int got, const char *text, int nul) {
 static int pclr__lock(const char *path) {
 #ifdef _WIN32
     (void)path;
-    return -2; /* not locked: see README */
+    return -2; /* not locked: see docs/tuning-and-cache.md */
 #else
     struct flock fl;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NONBLOCK | PCLR__O_NOFOLLOW, 0600), r;

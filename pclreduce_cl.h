@@ -212,7 +212,7 @@ PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config 
 PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                               uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
                                               cl_uint num_wait, const cl_event *wait, cl_event *done);
-/* A layout (cfg.layout; README "Rows, columns and segments"; the arguments
+/* A layout (cfg.layout; docs/layouts.md; the arguments
    as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64,
    checked on the device against n. Blocking: one result per row, column or
    segment into results (host memory). Async: one state per result into

@@ -185,7 +185,7 @@ PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_con
 PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                 CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
                                                 CUstream stream);
-/* A layout (cfg.layout; README "Rows, columns and segments"; the arguments
+/* A layout (cfg.layout; docs/layouts.md; the arguments
    as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64 in
    device memory, checked on the device against n. Blocking: one result per
    row, column or segment into results (host memory). Async: one state per

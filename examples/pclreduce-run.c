@@ -29,12 +29,12 @@
    %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
    "result: min=A max=B", stats "result: count=N sum=S min=A max=B mean=M
    var=V" (mean and var %.9g for half and float, %.17g otherwise).
-   A map (README "Map expressions") reduces f(x, y, i) instead of x:
+   A map (docs/maps.md) reduces f(x, y, i) instead of x:
    --map EXPR, --param [TYPE:]NAME=VALUE (repeatable), --components 2|4 (the
    elements of --input are pixels of that many scalars), and a second input y
    of the same length: --input2 FILE, or with --n generated from --seed + 1;
    its type is --type2 (default: --type). An invalid map exits with 2.
-   Rows, columns and segments (README "Rows, columns and segments"): --rows
+   Rows, columns and segments (docs/layouts.md): --rows
    R --cols C [--pitch P] [--axis row|col] reduces each row (row, the
    default) or each column of the R x C matrix whose rows start P elements
    apart (the input holds at least (R - 1) P + C elements); --segments FILE

@@ -63,6 +63,9 @@ else
   echo "skip: $CUDA_PATH/include/cuda.h not found: header compile tests of pclreduce_cuda.h skipped"
 fi
 
+# 2a. every C block of README.md and docs/*.md compiles as C99 and C++11 (gcc, clang; -Werror)
+have python3 && step doc-blocks python3 tests/doc_blocks.py
+
 # 2b. the core and the OpenCL backend need no cuda.h: C99 and C++11 without the CUDA include path
 step headers-no-cuda-c99 sh -c "gcc -std=c99 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda.o tests/compile_headers.c"
 step headers-no-cuda-cxx11 sh -c "clang++ -x c++ -std=c++11 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda_cxx.o tests/compile_headers.c"

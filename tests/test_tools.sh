@@ -37,6 +37,13 @@ for args in "--backend opencl --type uint --op sum --wave 48" "--backend opencl 
 done
 grep -q "wave width must be 32 or 64" <($GEN --backend opencl --type uint --op sum --wave 48 2>&1); check "gen names the knob" [ $? = 0 ]
 
+# the kernel sizes docs/kernels-and-tools.md states are the generator's (numbers in prose drift: they once said 136 and 128)
+doc_ocl=$(grep -o "the default float sum is [0-9]* lines" docs/kernels-and-tools.md | grep -o "[0-9]*")
+doc_cuda=$(grep -o "in OpenCL C and [0-9]* in CUDA C" docs/kernels-and-tools.md | grep -o "[0-9]*")
+gen_ocl=$($GEN --backend opencl --type float --op sum | wc -l) gen_cuda=$($GEN --backend cuda --type float --op sum | wc -l)
+check "docs: the default float sum is $doc_ocl lines of OpenCL C ($gen_ocl generated) and $doc_cuda of CUDA C ($gen_cuda)" \
+  [ "$doc_ocl" = "$gen_ocl" ] && [ "$doc_cuda" = "$gen_cuda" ]
+
 # pclreduce-gen: every type (and the NumPy spellings), every op, every accumulator (issue 14)
 for t in uint8 int8 uint16 int16 uint int uint64 int64 half float double uint32 int32 float16 float32 float64; do
   for o in sum min max argmin argmax minmax stats count; do
