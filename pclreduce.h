@@ -8540,6 +8540,16 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
     if (!ctx) return pclr__engine_describe(NULL, buf, cap);
     pclr__appendf(buf, cap, &len, "backend: %s%s%s%s\n", pclr_backend_name(ctx->backend),
                   ctx->passed_over[0] ? " (passed over: " : "", ctx->passed_over, ctx->passed_over[0] ? ")" : "");
+    { /* the backends this program has, and how to add the others */
+        char missing[160];
+        size_t m = 0;
+        missing[0] = '\0';
+        if (!PCLR__HAVE_CUDA) pclr__appendf(missing, sizeof missing, &m, "%scuda: define PCLREDUCE_CUDA", m ? "; " : "");
+        if (!PCLR__HAVE_OPENCL) pclr__appendf(missing, sizeof missing, &m, "%sopencl: define PCLREDUCE_OPENCL", m ? "; " : "");
+        if (!PCLR__HAVE_VULKAN) pclr__appendf(missing, sizeof missing, &m, "%svulkan: define PCLREDUCE_VULKAN", m ? "; " : "");
+        pclr__appendf(buf, cap, &len, "compiled in: %s%s%scpu%s%s%s\n", PCLR__HAVE_CUDA ? "cuda, " : "", PCLR__HAVE_OPENCL ? "opencl, " : "",
+                      PCLR__HAVE_VULKAN ? "vulkan, " : "", m ? " (not: " : "", missing, m ? ")" : "");
+    }
     if (ctx->engine) len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
     else pclr__appendf(buf, cap, &len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';

@@ -392,6 +392,11 @@ int main(void) {
 #ifndef PCLR_TEST_CUDA
         CHECK(pclr_get_backend(ctx) != PCLR_CUDA && strstr(text, "cuda: not compiled in"),
               "without PCLREDUCE_CUDA, auto passes over CUDA and says so");
+        CHECK(strstr(text, "\ncompiled in: opencl, cpu (not: cuda: define PCLREDUCE_CUDA; vulkan: define PCLREDUCE_VULKAN)\n") != NULL,
+              "describe names the backends compiled in and how to add the others:\n%s", text);
+#else
+        CHECK(strstr(text, "\ncompiled in: cuda, opencl, cpu (not: vulkan: define PCLREDUCE_VULKAN)\n") != NULL,
+              "describe names the backends compiled in and how to add the others:\n%s", text);
 #endif
         CHECK((pclr_get_backend(ctx) == PCLR_OPENCL) == (pclr_context_cl(ctx) != NULL), "pclr_context_cl for an OpenCL context");
         pclr_destroy(ctx);
