@@ -1230,6 +1230,12 @@ PCLR_EXTERN_C_END
 #define PCLR__PRINTF(f, a)
 #endif
 
+/* What a use of a feature left out says (README "Leaving features out"). */
+#define PCLR__NO_MAP_WHY "maps are compiled out (PCLREDUCE_NO_MAP)"
+#define PCLR__NO_EXACT_WHY "exact sums are compiled out (PCLREDUCE_NO_EXACT)"
+#define PCLR__NO_LAYOUTS_WHY "rows, columns and segments are compiled out (PCLREDUCE_NO_LAYOUTS)"
+#define PCLR__NO_FILES_WHY "the disk cache and the tuning file are compiled out (PCLREDUCE_NO_FILES)"
+
 PCLR_EXTERN_C_BEGIN
 
 PCLR__FN void pclr__appendf(char *buf, size_t cap, size_t *len, const char *fmt, ...) PCLR__PRINTF(4, 5);
@@ -1383,20 +1389,12 @@ enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__M
        PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
 enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
        PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
-static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 /* the functions: name, arguments, and what they compute in (0: the arguments' common
    type, 1: floating (integers as float), 2: floating in, int out) */
 typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
 enum { PCLR__MF_ABS, PCLR__MF_MIN, PCLR__MF_MAX, PCLR__MF_CLAMP, PCLR__MF_SQRT, PCLR__MF_RSQRT, PCLR__MF_EXP, PCLR__MF_EXP2,
        PCLR__MF_LOG, PCLR__MF_LOG2, PCLR__MF_POW, PCLR__MF_SIN, PCLR__MF_COS, PCLR__MF_FLOOR, PCLR__MF_CEIL, PCLR__MF_ROUND,
        PCLR__MF_FMA, PCLR__MF_ISNAN, PCLR__MF_ISINF, PCLR__MF_COUNT };
-static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
-    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
-    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
-    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
-/* the casts and parameter types, by their names in the language */
-static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
-static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
 
 typedef struct pclr__mnode {
     unsigned char kind, op, type, n; /* op: operator, function, cast type, parameter or component (4: none) */
@@ -1413,6 +1411,25 @@ typedef struct pclr__mtree {
     pclr_type param[PCLR_MAP_MAX_PARAMS];
     char pname[PCLR_MAP_MAX_PARAMS][32];
 } pclr__mtree;
+
+/* the type an element of t is read as (C's integer promotion; half as float) */
+static pclr_type pclr__mpromote(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
+    case PCLR_HALF: return PCLR_FLOAT;
+    default: return PCLR_INT;
+    }
+}
+
+#ifndef PCLREDUCE_NO_MAP /* the parser (README "Leaving features out") */
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
+    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
+    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
+    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
+/* the casts and parameter types, by their names in the language */
+static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
+static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
 
 typedef struct pclr__mparser {
     pclr__mtree *t;
@@ -1432,14 +1449,6 @@ static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
     return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
 }
 static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
-/* the type an element of t is read as (C's integer promotion; half as float) */
-static pclr_type pclr__mpromote(pclr_type t) {
-    switch (t) {
-    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
-    case PCLR_HALF: return PCLR_FLOAT;
-    default: return PCLR_INT;
-    }
-}
 static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
 
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
@@ -1871,6 +1880,26 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
     if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_MAP: a config without a map passes; any map field is refused */
+static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+    const int has_map = (c->map && c->map[0]) || c->y_type || (c->params && c->params[0]) || c->map_type ||
+                        (c->components && c->components != 1);
+    if (why && cap) why[0] = '\0';
+    t->count = t->params = t->uses_y = t->uses_double = 0;
+    t->root = -1;
+    t->y = t->type = PCLR_TYPE_DEFAULT;
+    if ((int)c->type < 0 || c->type >= PCLR_TYPE_COUNT_ || (int)c->y_type < 0 || c->y_type >= PCLR_TYPE_COUNT_ ||
+        (int)c->map_type < 0 || c->map_type >= PCLR_TYPE_COUNT_) {
+        if (why && cap) snprintf(why, cap, "type, y_type and map_type must be valid element types");
+        return PCLR_ERR_INVALID_ENUM;
+    }
+    t->x = c->type ? c->type : PCLR_FLOAT;
+    t->comps = 1;
+    if (!has_map) return PCLR_OK;
+    if (why && cap) snprintf(why, cap, "%s", PCLR__NO_MAP_WHY);
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_MAP */
 
 PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
     pclr__mtree t;
@@ -2012,7 +2041,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     {
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
-        if (r != PCLR_OK) { *why = "the map is invalid (pclr_map_check says where)"; return r; }
+        if (r != PCLR_OK) { *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : "the map is invalid (pclr_map_check says where)"; return r; }
         if (t.root >= 0) {
             c.map_type = t.type;
             c.components = t.comps;
@@ -2023,6 +2052,9 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         }
     }
     if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
+#ifdef PCLREDUCE_NO_LAYOUTS
+    if (c.layout != PCLR_LAYOUT_ONE) { *why = PCLR__NO_LAYOUTS_WHY; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+#endif
     if (c.layout != PCLR_LAYOUT_ONE && !c.vector_width) c.vector_width = 1; /* rows start anywhere: one element per load */
     /* every default, in PCLR__KNOBS order (the type before the vector width,
        the backend before the variant, the group size before groups per unit;
@@ -2039,6 +2071,10 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
     if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
+#ifdef PCLREDUCE_NO_EXACT
+        *why = PCLR__NO_EXACT_WHY;
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+#endif
         if (!pclr__is_float(pclr__reduced(&c))) { *why = "exact sums are for half, float and double values (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.op != PCLR_SUM) { *why = "exact accumulation is for sum only (stats: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "the exact sum finishes with last_group: the groups add integer cells, the last one rounds them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -2177,6 +2213,7 @@ static const char *pclr__mtname(pclr_type t, int lang) {
 }
 static int pclr__mis_int(pclr_type t) { return t != PCLR_FLOAT && t != PCLR_DOUBLE; }
 static int pclr__mis_signed(pclr_type t) { return t == PCLR_INT || t == PCLR_INT64; }
+#ifndef PCLREDUCE_NO_MAP /* the writer */
 /* the unsigned type of the same width */
 static pclr_type pclr__munsigned(pclr_type t) { return t == PCLR_INT ? PCLR_UINT : t == PCLR_INT64 ? PCLR_UINT64 : t; }
 /* a helper's name suffix */
@@ -2812,6 +2849,10 @@ static void pclr__mfunction(pclr__memit *E) {
     pclr__mas(E, t->root, t->type);
     pclr__put(E->w, glsl ? ";\n    return r;\n}\n" : ";\n}\n");
 }
+#else /* PCLREDUCE_NO_MAP: no map reaches the generator (pclr_config_resolve refuses them) */
+static int pclr__mzero_lit(const pclr__mnode *m) { (void)m; return 0; }
+static void pclr__mfunction(pclr__memit *E) { (void)E; }
+#endif /* PCLREDUCE_NO_MAP */
 
 
 /* ------------------------------------------------------------ the generator
@@ -3439,6 +3480,22 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
    launch's cells (the kernel's partials argument, zero between launches) with
    64-bit atomics; the last group rounds them and zeroes them again. */
 
+/* The elements one group adds into its cells at most: each of its deposits
+   adds less than 2^32 to a cell, and an element causes at most two deposits
+   (its own spill, or its share of a running sum's s and c when that is
+   spilled), so a cell stays under 2^62. */
+#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
+/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
+#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
+
+/* The zeroed device scratch a configuration's kernel takes as its partials
+   argument, and leaves zeroed after each launch (0: it takes the per-group
+   partials instead). The backends allocate it once, zero-filled. */
+PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
+    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
+}
+
+#ifndef PCLREDUCE_NO_EXACT /* the exact kernel (README "Leaving features out") */
 /* The cells for an element type: cell k weighs 2^(32 k + emin); the rest
    describes the result's format. */
 typedef struct pclr__exact_shape {
@@ -3456,21 +3513,6 @@ static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
     if (t == PCLR_DOUBLE) { s.cells = 69; s.emin = -1088; s.mant = 53; s.sub = -1074; s.top = 971; }
     else { s.cells = 12; s.emin = -160; s.mant = 24; s.sub = -149; s.top = 104; }
     return s;
-}
-
-/* The elements one group adds into its cells at most: each of its deposits
-   adds less than 2^32 to a cell, and an element causes at most two deposits
-   (its own spill, or its share of a running sum's s and c when that is
-   spilled), so a cell stays under 2^62. */
-#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
-/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
-#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
-
-/* The zeroed device scratch a configuration's kernel takes as its partials
-   argument, and leaves zeroed after each launch (0: it takes the per-group
-   partials instead). The backends allocate it once, zero-filled. */
-PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
-    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
 }
 
 /* The dialect's words for the exact kernel. */
@@ -3942,6 +3984,9 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "}\n",
         g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
 }
+#else /* PCLREDUCE_NO_EXACT: never called (pclr_config_resolve refuses accumulate = exact) */
+static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
+#endif /* PCLREDUCE_NO_EXACT */
 
 /* ------------------------------------------------------------ the GLSL kernel
    backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
@@ -5367,6 +5412,7 @@ static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
     return r;
 }
 
+#ifndef PCLREDUCE_NO_MAP /* the evaluator */
 /* -a for an integer a of type t, wrapping to t's width (the negation of INT_MIN is INT_MIN) */
 static pclr__mval pclr__mneg(pclr__mval a, pclr_type t) {
     a.u = 0 - a.u;
@@ -5576,6 +5622,11 @@ static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, 
         else memcpy((char *)out + j * os, &v.u, 8);
     }
 }
+#else /* PCLREDUCE_NO_MAP: never called (pclr__map_parse refuses every map) */
+static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
+    (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
+}
+#endif /* PCLREDUCE_NO_MAP */
 
 /* Kahan-Babuska-Neumaier state in float or double. */
 typedef struct pclr__ref_kbn_f32 { float s, c; } pclr__ref_kbn_f32;
@@ -5864,6 +5915,7 @@ PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pcl
               pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
               pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
 
+#ifndef PCLREDUCE_NO_EXACT
 /* Exact sums (accumulate = exact): every element goes into one big two's
    complement integer of 64-bit limbs whose bit 0 weighs the smallest
    subnormal of the result's format (2^-149 for half and float, 2^-1074 for
@@ -5971,6 +6023,12 @@ static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, 
     }
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_EXACT */
+static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, void *result) {
+    (void)type; (void)data; (void)n; (void)result;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_EXACT */
 
 static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumulate acc, const void *data, uint64_t n,
                                        void *result) {
