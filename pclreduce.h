@@ -4544,6 +4544,27 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
    partials in order. Columns: a group holds PCLR_TILE neighbouring columns
    (a row's elements are read side by side) and PCLR_LANES work-items down
    each, `split` groups sharing a tile the same way. */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* Short rows go through local memory on GPUs: a team per row reading global
+   memory spends a dozen instructions of row bookkeeping per element and
+   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
+   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
+   program serves every such shape: its config keeps pitch =
+   PCLR__STAGE_PITCH (see pclr__engine_batch). */
+#define PCLR__STAGE_PITCH 64
+/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
+   work-item with every load in flight (pclr__gen_layout), in a program of their own per
+   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
+   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
+   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
+#define PCLR__FEW_ROWS 8
+static int pclr__rows_staged(const pclr_config *c, int lanes) {
+    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
+           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
+}
+
+#ifndef PCLREDUCE_NO_LAYOUTS /* the layout kernels (README "Leaving features out") */
 #define PCLR__TEXT_LAYOUT_ARGS \
 "/* ---- the kernel ---- */\n" \
 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
@@ -4633,25 +4654,6 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
 "            }\n" \
 "#endif\n"
 
-PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
-
-/* Short rows go through local memory on GPUs: a team per row reading global
-   memory spends a dozen instructions of row bookkeeping per element and
-   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
-   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
-   program serves every such shape: its config keeps pitch =
-   PCLR__STAGE_PITCH (see pclr__engine_batch). */
-#define PCLR__STAGE_PITCH 64
-/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
-   work-item with every load in flight (pclr__gen_layout), in a program of their own per
-   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
-   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
-   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
-#define PCLR__FEW_ROWS 8
-static int pclr__rows_staged(const pclr_config *c, int lanes) {
-    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
-           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
-}
 /* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
 static int pclr__stage_per(const pclr_config *c) {
     const int per = 16384 / (c->group_size * (int)pclr_type_size(c->type));
@@ -4904,6 +4906,9 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                       "    }\n"
                       "}\n", tk, PCLR__TEXT_ROW_FOLD);
 }
+#else /* PCLREDUCE_NO_LAYOUTS: never called (pclr_config_resolve refuses layouts) */
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
@@ -5049,6 +5054,7 @@ static uint64_t pclr__cols_few(const pclr_config *c, uint64_t lanes, uint64_t sp
     return pclr__pow2_at_least(c->rows);
 }
 
+#ifndef PCLREDUCE_NO_LAYOUTS /* the planner */
 /* Groups per long row when there are few rows: the split (1..most) whose
    rows x split tasks fill whole waves of `slots` groups best (a last wave
    of a few long tasks would run the device nearly empty); the smallest
@@ -5124,6 +5130,12 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
     out->groups = tasks < 1 ? 1 : tasks > most ? most : tasks;
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_LAYOUTS */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    (void)c; (void)dev; (void)n; (void)out;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
     if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
@@ -6128,6 +6140,7 @@ PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg) {
     return cfg->layout == PCLR_LAYOUT_COLUMNS ? cfg->cols : cfg->layout == PCLR_LAYOUT_ONE ? 1 : cfg->rows;
 }
 
+#ifndef PCLREDUCE_NO_LAYOUTS /* the CPU reference of layouts */
 /* cfg without its layout: what each row, column or segment is reduced with. */
 static void pclr__without_layout(const pclr_config *cfg, pclr_config *c) {
     *c = *cfg;
@@ -6186,6 +6199,19 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
     free(gy);
     return r;
 }
+#else /* PCLREDUCE_NO_LAYOUTS: one array (pclr_config_resolve refuses the others) */
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results) {
+    pclr_config c;
+    pclr_result r;
+    (void)offsets;
+    if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
+    c = *cfg;
+    c.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&c, &c, NULL)) != PCLR_OK) return r;
+    return pclr_cpu_reduce_map(cfg, x, y, n, params, results);
+}
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result) {
