@@ -13,6 +13,14 @@
    Options (define before including):
        PCLREDUCE_STATIC   all functions static (private to one translation unit)
        PCLR_ASSERT(c)     assertion used by the library (default: assert)
+       PCLREDUCE_MACRO_FORM  PCLR_SOURCE_CL / PCLR_SOURCE_CUDA (section "macro form")
+   Features left out (README "Leaving features out"), defined where
+   PCLREDUCE_IMPLEMENTATION is: their functions stay and refuse with
+   PCLR_ERR_UNSUPPORTED_COMBINATION and a sentence naming the switch.
+       PCLREDUCE_NO_MAP      map expressions (parser, writer, CPU evaluation)
+       PCLREDUCE_NO_EXACT    accumulate = exact (kernel and CPU reference)
+       PCLREDUCE_NO_LAYOUTS  rows, columns, segments (kernels, planner, CPU reference)
+       PCLREDUCE_NO_FILES    the disk cache and the tuning file (no file I/O)
 
    Thread safety: the core has no global mutable state; every function is
    reentrant. Backend contexts are documented in their headers.
@@ -755,7 +763,10 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    generator's text below for exactly those knobs, with type and op chosen by
    #if when the kernel compiles (the tests compare the two kernels' results).
    Note: the literal is longer than the 4095 characters C99 promises; every
-   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings). */
+   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings).
+   Opt-in: define PCLREDUCE_MACRO_FORM before including pclreduce.h in the
+   files that use it (the generator shares the text pieces below, not these). */
+#ifdef PCLREDUCE_MACRO_FORM
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CL, "opencl", T, OP, WAVE, UNROLL)
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CUDA, "cuda", T, OP, WAVE, UNROLL)
 #define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                         \
@@ -820,6 +831,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
+#endif /* PCLREDUCE_MACRO_FORM */
 
 /* ------------------------------------------------------------ kernel text
    Written once, for both the generator (pclr_kernel_source, which puts the
@@ -1194,13 +1206,14 @@ PCLR_EXTERN_C_END
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>  /* the cache and tuning file: */
 #include <stdlib.h>
 #include <time.h>
 #include <ctype.h>  /* the map language: */
 #include <float.h>
 #include <locale.h>
 #include <math.h>
+#ifndef PCLREDUCE_NO_FILES /* the cache and tuning file: */
+#include <errno.h>
 #ifdef _WIN32
 #include <direct.h>
 #include <fcntl.h>
@@ -1215,6 +1228,7 @@ PCLR_EXTERN_C_END
 #include <sys/types.h>
 #include <unistd.h>
 #endif
+#endif /* PCLREDUCE_NO_FILES */
 
 #ifndef PCLR_ASSERT
 #include <assert.h>
@@ -6369,6 +6383,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
    symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
    the cache's files and directory (see "The disk cache's trust model" in
    README). */
+#ifndef PCLREDUCE_NO_FILES /* the file code (README "Leaving features out") */
 #ifdef _WIN32
 #define PCLR__SEP "\\"
 #define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
@@ -6783,6 +6798,28 @@ PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, siz
     sizes[0] = sizeof head; sizes[1] = identity_len; sizes[2] = size;
     return pclr__write_atomic(path, parts, sizes, 3, 0600);
 }
+#else /* PCLREDUCE_NO_FILES: no location, every load a miss, every store refused */
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap) {
+    if (buf && cap) buf[0] = '\0';
+    return 0;
+}
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
+    if (buf && cap) buf[0] = '\0';
+    return 0;
+}
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why) {
+    (void)dir; (void)identity; (void)identity_len; (void)a;
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    if (why) *why = PCLR__NO_FILES_WHY;
+    return 0;
+}
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
+    (void)dir; (void)identity; (void)identity_len; (void)data; (void)size;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
 
@@ -6957,6 +6994,12 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     return PCLR_OK;
 }
 
+static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
+           x->shape == y->shape;
+}
+
+#ifndef PCLREDUCE_NO_FILES
 /* Reads the whole file at path (following links), NUL-terminated, into
    *text (malloc; NUL bytes in the file become spaces, so that a stray one
    does not hide the rest from a merge; *nul says whether there were any) and
@@ -6979,10 +7022,6 @@ static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *n
     return 1;
 }
 
-static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
-    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
-           x->shape == y->shape;
-}
 static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
     return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
            !strncmp(x->driver, y->driver, sizeof x->driver);
@@ -7185,6 +7224,23 @@ PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
     return pclr_tune_save_ex(path, entries, count, NULL);
 }
+#else /* PCLREDUCE_NO_FILES */
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
+    (void)path; (void)backend; (void)device; (void)driver; (void)a;
+    if (entries) *entries = NULL;
+    if (count) *count = 0;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why) {
+    (void)path; (void)entries; (void)count;
+    if (why) *why = PCLR__NO_FILES_WHY;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    return pclr_tune_save_ex(path, entries, count, NULL);
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 /* The knobs the sweep walks, in walking order, and the values it tries. */
 enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH, PCLR__K_LANES };
@@ -7600,6 +7656,7 @@ PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, c
    this device's tuning entries. Neither can fail the context: without them
    kernels are built from source and the built-in defaults apply. */
 PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why);
+#ifndef PCLREDUCE_NO_FILES
 PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
                                  int no_tune_file) {
     char path[1024];
@@ -7632,6 +7689,12 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
     e->tuned_skipped = e->tuned_count - kept;
     e->tuned_count = kept;
 }
+#else /* PCLREDUCE_NO_FILES: no disk cache, no tuning file (describe says so) */
+PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
+                                 int no_tune_file) {
+    (void)e; (void)cache_dir; (void)no_disk_cache; (void)tune_file; (void)no_tune_file;
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 PCLR__FN void pclr__engine_free(pclr__engine *e) {
     size_t i;
@@ -7989,9 +8052,13 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
         }
         pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
                       (unsigned long)e->program_count);
+#ifdef PCLREDUCE_NO_FILES
+        pclr__appendf(buf, cap, &len, "disk cache: none, tuning file: none (%s)\n", PCLR__NO_FILES_WHY);
+#else
         if (e->cache_off) pclr__appendf(buf, cap, &len, "disk cache: off (%s: %s)\n", e->cache_off, e->cache_dir);
         else pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
                            (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+#endif
         pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
                       (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
     }
