@@ -5146,7 +5146,8 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
 }
 #else /* PCLREDUCE_NO_LAYOUTS */
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
-    (void)c; (void)dev; (void)n; (void)out;
+    (void)c; (void)dev; (void)n;
+    memset(out, 0, sizeof *out);
     return PCLR_ERR_UNSUPPORTED_COMBINATION;
 }
 #endif /* PCLREDUCE_NO_LAYOUTS */
