@@ -13,6 +13,14 @@
    Options (define before including):
        PCLREDUCE_STATIC   all functions static (private to one translation unit)
        PCLR_ASSERT(c)     assertion used by the library (default: assert)
+       PCLREDUCE_MACRO_FORM  PCLR_SOURCE_CL / PCLR_SOURCE_CUDA (section "macro form")
+   Features left out (docs/usage.md "Leaving features out"), defined where
+   PCLREDUCE_IMPLEMENTATION is: their functions stay and refuse with
+   PCLR_ERR_UNSUPPORTED_COMBINATION and a sentence naming the switch.
+       PCLREDUCE_NO_MAP      map expressions (parser, writer, CPU evaluation)
+       PCLREDUCE_NO_EXACT    accumulate = exact (kernel and CPU reference)
+       PCLREDUCE_NO_LAYOUTS  rows, columns, segments (kernels, planner, CPU reference)
+       PCLREDUCE_NO_FILES    the disk cache and the tuning file (no file I/O)
 
    Thread safety: the core has no global mutable state; every function is
    reentrant. Backend contexts are documented in their headers.
@@ -765,7 +773,10 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
    generator's text below for exactly those knobs, with type and op chosen by
    #if when the kernel compiles (the tests compare the two kernels' results).
    Note: the literal is longer than the 4095 characters C99 promises; every
-   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings). */
+   mainstream compiler accepts it (gcc -Wpedantic in C: -Woverlength-strings).
+   Opt-in: define PCLREDUCE_MACRO_FORM before including pclreduce.h in the
+   files that use it (the generator shares the text pieces below, not these). */
+#ifdef PCLREDUCE_MACRO_FORM
 #define PCLR_SOURCE_CL(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CL, "opencl", T, OP, WAVE, UNROLL)
 #define PCLR_SOURCE_CUDA(T, OP, WAVE, UNROLL) PCLR__MACRO_FORM(CUDA, "cuda", T, OP, WAVE, UNROLL)
 #define PCLR__MACRO_FORM(D, NAME, T, OP, WAVE, UNROLL)                                                         \
@@ -830,6 +841,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
+#endif /* PCLREDUCE_MACRO_FORM */
 
 /* ------------------------------------------------------------ kernel text
    Written once, for both the generator (pclr_kernel_source, which puts the
@@ -1204,13 +1216,14 @@ PCLR_EXTERN_C_END
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <errno.h>  /* the cache and tuning file: */
 #include <stdlib.h>
 #include <time.h>
 #include <ctype.h>  /* the map language: */
 #include <float.h>
 #include <locale.h>
 #include <math.h>
+#ifndef PCLREDUCE_NO_FILES /* the cache and tuning file: */
+#include <errno.h>
 #ifdef _WIN32
 #include <direct.h>
 #include <fcntl.h>
@@ -1225,6 +1238,7 @@ PCLR_EXTERN_C_END
 #include <sys/types.h>
 #include <unistd.h>
 #endif
+#endif /* PCLREDUCE_NO_FILES */
 
 #ifndef PCLR_ASSERT
 #include <assert.h>
@@ -1239,6 +1253,12 @@ PCLR_EXTERN_C_END
 #define PCLR__FN static
 #define PCLR__PRINTF(f, a)
 #endif
+
+/* What a use of a feature left out says (docs/usage.md "Leaving features out"). */
+#define PCLR__NO_MAP_WHY "maps are compiled out (PCLREDUCE_NO_MAP)"
+#define PCLR__NO_EXACT_WHY "exact sums are compiled out (PCLREDUCE_NO_EXACT)"
+#define PCLR__NO_LAYOUTS_WHY "rows, columns and segments are compiled out (PCLREDUCE_NO_LAYOUTS)"
+#define PCLR__NO_FILES_WHY "the disk cache and the tuning file are compiled out (PCLREDUCE_NO_FILES)"
 
 PCLR_EXTERN_C_BEGIN
 
@@ -1393,20 +1413,12 @@ enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__M
        PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
 enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
        PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
-static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 /* the functions: name, arguments, and what they compute in (0: the arguments' common
    type, 1: floating (integers as float), 2: floating in, int out) */
 typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
 enum { PCLR__MF_ABS, PCLR__MF_MIN, PCLR__MF_MAX, PCLR__MF_CLAMP, PCLR__MF_SQRT, PCLR__MF_RSQRT, PCLR__MF_EXP, PCLR__MF_EXP2,
        PCLR__MF_LOG, PCLR__MF_LOG2, PCLR__MF_POW, PCLR__MF_SIN, PCLR__MF_COS, PCLR__MF_FLOOR, PCLR__MF_CEIL, PCLR__MF_ROUND,
        PCLR__MF_FMA, PCLR__MF_ISNAN, PCLR__MF_ISINF, PCLR__MF_COUNT };
-static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
-    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
-    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
-    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
-/* the casts and parameter types, by their names in the language */
-static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
-static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
 
 typedef struct pclr__mnode {
     unsigned char kind, op, type, n; /* op: operator, function, cast type, parameter or component (4: none) */
@@ -1423,6 +1435,25 @@ typedef struct pclr__mtree {
     pclr_type param[PCLR_MAP_MAX_PARAMS];
     char pname[PCLR_MAP_MAX_PARAMS][32];
 } pclr__mtree;
+
+/* the type an element of t is read as (C's integer promotion; half as float) */
+static pclr_type pclr__mpromote(pclr_type t) {
+    switch (t) {
+    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
+    case PCLR_HALF: return PCLR_FLOAT;
+    default: return PCLR_INT;
+    }
+}
+
+#ifndef PCLREDUCE_NO_MAP /* the parser (docs/usage.md "Leaving features out") */
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
+    {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
+    {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
+    {"ceil", 1, 1}, {"round", 1, 1}, {"fma", 3, 1}, {"isnan", 1, 2}, {"isinf", 1, 2}};
+/* the casts and parameter types, by their names in the language */
+static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
+static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
 
 typedef struct pclr__mparser {
     pclr__mtree *t;
@@ -1442,14 +1473,6 @@ static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
     return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
 }
 static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
-/* the type an element of t is read as (C's integer promotion; half as float) */
-static pclr_type pclr__mpromote(pclr_type t) {
-    switch (t) {
-    case PCLR_UINT: case PCLR_INT64: case PCLR_UINT64: case PCLR_FLOAT: case PCLR_DOUBLE: return t;
-    case PCLR_HALF: return PCLR_FLOAT;
-    default: return PCLR_INT;
-    }
-}
 static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
 
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
@@ -1881,6 +1904,26 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
     if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_MAP: a config without a map passes; any map field is refused */
+static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+    const int has_map = (c->map && c->map[0]) || c->y_type || (c->params && c->params[0]) || c->map_type ||
+                        (c->components && c->components != 1);
+    if (why && cap) why[0] = '\0';
+    t->count = t->params = t->uses_y = t->uses_double = 0;
+    t->root = -1;
+    t->y = t->type = PCLR_TYPE_DEFAULT;
+    if ((int)c->type < 0 || c->type >= PCLR_TYPE_COUNT_ || (int)c->y_type < 0 || c->y_type >= PCLR_TYPE_COUNT_ ||
+        (int)c->map_type < 0 || c->map_type >= PCLR_TYPE_COUNT_) {
+        if (why && cap) snprintf(why, cap, "type, y_type and map_type must be valid element types");
+        return PCLR_ERR_INVALID_ENUM;
+    }
+    t->x = c->type ? c->type : PCLR_FLOAT;
+    t->comps = 1;
+    if (!has_map) return PCLR_OK;
+    if (why && cap) snprintf(why, cap, "%s", PCLR__NO_MAP_WHY);
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_MAP */
 
 PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
     pclr__mtree t;
@@ -2022,7 +2065,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     {
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
-        if (r != PCLR_OK) { *why = "the map is invalid (pclr_map_check says where)"; return r; }
+        if (r != PCLR_OK) { *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : "the map is invalid (pclr_map_check says where)"; return r; }
         if (t.root >= 0) {
             c.map_type = t.type;
             c.components = t.comps;
@@ -2033,6 +2076,9 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         }
     }
     if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
+#ifdef PCLREDUCE_NO_LAYOUTS
+    if (c.layout != PCLR_LAYOUT_ONE) { *why = PCLR__NO_LAYOUTS_WHY; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+#endif
     if (c.layout != PCLR_LAYOUT_ONE && !c.vector_width) c.vector_width = 1; /* rows start anywhere: one element per load */
     /* every default, in PCLR__KNOBS order (the type before the vector width,
        the backend before the variant, the group size before groups per unit;
@@ -2049,6 +2095,10 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
     if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
+#ifdef PCLREDUCE_NO_EXACT
+        *why = PCLR__NO_EXACT_WHY;
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+#endif
         if (!pclr__is_float(pclr__reduced(&c))) { *why = "exact sums are for half, float and double values (integer sums are exact with accumulate wide)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.op != PCLR_SUM) { *why = "exact accumulation is for sum only (stats: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.finish != PCLR_FINISH_LAST_GROUP) { *why = "the exact sum finishes with last_group: the groups add integer cells, the last one rounds them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -2187,6 +2237,7 @@ static const char *pclr__mtname(pclr_type t, int lang) {
 }
 static int pclr__mis_int(pclr_type t) { return t != PCLR_FLOAT && t != PCLR_DOUBLE; }
 static int pclr__mis_signed(pclr_type t) { return t == PCLR_INT || t == PCLR_INT64; }
+#ifndef PCLREDUCE_NO_MAP /* the writer */
 /* the unsigned type of the same width */
 static pclr_type pclr__munsigned(pclr_type t) { return t == PCLR_INT ? PCLR_UINT : t == PCLR_INT64 ? PCLR_UINT64 : t; }
 /* a helper's name suffix */
@@ -2822,6 +2873,10 @@ static void pclr__mfunction(pclr__memit *E) {
     pclr__mas(E, t->root, t->type);
     pclr__put(E->w, glsl ? ";\n    return r;\n}\n" : ";\n}\n");
 }
+#else /* PCLREDUCE_NO_MAP: no map reaches the generator (pclr_config_resolve refuses them) */
+static int pclr__mzero_lit(const pclr__mnode *m) { (void)m; return 0; }
+static void pclr__mfunction(pclr__memit *E) { (void)E; }
+#endif /* PCLREDUCE_NO_MAP */
 
 
 /* ------------------------------------------------------------ the generator
@@ -3449,6 +3504,22 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
    launch's cells (the kernel's partials argument, zero between launches) with
    64-bit atomics; the last group rounds them and zeroes them again. */
 
+/* The elements one group adds into its cells at most: each of its deposits
+   adds less than 2^32 to a cell, and an element causes at most two deposits
+   (its own spill, or its share of a running sum's s and c when that is
+   spilled), so a cell stays under 2^62. */
+#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
+/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
+#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
+
+/* The zeroed device scratch a configuration's kernel takes as its partials
+   argument, and leaves zeroed after each launch (0: it takes the per-group
+   partials instead). The backends allocate it once, zero-filled. */
+PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
+    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
+}
+
+#ifndef PCLREDUCE_NO_EXACT /* the exact kernel (docs/usage.md "Leaving features out") */
 /* The cells for an element type: cell k weighs 2^(32 k + emin); the rest
    describes the result's format. */
 typedef struct pclr__exact_shape {
@@ -3466,21 +3537,6 @@ static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
     if (t == PCLR_DOUBLE) { s.cells = 69; s.emin = -1088; s.mant = 53; s.sub = -1074; s.top = 971; }
     else { s.cells = 12; s.emin = -160; s.mant = 24; s.sub = -149; s.top = 104; }
     return s;
-}
-
-/* The elements one group adds into its cells at most: each of its deposits
-   adds less than 2^32 to a cell, and an element causes at most two deposits
-   (its own spill, or its share of a running sum's s and c when that is
-   spilled), so a cell stays under 2^62. */
-#define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
-/* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
-#define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
-
-/* The zeroed device scratch a configuration's kernel takes as its partials
-   argument, and leaves zeroed after each launch (0: it takes the per-group
-   partials instead). The backends allocate it once, zero-filled. */
-PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
-    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
 }
 
 /* The dialect's words for the exact kernel. */
@@ -3952,6 +4008,9 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "}\n",
         g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
 }
+#else /* PCLREDUCE_NO_EXACT: never called (pclr_config_resolve refuses accumulate = exact) */
+static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
+#endif /* PCLREDUCE_NO_EXACT */
 
 /* ------------------------------------------------------------ the GLSL kernel
    backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
@@ -4508,6 +4567,27 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
    partials in order. Columns: a group holds PCLR_TILE neighbouring columns
    (a row's elements are read side by side) and PCLR_LANES work-items down
    each, `split` groups sharing a tile the same way. */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+
+/* Short rows go through local memory on GPUs: a team per row reading global
+   memory spends a dozen instructions of row bookkeeping per element and
+   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
+   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
+   program serves every such shape: its config keeps pitch =
+   PCLR__STAGE_PITCH (see pclr__engine_batch). */
+#define PCLR__STAGE_PITCH 64
+/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
+   work-item with every load in flight (pclr__gen_layout), in a program of their own per
+   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
+   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
+   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
+#define PCLR__FEW_ROWS 8
+static int pclr__rows_staged(const pclr_config *c, int lanes) {
+    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
+           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
+}
+
+#ifndef PCLREDUCE_NO_LAYOUTS /* the layout kernels (docs/usage.md "Leaving features out") */
 #define PCLR__TEXT_LAYOUT_ARGS \
 "/* ---- the kernel ---- */\n" \
 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
@@ -4597,25 +4677,6 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
 "            }\n" \
 "#endif\n"
 
-PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
-
-/* Short rows go through local memory on GPUs: a team per row reading global
-   memory spends a dozen instructions of row bookkeeping per element and
-   cannot keep the memory busy. Rows up to PCLR__STAGE_PITCH elements
-   apart, one input, scalar elements (cfg resolved; lanes: the team's). A staged
-   program serves every such shape: its config keeps pitch =
-   PCLR__STAGE_PITCH (see pclr__engine_batch). */
-#define PCLR__STAGE_PITCH 64
-/* Columns of at most this many rows, one column per work-item (lanes 1): four tiles per
-   work-item with every load in flight (pclr__gen_layout), in a program of their own per
-   power of two of rows (its config keeps rows = that power: see pclr__engine_batch). In the
-   one columns program a bound of 8 cost the others registers: 2 rows 66 -> 52 % of the read
-   kernel, 16 rows 83 -> 76 % (H100, bench/results/h100-cuda/rows_few8.log). */
-#define PCLR__FEW_ROWS 8
-static int pclr__rows_staged(const pclr_config *c, int lanes) {
-    return c->layout == PCLR_LAYOUT_ROWS && c->stride == PCLR_STRIDE_GLOBAL && c->pitch >= 1 && c->pitch <= PCLR__STAGE_PITCH &&
-           c->y_type == PCLR_TYPE_DEFAULT && c->components <= 1 && lanes < c->group_size;
-}
 /* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
 static int pclr__stage_per(const pclr_config *c) {
     const int per = 16384 / (c->group_size * (int)pclr_type_size(c->type));
@@ -4868,6 +4929,9 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                       "    }\n"
                       "}\n", tk, PCLR__TEXT_ROW_FOLD);
 }
+#else /* PCLREDUCE_NO_LAYOUTS: never called (pclr_config_resolve refuses layouts) */
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
@@ -5013,6 +5077,7 @@ static uint64_t pclr__cols_few(const pclr_config *c, uint64_t lanes, uint64_t sp
     return pclr__pow2_at_least(c->rows);
 }
 
+#ifndef PCLREDUCE_NO_LAYOUTS /* the planner */
 /* Groups per long row when there are few rows: the split (1..most) whose
    rows x split tasks fill whole waves of `slots` groups best (a last wave
    of a few long tasks would run the device nearly empty); the smallest
@@ -5088,6 +5153,13 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
     out->groups = tasks < 1 ? 1 : tasks > most ? most : tasks;
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_LAYOUTS */
+PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
+    (void)c; (void)dev; (void)n;
+    memset(out, 0, sizeof *out);
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
     if (!cfg || !dev || !out) return PCLR_ERR_NULL_POINTER;
@@ -5376,6 +5448,7 @@ static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
     return r;
 }
 
+#ifndef PCLREDUCE_NO_MAP /* the evaluator */
 /* -a for an integer a of type t, wrapping to t's width (the negation of INT_MIN is INT_MIN) */
 static pclr__mval pclr__mneg(pclr__mval a, pclr_type t) {
     a.u = 0 - a.u;
@@ -5585,6 +5658,11 @@ static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, 
         else memcpy((char *)out + j * os, &v.u, 8);
     }
 }
+#else /* PCLREDUCE_NO_MAP: never called (pclr__map_parse refuses every map) */
+static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
+    (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
+}
+#endif /* PCLREDUCE_NO_MAP */
 
 /* Kahan-Babuska-Neumaier state in float or double. */
 typedef struct pclr__ref_kbn_f32 { float s, c; } pclr__ref_kbn_f32;
@@ -5873,6 +5951,7 @@ PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pcl
               pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
               pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
 
+#ifndef PCLREDUCE_NO_EXACT
 /* Exact sums (accumulate = exact): every element goes into one big two's
    complement integer of 64-bit limbs whose bit 0 weighs the smallest
    subnormal of the result's format (2^-149 for half and float, 2^-1074 for
@@ -5980,6 +6059,12 @@ static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, 
     }
     return PCLR_OK;
 }
+#else /* PCLREDUCE_NO_EXACT */
+static pclr_result pclr__xref_sum(pclr_type type, const void *data, uint64_t n, void *result) {
+    (void)type; (void)data; (void)n; (void)result;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_EXACT */
 
 static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumulate acc, const void *data, uint64_t n,
                                        void *result) {
@@ -6079,6 +6164,7 @@ PCLR_API uint64_t pclr_layout_results(const pclr_config *cfg) {
     return cfg->layout == PCLR_LAYOUT_COLUMNS ? cfg->cols : cfg->layout == PCLR_LAYOUT_ONE ? 1 : cfg->rows;
 }
 
+#ifndef PCLREDUCE_NO_LAYOUTS /* the CPU reference of layouts */
 /* cfg without its layout: what each row, column or segment is reduced with. */
 static void pclr__without_layout(const pclr_config *cfg, pclr_config *c) {
     *c = *cfg;
@@ -6137,6 +6223,19 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
     free(gy);
     return r;
 }
+#else /* PCLREDUCE_NO_LAYOUTS: one array (pclr_config_resolve refuses the others) */
+PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *x, const void *y, const uint64_t *offsets, uint64_t n,
+                                            const double *params, void *results) {
+    pclr_config c;
+    pclr_result r;
+    (void)offsets;
+    if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
+    c = *cfg;
+    c.backend = PCLR_BACKEND_AUTO;
+    if ((r = pclr_config_resolve(&c, &c, NULL)) != PCLR_OK) return r;
+    return pclr_cpu_reduce_map(cfg, x, y, n, params, results);
+}
+#endif /* PCLREDUCE_NO_LAYOUTS */
 
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result) {
@@ -6294,6 +6393,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
    symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
    the cache's files and directory (see "The disk cache's trust model" in
    docs/tuning-and-cache.md). */
+#ifndef PCLREDUCE_NO_FILES /* the file code (docs/usage.md "Leaving features out") */
 #ifdef _WIN32
 #define PCLR__SEP "\\"
 #define PCLR__IS_SEP(c) ((c) == '/' || (c) == '\\')
@@ -6708,6 +6808,28 @@ PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, siz
     sizes[0] = sizeof head; sizes[1] = identity_len; sizes[2] = size;
     return pclr__write_atomic(path, parts, sizes, 3, 0600);
 }
+#else /* PCLREDUCE_NO_FILES: no location, every load a miss, every store refused */
+PCLR_API size_t pclr_cache_default_dir(char *buf, size_t cap) {
+    if (buf && cap) buf[0] = '\0';
+    return 0;
+}
+PCLR_API size_t pclr_tune_default_path(char *buf, size_t cap) {
+    if (buf && cap) buf[0] = '\0';
+    return 0;
+}
+PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t identity_len, const pclr_allocator *a,
+                             void **data, size_t *size, const char **why) {
+    (void)dir; (void)identity; (void)identity_len; (void)a;
+    if (data) *data = NULL;
+    if (size) *size = 0;
+    if (why) *why = PCLR__NO_FILES_WHY;
+    return 0;
+}
+PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data, size_t size) {
+    (void)dir; (void)identity; (void)identity_len; (void)data; (void)size;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 static const unsigned char pclr__size_classes[] = {12, 16, 20, 22, 24, 26, 63};
 
@@ -6882,6 +7004,12 @@ PCLR_API pclr_result pclr_tune_parse(const char *line, pclr_tune_entry *out, con
     return PCLR_OK;
 }
 
+static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
+    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
+           x->shape == y->shape;
+}
+
+#ifndef PCLREDUCE_NO_FILES
 /* Reads the whole file at path (following links), NUL-terminated, into
    *text (malloc; NUL bytes in the file become spaces, so that a stray one
    does not hide the rest from a merge; *nul says whether there were any) and
@@ -6904,10 +7032,6 @@ static int pclr__read_text(const char *path, char **text, pclr__stat *st, int *n
     return 1;
 }
 
-static int pclr__tune_same_slot(const pclr_tune_entry *x, const pclr_tune_entry *y) {
-    return x->type == y->type && x->op == y->op && x->cfg.accumulate == y->cfg.accumulate && x->size_class == y->size_class &&
-           x->shape == y->shape;
-}
 static int pclr__tune_same_key(const pclr_tune_entry *x, const pclr_tune_entry *y) {
     return pclr__tune_same_slot(x, y) && x->backend == y->backend && !strncmp(x->device, y->device, sizeof x->device) &&
            !strncmp(x->driver, y->driver, sizeof x->driver);
@@ -7110,6 +7234,23 @@ PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *
 PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
     return pclr_tune_save_ex(path, entries, count, NULL);
 }
+#else /* PCLREDUCE_NO_FILES */
+PCLR_API pclr_result pclr_tune_load(const char *path, pclr_backend backend, const char *device, const char *driver,
+                                    const pclr_allocator *a, pclr_tune_entry **entries, size_t *count) {
+    (void)path; (void)backend; (void)device; (void)driver; (void)a;
+    if (entries) *entries = NULL;
+    if (count) *count = 0;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+PCLR_API pclr_result pclr_tune_save_ex(const char *path, const pclr_tune_entry *entries, size_t count, const char **why) {
+    (void)path; (void)entries; (void)count;
+    if (why) *why = PCLR__NO_FILES_WHY;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+PCLR_API pclr_result pclr_tune_save(const char *path, const pclr_tune_entry *entries, size_t count) {
+    return pclr_tune_save_ex(path, entries, count, NULL);
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 /* The knobs the sweep walks, in walking order, and the values it tries. */
 enum { PCLR__K_GROUP, PCLR__K_UNROLL, PCLR__K_GRID, PCLR__K_VECTOR, PCLR__K_STRIDE, PCLR__K_VARIANT, PCLR__K_FINISH, PCLR__K_LANES };
@@ -7525,6 +7666,7 @@ PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, c
    this device's tuning entries. Neither can fail the context: without them
    kernels are built from source and the built-in defaults apply. */
 PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config *cfg, pclr_config *out, const char **why);
+#ifndef PCLREDUCE_NO_FILES
 PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
                                  int no_tune_file) {
     char path[1024];
@@ -7557,6 +7699,12 @@ PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_
     e->tuned_skipped = e->tuned_count - kept;
     e->tuned_count = kept;
 }
+#else /* PCLREDUCE_NO_FILES: no disk cache, no tuning file (describe says so) */
+PCLR__FN void pclr__engine_files(pclr__engine *e, const char *cache_dir, int no_disk_cache, const char *tune_file,
+                                 int no_tune_file) {
+    (void)e; (void)cache_dir; (void)no_disk_cache; (void)tune_file; (void)no_tune_file;
+}
+#endif /* PCLREDUCE_NO_FILES */
 
 PCLR__FN void pclr__engine_free(pclr__engine *e) {
     size_t i;
@@ -7914,9 +8062,13 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
         }
         pclr__appendf(buf, cap, &len, "cache: %lu configurations, %lu programs\n", (unsigned long)e->entry_count,
                       (unsigned long)e->program_count);
+#ifdef PCLREDUCE_NO_FILES
+        pclr__appendf(buf, cap, &len, "disk cache: none, tuning file: none (%s)\n", PCLR__NO_FILES_WHY);
+#else
         if (e->cache_off) pclr__appendf(buf, cap, &len, "disk cache: off (%s: %s)\n", e->cache_off, e->cache_dir);
         else pclr__appendf(buf, cap, &len, "disk cache: %s (%lu loaded, %lu stored)\n", e->cache_dir[0] ? e->cache_dir : "off",
                            (unsigned long)e->disk_hits, (unsigned long)e->disk_stores);
+#endif
         pclr__appendf(buf, cap, &len, "tuned: %lu entries for this device (%lu skipped: the device cannot run them)\n",
                       (unsigned long)e->tuned_count, (unsigned long)e->tuned_skipped);
     }

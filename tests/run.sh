@@ -70,6 +70,27 @@ have python3 && step doc-blocks python3 tests/doc_blocks.py
 step headers-no-cuda-c99 sh -c "gcc -std=c99 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda.o tests/compile_headers.c"
 step headers-no-cuda-cxx11 sh -c "clang++ -x c++ -std=c++11 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda_cxx.o tests/compile_headers.c"
 
+# 2c. the compile-time feature switches (README "Leaving features out"): every combination of
+#     PCLREDUCE_NO_MAP, _NO_EXACT, _NO_LAYOUTS and _NO_FILES compiles cleanly with every backend, as C99
+#     (gcc -O0 -c: gcc reports unused static functions only when it compiles) and as C++11 with
+#     PCLREDUCE_MACRO_FORM (clang++ -fsyntax-only); the runs are in lane a (switches-*)
+switches_compile() {
+  local sw=(MAP EXACT LAYOUTS FILES) k i d p=0 f=0 all="-DPCLR_TEST_ALL_BACKENDS $CUDA_INC"
+  if [ -z "$CUDA_INC" ] || [ ! -f /usr/include/vulkan/vulkan.h ]; then
+    all=""; echo "skip: cuda.h or vulkan/vulkan.h missing: the switch combinations compile with the OpenCL backend only"
+  fi
+  for k in $(seq 0 15); do
+    d=""
+    for i in 0 1 2 3; do [ $((k >> i & 1)) = 1 ] && d="$d -DPCLREDUCE_NO_${sw[$i]}"; done
+    gcc -std=c99 $WARN -O0 $all $d -c -o "$B/switches_$k.o" tests/test_switches.c & # (the two at once)
+    if clang++ -x c++ -std=c++11 $WARN $all $d -DPCLREDUCE_MACRO_FORM -fsyntax-only tests/test_switches.c; then p=$((p + 1))
+    else f=$((f + 1)); echo "FAIL: clang++ C++11 with PCLREDUCE_MACRO_FORM${d:- (no switch)}"; fi
+    if wait $!; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL: gcc C99${d:- (no switch)}"; fi
+  done
+  echo "switches-compile: $p passed, $f failed"
+}
+step switches-compile switches_compile
+
 # The rest runs in two lanes at once (CI machines have 2 cores; most steps wait on one PoCL or
 # compiler process). Each lane has its own cache directory (the disk-cache tests count hits) and
 # adds up its own checks; the totals meet at the end. PCLR_TEST_LANES=1 runs them one after the other.
@@ -82,6 +103,15 @@ lane_a() {
 
   # 4. every generated OpenCL configuration builds on PoCL; the macro form matches the generator
   step compile-opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_compile_opencl tests/test_compile_opencl.c -lOpenCL -ldl -lm && $B/test_compile_opencl"
+
+  # 4b. each feature switch alone, then all four, linked (-O2: its warnings, maybe-uninitialized, come with the
+  #     optimizer): refused with its sentence by resolve, the CPU reference, the kept public functions, the CPU
+  #     context and OpenCL's (PoCL); a float sum still runs
+  for sw in MAP EXACT LAYOUTS FILES "MAP EXACT LAYOUTS FILES"; do
+    d=""; for x in $sw; do d="$d -DPCLREDUCE_NO_$x"; done
+    name=switches-$(echo "$sw" | tr 'A-Z ' 'a-z-'); [ "$sw" = "MAP EXACT LAYOUTS FILES" ] && name=switches-all
+    step "$name" sh -c "gcc -std=c99 $WARN -O2 $d -o $B/test_$name tests/test_switches.c -ldl -lm && $B/test_$name --opencl"
+  done
 
   # 5. the OpenCL backend on PoCL (plain, then ASan/UBSan on a quick run)
   step opencl sh -c "gcc -std=c99 $WARN -O1 -o $B/test_opencl tests/test_opencl.c -lOpenCL -ldl -lm && $B/test_opencl"

@@ -7,6 +7,7 @@
    every type/op pair; PCLR_TEST_FULL=1 compiles the whole cross product. */
 #define CL_TARGET_OPENCL_VERSION 120
 #define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_MACRO_FORM /* PCLR_SOURCE_CL / PCLR_SOURCE_CUDA */
 #include "../pclreduce.h"
 #include "pclr_test.h"
 

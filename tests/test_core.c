@@ -1,6 +1,7 @@
 /* Unit tests of the core (pclreduce.h): configuration, generator protocol,
    planner and CPU reference. No GPU or OpenCL needed. */
 #define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_MACRO_FORM /* PCLR_SOURCE_CL / PCLR_SOURCE_CUDA */
 #include "../pclreduce.h"
 #include "pclr_test.h"
 

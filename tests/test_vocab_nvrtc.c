@@ -6,6 +6,7 @@
    PCLR_TEST_QUICK=1: the default knobs only. Skips (exit 0) without NVRTC. */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
+#define PCLREDUCE_MACRO_FORM /* PCLR_SOURCE_CL / PCLR_SOURCE_CUDA */
 #define PCLREDUCE_CUDA
 #include "../pclreduce.h"
 #include "pclr_test.h"
