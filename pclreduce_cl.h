@@ -1695,10 +1695,11 @@ static double pclr__cl_tune_time(pclr__engine *e, const pclr_config *c, const pc
     int i;
     memset(&none, 0, sizeof none);
     no_offsets.ptr = NULL;
-    for (i = 0; i < calls; ++i) {
+    for (i = 0; i < calls; ++i) { /* (inside pclr_cl_tune's call: the internal forms, not the public ones that claim the context) */
         cl_event ev = NULL;
+        const pclr__entry *en;
         if ((b ? pclr__cl_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, 0, NULL, &ev)
-               : pclr_cl_reduce_async(ctx, c, (cl_mem)pool.ptr, offsets[i], n, ctx->result, 0, 0, NULL, &ev)) != PCLR_OK) break;
+               : pclr__cl_enqueue(ctx, c, (cl_mem)pool.ptr, offsets[i], n, ctx->result, 0, 0, NULL, &ev, &en, NULL)) != PCLR_OK) break;
         if (!first) first = ev;
         else if (last) ctx->cl.ReleaseEvent(last);
         if (ev != first) last = ev;

@@ -1187,9 +1187,9 @@ static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const 
     memset(&none, 0, sizeof none);
     no_offsets.addr = 0;
     if (ctx->cu.EventRecord(ctx->tune_start, NULL) != CUDA_SUCCESS) return -1.0;
-    for (i = 0; i < calls; ++i)
+    for (i = 0; i < calls; ++i) /* (inside pclr_cuda_tune's call: the internal forms, not the public ones that claim the context) */
         if ((b ? pclr__cuda_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, NULL)
-               : pclr_cuda_reduce_async(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL)) != PCLR_OK)
+               : pclr__cuda_reduce(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, NULL, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL, NULL)) != PCLR_OK)
             return -1.0;
     if (ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
         ctx->cu.EventElapsedTime(&ms, ctx->tune_start, ctx->tune_stop) != CUDA_SUCCESS)
