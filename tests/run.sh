@@ -63,8 +63,17 @@ else
   echo "skip: $CUDA_PATH/include/cuda.h not found: header compile tests of pclreduce_cuda.h skipped"
 fi
 
-# 2a. every C block of README.md and docs/*.md compiles as C99 and C++11 (gcc, clang; -Werror)
+# 2a. every C block of README.md and docs/*.md compiles as C99 and C++11 (gcc, clang; -Werror), and so do
+#     the examples and tools (PCLR_ZERO: one zero-initialisation for both languages)
 have python3 && step doc-blocks python3 tests/doc_blocks.py
+examples_cxx() {
+  local f cxx no="${CUDA_INC:--DPCLR_RUN_NO_CUDA -DPCLR_DEMO_NO_CUDA}"
+  [ -f /usr/include/vulkan/vulkan.h ] || no="$no -DPCLR_RUN_NO_VULKAN -DPCLR_DEMO_NO_VULKAN"
+  for f in examples/demo.c examples/maps.c examples/auto_exposure.c examples/pclreduce-run.c examples/pclreduce-tune.c gen/pclreduce-gen.c; do
+    for cxx in g++ clang++; do $cxx -x c++ -std=c++11 $WARN $no -fsyntax-only "$f" || return 1; done
+  done
+}
+step examples-cxx11 examples_cxx
 
 # 2b. the core and the OpenCL backend need no cuda.h: C99 and C++11 without the CUDA include path
 step headers-no-cuda-c99 sh -c "gcc -std=c99 $WARN -DPCLR_TEST_NO_CUDA -c -o $B/nocuda.o tests/compile_headers.c"
