@@ -8312,6 +8312,9 @@ struct pclr_buffer {
 /* the context's one-call-at-a-time flag (see pclr__enter) */
 PCLR__FN long *pclr__busy(pclr_context *ctx) { return ctx->engine ? &ctx->engine->busy : &ctx->busy; }
 
+/* The macro that compiles GPU backend b in: PCLREDUCE_<it>. */
+PCLR__FN const char *pclr__backend_macro(pclr_backend b) { return b == PCLR_CUDA ? "CUDA" : b == PCLR_VULKAN ? "VULKAN" : "OPENCL"; }
+
 PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
 #if PCLR__HAVE_OPENCL
     if (b == PCLR_OPENCL) return pclr__cl_ops();
@@ -8363,8 +8366,7 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
         }
         why[0] = '\0';
         if (!ops) {
-            pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)",
-                      order[i] == PCLR_CUDA ? "CUDA" : order[i] == PCLR_VULKAN ? "VULKAN" : "OPENCL");
+            pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)", pclr__backend_macro(order[i]));
         } else {
             d.error = why;
             d.error_cap = sizeof why;
@@ -8693,14 +8695,16 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
     pclr__appendf(buf, cap, &len, "backend: %s%s%s%s\n", pclr_backend_name(ctx->backend),
                   ctx->passed_over[0] ? " (passed over: " : "", ctx->passed_over, ctx->passed_over[0] ? ")" : "");
     { /* the backends this program has, and how to add the others */
-        char missing[160];
-        size_t m = 0;
-        missing[0] = '\0';
-        if (!PCLR__HAVE_CUDA) pclr__appendf(missing, sizeof missing, &m, "%scuda: define PCLREDUCE_CUDA", m ? "; " : "");
-        if (!PCLR__HAVE_OPENCL) pclr__appendf(missing, sizeof missing, &m, "%sopencl: define PCLREDUCE_OPENCL", m ? "; " : "");
-        if (!PCLR__HAVE_VULKAN) pclr__appendf(missing, sizeof missing, &m, "%svulkan: define PCLREDUCE_VULKAN", m ? "; " : "");
-        pclr__appendf(buf, cap, &len, "compiled in: %s%s%scpu%s%s%s\n", PCLR__HAVE_CUDA ? "cuda, " : "", PCLR__HAVE_OPENCL ? "opencl, " : "",
-                      PCLR__HAVE_VULKAN ? "vulkan, " : "", m ? " (not: " : "", missing, m ? ")" : "");
+        static const pclr_backend gpu[] = {PCLR_CUDA, PCLR_OPENCL, PCLR_VULKAN};
+        char have[64], missing[160];
+        size_t h = 0, m = 0, i;
+        have[0] = missing[0] = '\0';
+        for (i = 0; i < sizeof gpu / sizeof gpu[0]; ++i) {
+            if (pclr__ops_of(gpu[i])) pclr__appendf(have, sizeof have, &h, "%s, ", pclr_backend_name(gpu[i]));
+            else pclr__appendf(missing, sizeof missing, &m, "%s%s: define PCLREDUCE_%s", m ? "; " : "", pclr_backend_name(gpu[i]),
+                               pclr__backend_macro(gpu[i]));
+        }
+        pclr__appendf(buf, cap, &len, "compiled in: %scpu%s%s%s\n", have, m ? " (not: " : "", missing, m ? ")" : "");
     }
     if (ctx->engine) len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
     else pclr__appendf(buf, cap, &len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
