@@ -123,15 +123,15 @@ typedef struct pclr_nvrtc_api {
 /* Which device, when context is NULL (its primary context is used). One rule,
    checked in this order:
    1. device_number != 0 wins: k > 0 is device ordinal k - 1; k < 0 is PCLR_ERR_NO_DEVICE;
-   2. else device_ordinal != 0 (deprecated since 0.4, honoured for one more
-      version): the old 0-based ordinal (> 0 that device, < 0 PCLR_ERR_NO_DEVICE);
+   2. else device_ordinal != 0 (deprecated since 0.3.1, honoured through 0.4):
+      the old 0-based ordinal (> 0 that device, < 0 PCLR_ERR_NO_DEVICE);
    3. else (a zero desc) the best device: the most multiprocessors x clock
       rate, the lowest ordinal on ties (identical GPUs: device 0); a device in
       the prohibited compute mode is passed over unless there is no other.
    A context given in desc.context ignores both fields. The numbering is
    pclr_desc.device's and pclr_cl_desc.device_number's: 0 = best, k = device k - 1. */
 typedef struct pclr_cuda_desc {
-    int device_ordinal;          /* deprecated (0.4): 0-based; use device_number. Read only when device_number is 0 */
+    int device_ordinal;          /* deprecated (0.3.1, kept through 0.4): 0-based; use device_number. Read only when device_number is 0 */
     CUcontext context;           /* the caller's context, or NULL (it must outlive the pclr context) */
     PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *cuda_library, *nvrtc_library;

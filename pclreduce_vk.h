@@ -164,12 +164,12 @@ typedef struct pclr_vk_compiler {
    own instance and device). One rule, checked in this order:
    1. device_number != 0 wins: k > 0 is device k - 1 (pclr_vk_list_devices'
       numbering); k < 0 is PCLR_ERR_NO_DEVICE;
-   2. else device_index > 0 (deprecated since 0.4, honoured for one more
-      version): the old 0-based index;
+   2. else device_index > 0 (deprecated since 0.3.1, honoured through 0.4):
+      the old 0-based index;
    3. else (a zero desc; device_index 0 or negative) the best device: discrete GPU,
       then integrated, virtual, other, those with shaderInt64, Vulkan 1.1 and
       VK_KHR_push_descriptor first, the first listed on ties.
-   Before 0.4 a zero desc (device_index 0) took device 0 while a NULL desc took
+   Before 0.3.1 a zero desc (device_index 0) took device 0 while a NULL desc took
    the best; both take the best now (device 0 is device_number 1). The
    numbering is pclr_desc.device's: 0 = best, k = device k - 1. */
 typedef struct pclr_vk_desc {
@@ -183,7 +183,7 @@ typedef struct pclr_vk_desc {
     uint32_t queue_family;
     VkQueue queue;
     const VkPhysicalDeviceFeatures *enabled_features; /* what the engine enabled; NULL: what the device supports */
-    int device_index;            /* deprecated (0.4): 0-based, -1 the best; use device_number. Read only when device_number is 0 */
+    int device_index;            /* deprecated (0.3.1, kept through 0.4): 0-based, -1 the best; use device_number. Read only when device_number is 0 */
     PCLR_DESC_COMMON             /* allocator, caches, tuning file, error: as in pclr_desc */
     const char *vulkan_library, *shaderc_library;
     const pclr_vk_api *vulkan_api;

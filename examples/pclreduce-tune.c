@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
         pclr_cuda_desc cd;
         char why_cu[1024] = "";
         memset(&cd, 0, sizeof cd);
-        cd.device_number = a.device + 1; /* as for Vulkan (before 0.4 --device was ignored here: device 0) */
+        cd.device_number = a.device + 1; /* as for Vulkan (before 0.3.1 --device was ignored here: device 0) */
         cd.error = why_cu;
         cd.error_cap = sizeof why_cu;
         r = pclr_cuda_create(&cd, &cuda);
