@@ -604,21 +604,23 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
 
        pclr_context *ctx;
        pclr_buffer *buf;
-       pclr_config cfg = {0};                  float sum, every knob tuned or default
+       pclr_config cfg = PCLR_ZERO;            float sum, every knob tuned or default
+       pclr_input in = PCLR_ZERO;
        float sum;
        pclr_create(NULL, &ctx);                CUDA, else OpenCL, else the CPU
        pclr_buffer_create(ctx, n * sizeof(float), &buf);
        pclr_buffer_write(ctx, buf, 0, host, n * sizeof(float));
-       pclr_reduce(ctx, &cfg, buf, 0, n, &sum);
+       in.x = buf;
+       in.n = n;
+       pclr_reduce(ctx, &cfg, &in, &sum, sizeof sum);
        printf("%s: %g\n", pclr_device_name(ctx), sum);
        pclr_buffer_destroy(ctx, buf);
        pclr_destroy(ctx);
 
    The backends it can pick are those enabled (PCLREDUCE_OPENCL,
-   PCLREDUCE_CUDA) where PCLREDUCE_IMPLEMENTATION is defined; the CPU
-   reference is always there. pclr_context_cl / pclr_context_cuda (in the
-   backend headers) hand out the backend's own context, for reductions on the
-   program's own cl_mem or CUdeviceptr and for the asynchronous calls.
+   PCLREDUCE_CUDA, PCLREDUCE_VULKAN) where PCLREDUCE_IMPLEMENTATION is
+   defined; the CPU reference is always there. A program's own cl_mem,
+   CUdeviceptr or VkBuffer enters through its backend header's constructor.
 
    The contract every context keeps (generic and backend ones alike):
    - create: PCLR_OK and *out set, or an error code, *out NULL and a sentence
@@ -662,7 +664,43 @@ typedef struct pclr_desc {
 } pclr_desc;
 
 typedef struct pclr_context pclr_context;
-typedef struct pclr_buffer pclr_buffer; /* device memory of a generic context (host memory on the CPU) */
+
+/* A buffer of device memory (host memory on the CPU): made by pclr_buffer_create, or around a
+   program's own cl_mem, CUdeviceptr or VkBuffer by its backend header's constructor
+   (pclr_cl_buffer, pclr_cuda_buffer, pclr_vk_buffer), which allocates nothing: such a buffer is a
+   value the program keeps where it likes (on the stack). The fields are the library's. */
+typedef union pclr_handle { void *ptr; uint64_t addr; } pclr_handle;
+typedef struct pclr_buffer {
+    pclr_handle handle;            /* the backend's: cl_mem, CUdeviceptr, VkBuffer, host memory */
+    uint64_t bytes;                /* from the handle on; UINT64_MAX: not known (a CUDA pointer the driver cannot place) */
+    uint64_t address;              /* where it starts, for alignment checks (0: aligned, the driver's own memory) */
+    const pclr_context *owner;     /* the context it works with */
+    int made;                      /* 1: pclr_buffer_create made it (pclr_buffer_destroy frees it) */
+} pclr_buffer;
+
+/* What a reduce reads (zero-initialise, then set what the reduce needs; offsets count elements). */
+typedef struct pclr_input {
+    const pclr_buffer *x;          /* the elements: cfg.type, cfg.components of them per element with a map */
+    uint64_t x_offset;
+    const pclr_buffer *y;          /* a map's second input (cfg.y_type); NULL when it has none */
+    uint64_t y_offset;
+    const double *params;          /* the map's parameters' values in their order; NULL when it has none */
+    const pclr_buffer *offsets;    /* SEGMENTS: the K + 1 uint64 offsets (device memory) */
+    uint64_t n;                    /* one array: the elements reduced; SEGMENTS: the elements of x (from x_offset) the
+                                      segments may reach; ROWS, COLUMNS: not read (cfg's rows, cols, pitch say) */
+} pclr_input;
+
+/* How an asynchronous reduce fits into the program's own work, per backend; zero (or a NULL
+   pointer): the context's queue / the default stream, nothing waited for, nothing handed back. */
+typedef struct pclr_sync {
+    void *cuda_stream;             /* CUDA: the CUstream the kernels go to */
+    uint32_t opencl_wait_count;    /* OpenCL: cl_events the first command waits for */
+    void *const *opencl_wait;
+    void **opencl_done;            /* OpenCL: gets the cl_event of the reduce's last command (release it) */
+    void *vulkan_commands;         /* Vulkan: the VkCommandBuffer (recording, a compute queue's) the dispatches are
+                                      recorded into; required: the program submits it (see pclreduce_vk.h) */
+} pclr_sync;
+
 
 /* desc may be NULL (auto). The chosen backend and device: pclr_get_backend,
    pclr_device_name, pclr_describe (which also says why earlier backends were
@@ -697,26 +735,25 @@ PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uin
    elements (the context's entries for its device, those it cannot run left
    out), or NULL: such knobs are then the device's defaults. */
 PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const pclr_config *cfg, uint64_t n);
-/* Blocking: n elements of cfg's type from element `offset` of in; one element into *result. */
-PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
-                                 uint64_t n, void *result);
-/* With a map (pclr_config.map): x as `in` above, its second input y (NULL
-   when it has none) at element y_offset, and its parameters' values in their
-   order (NULL when it has none). pclr_reduce takes maps without y or parameters. */
+/* The reduce, blocking: what `in` names (see pclr_input), reduced as cfg says (its op, map and
+   layout), into `results`: one result for one array, one per row, column or segment for a layout,
+   pclr_result_size(cfg) bytes each (pclr_layout_results(cfg) of them), which results_bytes must
+   hold (PCLR_ERR_BUFFER_TOO_SMALL, nothing written, and a sentence naming the bytes needed).
+   Segment offsets are checked on the device: a decreasing pair or an end past in.n is
+   PCLR_ERR_SIZE_OVERFLOW. */
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, void *results,
+                                 size_t results_bytes);
+/* The reduce, asynchronous: nothing is waited for; the op's states (pclr_state_size(cfg) bytes
+   each; pclr_finalize turns a copied state into the result) go to `states` from state
+   first_state on (the CPU context has no states and writes the results there, pclr_result_size
+   bytes each). sync: the backend's stream, events or command buffer (may be NULL). Invalid
+   segment offsets then give empty segments, unreported. */
+PCLR_API pclr_result pclr_reduce_async(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, const pclr_buffer *states,
+                                       uint64_t first_state, const pclr_sync *sync);
+/* Deprecated (0.4; removed in 0.5): the earlier verbs, now thin wrappers of pclr_reduce and
+   pclr_reduce_async that take the results' size on trust. */
 PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
-/* A layout (cfg.layout, docs/layouts.md): x (and the
-   map's y, NULL when it has none) from their element offsets, the map's
-   parameters (NULL when none), for SEGMENTS the buffer of K + 1 uint64
-   offsets and n, the elements of x (from x_offset) the segments
-   may reach (offsets are checked against it on the device: a decreasing
-   pair or an end past n is PCLR_ERR_SIZE_OVERFLOW); rows and columns read
-   (rows - 1) x pitch + cols elements. Blocking: one result per row, column
-   or segment (pclr_result_size bytes each) into results. Async: one state
-   per row, column or segment (pclr_state_size bytes each; pclr_finalize
-   turns a copied state into the result) into out, with nothing waited for
-   (invalid offsets then give empty segments, unreported); the CPU context
-   has no states and writes the results there. */
 PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                          uint64_t n, void *results);
@@ -5288,34 +5325,56 @@ static int pclr__field_index(const pclr__layout *l, const char *name) {
 }
 
 /* pclr_finalize for a resolved config c and its layout l (the backends keep both per configuration). */
-PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *layout, const void *state, void *result) {
-    const pclr_config c = *cfg;
-    const pclr__layout l = *layout;
-    const pclr_type vt = pclr__reduced(&c);
+/* Finalizing a state into its result, with the state's fields looked up once (a layout's
+   blocking reduce finalizes every state in one pass). */
+typedef struct pclr__finalizer {
+    pclr_config c;
+    pclr__layout l;
+    pclr_type vt;
+    int is, ic, ilo, ihi, ii, ishift, id1, im2;
+    int same;          /* the state's bytes are the result's: a copy does */
+} pclr__finalizer;
+
+PCLR__FN void pclr__finalizer_init(pclr__finalizer *f, const pclr_config *cfg, const pclr__layout *layout) {
+    const pclr_op op = cfg->op;
+    f->c = *cfg;
+    f->l = *layout;
+    f->vt = pclr__reduced(&f->c);
+    f->is = pclr__field_index(layout, "s");
+    f->ic = pclr__field_index(layout, "c");
+    f->ilo = pclr__field_index(layout, op == PCLR_MIN || op == PCLR_MAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX ? "v" : "lo");
+    f->ihi = pclr__field_index(layout, "hi");
+    f->ii = pclr__field_index(layout, "i");
+    f->ishift = pclr__field_index(layout, "shift");
+    f->id1 = pclr__field_index(layout, "d1");
+    f->im2 = pclr__field_index(layout, "m2");
+    f->same = (op == PCLR_SUM && f->ic < 0) || op == PCLR_COUNT ||
+              ((op == PCLR_MIN || op == PCLR_MAX) && layout->value == pclr_value_type(f->vt) && pclr__is_float(layout->value) == pclr__is_float(f->vt));
+}
+
+PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, void *result) {
+    const pclr__layout *l = &f->l;
     const unsigned char *st = (const unsigned char *)state;
     pclr_scalar sum, lo, hi;
-    int is, ic, ilo, ihi;
-    is = pclr__field_index(&l, "s");
-    ic = pclr__field_index(&l, "c");
-    ilo = pclr__field_index(&l, c.op == PCLR_MIN || c.op == PCLR_MAX || c.op == PCLR_ARGMIN || c.op == PCLR_ARGMAX ? "v" : "lo");
-    ihi = pclr__field_index(&l, "hi");
     memset(&sum, 0, sizeof sum);
-    if (is >= 0) {
-        memcpy(&sum, st + l.offset[is], pclr_type_size(l.sum));
+    memset(&lo, 0, sizeof lo);
+    memset(&hi, 0, sizeof hi);
+    if (f->is >= 0) {
+        memcpy(&sum, st + l->offset[f->is], pclr_type_size(l->sum));
         /* s + c; an infinite or NaN s is the sum itself (its c is NaN) */
-        if (ic >= 0 && l.sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l.offset[ic], l.sum);
-        else if (ic >= 0 && l.sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l.offset[ic], l.sum);
+        if (f->ic >= 0 && l->sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l->offset[f->ic], l->sum);
+        else if (f->ic >= 0 && l->sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l->offset[f->ic], l->sum);
     }
-    if (ilo >= 0) lo = pclr__narrow(st + l.offset[ilo], l.value, vt);
-    if (ihi >= 0) hi = pclr__narrow(st + l.offset[ihi], l.value, vt);
-    switch (c.op) {
-    case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l.sum)); break;
-    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(vt))); break;
+    if (f->ilo >= 0) lo = pclr__narrow(st + l->offset[f->ilo], l->value, f->vt);
+    if (f->ihi >= 0) hi = pclr__narrow(st + l->offset[f->ihi], l->value, f->vt);
+    switch (f->c.op) {
+    case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l->sum)); break;
+    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(f->vt))); break;
     case PCLR_COUNT: memcpy(result, st, 8); break;
     case PCLR_ARGMIN: case PCLR_ARGMAX: {
         pclr_arg_result a;
         a.value = lo;
-        memcpy(&a.index, st + l.offset[pclr__field_index(&l, "i")], 8);
+        memcpy(&a.index, st + l->offset[f->ii], 8);
         memcpy(result, &a, sizeof a);
         break;
     }
@@ -5336,17 +5395,37 @@ PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *
         s.min = lo;
         s.max = hi;
         n = (double)s.count;
-        d1 = pclr__field_f(st + l.offset[pclr__field_index(&l, "d1")], l.moment);
-        m2 = pclr__field_f(st + l.offset[pclr__field_index(&l, "m2")], l.moment);
+        d1 = pclr__field_f(st + l->offset[f->id1], l->moment);
+        m2 = pclr__field_f(st + l->offset[f->im2], l->moment);
         m2 -= s.count ? d1 * (d1 / n) : 0.0;
-        s.mean = s.count ? pclr__field_f(st + l.offset[pclr__field_index(&l, "shift")], l.moment) + d1 / n : nan;
+        s.mean = s.count ? pclr__field_f(st + l->offset[f->ishift], l->moment) + d1 / n : nan;
         s.var = s.count ? m2 / n : nan;
         s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
         memcpy(result, &s, sizeof s);
         break;
     }
     }
+}
+
+PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *layout, const void *state, void *result) {
+    pclr__finalizer f;
+    pclr__finalizer_init(&f, cfg, layout);
+    pclr__finalize_one(&f, state, result);
     return PCLR_OK;
+}
+
+/* count states (layout->size bytes apart) into count results (pclr_result_size apart): one copy where they are the same bytes. */
+PCLR__FN void pclr__finalize_states(const pclr_config *cfg, const pclr__layout *layout, const unsigned char *states, uint64_t count,
+                                    void *results) {
+    pclr__finalizer f;
+    const size_t rs = pclr_result_size(cfg);
+    uint64_t k;
+    pclr__finalizer_init(&f, cfg, layout);
+    if (f.same && rs == layout->size) {
+        if (count && (const void *)states != results) memmove(results, states, (size_t)(count * rs));
+        return;
+    }
+    for (k = 0; k < count; ++k) pclr__finalize_one(&f, states + k * layout->size, (unsigned char *)results + k * rs);
 }
 
 PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
@@ -7449,16 +7528,57 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
    memory and on disk, the tuning file and the tuner's timing loop, error
    sentences, describe, and the generic context. */
 
-/* A device buffer: a cl_mem (ptr) or a CUdeviceptr (addr). */
-typedef union pclr__mem { void *ptr; uint64_t addr; } pclr__mem;
-/* What a map reads besides x: y (a backend buffer, at an element offset) and its parameters' values. */
-typedef struct pclr__extra { pclr__mem y; uint64_t y_offset; const double *params; } pclr__extra;
+/* A device buffer: a cl_mem or a Vulkan record (ptr), a CUdeviceptr (addr), host memory (ptr). */
+typedef pclr_handle pclr__mem;
 
 typedef struct pclr__engine pclr__engine;
+typedef struct pclr__entry pclr__entry;
 typedef struct pclr__batch pclr__batch;
 
+/* The scratch a reduce's passes use (the backend allocates each on first need and keeps it):
+   FOLD: a one-array kernel's `partials` argument (groups states, or what the backend's kernels
+   fold through instead: atomic slots, zeroed cells, flagged words); PARTIALS: a state per group
+   (bytes: the two-pass finish, a layout's shared rows); COUNTER: the one-array kernel's counter;
+   TICKETS: a layout's status word and tickets (zero between launches); RESULT: device memory that
+   a blocking reduce's states land in (bytes). */
+typedef enum pclr__scratch_kind {
+    PCLR__SCRATCH_FOLD, PCLR__SCRATCH_PARTIALS, PCLR__SCRATCH_COUNTER, PCLR__SCRATCH_TICKETS, PCLR__SCRATCH_RESULT
+} pclr__scratch_kind;
+
+/* One kernel launch, its argument list built by the engine (pclr__engine_reduce). The one-array
+   kernel takes (x, x_offset, n, out, fold, counter[, y, y_offset][, params]); a layout's (b set)
+   (x, x_offset, rows, cols, pitch, offsets, n, split, out, fold, counter[, y, y_offset][, params])
+   with rows, cols, pitch from b->shape and split from b->plan. Absent buffers are stood in for by
+   the counter (never read). The CPU reference (ops->host) gets the whole reduce in one launch. */
+typedef struct pclr__pass {
+    const pclr__entry *en;
+    const pclr__batch *b;          /* a layout's plan; NULL: one array */
+    uint64_t groups;
+    uint32_t group_size;
+    pclr__mem x, y, offsets, out, fold, counter;
+    uint64_t x_offset, y_offset, n;
+    uint64_t out_index;            /* the first state's index in out (backends without pointer arithmetic stage them) */
+    uint64_t out_count;            /* states written: 1, or a layout's results */
+    const double *params;
+    int first, last;               /* the reduce's first launch (waits for sync's events), its last (hands out its event) */
+} pclr__pass;
+
+/* A backend: the device-level slots the engine calls (miniaudio's ma_backend_callbacks is the
+   model), filled by named assignment in each backend header. The contract:
+   - every slot that fails says why with pclr__fail and returns its code; none waits unless said;
+   - build/release: programs; alloc/free/write/read: the engine's buffers (write and read block);
+   - wrap: a program's own handle as a buffer: its bytes (bytes 0: ask the driver; UINT64_MAX when
+     it cannot tell) and its address for alignment checks;
+   - scratch: see pclr__scratch_kind; launch: one pass, in order after the previous one (and after
+     sync's waits, on the first); begin (may be NULL): before a reduce's first launch; complete:
+     after its last (ok 0: a launch failed, clean up), blocking when host is not NULL: waits and
+     copies bytes from src to host;
+   - limit (may be NULL): may lower a one-array launch's groups;
+   - tune_begin/tune_time/tune_end: the tuner's timing (begin and end may be NULL);
+   - host: the CPU reference: no programs, plans or scratch; one launch writes the results. */
 typedef struct pclr__backend_ops {
     pclr_backend backend;
+    int host;
     /* device defaults for the knobs c leaves 0 (before pclr_config_resolve) */
     void (*defaults)(const pclr__engine *e, pclr_config *c);
     /* PCLR_OK, or why this device cannot run the resolved c (NULL: it can) */
@@ -7470,18 +7590,21 @@ typedef struct pclr__backend_ops {
     pclr_result (*build)(pclr__engine *e, const pclr_config *c, const char *src, const char *opts, const void *bin,
                          size_t bin_size, void **program, void **keep, size_t *keep_size);
     void (*release)(pclr__engine *e, void *program);
-    /* device memory, blocking copies, a blocking reduce on it */
     pclr_result (*alloc)(pclr__engine *e, size_t bytes, pclr__mem *m);
     void (*free)(pclr__engine *e, pclr__mem m);
     pclr_result (*write)(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes);
     pclr_result (*read)(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes);
-    pclr_result (*reduce)(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                          void *result, const pclr__extra *x);
+    pclr_result (*wrap)(pclr__engine *e, pclr__mem h, uint64_t bytes, pclr_buffer *out);
+    pclr_result (*scratch)(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m);
+    void (*limit)(pclr__engine *e, const pclr__entry *en, pclr_launch *plan);
+    pclr_result (*begin)(pclr__engine *e, const pclr_sync *sync);
+    pclr_result (*launch)(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync);
+    pclr_result (*complete)(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host);
     /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
-       of pool, back to back (negative: failed); a layout's (b not NULL,
-       planned from c) write their states into out; begin/end may be NULL */
+       of pool, back to back (negative: failed); a layout's (c has one) write
+       their states into out */
     pclr_result (*tune_begin)(pclr__engine *e);
-    double (*tune_time)(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out, uint64_t n,
+    double (*tune_time)(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
                         const uint64_t *offsets, int calls);
     void (*tune_end)(pclr__engine *e);
     /* the device's lines of describe */
@@ -7489,14 +7612,10 @@ typedef struct pclr__backend_ops {
     /* the generic context: a context of this backend from a pclr_desc */
     pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
     void (*destroy)(pclr__engine *e);
-    /* a layout (pclr__engine_batch planned it): states into out (a device
-       buffer, async) or results into host memory (blocking) */
-    pclr_result (*batched)(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
-                           pclr__mem offsets, pclr__mem out, void *results);
 } pclr__backend_ops;
 
 /* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
-typedef struct pclr__entry {
+struct pclr__entry {
     pclr_config raw;     /* the lookup key: the caller's bytes (a map's strings: the copies in text) */
     pclr_config cfg;     /* resolved */
     void *program;       /* the backend's */
@@ -7506,7 +7625,7 @@ typedef struct pclr__entry {
     uint32_t y_size;     /* a map's second input: bytes of an element (0: none) */
     int params;          /* a map's parameters, and their types */
     pclr_type param[PCLR_MAP_MAX_PARAMS];
-} pclr__entry;
+};
 
 
 /* A parameter's value as the kernel argument of its type (8 bytes of room); returns its size. */
@@ -7549,6 +7668,8 @@ struct pclr__engine {
     char *build_log;
     char last_error[1024];
     long busy;                    /* a call is in the context (pclr__enter) */
+    unsigned char *states;        /* blocking layouts: the states read back, before they are finalized (grown) */
+    size_t states_bytes;
 };
 
 /* One call at a time per context. The calls that use a context's shared state (scratch, programs,
@@ -7714,7 +7835,9 @@ PCLR__FN void pclr__engine_free(pclr__engine *e) {
     pclr__free(e, e->entries);
     pclr__free(e, e->tuned);
     pclr__free(e, e->build_log);
-    e->programs = NULL; e->entries = NULL; e->tuned = NULL; e->build_log = NULL;
+    pclr__free(e, e->states);
+    e->programs = NULL; e->entries = NULL; e->tuned = NULL; e->build_log = NULL; e->states = NULL;
+    e->states_bytes = 0;
     e->program_count = e->program_cap = e->entry_count = e->entry_cap = e->tuned_count = e->last = 0;
 }
 
@@ -7723,6 +7846,12 @@ PCLR__FN pclr_result pclr__engine_check(const pclr__engine *e, const pclr_config
     pclr_config c = *cfg;
     pclr_result r;
     *why = NULL;
+    if (e->ops->host) { /* the CPU reference checks the knobs as a kernel backend would, and runs no kernel */
+        if (c.backend == PCLR_CPU) c.backend = PCLR_BACKEND_AUTO;
+        if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
+        *out = c;
+        return PCLR_OK;
+    }
     if (c.backend == PCLR_BACKEND_AUTO) c.backend = e->ops->backend;
     if (e->ops->defaults) e->ops->defaults(e, &c);
     if ((r = pclr_config_resolve(&c, &c, why)) != PCLR_OK) return r;
@@ -7761,6 +7890,10 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     void *bin = NULL, *handle = NULL, *grown;
     uint64_t key;
     pclr_result r;
+    if (e->ops->host) { /* the CPU reference runs no kernel */
+        *program = NULL;
+        return PCLR_OK;
+    }
     c.groups_per_unit = 2048 / c.group_size; /* grid only: one program serves every value */
     if ((r = pclr_kernel_source(&c, NULL, 0, &src_size)) != PCLR_OK || (r = pclr_kernel_options(&c, NULL, 0, &opt_size)) != PCLR_OK)
         return pclr__fail(e, r, "cannot generate the kernel: %s", pclr_result_string(r));
@@ -7925,26 +8058,236 @@ PCLR__FN pclr_result pclr__engine_batch(pclr__engine *e, const pclr_config *cfg,
     return pclr__engine_plan_batch(e, cfg, n, b);
 }
 
-/* The blocking form's last step: the states read back, finalized into results. */
-PCLR__FN pclr_result pclr__batch_finalize(const pclr__batch *b, const unsigned char *states, void *results) {
-    const size_t rs = pclr_result_size(&b->en->cfg), ss = b->en->layout.size;
-    uint64_t k;
-    pclr_result r;
-    for (k = 0; k < b->results; ++k)
-        if ((r = pclr__finalize(&b->en->cfg, &b->en->layout, states + k * ss, (unsigned char *)results + k * rs)) != PCLR_OK) return r;
-    return PCLR_OK;
-}
-
 PCLR__FN pclr_result pclr__engine_prepare(pclr__engine *e, const pclr_config *cfg) {
     const pclr__entry *en;
     return pclr__engine_lookup(e, cfg, 0, &en);
+}
+
+/* Where a reduce's results go: host memory (blocking) or states in a buffer (async). */
+typedef struct pclr__dest {
+    int blocking;
+    void *results;                 /* blocking: results_bytes of room */
+    size_t results_bytes;
+    const pclr_buffer *states;     /* async: from state first_state on, ordered by sync */
+    uint64_t first_state;
+    const pclr_sync *sync;
+} pclr__dest;
+
+/* Elements [offset, offset + count) of es bytes each inside buf (a NULL buf holds none), buf aligned to es. */
+PCLR__FN pclr_result pclr__engine_span(pclr__engine *e, const char *fn, const char *which, const pclr_buffer *buf, uint64_t offset,
+                                       uint64_t count, uint64_t es) {
+    if (!buf)
+        return count ? pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: %s is NULL with %llu elements to read", fn, which, (unsigned long long)count)
+                     : PCLR_OK;
+    if (buf->address % es)
+        return pclr__fail(e, PCLR_ERR_MISALIGNED, "%s: %s starts at 0x%llx, not aligned to %u bytes (its element's size)", fn, which,
+                          (unsigned long long)buf->address, (unsigned)es);
+    if (offset > UINT64_MAX - count || offset + count > UINT64_MAX / es)
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%s: elements [%llu, %llu + %llu) of %s overflow 64-bit sizes", fn,
+                          (unsigned long long)offset, (unsigned long long)offset, (unsigned long long)count, which);
+    if (buf->bytes != UINT64_MAX && (offset + count) * es > buf->bytes)
+        return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%s: elements [%llu, %llu) of %s, %u bytes each, reach past its end (%llu bytes)", fn,
+                          (unsigned long long)offset, (unsigned long long)(offset + count), which, (unsigned)es,
+                          (unsigned long long)buf->bytes);
+    return PCLR_OK;
+}
+
+/* Host memory for a blocking layout's states (kept and grown: no allocation in steady state). */
+PCLR__FN unsigned char *pclr__engine_states(pclr__engine *e, uint64_t bytes) {
+    if (bytes > e->states_bytes) {
+        unsigned char *p = bytes <= SIZE_MAX ? (unsigned char *)pclr__alloc(e, (size_t)bytes) : NULL;
+        if (!p) return NULL;
+        pclr__free(e, e->states);
+        e->states = p;
+        e->states_bytes = (size_t)bytes;
+    }
+    return e->states;
+}
+
+/* The reduce: every verb of every backend ends here. Checks (worded once, naming fn), the
+   configuration's entry (one rule for y's alignment), n = 0, the plan, scratch, the one or two
+   passes, completion and finalize; the backend's slots do the device work. */
+PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in,
+                                         const pclr__dest *d) {
+    const pclr__entry *en;
+    pclr__batch b;
+    pclr__pass p;
+    pclr_launch plan;
+    pclr_result r;
+    const int layout = cfg && cfg->layout != PCLR_LAYOUT_ONE;
+    uint64_t count, span, ss, rs, unit;
+    pclr__mem dst, partials;
+    unsigned char *host = NULL;
+    pclr__finalizer fz;
+    if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: cfg is NULL", fn);
+    if (!in) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: in is NULL", fn);
+    if (d->blocking ? !d->results : !d->states)
+        return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: %s is NULL", fn, d->blocking ? "results" : "states");
+    if (layout) {
+        if ((r = pclr__engine_batch(e, cfg, in->n, &b)) != PCLR_OK) return r;
+        en = b.en;
+        count = b.results;
+        span = b.span;
+    } else {
+        if ((r = pclr__engine_lookup(e, cfg, in->n, &en)) != PCLR_OK) return r;
+        count = 1;
+        span = in->n;
+    }
+    if ((r = pclr__engine_span(e, fn, "in.x", in->x, in->x_offset, span, en->elem_size)) != PCLR_OK) return r;
+    if (en->y_size && (r = pclr__engine_span(e, fn, "in.y", in->y, in->y_offset, span, en->y_size)) != PCLR_OK) return r;
+    if (en->params && !in->params)
+        return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: the map has %d parameters and in.params is NULL", fn, en->params);
+    if (layout && b.shape.layout == PCLR_LAYOUT_SEGMENTS && b.shape.rows &&
+        (r = pclr__engine_span(e, fn, "in.offsets", in->offsets, 0, b.shape.rows + 1, 8)) != PCLR_OK) {
+        if (r == PCLR_ERR_NULL_POINTER) pclr__fail(e, r, "%s: in.offsets is NULL: segments need K + 1 offsets", fn);
+        return r;
+    }
+    if (!layout && en->y_size && in->x && in->y &&
+        !pclr__y_lines_up(en, in->x->address, in->x_offset, in->y->address, in->y_offset)) {
+        pclr_config one = en->raw; /* y's vectors would be misaligned: one element per load */
+        one.vector_width = 1;
+        if ((r = pclr__engine_lookup(e, &one, span, &en)) != PCLR_OK) return r;
+    }
+    ss = en->layout.size;
+    rs = pclr_result_size(&en->cfg);
+    unit = e->ops->host ? rs : ss;
+    if (d->blocking && count > d->results_bytes / rs)
+        return pclr__fail(e, PCLR_ERR_BUFFER_TOO_SMALL, "%s: results_bytes is %llu; %llu result%s of %llu bytes need %llu", fn,
+                          (unsigned long long)d->results_bytes, (unsigned long long)count, count == 1 ? "" : "s",
+                          (unsigned long long)rs, (unsigned long long)(count * rs));
+    if (!d->blocking) {
+        const pclr_buffer *o = d->states;
+        if (o->address % (unit < 8 ? unit : 8))
+            return pclr__fail(e, PCLR_ERR_MISALIGNED, "%s: the states buffer starts at 0x%llx, not aligned to %u bytes (the state's alignment)",
+                              fn, (unsigned long long)o->address, (unsigned)(unit < 8 ? unit : 8));
+        if (d->first_state > UINT64_MAX / unit - count ||
+            (o->bytes != UINT64_MAX && (d->first_state + count) * unit > o->bytes))
+            return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%s: the states buffer (%llu bytes) holds fewer than first_state + %llu = %llu states of "
+                              "%llu bytes", fn, (unsigned long long)o->bytes, (unsigned long long)count,
+                              (unsigned long long)(d->first_state + count), (unsigned long long)unit);
+    }
+    if (count == 0) return PCLR_OK; /* a layout without rows, columns or segments */
+    if (!layout && d->blocking && span == 0) return pclr__identity_result(&en->cfg, d->results); /* nothing to wait for */
+    memset(&p, 0, sizeof p);
+    p.en = en;
+    p.b = layout ? &b : NULL;
+    p.x_offset = in->x_offset;
+    p.y_offset = in->y_offset;
+    p.n = span;
+    p.params = in->params;
+    p.out_count = count;
+    p.first = p.last = 1;
+    if (in->x) p.x = in->x->handle;
+    if (in->y && en->y_size) p.y = in->y->handle;
+    if (in->offsets && layout) p.offsets = in->offsets->handle;
+    if (e->ops->host) { /* the CPU reference: the results themselves, in one launch */
+        if (d->blocking) p.out.ptr = d->results;
+        else p.out = d->states->handle;
+        p.out_index = d->blocking ? 0 : d->first_state;
+        return e->ops->launch(e, &p, d->sync);
+    }
+    if (layout) {
+        plan = b.plan;
+    } else {
+        if ((r = pclr_plan(&en->cfg, &e->facts, span, &plan)) != PCLR_OK) return pclr__fail(e, r, "%s: pclr_plan: %s", fn, pclr_result_string(r));
+        if (e->ops->limit) e->ops->limit(e, en, &plan);
+    }
+    p.groups = plan.groups;
+    p.group_size = plan.group_size;
+    pclr__finalizer_init(&fz, &en->cfg, &en->layout);
+    if (d->blocking) { /* where the states land: the results themselves when they are the same bytes */
+        host = fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
+        if (!host) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "%s: out of host memory for %llu states", fn, (unsigned long long)count);
+    }
+    if (e->ops->begin && (r = e->ops->begin(e, d->sync)) != PCLR_OK) return r;
+    if (layout) {
+        const uint64_t bytes = b.plan.split > 1 ? count * b.plan.split * ss : 64;
+        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_TICKETS, 0, &p.counter)) != PCLR_OK ||
+            (r = e->ops->scratch(e, en, PCLR__SCRATCH_PARTIALS, bytes, &p.fold)) != PCLR_OK)
+            goto failed;
+    } else {
+        uint64_t groups = pclr_max_groups(&en->cfg, &e->facts);
+        if (groups < plan.groups) groups = plan.groups;
+        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_COUNTER, 0, &p.counter)) != PCLR_OK ||
+            (r = e->ops->scratch(e, en, PCLR__SCRATCH_FOLD, groups * ss, &p.fold)) != PCLR_OK)
+            goto failed;
+    }
+    if (d->blocking) {
+        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_RESULT, count * ss, &dst)) != PCLR_OK) goto failed;
+    } else {
+        dst = d->states->handle;
+        p.out_index = d->first_state;
+    }
+    if (!in->x) p.x = p.counter; /* nothing is read from the stand-ins */
+    if (!in->y || !en->y_size) p.y = p.counter;
+    if (!in->offsets || !layout) p.offsets = p.counter;
+    if (layout && d->blocking && b.shape.layout == PCLR_LAYOUT_SEGMENTS) { /* the status word the kernel flags bad offsets in */
+        const uint32_t zero = 0;
+        if ((r = e->ops->write(e, p.counter, 0, &zero, 4)) != PCLR_OK) goto failed;
+    }
+    if (!layout && en->cfg.finish == PCLR_FINISH_PARTIALS && plan.groups > 1) {
+        /* pass 1: a state per group into the partials; pass 2: one group folds them */
+        pclr__pass two = p;
+        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_PARTIALS, (pclr_max_groups(&en->cfg, &e->facts) > plan.groups
+                                 ? pclr_max_groups(&en->cfg, &e->facts) : plan.groups) * ss, &partials)) != PCLR_OK)
+            goto failed;
+        p.out = p.fold = partials;
+        p.out_index = 0;
+        p.out_count = plan.groups;
+        p.last = 0;
+        if ((r = e->ops->launch(e, &p, d->sync)) != PCLR_OK) goto failed;
+        two.x = two.fold = partials;
+        two.x_offset = 0;
+        two.n = plan.groups;
+        two.groups = 1;
+        two.first = 0;
+        two.out = dst;
+        p = two;
+    } else {
+        p.out = dst;
+    }
+    if ((r = e->ops->launch(e, &p, d->sync)) != PCLR_OK) goto failed;
+    if ((r = e->ops->complete(e, d->sync, 1, dst, d->blocking ? (size_t)(count * ss) : 0, host)) != PCLR_OK) return r;
+    if (!d->blocking) return PCLR_OK;
+    if (layout && b.shape.layout == PCLR_LAYOUT_SEGMENTS) {
+        uint32_t bad = 0;
+        if ((r = e->ops->read(e, p.counter, 0, &bad, 4)) != PCLR_OK) return r;
+        if (bad)
+            return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%s: segment offsets decrease or pass n = %llu (checked on the device, where the "
+                              "offsets are)", fn, (unsigned long long)span);
+    }
+    if (host != (unsigned char *)d->results) pclr__finalize_states(&en->cfg, &en->layout, host, count, d->results);
+    return PCLR_OK;
+failed:
+    e->ops->complete(e, d->sync, 0, p.counter, 0, NULL);
+    return r;
+}
+
+/* pclr__engine_reduce's two forms, on buffers (the backends' deprecated verbs wrap their handles first). */
+PCLR__FN pclr_result pclr__engine_blocking(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in, void *results,
+                                           size_t results_bytes) {
+    pclr__dest d;
+    memset(&d, 0, sizeof d);
+    d.blocking = 1;
+    d.results = results;
+    d.results_bytes = results_bytes;
+    return pclr__engine_reduce(e, fn, cfg, in, &d);
+}
+PCLR__FN pclr_result pclr__engine_async(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in,
+                                        const pclr_buffer *states, uint64_t first_state, const pclr_sync *sync) {
+    pclr__dest d;
+    memset(&d, 0, sizeof d);
+    d.states = states;
+    d.first_state = first_state;
+    d.sync = sync;
+    return pclr__engine_reduce(e, fn, cfg, in, &d);
 }
 
 /* The tuner's measurement: seconds per call of cfg on n elements, pipelined,
    the median of three ~2 ms batches; each call reads the next slice of a
    pool larger than the cache, so that inputs come from memory. A layout's
    calls write their states into out. */
-typedef struct pclr__tuning { pclr__engine *e; pclr__mem pool, out; uint64_t pool_elems, turn; } pclr__tuning;
+typedef struct pclr__tuning { pclr__engine *e; pclr_buffer pool, out; uint64_t pool_elems, turn; } pclr__tuning;
 
 PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t n) {
     pclr__tuning *t = (pclr__tuning *)user;
@@ -7953,12 +8296,11 @@ PCLR__FN double pclr__tune_measure(void *user, const pclr_config *cfg, uint64_t 
     double secs[3], s;
     int calls = 1, batch, i;
     pclr__batch b;
-    const pclr__batch *planned = cfg->layout != PCLR_LAYOUT_ONE ? &b : NULL; /* a layout: planned once */
-    if (planned ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
+    if (cfg->layout != PCLR_LAYOUT_ONE ? pclr__engine_plan_batch(t->e, cfg, n, &b) != PCLR_OK : pclr__engine_prepare(t->e, cfg) != PCLR_OK)
         return -1.0; /* this device cannot run it: skipped */
     for (batch = -1; batch < 3; ++batch) { /* batch -1: warm-up, and sizes the batches */
         for (i = 0; i < calls; ++i) offsets[i] = (t->turn++ % slots) * span;
-        if ((s = t->e->ops->tune_time(t->e, cfg, planned, t->pool, t->out, n, offsets, calls)) <= 0) return -1.0;
+        if ((s = t->e->ops->tune_time(t->e, cfg, &t->pool, &t->out, n, offsets, calls)) <= 0) return -1.0;
         if (batch < 0) calls = pclr__tune_batch_calls(s);
         else secs[batch] = s / calls;
     }
@@ -7976,6 +8318,7 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
     size_t i;
     char *host;
     if (count) *count = 0;
+    if (!e->ops->tune_time) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the CPU reference has no knobs to tune");
     if (!out || !count) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "tune: %s is NULL", out ? "count" : "out");
     if ((int)type <= 0 || (int)op <= 0 || type >= PCLR_TYPE_COUNT_ || op >= PCLR_OP_COUNT_)
         return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: type and op must be set and valid");
@@ -7989,7 +8332,6 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
     if (o.layout != PCLR_LAYOUT_ONE) { /* one shape: its elements are the n measured */
         if (o.layout != PCLR_LAYOUT_ROWS && o.layout != PCLR_LAYOUT_COLUMNS)
             return pclr__fail(e, PCLR_ERR_INVALID_ENUM, "tune: a layout is tuned as rows or columns (segments use the entries of rows of their length)");
-        if (!e->ops->batched) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "tune: rows, columns and segments are not offered on this backend");
         if (!o.rows || !o.cols) return pclr__fail(e, PCLR_ERR_INVALID_KNOB, "tune: a layout needs rows and cols of at least 1");
         start.layout = o.layout;
         start.rows = o.rows;
@@ -8001,6 +8343,7 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
     es = pclr_type_size(type);
     if (o.max_n > ((uint64_t)1 << 40) / es)
         return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "tune: %llu elements are too many", (unsigned long long)o.max_n);
+
     pool_bytes = o.max_n * es > 4 * e->cache_bytes ? o.max_n * es : 4 * e->cache_bytes;
     pool_bytes = (pool_bytes + 255) / 256 * 256;
     memset(&t, 0, sizeof t);
@@ -8009,23 +8352,25 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
     if (start.layout != PCLR_LAYOUT_ONE) { /* a state per row or column */
         pclr__layout states;
         pclr__layout_of(&start, &states);
-        if ((r = e->ops->alloc(e, (size_t)(pclr_layout_results(&start) * states.size), &t.out)) != PCLR_OK) return r;
+        t.out.bytes = pclr_layout_results(&start) * states.size;
+        if ((r = e->ops->alloc(e, (size_t)t.out.bytes, &t.out.handle)) != PCLR_OK) return r;
     }
-    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool)) != PCLR_OK || !(host = (char *)pclr__alloc(e, chunk))) {
-        if (r == PCLR_OK) e->ops->free(e, t.pool);
-        if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
+    t.pool.bytes = pool_bytes;
+    if ((r = e->ops->alloc(e, (size_t)pool_bytes, &t.pool.handle)) != PCLR_OK || !(host = (char *)pclr__alloc(e, chunk))) {
+        if (r == PCLR_OK) e->ops->free(e, t.pool.handle);
+        if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out.handle);
         return r != PCLR_OK ? r : pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the tuning input");
     }
     pclr__tune_pattern(type, host, chunk);
     for (done = 0; done < pool_bytes && r == PCLR_OK; done += chunk)
-        r = e->ops->write(e, t.pool, (size_t)done, host, (size_t)(pool_bytes - done < chunk ? pool_bytes - done : chunk));
+        r = e->ops->write(e, t.pool.handle, (size_t)done, host, (size_t)(pool_bytes - done < chunk ? pool_bytes - done : chunk));
     pclr__free(e, host);
     if (r == PCLR_OK && (!e->ops->tune_begin || (r = e->ops->tune_begin(e)) == PCLR_OK)) {
         r = pclr_tune_sweep(&start, &o, pclr__tune_measure, &t, out, cap, count);
         if (e->ops->tune_end) e->ops->tune_end(e);
     }
-    e->ops->free(e, t.pool);
-    if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out);
+    e->ops->free(e, t.pool.handle);
+    if (start.layout != PCLR_LAYOUT_ONE) e->ops->free(e, t.out.handle);
     if (r != PCLR_OK) {
         *count = 0;
         return r;
@@ -8047,6 +8392,8 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
     size_t len = 0;
     if (!e) {
         pclr__appendf(buf, cap, &len, "no context (NULL)\n");
+    } else if (e->ops->host) { /* the CPU reference: no kernels, caches or tuning */
+        e->ops->describe(e, buf, cap, &len);
     } else {
         e->ops->describe(e, buf, cap, &len);
         memset(&zero, 0, sizeof zero);
@@ -8295,27 +8642,98 @@ static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
 #endif
 
 struct pclr_context {
-    pclr__engine *engine;  /* the backend's context; NULL on the CPU */
+    pclr__engine *engine;  /* the backend's context (the CPU reference's too) */
     pclr_backend backend;
     pclr_allocator alloc;
     char passed_over[1024]; /* why earlier backends were not taken */
-    char last_error[512];  /* the CPU's sentences */
-    long busy;             /* the CPU's flag (pclr__enter; a backend's is its engine's) */
-};
-
-struct pclr_buffer {
-    pclr__mem mem;         /* host memory (ptr) on the CPU */
-    size_t bytes;
-    const pclr_context *owner; /* the context that made it: another's handle means nothing here */
 };
 
 /* the context's one-call-at-a-time flag (see pclr__enter) */
-PCLR__FN long *pclr__busy(pclr_context *ctx) { return ctx->engine ? &ctx->engine->busy : &ctx->busy; }
+PCLR__FN long *pclr__busy(pclr_context *ctx) { return &ctx->engine->busy; }
+
+/* ------------------------------------------------ the CPU reference as a backend
+   Buffers are host memory; one launch runs the reference (pclr_cpu_reduce_map, pclr_cpu_reduce_layout)
+   over the whole input and writes the results. */
+PCLR__FN pclr_result pclr__cpu_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
+    m->addr = 0;
+    if (!(m->ptr = pclr__alloc(e, bytes ? bytes : 1))) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    return PCLR_OK;
+}
+PCLR__FN void pclr__cpu_free(pclr__engine *e, pclr__mem m) { pclr__free(e, m.ptr); }
+PCLR__FN pclr_result pclr__cpu_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
+    (void)e;
+    memcpy((char *)m.ptr + offset, src, bytes);
+    return PCLR_OK;
+}
+PCLR__FN pclr_result pclr__cpu_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
+    (void)e;
+    memcpy(dst, (const char *)m.ptr + offset, bytes);
+    return PCLR_OK;
+}
+PCLR__FN pclr_result pclr__cpu_launch(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync) {
+    const pclr_config *c = p->b ? &p->b->shape : &p->en->cfg;
+    const uint64_t es = p->en->elem_size, ys = p->en->y_size;
+    const char *x = p->n && p->x.ptr ? (const char *)p->x.ptr + p->x_offset * es : NULL;
+    const char *y = p->n && ys && p->y.ptr ? (const char *)p->y.ptr + p->y_offset * ys : NULL;
+    unsigned char *out = (unsigned char *)p->out.ptr + p->out_index * pclr_result_size(c);
+    pclr_result r;
+    (void)sync;
+    if (p->b) r = pclr_cpu_reduce_layout(c, x, y, (const uint64_t *)p->offsets.ptr, p->n, p->params, out);
+    else r = pclr_cpu_reduce_map(c, x, y, p->n, p->params, out);
+    if (r == PCLR_ERR_SIZE_OVERFLOW && p->b) return pclr__fail(e, r, "segment offsets must not decrease and must stay within n elements");
+    return r == PCLR_OK ? r : pclr__fail(e, r, "the CPU reference failed");
+}
+PCLR__FN pclr_result pclr__cpu_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
+    (void)e; (void)sync; (void)ok; (void)src; (void)bytes; (void)host;
+    return PCLR_OK;
+}
+PCLR__FN void pclr__cpu_describe(const pclr__engine *e, char *buf, size_t cap, size_t *len) {
+    (void)e;
+    pclr__appendf(buf, cap, len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
+}
+PCLR__FN void pclr__cpu_destroy(pclr__engine *e) {
+    const pclr_allocator a = e->alloc;
+    pclr__engine_free(e);
+    a.free(e, a.user);
+}
+static const pclr__backend_ops *pclr__cpu_ops(void);
+PCLR__FN pclr_result pclr__cpu_create(const pclr_desc *d, pclr__engine **out) {
+    pclr_allocator a;
+    pclr__engine *e;
+    pclr_result r;
+    if ((r = pclr__create_check("pclr_create", d->error, d->error_cap, out != NULL, &d->allocator, &a)) != PCLR_OK) return r;
+    if (!(e = (pclr__engine *)a.alloc(sizeof *e, a.user)))
+        return pclr__say(d->error, d->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
+    pclr__engine_init(e, pclr__cpu_ops(), &a);
+    pclr__copy(e->device, sizeof e->device, "the CPU reference (pclr_cpu_reduce)");
+    e->facts.compute_units = 1; /* (the planner's view of it: a layout's plan is made and ignored) */
+    e->facts.max_group_size = 1024;
+    *out = e;
+    return PCLR_OK;
+}
+static const pclr__backend_ops *pclr__cpu_ops(void) {
+    static pclr__backend_ops ops;
+    if (!ops.launch) { /* filled by name (C99 designated initializers are not C++11) */
+        ops.backend = PCLR_CPU;
+        ops.host = 1;
+        ops.alloc = pclr__cpu_alloc;
+        ops.free = pclr__cpu_free;
+        ops.write = pclr__cpu_write;
+        ops.read = pclr__cpu_read;
+        ops.complete = pclr__cpu_complete;
+        ops.describe = pclr__cpu_describe;
+        ops.create = pclr__cpu_create;
+        ops.destroy = pclr__cpu_destroy;
+        ops.launch = pclr__cpu_launch;
+    }
+    return &ops;
+}
 
 /* The macro that compiles GPU backend b in: PCLREDUCE_<it>. */
 PCLR__FN const char *pclr__backend_macro(pclr_backend b) { return b == PCLR_CUDA ? "CUDA" : b == PCLR_VULKAN ? "VULKAN" : "OPENCL"; }
 
 PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
+    if (b == PCLR_CPU) return pclr__cpu_ops();
 #if PCLR__HAVE_OPENCL
     if (b == PCLR_OPENCL) return pclr__cl_ops();
 #endif
@@ -8325,7 +8743,6 @@ PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
 #if PCLR__HAVE_VULKAN
     if (b == PCLR_VULKAN) return pclr__vk_ops();
 #endif
-    (void)b;
     return NULL;
 }
 
@@ -8359,11 +8776,6 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     for (i = 0; i < count; ++i) {
         const pclr__backend_ops *ops = pclr__ops_of(order[i]);
         char why[768];
-        if (order[i] == PCLR_CPU) {
-            ctx->backend = PCLR_CPU;
-            *out = ctx;
-            return PCLR_OK;
-        }
         why[0] = '\0';
         if (!ops) {
             pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)", pclr__backend_macro(order[i]));
@@ -8418,33 +8830,28 @@ PCLR_API pclr_result pclr_device_count(const pclr_desc *desc, pclr_backend backe
 
 PCLR_API void pclr_destroy(pclr_context *ctx) {
     if (!ctx) return;
-    if (ctx->engine) ctx->engine->ops->destroy(ctx->engine);
+    ctx->engine->ops->destroy(ctx->engine);
     ctx->alloc.free(ctx, ctx->alloc.user);
 }
 
 PCLR_API pclr_backend pclr_get_backend(const pclr_context *ctx) { return ctx ? ctx->backend : PCLR_BACKEND_AUTO; }
-PCLR_API const char *pclr_device_name(const pclr_context *ctx) {
-    return !ctx ? "" : ctx->engine ? ctx->engine->device : "the CPU reference (pclr_cpu_reduce)";
-}
+PCLR_API const char *pclr_device_name(const pclr_context *ctx) { return ctx ? ctx->engine->device : ""; }
 
-/* The context's error slot: the backend's, or the CPU context's own. */
+/* The context's error slot. */
 PCLR__FN pclr_result pclr__context_fail(pclr_context *ctx, pclr_result r, const char *what) {
-    if (ctx->engine) return pclr__fail(ctx->engine, r, "%s", what);
-    return pclr__say(ctx->last_error, sizeof ctx->last_error, r, "%s", what);
+    return pclr__fail(ctx->engine, r, "%s", what);
 }
 
 PCLR__FN pclr_result pclr__buffer_create(pclr_context *ctx, size_t bytes, pclr_buffer **out) {
     pclr_buffer *b;
-    pclr_result r = PCLR_OK;
+    pclr_result r;
     if (!(b = (pclr_buffer *)ctx->alloc.alloc(sizeof *b, ctx->alloc.user)))
         return pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    memset(b, 0, sizeof *b);
     b->bytes = bytes;
     b->owner = ctx;
-    b->mem.addr = 0;
-    if (ctx->engine) r = ctx->engine->ops->alloc(ctx->engine, bytes ? bytes : 1, &b->mem);
-    else if (!(b->mem.ptr = ctx->alloc.alloc(bytes ? bytes : 1, ctx->alloc.user)))
-        r = pclr__context_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
-    if (r != PCLR_OK) {
+    b->made = 1;
+    if ((r = ctx->engine->ops->alloc(ctx->engine, bytes ? bytes : 1, &b->handle)) != PCLR_OK) {
         ctx->alloc.free(b, ctx->alloc.user);
         return r;
     }
@@ -8459,19 +8866,33 @@ PCLR_API pclr_result pclr_buffer_create(pclr_context *ctx, size_t bytes, pclr_bu
     PCLR__ONE_CALL(pclr__busy(ctx), pclr__buffer_create(ctx, bytes, out));
 }
 
+/* A program's own handle as a buffer of ctx (the backend headers' constructors): no allocation. */
+PCLR__FN pclr_result pclr__buffer_wrap(pclr_context *ctx, pclr_backend backend, const char *fn, pclr__mem h, uint64_t bytes,
+                                       pclr_buffer *out) {
+    pclr_result r;
+    if (out) memset(out, 0, sizeof *out);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the buffer to fill (out) is NULL");
+    if (ctx->backend != backend || !ctx->engine->ops->wrap)
+        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "%s: the context runs on %s, not %s", fn, pclr_backend_name(ctx->backend),
+                          pclr_backend_name(backend));
+    if (!pclr__enter(pclr__busy(ctx))) return PCLR_ERR_BUSY;
+    r = ctx->engine->ops->wrap(ctx->engine, h, bytes, out);
+    if (r == PCLR_OK) out->owner = ctx;
+    return pclr__leave(pclr__busy(ctx), r);
+}
+
 /* A buffer another context made: its handle means nothing to this one (a CPU buffer's record read
    as a cl_mem crashed; an OpenCL buffer's record was reduced as data). NULL is for the caller to judge. */
 PCLR__FN pclr_result pclr__buffer_owned(pclr_context *ctx, const pclr_buffer *buf, const char *which) {
-    char why[160];
     if (!buf || buf->owner == ctx) return PCLR_OK;
-    snprintf(why, sizeof why, "%s buffer belongs to another context (each context reads only the buffers it made)", which);
-    return pclr__context_fail(ctx, PCLR_ERR_INVALID_ARGUMENT, why);
+    return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "%s belongs to another context (each context reads only its own buffers)",
+                      which);
 }
 
 PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
-    if (!ctx || !buf || buf->owner != ctx) return; /* (another context's buffer: that context destroys it) */
-    if (ctx->engine) ctx->engine->ops->free(ctx->engine, buf->mem);
-    else ctx->alloc.free(buf->mem.ptr, ctx->alloc.user);
+    if (!ctx || !buf || buf->owner != ctx || !buf->made) return; /* (another context's buffer: that context destroys it) */
+    ctx->engine->ops->free(ctx->engine, buf->handle);
     ctx->alloc.free(buf, ctx->alloc.user);
 }
 
@@ -8479,7 +8900,7 @@ PCLR_API void pclr_buffer_destroy(pclr_context *ctx, pclr_buffer *buf) {
 PCLR__FN pclr_result pclr__buffer_check(pclr_context *ctx, const pclr_buffer *buf, const void *host, size_t offset,
                                         size_t bytes) {
     if (!buf || (!host && bytes)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "buffer or host pointer is NULL");
-    if (buf->owner != ctx) return pclr__buffer_owned(ctx, buf, "the");
+    if (buf->owner != ctx) return pclr__buffer_owned(ctx, buf, "the buffer");
     if (offset > buf->bytes || bytes > buf->bytes - offset)
         return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the copy reaches past the end of the buffer");
     return PCLR_OK;
@@ -8488,9 +8909,7 @@ PCLR__FN pclr_result pclr__buffer_check(pclr_context *ctx, const pclr_buffer *bu
 PCLR__FN pclr_result pclr__buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
     pclr_result r;
     if ((r = pclr__buffer_check(ctx, buf, src, offset, bytes)) != PCLR_OK || !bytes) return r;
-    if (ctx->engine) return ctx->engine->ops->write(ctx->engine, buf->mem, offset, src, bytes);
-    memcpy((char *)buf->mem.ptr + offset, src, bytes);
-    return PCLR_OK;
+    return ctx->engine->ops->write(ctx->engine, buf->handle, offset, src, bytes);
 }
 PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size_t offset, const void *src, size_t bytes) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
@@ -8500,43 +8919,20 @@ PCLR_API pclr_result pclr_buffer_write(pclr_context *ctx, pclr_buffer *buf, size
 PCLR__FN pclr_result pclr__buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
     pclr_result r;
     if ((r = pclr__buffer_check(ctx, buf, dst, offset, bytes)) != PCLR_OK || !bytes) return r;
-    if (ctx->engine) return ctx->engine->ops->read(ctx->engine, buf->mem, offset, dst, bytes);
-    memcpy(dst, (const char *)buf->mem.ptr + offset, bytes);
-    return PCLR_OK;
+    return ctx->engine->ops->read(ctx->engine, buf->handle, offset, dst, bytes);
 }
 PCLR_API pclr_result pclr_buffer_read(pclr_context *ctx, const pclr_buffer *buf, size_t offset, void *dst, size_t bytes) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
     PCLR__ONE_CALL(pclr__busy(ctx), pclr__buffer_read(ctx, buf, offset, dst, bytes));
 }
 
-/* The CPU context checks a config as a kernel backend would (knobs valid). */
-PCLR__FN pclr_result pclr__cpu_check(pclr_context *ctx, const pclr_config *cfg, pclr_config *out) {
-    pclr_config c;
-    const char *why = NULL;
-    pclr_result r;
-    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
-    c = *cfg;
-    if (c.backend == PCLR_CPU) c.backend = PCLR_BACKEND_AUTO;
-    if ((r = pclr_config_resolve(&c, out, &why)) != PCLR_OK) {
-        char where[256];
-        if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&c, where, sizeof where) != PCLR_OK) return pclr__context_fail(ctx, r, where);
-        return pclr__context_fail(ctx, r, why);
-    }
-    return PCLR_OK;
-}
-
-PCLR__FN pclr_result pclr__prepare(pclr_context *ctx, const pclr_config *cfg) {
-    pclr_config c;
-    return ctx->engine ? pclr__engine_prepare(ctx->engine, cfg) : pclr__cpu_check(ctx, cfg, &c);
-}
 PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(pclr__busy(ctx), pclr__prepare(ctx, cfg));
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__engine_prepare(ctx->engine, cfg));
 }
 
 PCLR__FN pclr_result pclr__resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
     pclr_config tuned;
-    if (!ctx->engine) return pclr__cpu_check(ctx, cfg, out);
     if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
     return pclr__engine_resolve(ctx->engine, cfg, out);
 }
@@ -8557,136 +8953,84 @@ PCLR_API const pclr_tune_entry *pclr_tuned_entry(const pclr_context *ctx, const 
     return found;
 }
 
-PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *in, uint64_t offset,
-                                 uint64_t n, void *result) {
-    return pclr_reduce_map(ctx, cfg, in, offset, NULL, 0, n, NULL, result);
-}
-
-/* Whether elements [offset, offset + n) of es bytes fit in buf (a NULL buf holds none). */
-static int pclr__fits(const pclr_buffer *buf, uint64_t es, uint64_t offset, uint64_t n) {
-    if (!buf || !es) return n == 0 || !es;
-    return n <= UINT64_MAX / es && offset <= UINT64_MAX / es - n && (offset + n) * es <= buf->bytes;
-}
-
-PCLR__FN pclr_result pclr__reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
-                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
-    pclr_config c;
-    uint64_t es, ys = 0;
+/* The buffers a reduce names are this context's. */
+PCLR__FN pclr_result pclr__input_owned(pclr_context *ctx, const pclr_input *in, const pclr_buffer *states) {
     pclr_result r;
-    if (!result || (!x && n)) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "result or input buffer is NULL");
-    if ((r = pclr__buffer_owned(ctx, x, "the x")) != PCLR_OK || (r = pclr__buffer_owned(ctx, y, "the y")) != PCLR_OK) return r;
-    es = pclr_type_size(cfg ? cfg->type : PCLR_TYPE_DEFAULT);
-    if (cfg && pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
-    if (cfg && pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
-    if (!pclr__fits(x, es, x_offset, n) || (y && !pclr__fits(y, ys, y_offset, n)))
-        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, pclr__fits(x, es, x_offset, n) ? "y_offset + n elements reach past the end of the y buffer"
-                                                                                              : "offset + n elements reach past the end of the buffer");
-    if (ctx->engine) {
-        pclr__extra extra;
-        pclr__mem m;
-        m.addr = 0;
-        if (x) m = x->mem;
-        extra.y.addr = 0;
-        if (y) extra.y = y->mem;
-        extra.y_offset = y_offset;
-        extra.params = params;
-        return ctx->engine->ops->reduce(ctx->engine, cfg, m, x_offset, n, result, &extra);
-    }
-    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
-    if (ys && !y && n) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
-    r = pclr_cpu_reduce_map(&c, n ? (const char *)x->mem.ptr + x_offset * es : NULL, n && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
-                            n, params, result);
-    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, r == PCLR_ERR_NULL_POINTER ? "the map has parameters and their values are NULL"
-                                                                                       : "the CPU reference failed");
+    if (in && ((r = pclr__buffer_owned(ctx, in->x, "in.x")) != PCLR_OK || (r = pclr__buffer_owned(ctx, in->y, "in.y")) != PCLR_OK ||
+               (r = pclr__buffer_owned(ctx, in->offsets, "in.offsets")) != PCLR_OK))
+        return r;
+    return pclr__buffer_owned(ctx, states, "the states buffer");
 }
 
+PCLR__FN pclr_result pclr__reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, void *results, size_t results_bytes,
+                                  const char *fn) {
+    pclr_result r;
+    if ((r = pclr__input_owned(ctx, in, NULL)) != PCLR_OK) return r;
+    return pclr__engine_blocking(ctx->engine, fn, cfg, in, results, results_bytes);
+}
+PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, void *results, size_t results_bytes) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce(ctx, cfg, in, results, results_bytes, "pclr_reduce"));
+}
+
+PCLR__FN pclr_result pclr__reduce_async(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, const pclr_buffer *states,
+                                        uint64_t first_state, const pclr_sync *sync, const char *fn) {
+    pclr_result r;
+    if ((r = pclr__input_owned(ctx, in, states)) != PCLR_OK) return r;
+    return pclr__engine_async(ctx->engine, fn, cfg, in, states, first_state, sync);
+}
+PCLR_API pclr_result pclr_reduce_async(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, const pclr_buffer *states,
+                                       uint64_t first_state, const pclr_sync *sync) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_async(ctx, cfg, in, states, first_state, sync, "pclr_reduce_async"));
+}
+
+/* ---- deprecated (0.4): the verbs before pclr_input */
+PCLR__FN pclr_input pclr__input_of(const pclr_buffer *x, uint64_t x_offset, const pclr_buffer *y, uint64_t y_offset, const double *params,
+                                   const pclr_buffer *offsets, uint64_t n) {
+    pclr_input in;
+    in.x = x;
+    in.x_offset = x_offset;
+    in.y = y;
+    in.y_offset = y_offset;
+    in.params = params;
+    in.offsets = offsets;
+    in.n = n;
+    return in;
+}
 PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result) {
+    const pclr_input in = pclr__input_of(x, x_offset, y, y_offset, params, NULL, n);
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_map(ctx, cfg, x, x_offset, y, y_offset, n, params, result));
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce(ctx, cfg, &in, result, SIZE_MAX, "pclr_reduce_map"));
 }
-
-/* Both forms of pclr_reduce_batched: results (blocking) or out (async). */
-PCLR__FN pclr_result pclr__reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
-                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
-                                          uint64_t n, pclr_buffer *out, void *results) {
-    pclr_config c;
-    pclr_result r;
-    uint64_t es, ys = 0, span, count;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!cfg) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "config pointer is NULL");
-    if (!results && !out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results or output buffer is NULL");
-    if ((r = pclr__buffer_owned(ctx, x, "the x")) != PCLR_OK || (r = pclr__buffer_owned(ctx, y, "the y")) != PCLR_OK ||
-        (r = pclr__buffer_owned(ctx, offsets, "the offsets")) != PCLR_OK || (r = pclr__buffer_owned(ctx, out, "the output")) != PCLR_OK)
-        return r;
-    es = pclr_type_size(cfg->type);
-    if (pclr__has_map(cfg) && (cfg->components == 2 || cfg->components == 4)) es *= (uint64_t)cfg->components;
-    if (pclr__has_map(cfg) && cfg->y_type) ys = es / pclr_type_size(cfg->type ? cfg->type : PCLR_FLOAT) * pclr_type_size(cfg->y_type);
-    if (cfg->layout == PCLR_LAYOUT_SEGMENTS && cfg->rows && (!offsets || offsets->bytes / 8 < cfg->rows + 1))
-        return pclr__context_fail(ctx, offsets ? PCLR_ERR_SIZE_OVERFLOW : PCLR_ERR_NULL_POINTER, "the segments' K + 1 offsets do not fit the offsets buffer");
-    if (ctx->engine) {
-        pclr__batch b;
-        pclr__extra extra;
-        pclr__mem m, o, d;
-        if (!ctx->engine->ops->batched)
-            return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on this backend");
-        if ((r = pclr__engine_batch(ctx->engine, cfg, n, &b)) != PCLR_OK) return r;
-        if (!pclr__fits(x, es, x_offset, b.span) || (y && !pclr__fits(y, ys, y_offset, b.span)))
-            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
-        if (out && out->bytes / b.en->layout.size < b.results)
-            return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer states than the layout has results");
-        m.addr = o.addr = d.addr = 0;
-        if (x) m = x->mem;
-        if (offsets) o = offsets->mem;
-        if (out) d = out->mem;
-        extra.y.addr = 0;
-        if (y) extra.y = y->mem;
-        extra.y_offset = y_offset;
-        extra.params = params;
-        return ctx->engine->ops->batched(ctx->engine, &b, m, x_offset, &extra, o, d, out ? NULL : results);
-    }
-    if ((r = pclr__cpu_check(ctx, cfg, &c)) != PCLR_OK) return r;
-    count = pclr_layout_results(&c);
-    span = c.layout == PCLR_LAYOUT_SEGMENTS ? n : !c.rows || !c.cols ? 0 : (c.rows - 1) * c.pitch + c.cols;
-    if (!pclr__fits(x, es, x_offset, span) || (y && !pclr__fits(y, ys, y_offset, span)))
-        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements reach past the end of the x or y buffer");
-    if (out && out->bytes / pclr_result_size(&c) < count)
-        return pclr__context_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer results than the layout has");
-    if (ys && !y && span) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
-    r = pclr_cpu_reduce_layout(&c, span ? (const char *)x->mem.ptr + x_offset * es : NULL, span && y ? (const char *)y->mem.ptr + y_offset * ys : NULL,
-                               offsets ? (const uint64_t *)offsets->mem.ptr : NULL, n, params, out ? out->mem.ptr : results);
-    if (r == PCLR_ERR_SIZE_OVERFLOW) return pclr__context_fail(ctx, r, "segment offsets must not decrease and must stay within n elements");
-    return r == PCLR_OK ? r : pclr__context_fail(ctx, r, "the CPU reference failed");
-}
-
 PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                          uint64_t n, void *results) {
+    const pclr_input in = pclr__input_of(x, x_offset, y, y_offset, params, offsets, n);
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!results) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
-    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, results));
+    if (cfg && cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce(ctx, cfg, &in, results, SIZE_MAX, "pclr_reduce_batched"));
 }
-
 PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                                const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                                uint64_t n, pclr_buffer *out) {
+    const pclr_input in = pclr__input_of(x, x_offset, y, y_offset, params, offsets, n);
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__context_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, NULL));
+    if (cfg && cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_async(ctx, cfg, &in, out, 0, NULL, "pclr_reduce_batched_async"));
 }
 
 PCLR_API pclr_result pclr_tune(pclr_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                pclr_tune_entry *out, size_t cap, size_t *count) {
     if (count) *count = 0;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!ctx->engine)
-        return pclr__context_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the CPU reference has no knobs to tune");
     PCLR__ONE_CALL(pclr__busy(ctx), pclr__engine_tune(ctx->engine, type, op, opt, out, cap, count));
 }
 
-PCLR_API const char *pclr_last_error(const pclr_context *ctx) {
-    return !ctx ? pclr__engine_error(NULL) : ctx->engine ? ctx->engine->last_error : ctx->last_error;
-}
+PCLR_API const char *pclr_last_error(const pclr_context *ctx) { return pclr__engine_error(ctx ? ctx->engine : NULL); }
 PCLR_API const char *pclr_build_log(const pclr_context *ctx) { return ctx ? pclr__engine_log(ctx->engine) : ""; }
 
 PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
@@ -8706,8 +9050,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
         }
         pclr__appendf(buf, cap, &len, "compiled in: %scpu%s%s%s\n", have, m ? " (not: " : "", missing, m ? ")" : "");
     }
-    if (ctx->engine) len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
-    else pclr__appendf(buf, cap, &len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
+    len += pclr__engine_describe(ctx->engine, buf && len < cap ? buf + len : NULL, len < cap ? cap - len : 0);
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
     return len;
 }
