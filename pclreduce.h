@@ -7556,6 +7556,7 @@ typedef struct pclr__pass {
     uint64_t groups;
     uint32_t group_size;
     pclr__mem x, y, offsets, out, fold, counter;
+    uint64_t x_bytes, y_bytes, offsets_bytes, out_bytes; /* the program's buffers' sizes (pclr_buffer.bytes); 0: a scratch or stand-in */
     uint64_t x_offset, y_offset, n;
     uint64_t out_index;            /* the first state's index in out (backends without pointer arithmetic stage them) */
     uint64_t out_count;            /* states written: 1, or a layout's results */
@@ -8177,9 +8178,9 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     p.params = in->params;
     p.out_count = count;
     p.first = p.last = 1;
-    if (in->x) p.x = in->x->handle;
-    if (in->y && en->y_size) p.y = in->y->handle;
-    if (in->offsets && layout) p.offsets = in->offsets->handle;
+    if (in->x) { p.x = in->x->handle; p.x_bytes = in->x->bytes; }
+    if (in->y && en->y_size) { p.y = in->y->handle; p.y_bytes = in->y->bytes; }
+    if (in->offsets && layout) { p.offsets = in->offsets->handle; p.offsets_bytes = in->offsets->bytes; }
     if (e->ops->host) { /* the CPU reference: the results themselves, in one launch */
         if (d->blocking) p.out.ptr = d->results;
         else p.out = d->states->handle;
@@ -8217,6 +8218,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     } else {
         dst = d->states->handle;
         p.out_index = d->first_state;
+        p.out_bytes = d->states->bytes;
     }
     if (!in->x) p.x = p.counter; /* nothing is read from the stand-ins */
     if (!in->y || !en->y_size) p.y = p.counter;
@@ -8233,10 +8235,12 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
             goto failed;
         p.out = p.fold = partials;
         p.out_index = 0;
+        p.out_bytes = 0;
         p.out_count = plan.groups;
         p.last = 0;
         if ((r = e->ops->launch(e, &p, d->sync)) != PCLR_OK) goto failed;
         two.x = two.fold = partials;
+        two.x_bytes = 0;
         two.x_offset = 0;
         two.n = plan.groups;
         two.groups = 1;
