@@ -7614,6 +7614,7 @@ typedef struct pclr__backend_ops {
     pclr_result (*create)(const pclr_desc *d, pclr__engine **out);
     void (*destroy)(pclr__engine *e);
 } pclr__backend_ops;
+typedef void (*pclr__ops_fill)(pclr__backend_ops *ops); /* a backend's table, filled by named assignment */
 
 /* A configuration as the caller passed it (tuned knobs applied), resolved and built. */
 struct pclr__entry {
@@ -7651,7 +7652,8 @@ PCLR__FN int pclr__y_lines_up(const pclr__entry *en, uint64_t x_addr, uint64_t x
 typedef struct pclr__program { uint64_t key; void *handle; } pclr__program; /* key: hash of source + options */
 
 struct pclr__engine {
-    const pclr__backend_ops *ops;
+    const pclr__backend_ops *ops; /* &table */
+    pclr__backend_ops table;      /* the backend's slots, filled by its pclr__<name>_ops */
     pclr_allocator alloc;         /* both functions set */
     char device[256], driver[128]; /* the device's name and driver version: the tuning file's key */
     char build_id[768];           /* what else defines a binary (platform, architecture, compiler) */
@@ -7778,9 +7780,10 @@ PCLR__FN void pclr__set_log(pclr__engine *e, const char *text, size_t len) {
     e->build_log[len] = '\0';
 }
 
-PCLR__FN void pclr__engine_init(pclr__engine *e, const pclr__backend_ops *ops, const pclr_allocator *a) {
+PCLR__FN void pclr__engine_init(pclr__engine *e, pclr__ops_fill fill, const pclr_allocator *a) {
     memset(e, 0, sizeof *e);
-    e->ops = ops;
+    fill(&e->table);
+    e->ops = &e->table;
     e->alloc = *a;
 }
 
@@ -8616,29 +8619,23 @@ PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, vo
      (dst).error_cap = (d)->error_cap)
 
 /* A backend's table of functions, for the generic context. */
-#define PCLR__DEFINE_OPS(fn, ...)                          \
-    static const pclr__backend_ops *fn(void) {             \
-        static const pclr__backend_ops ops = {__VA_ARGS__}; \
-        return &ops;                                       \
-    }
-
 /* ---------------------------------------------------------------- the generic context */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
-static const pclr__backend_ops *pclr__cl_ops(void);
+static void pclr__cl_ops(pclr__backend_ops *ops);
 static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_OPENCL 1
 #else
 #define PCLR__HAVE_OPENCL 0
 #endif
 #if defined(PCLREDUCE_CUDA) || defined(PCLREDUCE_CUDA_H)
-static const pclr__backend_ops *pclr__cuda_ops(void);
+static void pclr__cuda_ops(pclr__backend_ops *ops);
 static pclr_result pclr__cuda_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_CUDA 1
 #else
 #define PCLR__HAVE_CUDA 0
 #endif
 #if defined(PCLREDUCE_VULKAN) || defined(PCLREDUCE_VK_H)
-static const pclr__backend_ops *pclr__vk_ops(void);
+static void pclr__vk_ops(pclr__backend_ops *ops);
 static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count);
 #define PCLR__HAVE_VULKAN 1
 #else
@@ -8700,7 +8697,7 @@ PCLR__FN void pclr__cpu_destroy(pclr__engine *e) {
     pclr__engine_free(e);
     a.free(e, a.user);
 }
-static const pclr__backend_ops *pclr__cpu_ops(void);
+static void pclr__cpu_ops(pclr__backend_ops *ops);
 PCLR__FN pclr_result pclr__cpu_create(const pclr_desc *d, pclr__engine **out) {
     pclr_allocator a;
     pclr__engine *e;
@@ -8708,46 +8705,46 @@ PCLR__FN pclr_result pclr__cpu_create(const pclr_desc *d, pclr__engine **out) {
     if ((r = pclr__create_check("pclr_create", d->error, d->error_cap, out != NULL, &d->allocator, &a)) != PCLR_OK) return r;
     if (!(e = (pclr__engine *)a.alloc(sizeof *e, a.user)))
         return pclr__say(d->error, d->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
-    pclr__engine_init(e, pclr__cpu_ops(), &a);
+    pclr__engine_init(e, pclr__cpu_ops, &a);
     pclr__copy(e->device, sizeof e->device, "the CPU reference (pclr_cpu_reduce)");
     e->facts.compute_units = 1; /* (the planner's view of it: a layout's plan is made and ignored) */
     e->facts.max_group_size = 1024;
     *out = e;
     return PCLR_OK;
 }
-static const pclr__backend_ops *pclr__cpu_ops(void) {
-    static pclr__backend_ops ops;
-    if (!ops.launch) { /* filled by name (C99 designated initializers are not C++11) */
-        ops.backend = PCLR_CPU;
-        ops.host = 1;
-        ops.alloc = pclr__cpu_alloc;
-        ops.free = pclr__cpu_free;
-        ops.write = pclr__cpu_write;
-        ops.read = pclr__cpu_read;
-        ops.complete = pclr__cpu_complete;
-        ops.describe = pclr__cpu_describe;
-        ops.create = pclr__cpu_create;
-        ops.destroy = pclr__cpu_destroy;
-        ops.launch = pclr__cpu_launch;
-    }
-    return &ops;
+static void pclr__cpu_ops(pclr__backend_ops *ops) {
+    ops->backend = PCLR_CPU;
+    ops->host = 1;
+    ops->alloc = pclr__cpu_alloc;
+    ops->free = pclr__cpu_free;
+    ops->write = pclr__cpu_write;
+    ops->read = pclr__cpu_read;
+    ops->launch = pclr__cpu_launch;
+    ops->complete = pclr__cpu_complete;
+    ops->describe = pclr__cpu_describe;
+    ops->create = pclr__cpu_create;
+    ops->destroy = pclr__cpu_destroy;
 }
 
 /* The macro that compiles GPU backend b in: PCLREDUCE_<it>. */
 PCLR__FN const char *pclr__backend_macro(pclr_backend b) { return b == PCLR_CUDA ? "CUDA" : b == PCLR_VULKAN ? "VULKAN" : "OPENCL"; }
 
-PCLR__FN const pclr__backend_ops *pclr__ops_of(pclr_backend b) {
-    if (b == PCLR_CPU) return pclr__cpu_ops();
+/* The table of backend b (zeroed first); 0 when b is not compiled in. */
+PCLR__FN int pclr__ops_of(pclr_backend b, pclr__backend_ops *ops) {
+    memset(ops, 0, sizeof *ops);
+    switch (b) {
+    case PCLR_CPU: pclr__cpu_ops(ops); return 1;
 #if PCLR__HAVE_OPENCL
-    if (b == PCLR_OPENCL) return pclr__cl_ops();
+    case PCLR_OPENCL: pclr__cl_ops(ops); return 1;
 #endif
 #if PCLR__HAVE_CUDA
-    if (b == PCLR_CUDA) return pclr__cuda_ops();
+    case PCLR_CUDA: pclr__cuda_ops(ops); return 1;
 #endif
 #if PCLR__HAVE_VULKAN
-    if (b == PCLR_VULKAN) return pclr__vk_ops();
+    case PCLR_VULKAN: pclr__vk_ops(ops); return 1;
 #endif
-    return NULL;
+    default: return 0;
+    }
 }
 
 PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
@@ -8778,15 +8775,15 @@ PCLR_API pclr_result pclr_create(const pclr_desc *desc, pclr_context **out) {
     ctx->alloc = a;
     d = *desc;
     for (i = 0; i < count; ++i) {
-        const pclr__backend_ops *ops = pclr__ops_of(order[i]);
+        pclr__backend_ops ops;
         char why[768];
         why[0] = '\0';
-        if (!ops) {
+        if (!pclr__ops_of(order[i], &ops)) {
             pclr__say(why, sizeof why, PCLR_ERR_NO_DRIVER, "not compiled in (define PCLREDUCE_%s)", pclr__backend_macro(order[i]));
         } else {
             d.error = why;
             d.error_cap = sizeof why;
-            if ((r = ops->create(&d, &ctx->engine)) == PCLR_OK) {
+            if ((r = ops.create(&d, &ctx->engine)) == PCLR_OK) {
                 ctx->backend = order[i];
                 *out = ctx;
                 return PCLR_OK;
@@ -9048,7 +9045,8 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
         size_t h = 0, m = 0, i;
         have[0] = missing[0] = '\0';
         for (i = 0; i < sizeof gpu / sizeof gpu[0]; ++i) {
-            if (pclr__ops_of(gpu[i])) pclr__appendf(have, sizeof have, &h, "%s, ", pclr_backend_name(gpu[i]));
+            pclr__backend_ops ops;
+            if (pclr__ops_of(gpu[i], &ops)) pclr__appendf(have, sizeof have, &h, "%s, ", pclr_backend_name(gpu[i]));
             else pclr__appendf(missing, sizeof missing, &m, "%s%s: define PCLREDUCE_%s", m ? "; " : "", pclr_backend_name(gpu[i]),
                                pclr__backend_macro(gpu[i]));
         }
