@@ -188,7 +188,10 @@ PCLR_API cl_command_queue pclr_cl_get_queue(const pclr_cl_context *ctx);
 PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Builds (and caches) the program for cfg now instead of at first use. */
 PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg);
-/* Blocking: reduces n elements of `in` starting at element `offset`; the
+/* Deprecated (0.4; removed in 0.5): the reduce verbs below are thin wrappers of the generic
+   pclr_reduce / pclr_reduce_async (their cl_mems wrapped as pclr_cl_buffer wraps them; blocking
+   results unsized, taken on trust).
+   Blocking: reduces n elements of `in` starting at element `offset`; the
    one-element result lands in *result. n = 0 gives the identity (in may then
    be NULL). The blocking read of the result is the only synchronisation.
    A buffer made with CL_MEM_USE_HOST_PTR (or a sub-buffer of one) at a host
@@ -225,6 +228,9 @@ PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pc
 /* The tuner (see pclr_tune), timed by profiling events on a queue of the same context. */
 PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
+/* A program's cl_mem as a buffer of a generic OpenCL context, for pclr_input and pclr_reduce_async
+   (no allocation: out is the caller's; its size and host address are asked of the driver once). */
+PCLR_API pclr_result pclr_cl_buffer(pclr_context *ctx, cl_mem mem, pclr_buffer *out);
 /* The generic context's OpenCL context and a buffer's cl_mem (NULL on another backend). */
 PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx);
 PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf);
@@ -593,7 +599,7 @@ static pclr_result pclr__cl_detect(pclr_cl_context *ctx) {
 
 
 /* -------------------------------------------------------------- lifecycle */
-static const pclr__backend_ops *pclr__cl_ops(void);
+static void pclr__cl_ops(pclr__backend_ops *ops);
 
 static pclr_result pclr__cl_create_on(const pclr_cl_desc *desc, const pclr_cl_api *api, const char *library,
                                       pclr_cl_context **out) {
@@ -619,7 +625,7 @@ static pclr_result pclr__cl_create_on(const pclr_cl_desc *desc, const pclr_cl_ap
     ctx = (pclr_cl_context *)a.alloc(sizeof *ctx, a.user);
     if (!ctx) return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
     memset(ctx, 0, sizeof *ctx);
-    pclr__engine_init(&ctx->e, pclr__cl_ops(), &a);
+    pclr__engine_init(&ctx->e, pclr__cl_ops, &a);
     ctx->cl = *api;
     pclr__copy(ctx->library, sizeof ctx->library, library);
     /* each handle is kept only once retained, so destroy releases exactly what was retained */
@@ -1133,62 +1139,12 @@ static pclr_result pclr__cl_track(pclr_cl_context *ctx, cl_event ev, int want, c
     return PCLR_OK;
 }
 
-static pclr_result pclr__cl_launch(pclr_cl_context *ctx, const pclr__entry *en, cl_mem in, uint64_t offset, uint64_t n,
-                                   cl_mem out, cl_mem partials, size_t groups, size_t group_size, cl_uint nw,
-                                   const cl_event *w, int want, cl_event *done, const pclr__extra *x) {
-    const pclr__cl_program *e = (const pclr__cl_program *)en->program;
-    cl_ulong off = (cl_ulong)offset, count = (cl_ulong)n;
-    size_t global = groups * group_size, local = group_size;
-    cl_event ev = NULL;
-    pclr__cl_waits ws;
-    pclr_result r;
-    cl_int err;
-    cl_kernel k = e->kernel;
-    cl_uint arg = 6;
-    int j;
-    if ((err = ctx->cl.SetKernelArg(k, 0, sizeof in, &in)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(k, 1, sizeof off, &off)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(k, 2, sizeof count, &count)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(k, 3, sizeof out, &out)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(k, 4, sizeof partials, &partials)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(k, 5, sizeof ctx->counter, &ctx->counter)) != CL_SUCCESS)
-        return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the kernel's arguments");
-    if (en->y_size) { /* a map's y, then its parameters */
-        cl_mem y = x && x->y.ptr ? (cl_mem)x->y.ptr : ctx->result; /* n = 0: never read */
-        cl_ulong y_off = x ? (cl_ulong)x->y_offset : 0;
-        if ((err = ctx->cl.SetKernelArg(k, arg++, sizeof y, &y)) != CL_SUCCESS ||
-            (err = ctx->cl.SetKernelArg(k, arg++, sizeof y_off, &y_off)) != CL_SUCCESS)
-            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's y");
-    }
-    for (j = 0; j < en->params; ++j) {
-        uint64_t value;
-        const size_t size = pclr__param_arg(en->param[j], x && x->params ? x->params[j] : 0.0, &value);
-        if ((err = ctx->cl.SetKernelArg(k, arg++, size, &value)) != CL_SUCCESS)
-            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's parameters");
-    }
-    if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
-    err = ctx->cl.EnqueueNDRangeKernel(ctx->queue, e->kernel, 1, NULL, &global, &local, ws.count, ws.list,
-                                 (want || ctx->out_of_order) ? &ev : NULL);
-    pclr__free(&ctx->e, ws.owned);
-    /* CL_KERNEL_WORK_GROUP_SIZE is not checked up front: NVIDIA reports 256
-       for these kernels yet runs them in groups of 1024. The launch decides. */
-    if ((err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) && group_size > e->max_group)
-        return pclr__cl_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE,
-                             "clEnqueueNDRangeKernel failed with %s (%d): group size %lu is above the kernel's "
-                             "CL_KERNEL_WORK_GROUP_SIZE %lu on this device",
-                             pclr__cl_error_name(err), (int)err, (unsigned long)group_size,
-                             (unsigned long)e->max_group);
-    if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueNDRangeKernel", err, "launching the reduction");
-    return pclr__cl_track(ctx, ev, want, done);
-}
-
-static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t *size) {
+static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, uint64_t *size) {
     size_t s = 0;
     cl_int err = ctx->cl.GetMemObjectInfo(m, CL_MEM_SIZE, sizeof s, &s, NULL);
     if (err != CL_SUCCESS)
         return pclr__cl_fail(ctx, pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
-                             "clGetMemObjectInfo(CL_MEM_SIZE) failed with %s (%d) on the %s buffer",
-                             pclr__cl_error_name(err), (int)err, which);
+                             "clGetMemObjectInfo(CL_MEM_SIZE) failed with %s (%d)", pclr__cl_error_name(err), (int)err);
     *size = (uint64_t)s;
     return PCLR_OK;
 }
@@ -1197,21 +1153,18 @@ static pclr_result pclr__cl_mem_size(pclr_cl_context *ctx, cl_mem m, const char 
    the driver's own memory (aligned far beyond any element), else the
    caller's host address (CL_MEM_USE_HOST_PTR; a sub-buffer: its parent's
    plus its origin, since drivers differ in what CL_MEM_HOST_PTR gives for one).
-   With align > 0, a host address not aligned to it is refused with
-   PCLR_ERR_MISALIGNED, as the CUDA backend refuses such a pointer: a CPU
-   device such as PoCL runs the kernel on that very memory, and its vector
-   loads fault. */
-static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const char *which, uint64_t align, uint64_t *addr) {
+   A CPU device such as PoCL runs the kernel on that very memory, and its
+   vector loads fault where it is not aligned: the engine refuses such a buffer. */
+static pclr_result pclr__cl_host_address(pclr_cl_context *ctx, cl_mem m, uint64_t *addr) {
     cl_mem_flags flags = 0;
     cl_mem parent = NULL;
     void *host = NULL, *parent_host = NULL;
     size_t origin = 0;
     cl_int err = ctx->cl.GetMemObjectInfo(m, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
-    if (addr) *addr = 0;
+    *addr = 0;
     if (err != CL_SUCCESS)
         return pclr__cl_fail(ctx, pclr__cl_resource_error(err) ? PCLR_ERR_OUT_OF_MEMORY : PCLR_ERR_BACKEND,
-                             "clGetMemObjectInfo(CL_MEM_FLAGS) failed with %s (%d) on the %s buffer",
-                             pclr__cl_error_name(err), (int)err, which);
+                             "clGetMemObjectInfo(CL_MEM_FLAGS) failed with %s (%d)", pclr__cl_error_name(err), (int)err);
     if (!(flags & CL_MEM_USE_HOST_PTR)) return PCLR_OK; /* the driver's own memory: aligned */
     if (ctx->cl.GetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL) == CL_SUCCESS && parent &&
         ctx->cl.GetMemObjectInfo(m, CL_MEM_OFFSET, sizeof origin, &origin, NULL) == CL_SUCCESS &&
@@ -1219,235 +1172,29 @@ static pclr_result pclr__cl_check_aligned(pclr_cl_context *ctx, cl_mem m, const 
         host = (char *)parent_host + origin;
     else if (ctx->cl.GetMemObjectInfo(m, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
         host = NULL;
-    if (addr) *addr = (uint64_t)(uintptr_t)host;
-    if (host && align && (uintptr_t)host % align != 0)
-        return pclr__cl_fail(ctx, PCLR_ERR_MISALIGNED,
-                             "the %s buffer uses host memory (CL_MEM_USE_HOST_PTR) at %p, not aligned to %u bytes (%s)",
-                             which, host, (unsigned)align, which[0] == 'o' ? "the state's alignment" : "the element size");
+    *addr = (uint64_t)(uintptr_t)host;
     return PCLR_OK;
 }
 
-static pclr_result pclr__cl_scratch(pclr_cl_context *ctx, const pclr__entry *en, uint64_t groups, cl_mem *partials) {
-    const pclr_config *c = &en->cfg;
-    cl_int err = CL_SUCCESS;
-    if (c->finish == PCLR_FINISH_ATOMIC) {
-        int slot = pclr__atomic_slot(c);
-        if (!ctx->slots[slot]) {
-            unsigned char ident[8];
-            pclr_identity(slot < 3 ? PCLR_UINT : PCLR_INT, c->op, ident);
-            ctx->slots[slot] =
-                ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, ident, &err);
-            if (err != CL_SUCCESS) {
-                ctx->slots[slot] = NULL;
-                return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating an atomic slot");
-            }
-        }
-        *partials = ctx->slots[slot];
-        return PCLR_OK;
-    }
-    if (pclr__zeroed_scratch_bytes(c)) {
-        if (!ctx->zeroed) {
-            unsigned char zeros[PCLR__EXACT_SCRATCH_BYTES];
-            memset(zeros, 0, sizeof zeros);
-            ctx->zeroed = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zeros, zeros, &err);
-            if (err != CL_SUCCESS || !ctx->zeroed) {
-                ctx->zeroed = NULL;
-                return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the exact sum's cells");
-            }
-        }
-        *partials = ctx->zeroed;
-        return PCLR_OK;
-    }
-    {
-        /* partials area: pclr_max_groups states */
-        uint64_t want = pclr_max_groups(c, &ctx->e.facts);
-        if (want < groups) want = groups;
-        want *= en->layout.size;
-        if (want > ctx->partials_bytes) {
-            cl_mem m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)want, NULL, &err);
-            if (err != CL_SUCCESS || !m) return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the partials");
-            if (ctx->partials) ctx->cl.ReleaseMemObject(ctx->partials); /* pending commands keep it alive */
-            ctx->partials = m;
-            ctx->partials_bytes = (size_t)want;
-        }
-        *partials = ctx->partials;
-    }
-    return PCLR_OK;
-}
-
-/* The whole reduction, enqueued. `*entry` gets its configuration (valid until the next lookup); x: a map's y and parameters. */
-static pclr_result pclr__cl_enqueue(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
-                                    uint64_t n, cl_mem out, uint64_t out_offset, cl_uint nw, const cl_event *w,
-                                    cl_event *done, const pclr__entry **entry, const pclr__extra *x) {
-    const pclr__entry *en;
-    pclr_launch plan;
+/* slot: a program's cl_mem as a buffer (its size and host address asked of the driver) */
+static pclr_result pclr__cl_wrap(pclr__engine *e, pclr__mem h, uint64_t bytes, pclr_buffer *out) {
+    pclr_cl_context *ctx = (pclr_cl_context *)e;
     pclr_result r;
-    uint64_t size = 0, ts, ss;
-    cl_mem partials = NULL, dst;
-    int want = done != NULL;
-    if (done) *done = NULL;
-    if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-    if (!in && n > 0) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "input buffer is NULL");
-    if (nw > 0 && !w) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "num_wait > 0 but the wait list is NULL");
-    if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
-    if (en->y_size) {
-        cl_mem y = x ? (cl_mem)x->y.ptr : NULL;
-        const uint64_t y_offset = x ? x->y_offset : 0;
-        if (!y && n > 0) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
-        if (y) {
-            if (n > UINT64_MAX - y_offset || y_offset + n > UINT64_MAX / en->y_size)
-                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "y_offset + n overflows 64 bits");
-            if ((r = pclr__cl_mem_size(ctx, y, "y", &size)) != PCLR_OK) return r;
-            if ((y_offset + n) * en->y_size > size)
-                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "elements [%llu, %llu) of %u bytes each exceed the y buffer (%llu bytes)",
-                                     (unsigned long long)y_offset, (unsigned long long)(y_offset + n), (unsigned)en->y_size,
-                                     (unsigned long long)size);
-            uint64_t x_addr = 0, y_addr = 0;
-            if ((r = pclr__cl_check_aligned(ctx, y, "y", en->y_size, &y_addr)) != PCLR_OK) return r;
-            if (in && en->cfg.vector_width > 1 && (r = pclr__cl_check_aligned(ctx, in, "input", 0, &x_addr)) != PCLR_OK) return r;
-            if (in && !pclr__y_lines_up(en, x_addr, offset, y_addr, y_offset)) {
-                pclr_config one = *cfg; /* y's vectors would be misaligned: one element per load */
-                one.vector_width = 1;
-                if ((r = pclr__engine_lookup(&ctx->e, &one, n, &en)) != PCLR_OK) return r;
-            }
-        }
-    }
-    if (en->params && (!x || !x->params))
-        return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map has %d parameters and their values are NULL", en->params);
-    ts = en->elem_size;
-    ss = en->layout.size;
-    *entry = en;
-    if (n > UINT64_MAX - offset || offset + n > UINT64_MAX / ts)
-        return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "offset + n overflows 64 bits");
-    if (in) {
-        if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
-        if ((r = pclr__cl_check_aligned(ctx, in, "input", ts, NULL)) != PCLR_OK) return r;
-        if ((offset + n) * ts > size)
-            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW,
-                                 "elements [%llu, %llu) of %llu bytes each exceed the input buffer (%llu bytes)",
-                                 (unsigned long long)offset, (unsigned long long)(offset + n),
-                                 (unsigned long long)ts, (unsigned long long)size);
-    } else {
-        in = ctx->result; /* n = 0: never read */
-        offset = 0;
-    }
-    if (out != ctx->result) {
-        if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
-        if ((r = pclr__cl_check_aligned(ctx, out, "output", ss < 8 ? ss : 8, NULL)) != PCLR_OK) return r;
-        if (out_offset >= size / ss)
-            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "output element %llu is past the output buffer (%llu bytes)",
-                                 (unsigned long long)out_offset, (unsigned long long)size);
-    }
-    if ((r = pclr_plan(&en->cfg, &ctx->e.facts, n, &plan)) != PCLR_OK)
-        return pclr__cl_fail(ctx, r, "pclr_plan: %s", pclr_result_string(r));
-    if ((r = pclr__cl_scratch(ctx, en, plan.groups, &partials)) != PCLR_OK) return r;
-    dst = out_offset == 0 ? out : ctx->result;
-
-    if (en->cfg.finish == PCLR_FINISH_PARTIALS && plan.groups > 1) {
-        /* pass 1: out[group] into the partials area; pass 2: one group folds them */
-        r = pclr__cl_launch(ctx, en, in, offset, n, partials, partials, (size_t)plan.groups, plan.group_size,
-                            nw, w, 0, NULL, x);
-        if (r != PCLR_OK) return r;
-        nw = 0;
-        w = NULL;
-        r = pclr__cl_launch(ctx, en, partials, 0, plan.groups, dst, partials, 1, plan.group_size, 0, NULL,
-                            want && dst == out, done, x);
-    } else {
-        r = pclr__cl_launch(ctx, en, in, offset, n, dst, partials, (size_t)plan.groups, plan.group_size, nw, w,
-                            want && dst == out, done, x);
-    }
-    if (r != PCLR_OK) return r;
-    if (dst != out) {
-        cl_event ev = NULL;
-        pclr__cl_waits ws;
-        cl_int err;
-        if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
-        err = ctx->cl.EnqueueCopyBuffer(ctx->queue, ctx->result, out, 0, (size_t)(out_offset * ss), (size_t)ss, ws.count,
-                                  ws.list, (want || ctx->out_of_order) ? &ev : NULL);
-        pclr__free(&ctx->e, ws.owned);
-        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueCopyBuffer", err, "copying the result");
-        if ((r = pclr__cl_track(ctx, ev, want, done)) != PCLR_OK) return r;
-    }
-    return PCLR_OK;
+    memset(out, 0, sizeof *out);
+    out->handle = h;
+    if (!h.ptr) return PCLR_OK; /* (a NULL buffer: the engine says so where one is needed) */
+    if (!bytes && (r = pclr__cl_mem_size(ctx, (cl_mem)h.ptr, &bytes)) != PCLR_OK) return r;
+    out->bytes = bytes;
+    return pclr__cl_host_address(ctx, (cl_mem)h.ptr, &out->address);
 }
 
-PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
-                                          uint64_t n, cl_mem out, uint64_t out_offset, cl_uint num_wait,
-                                          const cl_event *wait, cl_event *done) {
-    const pclr__entry *en;
-    if (done) *done = NULL;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_enqueue(ctx, cfg, in, offset, n, out, out_offset, num_wait, wait, done, &en, NULL));
-}
-
-PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
-                                              uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
-                                              cl_uint num_wait, const cl_event *wait, cl_event *done) {
-    const pclr__entry *en;
-    pclr__extra extra;
-    if (done) *done = NULL;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    extra.y.ptr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_enqueue(ctx, cfg, x, x_offset, n, out, out_offset, num_wait, wait, done, &en, &extra));
-}
-
-static pclr_result pclr__cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset, uint64_t n,
-                                   void *result, const pclr__extra *x) {
-    const pclr__entry *en = NULL;
-    pclr_result r;
-    pclr__cl_waits ws;
-    cl_int err;
-    unsigned char state[64];
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "result pointer is NULL");
-    if ((r = pclr__cl_enqueue(ctx, cfg, in, offset, n, ctx->result, 0, 0, NULL, NULL, &en, x)) != PCLR_OK) return r;
-    /* The kernel goes to the device before the read is enqueued: on NVIDIA's OpenCL a read that
-       has to wait for a running kernel completes ~7 us after it (a bare kernel flushed first:
-       22.5 -> 15.5 us, result_paths.log); through this call the kernel is mostly still running
-       when the read comes, and the flush takes 0-2 us off (blocking_flush.log). */
-    if ((err = ctx->cl.Flush(ctx->queue)) != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clFlush", err, "submitting the reduce");
-    if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
-    if (ctx->pinned_ptr) { /* into pinned memory, then one clFinish: on NVIDIA ~4 us sooner than a blocking read */
-        err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_FALSE, 0, en->layout.size, ctx->pinned_ptr, ws.count, ws.list, NULL);
-        pclr__free(&ctx->e, ws.owned);
-        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
-        if ((err = ctx->cl.Finish(ctx->queue)) != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clFinish", err, "waiting for the result");
-        memcpy(state, ctx->pinned_ptr, en->layout.size);
-    } else {
-        err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->result, CL_TRUE, 0, en->layout.size, state, ws.count, ws.list, NULL);
-        pclr__free(&ctx->e, ws.owned);
-        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
-    }
-    return pclr__finalize(&en->cfg, &en->layout, state, result);
-}
-
-PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
-                                    uint64_t n, void *result) {
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce(ctx, cfg, in, offset, n, result, NULL));
-}
-
-PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
-                                        uint64_t y_offset, uint64_t n, const double *params, void *result) {
-    pclr__extra extra;
-    extra.y.ptr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce(ctx, cfg, x, x_offset, n, result, &extra));
-}
-
-
-/* ------------------------------------------------------------ layouts */
 /* A buffer of at least `bytes` in *mem (grown; pending commands keep the old one alive). */
 static pclr_result pclr__cl_grow(pclr_cl_context *ctx, cl_mem *mem, size_t *have, uint64_t bytes, const char *what) {
     cl_int err = CL_SUCCESS;
     cl_mem m;
-    if (bytes <= *have) return PCLR_OK;
+    if (bytes <= *have && *mem) return PCLR_OK;
     if (bytes > SIZE_MAX) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "%s: %llu bytes", what, (unsigned long long)bytes);
-    m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &err);
+    m = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE, (size_t)(bytes ? bytes : 1), NULL, &err);
     if (err != CL_SUCCESS || !m) return pclr__cl_fail_call(ctx, "clCreateBuffer", err, what);
     if (*mem) ctx->cl.ReleaseMemObject(*mem);
     *mem = m;
@@ -1455,175 +1202,254 @@ static pclr_result pclr__cl_grow(pclr_cl_context *ctx, cl_mem *mem, size_t *have
     return PCLR_OK;
 }
 
-static pclr_result pclr__cl_batched_on(pclr__engine *eng, const pclr__batch *b, pclr__mem xm, uint64_t x_offset, const pclr__extra *x,
-                                       pclr__mem offsets_m, pclr__mem out_m, void *results, cl_uint nw, const cl_event *w, cl_event *done) {
-    pclr_cl_context *ctx = (pclr_cl_context *)eng;
-    const pclr__entry *e = b->en;
-    const pclr__cl_program *prog = (const pclr__cl_program *)e->program;
-    const pclr_config *c = &b->shape;
-    const int seg = c->layout == PCLR_LAYOUT_SEGMENTS, want = done != NULL && !results;
-    const uint64_t ss = e->layout.size, tickets = (uint64_t)ctx->e.facts.compute_units * 256 + 64; /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
-    cl_mem in = (cl_mem)xm.ptr, offsets = (cl_mem)offsets_m.ptr, out = (cl_mem)out_m.ptr, dst;
-    cl_ulong a[7];
-    cl_int err;
-    cl_uint arg = 11;
-    cl_event ev = NULL;
-    pclr__cl_waits ws;
-    pclr_result r;
-    uint64_t size = 0;
-    unsigned char *states = NULL;
-    int j;
-    if (done) *done = NULL;
-    if (b->span && !in) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "input buffer is NULL");
-    if (in) {
-        if ((r = pclr__cl_mem_size(ctx, in, "input", &size)) != PCLR_OK) return r;
-        if ((r = pclr__cl_check_aligned(ctx, in, "input", e->elem_size, NULL)) != PCLR_OK) return r;
-        if (b->span > UINT64_MAX / e->elem_size - x_offset || (x_offset + b->span) * e->elem_size > size)
-            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements [%llu, %llu) exceed the input buffer (%llu bytes)",
-                                 (unsigned long long)x_offset, (unsigned long long)(x_offset + b->span), (unsigned long long)size);
+/* A buffer created holding `bytes` copies of... `init` (4 bytes each when init is not NULL, else zero), once. */
+static pclr_result pclr__cl_made(pclr_cl_context *ctx, cl_mem *mem, size_t bytes, const void *init, const char *what) {
+    cl_int err = CL_SUCCESS;
+    unsigned char *host;
+    if (*mem) return PCLR_OK;
+    if (!(host = (unsigned char *)pclr__alloc(&ctx->e, bytes))) return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory");
+    memset(host, 0, bytes);
+    if (init) memcpy(host, init, 4);
+    *mem = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, host, &err);
+    pclr__free(&ctx->e, host);
+    if (err != CL_SUCCESS || !*mem) {
+        *mem = NULL;
+        return pclr__cl_fail_call(ctx, "clCreateBuffer", err, what);
     }
-    if (e->y_size) {
-        cl_mem y = x ? (cl_mem)x->y.ptr : NULL;
-        if (!y && b->span) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map reads y and its buffer is NULL");
-        if (y) {
-            if ((r = pclr__cl_mem_size(ctx, y, "y", &size)) != PCLR_OK) return r;
-            if ((r = pclr__cl_check_aligned(ctx, y, "y", e->y_size, NULL)) != PCLR_OK) return r;
-            if (b->span > UINT64_MAX / e->y_size - x->y_offset || (x->y_offset + b->span) * e->y_size > size)
-                return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the layout's elements exceed the y buffer (%llu bytes)", (unsigned long long)size);
+    return PCLR_OK;
+}
+
+/* slot: the passes' scratch (see pclr__scratch_kind) */
+static pclr_result pclr__cl_scratch(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m) {
+    pclr_cl_context *ctx = (pclr_cl_context *)e;
+    const pclr_config *c = &en->cfg;
+    pclr_result r = PCLR_OK;
+    cl_mem *mem = &ctx->partials;
+    switch (what) {
+    case PCLR__SCRATCH_FOLD:
+        if (c->finish == PCLR_FINISH_ATOMIC) { /* the running value, the identity between launches */
+            const int slot = pclr__atomic_slot(c);
+            unsigned char ident[8];
+            pclr_identity(slot < 3 ? PCLR_UINT : PCLR_INT, c->op, ident);
+            mem = &ctx->slots[slot];
+            r = pclr__cl_made(ctx, mem, 4, ident, "creating an atomic slot");
+        } else if (pclr__zeroed_scratch_bytes(c)) { /* the exact sum's cells, zero between launches */
+            mem = &ctx->zeroed;
+            r = pclr__cl_made(ctx, mem, PCLR__EXACT_SCRATCH_BYTES, NULL, "creating the exact sum's cells");
+        } else {
+            r = pclr__cl_grow(ctx, mem, &ctx->partials_bytes, bytes, "creating the partials");
         }
-    }
-    if (e->params && (!x || !x->params)) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the map has %d parameters and their values are NULL", e->params);
-    if (seg && c->rows) {
-        if (!offsets) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "the segments' offsets buffer is NULL");
-        if ((r = pclr__cl_mem_size(ctx, offsets, "offsets", &size)) != PCLR_OK) return r;
-        if (size / 8 < c->rows + 1) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the offsets buffer holds fewer than K + 1 = %llu offsets",
-                                                        (unsigned long long)(c->rows + 1));
-    }
-    if (!results) {
-        if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-        if ((r = pclr__cl_mem_size(ctx, out, "output", &size)) != PCLR_OK) return r;
-        if (size / ss < b->results) return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "the output buffer holds fewer than %llu states",
-                                                         (unsigned long long)b->results);
-    }
-    if (b->results == 0) return PCLR_OK;
-    if (!ctx->lay_ctl) { /* the status word and the tickets, created zero: the kernels leave them zero */
-        void *zeros = pclr__alloc(&ctx->e, (size_t)tickets * 4);
-        if (!zeros) return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory");
-        memset(zeros, 0, (size_t)tickets * 4);
-        ctx->lay_ctl = ctx->cl.CreateBuffer(ctx->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, (size_t)tickets * 4, zeros, &err);
-        pclr__free(&ctx->e, zeros);
-        if (err != CL_SUCCESS || !ctx->lay_ctl) { ctx->lay_ctl = NULL; return pclr__cl_fail_call(ctx, "clCreateBuffer", err, "creating the layout tickets"); }
-    }
-    if (b->plan.split > 1 && (r = pclr__cl_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * b->plan.split * ss, "creating the partials")) != PCLR_OK)
-        return r;
-    if (results && (r = pclr__cl_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "creating the states")) != PCLR_OK) return r;
-    if (!ctx->partials && (r = pclr__cl_grow(ctx, &ctx->partials, &ctx->partials_bytes, 64, "creating the partials")) != PCLR_OK) return r;
-    dst = results ? ctx->lay_states : out;
-    if (!offsets) offsets = ctx->lay_ctl; /* rows and columns: never read */
-    if (!in) in = ctx->lay_ctl;           /* nothing to read */
-    a[0] = x_offset; a[1] = c->rows; a[2] = c->cols; a[3] = c->pitch; a[4] = b->span; a[5] = b->plan.split;
-    if ((err = ctx->cl.SetKernelArg(prog->kernel, 0, sizeof in, &in)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 1, 8, &a[0])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 2, 8, &a[1])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 3, 8, &a[2])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 4, 8, &a[3])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 5, sizeof offsets, &offsets)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 6, 8, &a[4])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 7, 8, &a[5])) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 8, sizeof dst, &dst)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 9, sizeof ctx->partials, &ctx->partials)) != CL_SUCCESS ||
-        (err = ctx->cl.SetKernelArg(prog->kernel, 10, sizeof ctx->lay_ctl, &ctx->lay_ctl)) != CL_SUCCESS)
-        return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the kernel's arguments");
-    if (e->y_size) {
-        cl_mem y = x && x->y.ptr ? (cl_mem)x->y.ptr : ctx->lay_ctl;
-        a[6] = x ? x->y_offset : 0;
-        if ((err = ctx->cl.SetKernelArg(prog->kernel, arg++, sizeof y, &y)) != CL_SUCCESS ||
-            (err = ctx->cl.SetKernelArg(prog->kernel, arg++, 8, &a[6])) != CL_SUCCESS)
-            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's y");
-    }
-    for (j = 0; j < e->params; ++j) {
-        uint64_t value;
-        const size_t sz = pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &value);
-        if ((err = ctx->cl.SetKernelArg(prog->kernel, arg++, sz, &value)) != CL_SUCCESS)
-            return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the map's parameters");
-    }
-    if (results && seg) {
-        const cl_uint zero = 0;
-        if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
-        err = ctx->cl.EnqueueWriteBuffer(ctx->queue, ctx->lay_ctl, CL_TRUE, 0, 4, &zero, ws.count, ws.list, NULL);
-        pclr__free(&ctx->e, ws.owned);
-        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueWriteBuffer", err, "clearing the segments' status");
-        nw = 0;
-        w = NULL;
-    }
-    {
-        size_t global = (size_t)b->plan.groups * b->plan.group_size, local = b->plan.group_size;
-        if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
-        err = ctx->cl.EnqueueNDRangeKernel(ctx->queue, prog->kernel, 1, NULL, &global, &local, ws.count, ws.list,
-                                           (want || ctx->out_of_order) ? &ev : NULL);
-        pclr__free(&ctx->e, ws.owned);
-        if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueNDRangeKernel", err, "launching the layout's reduction");
-        if ((r = pclr__cl_track(ctx, ev, want, done)) != PCLR_OK) return r;
-    }
-    if (!results) return PCLR_OK;
-    if (!(states = (unsigned char *)pclr__alloc(&ctx->e, (size_t)(b->results * ss))))
-        return pclr__cl_fail(ctx, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %llu states", (unsigned long long)b->results);
-    if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) { pclr__free(&ctx->e, states); return r; }
-    err = ctx->cl.EnqueueReadBuffer(ctx->queue, dst, CL_TRUE, 0, (size_t)(b->results * ss), states, ws.count, ws.list, NULL);
-    if (err == CL_SUCCESS && seg) {
-        cl_uint bad = 0;
-        err = ctx->cl.EnqueueReadBuffer(ctx->queue, ctx->lay_ctl, CL_TRUE, 0, 4, &bad, ws.count, ws.list, NULL);
-        if (err == CL_SUCCESS && bad) {
-            pclr__free(&ctx->e, ws.owned);
-            pclr__free(&ctx->e, states);
-            return pclr__cl_fail(ctx, PCLR_ERR_SIZE_OVERFLOW, "segment offsets decrease or pass n = %llu (checked on the device, where the "
-                                 "offsets are)", (unsigned long long)b->span);
+        break;
+    case PCLR__SCRATCH_PARTIALS: r = pclr__cl_grow(ctx, mem, &ctx->partials_bytes, bytes, "creating the partials"); break;
+    case PCLR__SCRATCH_COUNTER: mem = &ctx->counter; break;
+    case PCLR__SCRATCH_TICKETS: /* the status word and the tickets of shared rows: fewer than 4 x the groups (pclr__plan_layout) */
+        mem = &ctx->lay_ctl;
+        r = pclr__cl_made(ctx, mem, ((size_t)ctx->e.facts.compute_units * 256 + 64) * 4, NULL, "creating the layout tickets");
+        break;
+    case PCLR__SCRATCH_RESULT:
+        if (bytes > 64) {
+            mem = &ctx->lay_states;
+            r = pclr__cl_grow(ctx, mem, &ctx->lay_states_bytes, bytes, "creating the states");
+        } else {
+            mem = &ctx->result;
         }
+        break;
     }
-    pclr__free(&ctx->e, ws.owned);
-    r = err != CL_SUCCESS ? pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the states") : pclr__batch_finalize(b, states, results);
-    pclr__free(&ctx->e, states);
+    m->ptr = *mem;
     return r;
 }
 
-static pclr_result pclr__cl_batched(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
-                                    pclr__mem offsets, pclr__mem out, void *results) {
-    return pclr__cl_batched_on(e, b, x, x_offset, extra, offsets, out, results, 0, NULL, NULL);
+/* A kernel argument of `size` bytes at `at` (counted on). */
+#define PCLR__CL_ARG(ctx, k, at, size, value) \
+    if (err == CL_SUCCESS) err = (ctx)->cl.SetKernelArg((k), (at)++, (size), (value))
+
+/* slot: one launch, then (out_index != 0) the states copied from staging to their place in out */
+static pclr_result pclr__cl_launch(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync) {
+    pclr_cl_context *ctx = (pclr_cl_context *)e;
+    const pclr__cl_program *prog = (const pclr__cl_program *)p->en->program;
+    const uint64_t ss = p->en->layout.size, states = p->out_count * ss;
+    const int want = p->last && sync && sync->opencl_done, stage = p->out_index != 0;
+    const cl_uint nw = p->first && sync ? (cl_uint)sync->opencl_wait_count : 0;
+    const cl_event *w = nw ? (const cl_event *)sync->opencl_wait : NULL;
+    cl_kernel k = prog->kernel;
+    cl_mem x = (cl_mem)p->x.ptr, y = (cl_mem)p->y.ptr, offsets = (cl_mem)p->offsets.ptr, out = (cl_mem)p->out.ptr;
+    cl_mem fold = (cl_mem)p->fold.ptr, counter = (cl_mem)p->counter.ptr;
+    cl_ulong a[8];
+    size_t global = (size_t)p->groups * p->group_size, local = p->group_size;
+    cl_event ev = NULL;
+    pclr__cl_waits ws;
+    pclr_result r;
+    cl_int err = CL_SUCCESS;
+    cl_uint at = 0;
+    int j;
+    if (want) *(cl_event *)sync->opencl_done = NULL;
+    if (nw && !w) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "sync.opencl_wait_count is %u and the wait list is NULL", (unsigned)nw);
+    if (stage) { /* no pointer arithmetic on a cl_mem: the kernel writes from state 0 of a staging buffer */
+        if (states > 64 && (r = pclr__cl_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, states, "creating the states")) != PCLR_OK) return r;
+        out = states > 64 ? ctx->lay_states : ctx->result;
+    }
+    a[0] = p->x_offset; a[1] = p->n; a[7] = p->y_offset;
+    PCLR__CL_ARG(ctx, k, at, sizeof x, &x);
+    PCLR__CL_ARG(ctx, k, at, 8, &a[0]);
+    if (p->b) { /* a layout's: rows, cols, pitch, offsets, n, split */
+        a[2] = p->b->shape.rows; a[3] = p->b->shape.cols; a[4] = p->b->shape.pitch; a[5] = p->b->plan.split;
+        PCLR__CL_ARG(ctx, k, at, 8, &a[2]);
+        PCLR__CL_ARG(ctx, k, at, 8, &a[3]);
+        PCLR__CL_ARG(ctx, k, at, 8, &a[4]);
+        PCLR__CL_ARG(ctx, k, at, sizeof offsets, &offsets);
+        PCLR__CL_ARG(ctx, k, at, 8, &a[1]);
+        PCLR__CL_ARG(ctx, k, at, 8, &a[5]);
+    } else {
+        PCLR__CL_ARG(ctx, k, at, 8, &a[1]);
+    }
+    PCLR__CL_ARG(ctx, k, at, sizeof out, &out);
+    PCLR__CL_ARG(ctx, k, at, sizeof fold, &fold);
+    PCLR__CL_ARG(ctx, k, at, sizeof counter, &counter);
+    if (p->en->y_size) { /* a map's y, then its parameters */
+        PCLR__CL_ARG(ctx, k, at, sizeof y, &y);
+        PCLR__CL_ARG(ctx, k, at, 8, &a[7]);
+    }
+    for (j = 0; j < p->en->params; ++j) {
+        uint64_t value;
+        const size_t size = pclr__param_arg(p->en->param[j], p->params[j], &value);
+        PCLR__CL_ARG(ctx, k, at, size, &value);
+    }
+    if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clSetKernelArg", err, "setting the kernel's arguments");
+    if ((r = pclr__cl_waits_make(ctx, nw, w, &ws)) != PCLR_OK) return r;
+    err = ctx->cl.EnqueueNDRangeKernel(ctx->queue, k, 1, NULL, &global, &local, ws.count, ws.list,
+                                       ((want && !stage) || ctx->out_of_order) ? &ev : NULL);
+    pclr__free(&ctx->e, ws.owned);
+    /* CL_KERNEL_WORK_GROUP_SIZE is not checked up front: NVIDIA reports 256
+       for these kernels yet runs them in groups of 1024. The launch decides. */
+    if ((err == CL_INVALID_WORK_GROUP_SIZE || err == CL_OUT_OF_RESOURCES) && local > prog->max_group)
+        return pclr__cl_fail(ctx, PCLR_ERR_UNSUPPORTED_BY_DEVICE,
+                             "clEnqueueNDRangeKernel failed with %s (%d): group size %lu is above the kernel's "
+                             "CL_KERNEL_WORK_GROUP_SIZE %lu on this device", pclr__cl_error_name(err), (int)err,
+                             (unsigned long)local, (unsigned long)prog->max_group);
+    if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueNDRangeKernel", err, "launching the reduction");
+    if ((r = pclr__cl_track(ctx, ev, want && !stage, want ? (cl_event *)sync->opencl_done : NULL)) != PCLR_OK || !stage) return r;
+    ev = NULL;
+    if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
+    err = ctx->cl.EnqueueCopyBuffer(ctx->queue, out, (cl_mem)p->out.ptr, 0, (size_t)(p->out_index * ss), (size_t)states, ws.count, ws.list,
+                                    (want || ctx->out_of_order) ? &ev : NULL);
+    pclr__free(&ctx->e, ws.owned);
+    if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueCopyBuffer", err, "copying the states to their place");
+    return pclr__cl_track(ctx, ev, want, want ? (cl_event *)sync->opencl_done : NULL);
+}
+#undef PCLR__CL_ARG
+
+/* slot: a blocking reduce's states to the host. The kernel goes to the device before the read is
+   enqueued: on NVIDIA's OpenCL a read that has to wait for a running kernel completes ~7 us after
+   it (a bare kernel flushed first: 22.5 -> 15.5 us, result_paths.log); through this call the kernel
+   is mostly still running when the read comes, and the flush takes 0-2 us off (blocking_flush.log).
+   A small read goes into pinned memory, then one clFinish: on NVIDIA ~4 us sooner than a blocking read. */
+static pclr_result pclr__cl_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
+    pclr_cl_context *ctx = (pclr_cl_context *)e;
+    const int pinned = ctx->pinned_ptr && bytes <= 64;
+    pclr__cl_waits ws;
+    pclr_result r;
+    cl_int err;
+    (void)sync;
+    if (!ok || !host) return PCLR_OK;
+    if ((err = ctx->cl.Flush(ctx->queue)) != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clFlush", err, "submitting the reduce");
+    if ((r = pclr__cl_waits_make(ctx, 0, NULL, &ws)) != PCLR_OK) return r;
+    err = ctx->cl.EnqueueReadBuffer(ctx->queue, (cl_mem)src.ptr, pinned ? CL_FALSE : CL_TRUE, 0, bytes, pinned ? ctx->pinned_ptr : host,
+                                    ws.count, ws.list, NULL);
+    pclr__free(&ctx->e, ws.owned);
+    if (err != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clEnqueueReadBuffer", err, "reading the result");
+    if (!pinned) return PCLR_OK;
+    if ((err = ctx->cl.Finish(ctx->queue)) != CL_SUCCESS) return pclr__cl_fail_call(ctx, "clFinish", err, "waiting for the result");
+    memcpy(host, ctx->pinned_ptr, bytes);
+    return PCLR_OK;
 }
 
-static pclr_result pclr__cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
-                                           uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
-                                           cl_uint nw, const cl_event *w, cl_event *done, void *results) {
-    pclr__batch b;
-    pclr__extra extra;
-    pclr__mem xm, om, dm;
+/* ------------------------------------------------------------ the deprecated verbs (0.4): thin wrappers */
+/* A program's cl_mem as a buffer of the generic context that ctx serves (or of none). */
+PCLR_API pclr_result pclr_cl_buffer(pclr_context *ctx, cl_mem mem, pclr_buffer *out) {
+    pclr__mem h;
+    h.ptr = mem;
+    return pclr__buffer_wrap(ctx, PCLR_OPENCL, "pclr_cl_buffer", h, 0, out);
+}
+
+/* The reduce of the old verbs: their handles wrapped (sizes asked of the driver), then the engine's pipeline. */
+static pclr_result pclr__cl_verb(pclr_cl_context *ctx, const char *fn, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                 uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results, cl_mem out,
+                                 uint64_t first_state, cl_uint nw, const cl_event *w, cl_event *done) {
+    pclr_buffer bx, by, bo, bs;
+    pclr_input in;
+    pclr_sync sync;
+    pclr__mem h;
     pclr_result r;
+    memset(&in, 0, sizeof in);
+    memset(&sync, 0, sizeof sync);
+    h.ptr = x;
+    if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bx)) != PCLR_OK) return r;
+    h.ptr = y;
+    if ((r = pclr__cl_wrap(&ctx->e, h, 0, &by)) != PCLR_OK) return r;
+    h.ptr = offsets;
+    if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bo)) != PCLR_OK) return r;
+    in.x = x ? &bx : NULL;
+    in.x_offset = x_offset;
+    in.y = y ? &by : NULL;
+    in.y_offset = y_offset;
+    in.params = params;
+    in.offsets = offsets ? &bo : NULL;
+    in.n = n;
+    if (results) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX);
+    if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "%s: the output buffer is NULL", fn);
+    h.ptr = out;
+    if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bs)) != PCLR_OK) return r;
+    sync.opencl_wait_count = nw;
+    sync.opencl_wait = (void *const *)w;
+    sync.opencl_done = (void **)done;
+    return pclr__engine_async(&ctx->e, fn, cfg, &in, &bs, first_state, &sync);
+}
+
+PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset, uint64_t n, void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_cl_reduce: result pointer is NULL");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce", cfg, in, offset, NULL, 0, NULL, NULL, n, result, NULL, 0, 0, NULL, NULL));
+}
+PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                        uint64_t y_offset, uint64_t n, const double *params, void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!result) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_cl_reduce_map: result pointer is NULL");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce_map", cfg, x, x_offset, y, y_offset, params, NULL, n, result, NULL, 0, 0,
+                                               NULL, NULL));
+}
+PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset, uint64_t n, cl_mem out,
+                                          uint64_t out_offset, cl_uint num_wait, const cl_event *wait, cl_event *done) {
     if (done) *done = NULL;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (nw > 0 && !w) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "num_wait > 0 but the wait list is NULL");
-    if ((r = pclr__engine_batch(&ctx->e, cfg, n, &b)) != PCLR_OK) return r;
-    xm.ptr = x;
-    om.ptr = offsets;
-    dm.ptr = out;
-    extra.y.ptr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    return pclr__cl_batched_on(&ctx->e, &b, xm, x_offset, &extra, om, dm, results, nw, w, done);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce_async", cfg, in, offset, NULL, 0, NULL, NULL, n, NULL, out, out_offset,
+                                               num_wait, wait, done));
 }
-
+PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+                                              uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
+                                              cl_uint num_wait, const cl_event *wait, cl_event *done) {
+    if (done) *done = NULL;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce_map_async", cfg, x, x_offset, y, y_offset, params, NULL, n, NULL, out,
+                                               out_offset, num_wait, wait, done));
+}
 PCLR_API pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                             uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!results) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "results pointer is NULL");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, 0, NULL, NULL, results));
+    if (!results) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "pclr_cl_reduce_batched: results pointer is NULL");
+    if (cfg && cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__cl_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce_batched", cfg, x, x_offset, y, y_offset, params, offsets, n, results, NULL,
+                                               0, 0, NULL, NULL));
 }
-
 PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                                   uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *done) {
+    if (done) *done = NULL;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "output buffer is NULL");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, out, num_wait, wait, done, NULL));
+    if (cfg && cfg->layout == PCLR_LAYOUT_ONE)
+        return pclr__cl_fail(ctx, PCLR_ERR_UNSUPPORTED_COMBINATION, "the batched reduce needs a layout (rows, columns or segments)");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cl_verb(ctx, "pclr_cl_reduce_batched_async", cfg, x, x_offset, y, y_offset, params, offsets, n, NULL, out,
+                                               0, num_wait, wait, done));
 }
 
 /* ------------------------------------------------------------ memory: the engine's slots */
@@ -1663,11 +1489,6 @@ static pclr_result pclr__cl_write(pclr__engine *e, pclr__mem m, size_t offset, c
 static pclr_result pclr__cl_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
     return pclr__cl_copy_mem(e, m, offset, dst, bytes, 0);
 }
-static pclr_result pclr__cl_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                                       void *result, const pclr__extra *x) {
-    return pclr__cl_reduce((pclr_cl_context *)e, cfg, (cl_mem)in.ptr, offset, n, result, x);
-}
-
 /* ------------------------------------------------------------ tuner: profiling events on a queue swapped in */
 static pclr_result pclr__cl_tune_begin(pclr__engine *e) {
     pclr_cl_context *ctx = (pclr_cl_context *)e;
@@ -1684,22 +1505,28 @@ static pclr_result pclr__cl_tune_begin(pclr__engine *e) {
     ctx->last = NULL;
     return PCLR_OK;
 }
-static double pclr__cl_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
-                                 uint64_t n, const uint64_t *offsets, int calls) {
+static double pclr__cl_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
+                                 const uint64_t *offsets, int calls) {
     pclr_cl_context *ctx = (pclr_cl_context *)e;
     cl_event first = NULL, last = NULL;
     cl_ulong start = 0, end = 0;
     double secs = -1.0;
-    pclr__extra none;
-    pclr__mem no_offsets;
+    pclr_buffer result;
+    pclr_input in;
+    pclr_sync sync;
     int i;
-    memset(&none, 0, sizeof none);
-    no_offsets.ptr = NULL;
-    for (i = 0; i < calls; ++i) { /* (inside pclr_cl_tune's call: the internal forms, not the public ones that claim the context) */
+    memset(&result, 0, sizeof result);
+    memset(&in, 0, sizeof in);
+    memset(&sync, 0, sizeof sync);
+    result.handle.ptr = ctx->result;
+    result.bytes = 64;
+    in.x = pool;
+    in.n = n;
+    for (i = 0; i < calls; ++i) { /* (inside pclr_cl_tune's call: the engine's pipeline, not the public verbs that claim the context) */
         cl_event ev = NULL;
-        const pclr__entry *en;
-        if ((b ? pclr__cl_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, 0, NULL, &ev)
-               : pclr__cl_enqueue(ctx, c, (cl_mem)pool.ptr, offsets[i], n, ctx->result, 0, 0, NULL, &ev, &en, NULL)) != PCLR_OK) break;
+        in.x_offset = offsets[i];
+        sync.opencl_done = (void **)&ev;
+        if (pclr__engine_async(e, "pclr_tune", c, &in, c->layout != PCLR_LAYOUT_ONE ? out : &result, 0, &sync) != PCLR_OK) break;
         if (!first) first = ev;
         else if (last) ctx->cl.ReleaseEvent(last);
         if (ev != first) last = ev;
@@ -1792,14 +1619,30 @@ PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_OPENCL ? (pclr_cl_context *)ctx->engine : NULL;
 }
 PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->mem.ptr : NULL;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->handle.ptr : NULL;
 }
 
-PCLR__DEFINE_OPS(pclr__cl_ops, PCLR_OPENCL, pclr__cl_defaults, pclr__cl_check, NULL, pclr__cl_build, pclr__cl_release,
-                 pclr__cl_alloc_mem, pclr__cl_free_mem, pclr__cl_write, pclr__cl_read, pclr__cl_reduce_mem,
-                 pclr__cl_tune_begin, pclr__cl_tune_time, pclr__cl_tune_end, pclr__cl_describe,
-                 pclr__cl_generic_create, pclr__cl_generic_destroy, pclr__cl_batched)
-
+static void pclr__cl_ops(pclr__backend_ops *ops) {
+    ops->backend = PCLR_OPENCL;
+    ops->defaults = pclr__cl_defaults;
+    ops->check = pclr__cl_check;
+    ops->build = pclr__cl_build;
+    ops->release = pclr__cl_release;
+    ops->alloc = pclr__cl_alloc_mem;
+    ops->free = pclr__cl_free_mem;
+    ops->write = pclr__cl_write;
+    ops->read = pclr__cl_read;
+    ops->wrap = pclr__cl_wrap;
+    ops->scratch = pclr__cl_scratch;
+    ops->launch = pclr__cl_launch;
+    ops->complete = pclr__cl_complete;
+    ops->tune_begin = pclr__cl_tune_begin;
+    ops->tune_time = pclr__cl_tune_time;
+    ops->tune_end = pclr__cl_tune_end;
+    ops->describe = pclr__cl_describe;
+    ops->create = pclr__cl_generic_create;
+    ops->destroy = pclr__cl_generic_destroy;
+}
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CL_IMPLEMENTED */
 

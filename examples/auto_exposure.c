@@ -297,6 +297,7 @@ static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const fl
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
     char why[1024] = "";
+    pclr_input in = PCLR_ZERO;
     pclr_result r;
     desc.backends[0] = backend;
     desc.shaderc_library = pclr_args_shaderc_beside();
@@ -311,7 +312,7 @@ static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const fl
     /* load time: the kernel; then the frame is uploaded and reduced in one launch */
     if ((r = pclr_prepare(ctx, cfg)) != PCLR_OK || (r = pclr_buffer_create(ctx, n * 4 * sizeof(float), &buf)) != PCLR_OK ||
         (r = pclr_buffer_write(ctx, buf, 0, rgba, n * 4 * sizeof(float))) != PCLR_OK ||
-        (r = pclr_reduce(ctx, cfg, buf, 0, n, got)) != PCLR_OK)
+        (in.x = buf, in.n = n, r = pclr_reduce(ctx, cfg, &in, got, pclr_result_size(cfg))) != PCLR_OK)
         fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
     pclr_buffer_destroy(ctx, buf);
     pclr_destroy(ctx);

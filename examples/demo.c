@@ -61,19 +61,22 @@ static int run_table(pclr_context *ctx, void *data, size_t bytes) {
         }
         for (o = PCLR_SUM; o <= PCLR_MAX; ++o) {
             pclr_config cfg = PCLR_ZERO;
+            pclr_input in = PCLR_ZERO;
             unsigned char result[8];
             double times[REPS], t0;
             int k, ok;
             cfg.type = (pclr_type)t;
             cfg.op = (pclr_op)o;
-            r = pclr_reduce(ctx, &cfg, buf, 0, n, result); /* builds the kernel once */
+            in.x = buf;
+            in.n = n;
+            r = pclr_reduce(ctx, &cfg, &in, result, sizeof result); /* builds the kernel once */
             if (r == PCLR_ERR_NO_FP64) {
                 printf("%-7s %-4s %12s  skipped: the device has no fp64\n", pclr_type_name(cfg.type), pclr_op_name(cfg.op), "");
                 continue;
             }
             for (k = 0; k < REPS && r == PCLR_OK; ++k) {
                 t0 = now_s();
-                r = pclr_reduce(ctx, &cfg, buf, 0, n, result);
+                r = pclr_reduce(ctx, &cfg, &in, result, sizeof result);
                 times[k] = now_s() - t0;
             }
             if (r != PCLR_OK) {

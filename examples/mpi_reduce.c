@@ -170,6 +170,7 @@ int main(int argc, char **argv) {
     pclr_config cfg = PCLR_ZERO, resolved;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
+    pclr_input in = PCLR_ZERO;
     pclr_desc desc = PCLR_ZERO;
     pclr_backend order[3] = {PCLR_CUDA, PCLR_OPENCL, PCLR_CPU}, chosen = PCLR_BACKEND_AUTO;
     long long n = -1, seed = 1, device = -1, platform = -1, repeat = 0;
@@ -259,8 +260,11 @@ int main(int argc, char **argv) {
         if (!slice) MPI_Abort(MPI_COMM_WORLD, 1);
         /* the generator steps a counter from the seed, so seed + lo starts at element lo */
         pclr_args_fill_random(cfg.type, slice, count, (uint64_t)seed + lo);
-        if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, slice, bytes)) == PCLR_OK)
-            r = pclr_reduce(ctx, &cfg, buf, 0, count, local);
+        if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, slice, bytes)) == PCLR_OK) {
+            in.x = buf;
+            in.n = count;
+            r = pclr_reduce(ctx, &cfg, &in, local, rs);
+        }
         free(slice);
     }
     if (r != PCLR_OK) {
@@ -303,7 +307,7 @@ int main(int argc, char **argv) {
             double t0;
             MPI_Barrier(MPI_COMM_WORLD);
             t0 = MPI_Wtime();
-            r = pclr_reduce(ctx, &cfg, buf, 0, count, tmp);
+            r = pclr_reduce(ctx, &cfg, &in, tmp, sizeof tmp);
             t[k] = MPI_Wtime() - t0;
         }
         if (r != PCLR_OK) {
@@ -319,7 +323,7 @@ int main(int argc, char **argv) {
                 double t0;
                 MPI_Barrier(MPI_COMM_WORLD);
                 t0 = MPI_Wtime();
-                if (pclr_reduce(ctx, &cfg, buf, 0, count, mine) != PCLR_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+                if (pclr_reduce(ctx, &cfg, &in, mine, sizeof mine) != PCLR_OK) MPI_Abort(MPI_COMM_WORLD, 1);
                 MPI_Gather(mine, (int)rs, MPI_BYTE, all, (int)rs, MPI_BYTE, 0, MPI_COMM_WORLD);
                 if (rank == 0) {
                     memcpy(g, all, rs);

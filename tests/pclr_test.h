@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int pclr_test_passed = 0, pclr_test_failed = 0;
 
@@ -58,5 +59,21 @@ static inline void pclr_test_count_free(void *p, void *user) {
     if (p) --((pclr_test_counting *)user)->live;
     free(p);
 }
+
+#ifdef PCLREDUCE_H
+/* pclr_reduce of n elements of x from element offset into one result, in the shape the older
+   tests were written in (the results' capacity: the config's result size, or the largest result
+   when the config does not resolve: such a call fails before anything is written). */
+static inline pclr_result reduce_one(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t offset, uint64_t n,
+                                     void *result) {
+    pclr_input in;
+    const size_t size = cfg ? pclr_result_size(cfg) : 0;
+    memset(&in, 0, sizeof in);
+    in.x = x;
+    in.x_offset = offset;
+    in.n = n;
+    return pclr_reduce(ctx, cfg, &in, result, size ? size : sizeof(pclr_stats_result));
+}
+#endif
 
 #endif

@@ -474,7 +474,7 @@ static void run_device(pclr_context *ctx) {
                 char text[160];
                 if (x->type != ty) continue;
                 memset(res, 0xa5, sizeof res);
-                r = pclr_reduce(ctx, &c, buf[t], x->at, x->n, res);
+                r = reduce_one(ctx, &c, buf[t], x->at, x->n, res);
                 ++g_reduces;
                 ++ran;
                 if (r == PCLR_ERR_UNSUPPORTED_BY_DEVICE && ran == 1) { /* known at the launch (NVIDIA OpenCL: a kernel's group limit) */

@@ -43,7 +43,7 @@ static void reduce_all(pclr_context *ctx, uint64_t seed) {
                 memset(&c, 0, sizeof c);
                 c.type = (pclr_type)t;
                 c.op = (pclr_op)o;
-                r = pclr_reduce(ctx, &c, buf, off, n, got);
+                r = reduce_one(ctx, &c, buf, off, n, got);
                 if (r == PCLR_ERR_NO_FP64) continue; /* a device without doubles says so */
                 CHECK(r == PCLR_OK && pclr_args_matches(c.type, c.op, got, host + off * ts, n), "%s %s %s n=%llu offset %llu: %s (%s)",
                       pclr_backend_name(b), pclr_type_name(c.type), pclr_op_name(c.op), (unsigned long long)n,
@@ -72,19 +72,19 @@ static void bad_inputs(pclr_context *ctx) {
     CHECK(pclr_buffer_read(ctx, buf, 0, NULL, 4) == PCLR_ERR_NULL_POINTER, "read into NULL");
     CHECK(pclr_buffer_write(ctx, buf, 0, small, 16) == PCLR_OK, "write the whole buffer");
     c.type = PCLR_UINT;
-    CHECK(pclr_reduce(ctx, &c, buf, 0, 5, v) == PCLR_ERR_SIZE_OVERFLOW, "5 uints in 16 bytes");
-    CHECK(pclr_reduce(ctx, &c, buf, 3, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset 3 + 2 uints in 16 bytes");
-    CHECK(pclr_reduce(ctx, &c, buf, UINT64_MAX, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset + n wraps");
-    CHECK(pclr_reduce(ctx, &c, buf, 0, 4, NULL) == PCLR_ERR_NULL_POINTER, "NULL result");
-    CHECK(pclr_reduce(ctx, &c, NULL, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL buffer with n > 0");
-    CHECK(pclr_reduce(ctx, NULL, buf, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL config");
+    CHECK(reduce_one(ctx, &c, buf, 0, 5, v) == PCLR_ERR_SIZE_OVERFLOW, "5 uints in 16 bytes");
+    CHECK(reduce_one(ctx, &c, buf, 3, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset 3 + 2 uints in 16 bytes");
+    CHECK(reduce_one(ctx, &c, buf, UINT64_MAX, 2, v) == PCLR_ERR_SIZE_OVERFLOW, "offset + n wraps");
+    CHECK(reduce_one(ctx, &c, buf, 0, 4, NULL) == PCLR_ERR_NULL_POINTER, "NULL result");
+    CHECK(reduce_one(ctx, &c, NULL, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL buffer with n > 0");
+    CHECK(reduce_one(ctx, NULL, buf, 0, 4, v) == PCLR_ERR_NULL_POINTER, "NULL config");
     c.unroll = 3;
-    CHECK(pclr_reduce(ctx, &c, buf, 0, 4, v) == PCLR_ERR_INVALID_KNOB && strstr(pclr_last_error(ctx), "unroll"),
+    CHECK(reduce_one(ctx, &c, buf, 0, 4, v) == PCLR_ERR_INVALID_KNOB && strstr(pclr_last_error(ctx), "unroll"),
           "unroll 3 refused, the sentence names it (%s)", pclr_last_error(ctx));
     c.unroll = 0;
     c.op = PCLR_MAX;
-    CHECK(pclr_reduce(ctx, &c, buf, 0, 0, v) == PCLR_OK && *(uint32_t *)v == 0, "n = 0 gives the identity");
-    CHECK(pclr_reduce(ctx, &c, NULL, 0, 0, v) == PCLR_OK, "n = 0 needs no buffer");
+    CHECK(reduce_one(ctx, &c, buf, 0, 0, v) == PCLR_OK && *(uint32_t *)v == 0, "n = 0 gives the identity");
+    CHECK(reduce_one(ctx, &c, NULL, 0, 0, v) == PCLR_OK, "n = 0 needs no buffer");
     CHECK(pclr_resolve(ctx, &c, 1000, &out) == PCLR_OK && out.type == PCLR_UINT && out.group_size > 0, "pclr_resolve fills the knobs");
     CHECK(pclr_buffer_create(ctx, 8, NULL) == PCLR_ERR_NULL_POINTER, "buffer_create(NULL out)");
     CHECK(pclr_prepare(ctx, NULL) == PCLR_ERR_NULL_POINTER, "prepare(NULL)");
@@ -127,7 +127,7 @@ static void contract(void) {
     CHECK(strcmp(pclr_build_log(NULL), "") == 0, "build_log(NULL)");
     CHECK(pclr_describe(NULL, text, sizeof text) > 0 && strstr(text, "no context"), "describe(NULL): %s", text);
     CHECK(pclr_get_backend(NULL) == PCLR_BACKEND_AUTO && strcmp(pclr_device_name(NULL), "") == 0, "backend/device of NULL");
-    CHECK(pclr_reduce(NULL, &c, NULL, 0, 0, v) == PCLR_ERR_INVALID_CONTEXT, "reduce(NULL ctx)");
+    CHECK(reduce_one(NULL, &c, NULL, 0, 0, v) == PCLR_ERR_INVALID_CONTEXT, "reduce(NULL ctx)");
     CHECK(pclr_prepare(NULL, &c) == PCLR_ERR_INVALID_CONTEXT, "prepare(NULL ctx)");
     CHECK(pclr_buffer_create(NULL, 8, NULL) == PCLR_ERR_INVALID_CONTEXT, "buffer_create(NULL ctx)");
     CHECK(pclr_tune(NULL, PCLR_FLOAT, PCLR_SUM, NULL, NULL, 0, NULL) == PCLR_ERR_INVALID_CONTEXT, "tune(NULL ctx)");
@@ -145,7 +145,7 @@ static void contract(void) {
         if (pclr_buffer_create(ctx, 64, &b) == PCLR_OK) {
             memset(text, 1, 64);
             pclr_buffer_write(ctx, b, 0, text, 64);
-            CHECK(pclr_reduce(ctx, &c, b, 0, 16, v) == PCLR_OK && *(int32_t *)v == 16 * 0x01010101, "int sum of 16");
+            CHECK(reduce_one(ctx, &c, b, 0, 16, v) == PCLR_OK && *(int32_t *)v == 16 * 0x01010101, "int sum of 16");
         }
         pclr_buffer_destroy(ctx, b);
         pclr_destroy(ctx);
@@ -341,7 +341,7 @@ static void foreign_buffers(void) {
             pclr_result r;
             uint32_t back[4];
             if (a == b || !ctx[a] || !buf[b]) continue;
-            r = pclr_reduce(ctx[a], &c, buf[b], 0, 100, &got);
+            r = reduce_one(ctx[a], &c, buf[b], 0, 100, &got);
             CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(ctx[a]), "another context"),
                   "a %s context reducing a buffer of another (%s) context: %s (%s)", pclr_backend_name(kinds[a]), pclr_backend_name(kinds[b]),
                   pclr_result_string(r), pclr_last_error(ctx[a]));
@@ -358,7 +358,7 @@ static void foreign_buffers(void) {
             if (kinds[a] == PCLR_OPENCL) CHECK(pclr_buffer_cl(ctx[a], buf[b]) == NULL, "pclr_buffer_cl of another context's buffer: NULL");
             pclr_buffer_destroy(ctx[a], buf[b]); /* ignored: its own context destroys it */
             got = 0;
-            CHECK(pclr_reduce(ctx[a], &c, buf[a], 0, 100, &got) == PCLR_OK && got == want, "%s context: its own buffer still reduces (%u)",
+            CHECK(reduce_one(ctx[a], &c, buf[a], 0, 100, &got) == PCLR_OK && got == want, "%s context: its own buffer still reduces (%u)",
                   pclr_backend_name(kinds[a]), (unsigned)got);
         }
     for (a = 0; a < 3; ++a) {

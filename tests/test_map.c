@@ -1231,7 +1231,7 @@ static void bad_calls(dev *D) {
     report(r == PCLR_ERR_SIZE_OVERFLOW, "%s: x of 100 elements, n = 101: %s, want size overflow", D->name, pclr_result_string(r));
     r = pclr_reduce_map(D->ctx, &c, D->bx, 0, NULL, 0, 10, NULL, &sum);
     report(r == PCLR_ERR_NULL_POINTER, "%s: the map reads y, y NULL: %s, want null pointer", D->name, pclr_result_string(r));
-    r = pclr_reduce(D->ctx, &c, D->bx, 0, 10, &sum);
+    r = reduce_one(D->ctx, &c, D->bx, 0, 10, &sum);
     report(r == PCLR_ERR_NULL_POINTER, "%s: pclr_reduce of a map that reads y: %s, want null pointer", D->name, pclr_result_string(r));
     sum = -1;
     r = pclr_reduce_map(D->ctx, &c, D->bx, 0, NULL, 0, 0, NULL, &sum);
@@ -1239,7 +1239,7 @@ static void bad_calls(dev *D) {
     r = pclr_reduce_map(D->ctx, &cc, D->bx, 0, NULL, 0, 10, NULL, &isum);
     report(r == PCLR_ERR_NULL_POINTER && strstr(pclr_last_error(D->ctx), "parameter"), "%s: parameters declared, values NULL: %s (%s), want null pointer",
            D->name, pclr_result_string(r), pclr_last_error(D->ctx));
-    r = pclr_reduce(D->ctx, &cc, D->bx, 0, 10, &isum);
+    r = reduce_one(D->ctx, &cc, D->bx, 0, 10, &isum);
     report(r == PCLR_ERR_NULL_POINTER, "%s: pclr_reduce of a map with parameters: %s, want null pointer", D->name, pclr_result_string(r));
     isum = -1;
     r = pclr_reduce_map(D->ctx, &cc, D->bx, 0, NULL, 0, 10, &t, &isum);

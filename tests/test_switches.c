@@ -176,12 +176,12 @@ static void check_context(pclr_context *ctx, const float *x) {
                "buffer on %s: %s", pclr_backend_name(pclr_get_backend(ctx)), pclr_last_error(ctx)))
         return;
     memset(&cfg, 0, sizeof cfg);
-    r = pclr_reduce(ctx, &cfg, buf, 0, N, &sum);
+    r = reduce_one(ctx, &cfg, buf, 0, N, &sum);
     CHECK(r == PCLR_OK && sum == expect, "float sum on %s: %s (%g, expected %g; %s)", pclr_backend_name(pclr_get_backend(ctx)),
           pclr_result_string(r), sum, expect, pclr_last_error(ctx));
 
     cfg.map = "x * 2.0f";
-    check_reduce(ctx, pclr_reduce(ctx, &cfg, buf, 0, N, &sum), OUT_MAP, "PCLREDUCE_NO_MAP", "a map");
+    check_reduce(ctx, reduce_one(ctx, &cfg, buf, 0, N, &sum), OUT_MAP, "PCLREDUCE_NO_MAP", "a map");
     memset(&cfg, 0, sizeof cfg);
     cfg.accumulate = PCLR_EXACT;
     check_reduce(ctx, pclr_prepare(ctx, &cfg), OUT_EXACT, "PCLREDUCE_NO_EXACT", "an exact sum");
@@ -196,7 +196,7 @@ static void check_context(pclr_context *ctx, const float *x) {
         CHECK(OUT_FILES ? has(text, "PCLREDUCE_NO_FILES") : has(text, "disk cache: "), "describe on %s:\n%s",
               pclr_backend_name(pclr_get_backend(ctx)), text);
     memset(&cfg, 0, sizeof cfg); /* still usable after the refusals */
-    r = pclr_reduce(ctx, &cfg, buf, 0, N, &sum);
+    r = reduce_one(ctx, &cfg, buf, 0, N, &sum);
     CHECK(r == PCLR_OK && sum == expect, "float sum again on %s: %s", pclr_backend_name(pclr_get_backend(ctx)), pclr_result_string(r));
     pclr_buffer_destroy(ctx, buf);
 }

@@ -589,7 +589,7 @@ static void *share_worker(void *arg) {
     barrier_wait(s->start);
     for (i = 0; s->ok < s->iters && i < 1000 * s->iters; ++i) { /* until iters right (a refused call is tried again) */
         uint32_t got = 0;
-        const pclr_result r = pclr_reduce(s->ctx, &c, s->buf, 0, s->n, &got);
+        const pclr_result r = reduce_one(s->ctx, &c, s->buf, 0, s->n, &got);
         if (r == PCLR_ERR_BUSY) {
             const struct timespec pause = {0, 20000};
             ++s->busy;
@@ -667,7 +667,7 @@ static void run_shared_context(pclr_backend backend, uint64_t seed, int quick) {
         memset(&c, 0, sizeof c);
         c.type = PCLR_UINT;
         CHECK(pclr_buffer_create(ctx, n * sizeof *host, &sh[0].buf) == PCLR_OK && pclr_buffer_write(ctx, sh[0].buf, 0, host, n * sizeof *host) == PCLR_OK &&
-                  pclr_reduce(ctx, &c, sh[0].buf, 0, n, &got) == PCLR_OK && got == sh[1].want,
+                  reduce_one(ctx, &c, sh[0].buf, 0, n, &got) == PCLR_OK && got == sh[1].want,
               "the shared context works afterwards");
         pclr_buffer_destroy(ctx, sh[0].buf);
     }

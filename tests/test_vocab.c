@@ -66,7 +66,7 @@ static long g_slow;
 static double g_reduce_s;
 static pclr_result timed_reduce(pclr_context *ctx, const pclr_config *c, const pclr_buffer *buf, uint64_t off, uint64_t n, void *res) {
     const double t0 = now_s();
-    const pclr_result r = pclr_reduce(ctx, c, buf, off, n, res);
+    const pclr_result r = reduce_one(ctx, c, buf, off, n, res);
     const double dt = now_s() - t0;
     g_reduce_s += dt;
     if (dt > 2.0 && ++g_slow <= 30) {
@@ -898,7 +898,7 @@ static void known_wrap64(void) {
         report(pclr_cpu_reduce_config(&c, k ? (void *)i : (void *)u, 2, &ref) == PCLR_OK &&
                    memcmp(&ref, k ? (void *)&want_i : (void *)&want_u, 8) == 0,
                "known: %s sum wraps on the cpu (got %llu)", pclr_type_name(c.type), (unsigned long long)ref);
-        if (!selected(c.type, c.op, c.accumulate) || pclr_reduce(g_ctx, &c, buf, 0, 2, &got) == PCLR_ERR_NO_FP64) continue;
+        if (!selected(c.type, c.op, c.accumulate) || reduce_one(g_ctx, &c, buf, 0, 2, &got) == PCLR_ERR_NO_FP64) continue;
         report(memcmp(&got, k ? (void *)&want_i : (void *)&want_u, 8) == 0, "known: %s sum wraps on the device (got %llu)",
                pclr_type_name(c.type), (unsigned long long)got);
     }
@@ -1013,19 +1013,19 @@ static void beyond_2_32(void) {
     c.type = PCLR_UINT8;
     c.op = PCLR_ARGMAX;
     memset(&ar, 0, sizeof ar);
-    r = pclr_reduce(g_ctx, &c, buf, 0, n, &ar);
+    r = reduce_one(g_ctx, &c, buf, 0, n, &ar);
     CHECK(r == PCLR_OK && ar.index == at && ar.value.u8 == 7, "uint8 argmax over 2^32 + 2^20: %s, got %u at %llu, want 7 at %llu",
           pclr_result_string(r), (unsigned)ar.value.u8, (unsigned long long)ar.index, (unsigned long long)at);
     c.op = PCLR_ARGMIN; /* the first zero, and from an offset past 2^32 the first zero after it */
-    r = pclr_reduce(g_ctx, &c, buf, at, n - at, &ar);
+    r = reduce_one(g_ctx, &c, buf, at, n - at, &ar);
     CHECK(r == PCLR_OK && ar.index == 1 && ar.value.u8 == 0, "uint8 argmin from offset 2^32 + 12345: %s, got %u at %llu, want 0 at 1",
           pclr_result_string(r), (unsigned)ar.value.u8, (unsigned long long)ar.index);
     c.op = PCLR_COUNT;
-    r = pclr_reduce(g_ctx, &c, buf, 0, n, &cnt);
+    r = reduce_one(g_ctx, &c, buf, 0, n, &cnt);
     CHECK(r == PCLR_OK && cnt == 2, "uint8 count over 2^32 + 2^20: %s, got %llu, want 2", pclr_result_string(r), (unsigned long long)cnt);
     c.op = PCLR_SUM;
     cnt = 0;
-    r = pclr_reduce(g_ctx, &c, buf, 0, n, &cnt);
+    r = reduce_one(g_ctx, &c, buf, 0, n, &cnt);
     CHECK(r == PCLR_OK && (uint32_t)cnt == 14, "uint8 native sum over 2^32 + 2^20: %s, got %u, want 14", pclr_result_string(r), (unsigned)cnt);
 done8:
     pclr_buffer_destroy(g_ctx, buf);
@@ -1051,11 +1051,11 @@ done8:
             memset(&c, 0, sizeof c);
             c.type = PCLR_FLOAT;
             c.op = PCLR_ARGMIN;
-            r = pclr_reduce(g_ctx, &c, buf, 0, n, &ar);
+            r = reduce_one(g_ctx, &c, buf, 0, n, &ar);
             CHECK(r == PCLR_OK && ar.index == fat && ar.value.f32 == -2.0f, "float argmin over 2^32 + 2^20: %s, got %g at %llu, want -2 at %llu",
                   pclr_result_string(r), (double)ar.value.f32, (unsigned long long)ar.index, (unsigned long long)fat);
             c.op = PCLR_MINMAX;
-            r = pclr_reduce(g_ctx, &c, buf, 0, n, &mm);
+            r = reduce_one(g_ctx, &c, buf, 0, n, &mm);
             CHECK(r == PCLR_OK && mm.min.f32 == -2.0f && mm.max.f32 == 1.0f, "float minmax over 2^32 + 2^20: %s", pclr_result_string(r));
         }
     }
