@@ -42,6 +42,15 @@
 #endif
 #endif
 
+/* The declarations of deprecated functions (kept for one minor version, then removed; the CHANGELOG
+   names what replaces each). Define PCLREDUCE_WARN_DEPRECATED to have the compiler say where a
+   program still calls one. */
+#if defined(PCLREDUCE_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
+#define PCLR_DEPRECATED PCLR_API __attribute__((deprecated))
+#else
+#define PCLR_DEPRECATED PCLR_API
+#endif
+
 /* C linkage for C++ programs, around every declaration and definition. */
 #ifdef __cplusplus
 #define PCLR_EXTERN_C_BEGIN extern "C" {
@@ -661,6 +670,13 @@ typedef struct pclr_desc {
     const char *shaderc_library;        /* NULL = $PCLR_SHADERC_LIBRARY, else libshaderc.so.1 */
     const struct pclr_vk_api *vulkan_api;
     const struct pclr_shaderc_api *shaderc_api;
+    /* A program's own device objects for the backend that takes them (NULL: the backend makes its
+       own): the fields of the backend's desc that name them (pclr_cl_desc: context, device, queue;
+       pclr_cuda_desc: context; pclr_vk_desc: instance, physical_device, device, queue_family,
+       queue, enabled_features, compiler); the other fields come from this desc. */
+    const struct pclr_cl_desc *opencl;
+    const struct pclr_cuda_desc *cuda;
+    const struct pclr_vk_desc *vulkan;
 } pclr_desc;
 
 typedef struct pclr_context pclr_context;
@@ -752,12 +768,12 @@ PCLR_API pclr_result pclr_reduce_async(pclr_context *ctx, const pclr_config *cfg
                                        uint64_t first_state, const pclr_sync *sync);
 /* Deprecated (0.4; removed in 0.5): the earlier verbs, now thin wrappers of pclr_reduce and
    pclr_reduce_async that take the results' size on trust. */
-PCLR_API pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_reduce_map(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                      const pclr_buffer *y, uint64_t y_offset, uint64_t n, const double *params, void *result);
-PCLR_API pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_reduce_batched(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                          const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                          uint64_t n, void *results);
-PCLR_API pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_reduce_batched_async(pclr_context *ctx, const pclr_config *cfg, const pclr_buffer *x, uint64_t x_offset,
                                                const pclr_buffer *y, uint64_t y_offset, const double *params, const pclr_buffer *offsets,
                                                uint64_t n, pclr_buffer *out);
 /* The tuner: sweeps the knobs for type and op per size class on this device

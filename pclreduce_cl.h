@@ -152,8 +152,27 @@ typedef struct pclr_cl_features {
 
 typedef struct pclr_cl_context pclr_cl_context;
 
+/* What a generic OpenCL context runs on, for the program's own commands: its context, device and
+   queue (the program may enqueue on the queue; pclr_reduce_async's events order the two), the
+   entry points it loaded, what it found out about the device. */
+typedef struct pclr_cl_native {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    const pclr_cl_api *api;
+    const pclr_cl_features *features;
+} pclr_cl_native;
+/* PCLR_ERR_INVALID_CONTEXT for NULL, PCLR_ERR_INVALID_ARGUMENT for a context of another backend. */
+PCLR_API pclr_result pclr_cl_get_native(const pclr_context *ctx, pclr_cl_native *out);
+
+/* Deprecated (0.4; removed in 0.5), with what replaces them: the OpenCL context of its own
+   (pclr_cl_create*: pclr_create with desc.backends = {PCLR_OPENCL}, the program's own objects in
+   desc.opencl; pclr_cl_destroy, _resolve, _prepare, _tune, _build_log, _last_error, _describe: the
+   generic pclr_* call; _get_api, _get_features, _get_cl_context, _get_queue: pclr_cl_get_native;
+   pclr_context_cl: not needed). */
+
 /* Wraps the user's context, device and queue (retained). On error *out is NULL. */
-PCLR_API pclr_result pclr_cl_create(const pclr_cl_desc *desc, pclr_cl_context **out);
+PCLR_DEPRECATED pclr_result pclr_cl_create(const pclr_cl_desc *desc, pclr_cl_context **out);
 /* Creates its own context + in-order queue. The arguments are the old
    0-based spelling (kept; new code sets desc.platform_number /
    desc.device_number, see above): platform_index >= 0 picks a platform,
@@ -161,33 +180,33 @@ PCLR_API pclr_result pclr_cl_create(const pclr_cl_desc *desc, pclr_cl_context **
    device_index-th device over all platforms); -1 / -1 = the best device: a
    GPU first, then an accelerator, then a CPU. PCLR_ERR_NO_DRIVER without any
    platform, PCLR_ERR_NO_DEVICE for an index out of range or no device. */
-PCLR_API pclr_result pclr_cl_create_default(int platform_index, int device_index, pclr_cl_context **out);
+PCLR_DEPRECATED pclr_result pclr_cl_create_default(int platform_index, int device_index, pclr_cl_context **out);
 /* The same with a desc for the library, table, allocator, caches, error and
    the device (desc may be NULL; its context, device and queue must be NULL):
    a nonzero desc.platform_number or desc.device_number replaces both index
    arguments (pass -1, -1 with them). */
-PCLR_API pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int platform_index, int device_index,
+PCLR_DEPRECATED pclr_result pclr_cl_create_default_desc(const pclr_cl_desc *desc, int platform_index, int device_index,
                                                  pclr_cl_context **out);
-PCLR_API void pclr_cl_destroy(pclr_cl_context *ctx); /* NULL is fine */
+PCLR_DEPRECATED void pclr_cl_destroy(pclr_cl_context *ctx); /* NULL is fine */
 /* The context's OpenCL entry points, for the program's own buffers and events
    (a copy may outlive the context; NULL for a NULL context). */
-PCLR_API const pclr_cl_api *pclr_cl_get_api(const pclr_cl_context *ctx);
+PCLR_DEPRECATED const pclr_cl_api *pclr_cl_get_api(const pclr_cl_context *ctx);
 /* A table without a context (e.g. to list platforms), loaded as create does
    (path NULL: $PCLR_OPENCL_LIBRARY, else the usual names); PCLR_ERR_NO_DRIVER
    with a sentence in why (may be NULL) and *api zeroed. */
 PCLR_API pclr_result pclr_cl_load_api(const char *path, pclr_cl_api *api, char *why, size_t why_cap);
-PCLR_API const pclr_cl_features *pclr_cl_get_features(const pclr_cl_context *ctx);
-PCLR_API cl_context pclr_cl_get_cl_context(const pclr_cl_context *ctx);
-PCLR_API cl_command_queue pclr_cl_get_queue(const pclr_cl_context *ctx);
+PCLR_DEPRECATED const pclr_cl_features *pclr_cl_get_features(const pclr_cl_context *ctx);
+PCLR_DEPRECATED cl_context pclr_cl_get_cl_context(const pclr_cl_context *ctx);
+PCLR_DEPRECATED cl_command_queue pclr_cl_get_queue(const pclr_cl_context *ctx);
 /* Backend OpenCL where 0, the device's defaults (best variant, wave width;
    on CPUs local stride, groups of 128, unroll 32), pclr_config_resolve, then
    what the device can run: double without fp64 -> PCLR_ERR_NO_FP64; shuffle
    off NVIDIA, collective without OpenCL 2.0 collectives, group above the
    device's limit -> PCLR_ERR_UNSUPPORTED_BY_DEVICE; backend cuda ->
    PCLR_ERR_UNSUPPORTED_COMBINATION. */
-PCLR_API pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cfg, pclr_config *out);
+PCLR_DEPRECATED pclr_result pclr_cl_resolve(pclr_cl_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Builds (and caches) the program for cfg now instead of at first use. */
-PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg);
+PCLR_DEPRECATED pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cfg);
 /* Deprecated (0.4; removed in 0.5): the reduce verbs below are thin wrappers of the generic
    pclr_reduce / pclr_reduce_async (their cl_mems wrapped as pclr_cl_buffer wraps them; blocking
    results unsized, taken on trust).
@@ -196,7 +215,7 @@ PCLR_API pclr_result pclr_cl_prepare(pclr_cl_context *ctx, const pclr_config *cf
    be NULL). The blocking read of the result is the only synchronisation.
    A buffer made with CL_MEM_USE_HOST_PTR (or a sub-buffer of one) at a host
    address not aligned to the element size is PCLR_ERR_MISALIGNED. */
-PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                     uint64_t n, void *result);
 /* Asynchronous: the result is written to element out_offset of `out`. The
    first command waits on the wait list; *done (if done is not NULL) gets an
@@ -204,15 +223,15 @@ PCLR_API pclr_result pclr_cl_reduce(pclr_cl_context *ctx, const pclr_config *cfg
    kernel launch, except: finish=partials with more than one group (a second,
    one-group pass) and out_offset != 0 (a 1-element copy from a staging cell);
    profiling `done` then times only that last command. */
-PCLR_API pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem in, uint64_t offset,
                                           uint64_t n, cl_mem out, uint64_t out_offset, cl_uint num_wait,
                                           const cl_event *wait, cl_event *done);
 /* With a map (pclr_config.map): its second input y (NULL when it has none)
    at element y_offset, and its parameters' values in their order (NULL when
    it has none); x as `in` above. The plain calls take maps without y or parameters. */
-PCLR_API pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce_map(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                         uint64_t y_offset, uint64_t n, const double *params, void *result);
-PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                               uint64_t y_offset, uint64_t n, const double *params, cl_mem out, uint64_t out_offset,
                                               cl_uint num_wait, const cl_event *wait, cl_event *done);
 /* A layout (cfg.layout; docs/layouts.md; the arguments
@@ -220,26 +239,26 @@ PCLR_API pclr_result pclr_cl_reduce_map_async(pclr_cl_context *ctx, const pclr_c
    checked on the device against n. Blocking: one result per row, column or
    segment into results (host memory). Async: one state per result into
    out, events as in pclr_cl_reduce_async. */
-PCLR_API pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce_batched(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                             uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, void *results);
-PCLR_API pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
+PCLR_DEPRECATED pclr_result pclr_cl_reduce_batched_async(pclr_cl_context *ctx, const pclr_config *cfg, cl_mem x, uint64_t x_offset, cl_mem y,
                                                   uint64_t y_offset, const double *params, cl_mem offsets, uint64_t n, cl_mem out,
                                                   cl_uint num_wait, const cl_event *wait, cl_event *done);
 /* The tuner (see pclr_tune), timed by profiling events on a queue of the same context. */
-PCLR_API pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+PCLR_DEPRECATED pclr_result pclr_cl_tune(pclr_cl_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
 /* A program's cl_mem as a buffer of a generic OpenCL context, for pclr_input and pclr_reduce_async
    (no allocation: out is the caller's; its size and host address are asked of the driver once). */
 PCLR_API pclr_result pclr_cl_buffer(pclr_context *ctx, cl_mem mem, pclr_buffer *out);
 /* The generic context's OpenCL context and a buffer's cl_mem (NULL on another backend). */
-PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx);
+PCLR_DEPRECATED pclr_cl_context *pclr_context_cl(const pclr_context *ctx);
 PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf);
 /* The log of the last build ("" if none), the last failure's sentence (which
    OpenCL call failed with which code), and describe (device, features, the
    default path, caches): as the generic context's. */
-PCLR_API const char *pclr_cl_build_log(const pclr_cl_context *ctx);
-PCLR_API const char *pclr_cl_last_error(const pclr_cl_context *ctx);
-PCLR_API size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t cap);
+PCLR_DEPRECATED const char *pclr_cl_build_log(const pclr_cl_context *ctx);
+PCLR_DEPRECATED const char *pclr_cl_last_error(const pclr_cl_context *ctx);
+PCLR_DEPRECATED size_t pclr_cl_describe(const pclr_cl_context *ctx, char *buf, size_t cap);
 
 PCLR_EXTERN_C_END
 #endif /* PCLREDUCE_CL_H */
@@ -1590,7 +1609,14 @@ static pclr_result pclr__cl_generic_create(const pclr_desc *d, pclr__engine **ou
     c.opencl_api = d->opencl_api;
     c.platform_number = d->platform; /* the same numbering: 0 = every platform / the best device, k = k - 1 */
     c.device_number = d->device;
-    r = pclr_cl_create_default_desc(&c, -1, -1, &ctx);
+    if (d->opencl && d->opencl->context) { /* the program's own objects */
+        c.context = d->opencl->context;
+        c.device = d->opencl->device;
+        c.queue = d->opencl->queue;
+        r = pclr_cl_create(&c, &ctx);
+    } else {
+        r = pclr_cl_create_default_desc(&c, -1, -1, &ctx);
+    }
     *out = ctx ? &ctx->e : NULL;
     return r;
 }
@@ -1618,6 +1644,23 @@ static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count) {
 PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_OPENCL ? (pclr_cl_context *)ctx->engine : NULL;
 }
+PCLR_API pclr_result pclr_cl_get_native(const pclr_context *ctx, pclr_cl_native *out) {
+    const pclr_cl_context *cl;
+    if (out) memset(out, 0, sizeof *out);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_cl_get_native: out is NULL");
+    if (ctx->backend != PCLR_OPENCL)
+        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_cl_get_native: the context runs on %s, not opencl",
+                          pclr_backend_name(ctx->backend));
+    cl = (const pclr_cl_context *)ctx->engine;
+    out->context = cl->context;
+    out->device = cl->device;
+    out->queue = cl->queue;
+    out->api = &cl->cl;
+    out->features = &cl->features;
+    return PCLR_OK;
+}
+
 PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) {
     return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->handle.ptr : NULL;
 }

@@ -367,6 +367,89 @@ static void foreign_buffers(void) {
     }
 }
 
+/* A program's own OpenCL objects: its context, device and queue adopted by pclr_create (desc.opencl),
+   its cl_mem wrapped without allocation (pclr_cl_buffer), reduced by the generic verbs; the native
+   query hands the objects back. */
+static void cl_native(uint64_t seed) {
+    pclr_desc d;
+    pclr_cl_desc own;
+    pclr_context *ctx = NULL, *mine = NULL, *cpu = NULL;
+    pclr_cl_native nat, got;
+    pclr_buffer wrapped, states;
+    pclr_input in;
+    pclr_config c = PCLR_ZERO;
+    pclr_sync sync;
+    cl_mem m, out;
+    cl_int err;
+    cl_event done = NULL;
+    uint32_t data[1000], sum = 0, want = 0, state = 0;
+    char why[512];
+    int i;
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_OPENCL;
+    d.error = why;
+    d.error_cap = sizeof why;
+    if (pclr_create(&d, &ctx) != PCLR_OK) {
+        SKIP("opencl native: %s", why);
+        return;
+    }
+    CHECK(pclr_cl_get_native(ctx, &nat) == PCLR_OK && nat.context && nat.device && nat.queue && nat.api && nat.features,
+          "pclr_cl_get_native: %s", pclr_last_error(ctx));
+    memset(&own, 0, sizeof own);
+    own.context = nat.context;
+    own.device = nat.device;
+    own.queue = nat.queue;
+    d.opencl = &own; /* a second context on the first one's objects: the program's own */
+    if (!CHECK(pclr_create(&d, &mine) == PCLR_OK, "pclr_create with desc.opencl: %s", why)) {
+        pclr_destroy(ctx);
+        return;
+    }
+    CHECK(pclr_cl_get_native(mine, &got) == PCLR_OK && got.context == nat.context && got.queue == nat.queue, "the adopted objects are used");
+    for (i = 0; i < 1000; ++i) {
+        data[i] = (uint32_t)(pclr_test_rand(&seed) & 0xffff);
+        if (i >= 7) want += data[i];
+    }
+    m = got.api->CreateBuffer(got.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    out = got.api->CreateBuffer(got.context, CL_MEM_READ_WRITE, 64, NULL, &err);
+    CHECK(pclr_cl_buffer(mine, m, &wrapped) == PCLR_OK && wrapped.bytes == sizeof data, "pclr_cl_buffer asks the size: %llu",
+          (unsigned long long)wrapped.bytes);
+    c.type = PCLR_UINT;
+    memset(&in, 0, sizeof in);
+    in.x = &wrapped;
+    in.x_offset = 7;
+    in.n = 993;
+    CHECK(pclr_reduce(mine, &c, &in, &sum, sizeof sum) == PCLR_OK && sum == want, "the program's cl_mem reduced: %u, want %u", sum, want);
+    in.n = 994;
+    CHECK(pclr_reduce(mine, &c, &in, &sum, sizeof sum) == PCLR_ERR_SIZE_OVERFLOW && strstr(pclr_last_error(mine), "past its end"),
+          "one element past the program's buffer: %s", pclr_last_error(mine));
+    in.n = 993;
+    CHECK(pclr_cl_buffer(mine, out, &states) == PCLR_OK, "the states buffer wrapped");
+    memset(&sync, 0, sizeof sync);
+    sync.opencl_done = (void **)&done;
+    if (CHECK(pclr_reduce_async(mine, &c, &in, &states, 3, &sync) == PCLR_OK && done, "async into the program's buffer, state 3: %s",
+              pclr_last_error(mine))) {
+        got.api->WaitForEvents(1, &done);
+        got.api->ReleaseEvent(done);
+        got.api->EnqueueReadBuffer(got.queue, out, CL_TRUE, 12, 4, &state, 0, NULL, NULL);
+        CHECK(state == want, "state 3 holds the sum: %u", state);
+    }
+    CHECK(pclr_reduce(ctx, &c, &in, &sum, sizeof sum) == PCLR_ERR_INVALID_ARGUMENT, "another context's wrapped buffer is refused");
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_CPU;
+    if (CHECK(pclr_create(&d, &cpu) == PCLR_OK, "a CPU context")) {
+        CHECK(pclr_cl_buffer(cpu, m, &wrapped) == PCLR_ERR_INVALID_ARGUMENT && wrapped.handle.ptr == NULL,
+              "pclr_cl_buffer on a CPU context: %s", pclr_last_error(cpu));
+        CHECK(pclr_cl_get_native(cpu, &got) == PCLR_ERR_INVALID_ARGUMENT && got.context == NULL, "no native OpenCL objects on the CPU");
+        pclr_destroy(cpu);
+    }
+    CHECK(pclr_cl_get_native(NULL, &got) == PCLR_ERR_INVALID_CONTEXT, "pclr_cl_get_native(NULL)");
+    got.api = nat.api;
+    got.api->ReleaseMemObject(m);
+    got.api->ReleaseMemObject(out);
+    pclr_destroy(mine);
+    pclr_destroy(ctx);
+}
+
 int main(void) {
     const char *env = getenv("PCLR_TEST_SEED");
     uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
@@ -381,6 +464,7 @@ int main(void) {
     device_numbers();
     cl_numbers();
     foreign_buffers();
+    cl_native(seed);
     /* auto: CUDA first, then OpenCL, then the CPU; the choice and the passed-over reasons are reported */
     memset(&d, 0, sizeof d);
     d.error = why;
