@@ -5344,60 +5344,85 @@ static int pclr__field_index(const pclr__layout *l, const char *name) {
 /* Finalizing a state into its result, with the state's fields looked up once (a layout's
    blocking reduce finalizes every state in one pass). */
 typedef struct pclr__finalizer {
-    pclr_config c;
+    pclr_op op;
     pclr__layout l;
-    pclr_type vt;
-    int is, ic, ilo, ihi, ii, ishift, id1, im2;
-    int same;          /* the state's bytes are the result's: a copy does */
+    pclr_type vt;                   /* the reduced type */
+    size_t s, c, lo, hi, i, shift, d1, m2; /* the fields' byte offsets (those the op has) */
+    int has_c;                      /* a compensated sum's c */
+    size_t sum_bytes, value_bytes;  /* of the result's sum and values */
+    int plain;                      /* a value's bytes are the result's (no narrowing of 8/16-bit ints) */
+    int same;                       /* the state's bytes are the result's: a copy does */
 } pclr__finalizer;
+
+PCLR__FN size_t pclr__field_at(const pclr__layout *l, const char *name) {
+    const int k = pclr__field_index(l, name);
+    return k >= 0 ? l->offset[k] : 0;
+}
 
 PCLR__FN void pclr__finalizer_init(pclr__finalizer *f, const pclr_config *cfg, const pclr__layout *layout) {
     const pclr_op op = cfg->op;
-    f->c = *cfg;
+    const int arg = op == PCLR_MIN || op == PCLR_MAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX;
+    memset(f, 0, sizeof *f);
+    f->op = op;
     f->l = *layout;
-    f->vt = pclr__reduced(&f->c);
-    f->is = pclr__field_index(layout, "s");
-    f->ic = pclr__field_index(layout, "c");
-    f->ilo = pclr__field_index(layout, op == PCLR_MIN || op == PCLR_MAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX ? "v" : "lo");
-    f->ihi = pclr__field_index(layout, "hi");
-    f->ii = pclr__field_index(layout, "i");
-    f->ishift = pclr__field_index(layout, "shift");
-    f->id1 = pclr__field_index(layout, "d1");
-    f->im2 = pclr__field_index(layout, "m2");
-    f->same = (op == PCLR_SUM && f->ic < 0) || op == PCLR_COUNT ||
+    f->vt = pclr__reduced(cfg);
+    f->s = pclr__field_at(layout, "s");
+    f->has_c = pclr__field_index(layout, "c") >= 0;
+    f->c = pclr__field_at(layout, "c");
+    f->lo = pclr__field_at(layout, arg ? "v" : "lo");
+    f->hi = pclr__field_at(layout, "hi");
+    f->i = pclr__field_at(layout, "i");
+    f->shift = pclr__field_at(layout, "shift");
+    f->d1 = pclr__field_at(layout, "d1");
+    f->m2 = pclr__field_at(layout, "m2");
+    f->sum_bytes = pclr_type_size(layout->sum);
+    f->value_bytes = pclr_type_size(pclr_value_type(f->vt));
+    f->plain = pclr__is_float(layout->value) || pclr_type_size(layout->value) == f->value_bytes;
+    f->same = (op == PCLR_SUM && !f->has_c) || op == PCLR_COUNT ||
               ((op == PCLR_MIN || op == PCLR_MAX) && layout->value == pclr_value_type(f->vt) && pclr__is_float(layout->value) == pclr__is_float(f->vt));
+}
+
+/* A value field into the result's scalar (narrowed: 8/16-bit ints come back in their own width). */
+PCLR__FN void pclr__finalize_value(const pclr__finalizer *f, const unsigned char *p, pclr_scalar *out) {
+    if (f->plain) {
+        memset(out, 0, sizeof *out);
+        memcpy(out, p, f->value_bytes);
+    } else {
+        *out = pclr__narrow(p, f->l.value, f->vt);
+    }
 }
 
 PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, void *result) {
     const pclr__layout *l = &f->l;
     const unsigned char *st = (const unsigned char *)state;
-    pclr_scalar sum, lo, hi;
-    memset(&sum, 0, sizeof sum);
-    memset(&lo, 0, sizeof lo);
-    memset(&hi, 0, sizeof hi);
-    if (f->is >= 0) {
-        memcpy(&sum, st + l->offset[f->is], pclr_type_size(l->sum));
+    switch (f->op) {
+    case PCLR_SUM: {
+        pclr_scalar sum;
+        memcpy(&sum, st + f->s, f->sum_bytes);
         /* s + c; an infinite or NaN s is the sum itself (its c is NaN) */
-        if (f->ic >= 0 && l->sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + l->offset[f->ic], l->sum);
-        else if (f->ic >= 0 && l->sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + l->offset[f->ic], l->sum);
+        if (f->has_c && l->sum == PCLR_FLOAT && sum.f32 - sum.f32 == 0) sum.f32 = sum.f32 + (float)pclr__field_f(st + f->c, l->sum);
+        else if (f->has_c && l->sum == PCLR_DOUBLE && sum.f64 - sum.f64 == 0) sum.f64 = sum.f64 + pclr__field_f(st + f->c, l->sum);
+        memcpy(result, &sum, f->sum_bytes);
+        break;
     }
-    if (f->ilo >= 0) lo = pclr__narrow(st + l->offset[f->ilo], l->value, f->vt);
-    if (f->ihi >= 0) hi = pclr__narrow(st + l->offset[f->ihi], l->value, f->vt);
-    switch (f->c.op) {
-    case PCLR_SUM: memcpy(result, &sum, pclr_type_size(l->sum)); break;
-    case PCLR_MIN: case PCLR_MAX: memcpy(result, &lo, pclr_type_size(pclr_value_type(f->vt))); break;
+    case PCLR_MIN: case PCLR_MAX: {
+        pclr_scalar v;
+        pclr__finalize_value(f, st + f->lo, &v);
+        memcpy(result, &v, f->value_bytes);
+        break;
+    }
     case PCLR_COUNT: memcpy(result, st, 8); break;
     case PCLR_ARGMIN: case PCLR_ARGMAX: {
         pclr_arg_result a;
-        a.value = lo;
-        memcpy(&a.index, st + l->offset[f->ii], 8);
+        pclr__finalize_value(f, st + f->lo, &a.value);
+        memcpy(&a.index, st + f->i, 8);
         memcpy(result, &a, sizeof a);
         break;
     }
     case PCLR_MINMAX: {
         pclr_minmax_result m;
-        m.min = lo;
-        m.max = hi;
+        pclr__finalize_value(f, st + f->lo, &m.min);
+        pclr__finalize_value(f, st + f->hi, &m.max);
         memcpy(result, &m, sizeof m);
         break;
     }
@@ -5407,14 +5432,16 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
         double n, d1, m2;
         memset(&s, 0, sizeof s);
         memcpy(&s.count, st, 8);
-        s.sum = sum;
-        s.min = lo;
-        s.max = hi;
+        memcpy(&s.sum, st + f->s, f->sum_bytes);
+        if (f->has_c && l->sum == PCLR_FLOAT && s.sum.f32 - s.sum.f32 == 0) s.sum.f32 = s.sum.f32 + (float)pclr__field_f(st + f->c, l->sum);
+        else if (f->has_c && l->sum == PCLR_DOUBLE && s.sum.f64 - s.sum.f64 == 0) s.sum.f64 = s.sum.f64 + pclr__field_f(st + f->c, l->sum);
+        pclr__finalize_value(f, st + f->lo, &s.min);
+        pclr__finalize_value(f, st + f->hi, &s.max);
         n = (double)s.count;
-        d1 = pclr__field_f(st + l->offset[f->id1], l->moment);
-        m2 = pclr__field_f(st + l->offset[f->im2], l->moment);
+        d1 = pclr__field_f(st + f->d1, l->moment);
+        m2 = pclr__field_f(st + f->m2, l->moment);
         m2 -= s.count ? d1 * (d1 / n) : 0.0;
-        s.mean = s.count ? pclr__field_f(st + l->offset[f->ishift], l->moment) + d1 / n : nan;
+        s.mean = s.count ? pclr__field_f(st + f->shift, l->moment) + d1 / n : nan;
         s.var = s.count ? m2 / n : nan;
         s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
         memcpy(result, &s, sizeof s);
@@ -5436,12 +5463,23 @@ PCLR__FN void pclr__finalize_states(const pclr_config *cfg, const pclr__layout *
     pclr__finalizer f;
     const size_t rs = pclr_result_size(cfg);
     uint64_t k;
+    const size_t ss = layout->size;
+    unsigned char *out = (unsigned char *)results;
     pclr__finalizer_init(&f, cfg, layout);
-    if (f.same && rs == layout->size) {
+    if (f.same && rs == ss) {
         if (count && (const void *)states != results) memmove(results, states, (size_t)(count * rs));
         return;
     }
-    for (k = 0; k < count; ++k) pclr__finalize_one(&f, states + k * layout->size, (unsigned char *)results + k * rs);
+    if (f.plain && (f.op == PCLR_ARGMIN || f.op == PCLR_ARGMAX || f.op == PCLR_MINMAX)) { /* the common layouts' ops: copies */
+        const size_t second = f.op == PCLR_MINMAX ? f.hi : f.i, second_bytes = f.op == PCLR_MINMAX ? f.value_bytes : 8;
+        memset(out, 0, (size_t)(count * rs));
+        for (k = 0; k < count; ++k, states += ss, out += rs) {
+            memcpy(out, states + f.lo, f.value_bytes);
+            memcpy(out + 8, states + second, second_bytes);
+        }
+        return;
+    }
+    for (k = 0; k < count; ++k) pclr__finalize_one(&f, states + k * ss, out + k * rs);
 }
 
 PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
