@@ -50,6 +50,9 @@ step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache te
 step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c -lm && $B/test_cache_asan"
 have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
 
+# 1c. the public API's size: at most 110 functions, deprecated ones apart
+step api-count bash tests/api_count.sh
+
 # 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
 if [ -n "$CUDA_INC" ]; then
   for cc in gcc clang; do
