@@ -18,12 +18,14 @@
    context on several streams must be ordered. Contexts may share a
    CUcontext; calls make theirs current for their duration.
 
+   The engine in pclreduce.h runs every reduce (checks, plan, passes, finalize);
+   this header gives it the device's slots: scratch, one launch, completion.
    Per call: a configuration is compiled and loaded once, then found by the
    bytes of the caller's config; a reduce is one launch (two for
    PCLR_FINISH_PARTIALS), no allocation; the blocking reduce writes the result
-   into mapped pinned host memory. `in` must be aligned to the element
-   (PCLR_ERR_MISALIGNED) and the elements inside its allocation
-   (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT (the full text is at the end of this file). */
+   into mapped pinned host memory. The input must be aligned to the element
+   (PCLR_ERR_MISALIGNED) and the elements inside its buffer: pclr_cuda_buffer's
+   bytes, else its allocation (cuMemGetAddressRange; PCLR_ERR_SIZE_OVERFLOW). License: MIT (the full text is at the end of this file). */
 #ifndef PCLREDUCE_CUDA_H
 #define PCLREDUCE_CUDA_H
 
@@ -168,7 +170,12 @@ PCLR_API pclr_result pclr_nvrtc_load_api(const char *path, pclr_nvrtc_api *api, 
 PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Compiles and loads cfg's kernel now (otherwise the first reduce does). */
 PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg);
-/* Blocking: n elements of cfg's type from element `offset` of `in`, on
+/* Deprecated (0.4; removed in 0.5): the verbs on raw CUdeviceptrs below, now thin wrappers of the
+   engine's reduce: use pclr_reduce / pclr_reduce_async on a generic context (pclr_create), with
+   pclr_cuda_buffer around the program's pointers and pclr_sync.cuda_stream for the stream. They
+   ask the driver for each input's allocation (cuMemGetAddressRange: elements past its end are
+   PCLR_ERR_SIZE_OVERFLOW), take the results' size on trust and do not bound an async `out`.
+   Blocking: n elements of cfg's type from element `offset` of `in`, on
    `stream` (0: the legacy default stream), into *result (host memory). */
 PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
                                       uint64_t n, CUstream stream, void *result);
@@ -185,7 +192,7 @@ PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_con
 PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                 CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
                                                 CUstream stream);
-/* A layout (cfg.layout; docs/layouts.md; the arguments
+/* (Deprecated, as above.) A layout (cfg.layout; docs/layouts.md; the arguments
    as pclr_reduce_batched's): for SEGMENTS, `offsets` holds K + 1 uint64 in
    device memory, checked on the device against n. Blocking: one result per
    row, column or segment into results (host memory). Async: one state per
@@ -211,6 +218,13 @@ PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size
 /* The generic context's CUDA context and a buffer's device pointer (NULL / 0 on another backend). */
 PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
 PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf);
+/* The program's own device memory as a buffer of a generic CUDA context, for pclr_reduce and
+   pclr_reduce_async (in.x, in.y, in.offsets, the states): `bytes` from ptr on, or with bytes 0 the
+   rest of the driver's allocation holding ptr (cuMemGetAddressRange; where the driver cannot place
+   the pointer, its size is unknown and unchecked). Allocates nothing: *out is a value the program
+   keeps (on the stack); pclr_buffer_destroy is not needed. PCLR_ERR_INVALID_ARGUMENT on a context of
+   another backend, PCLR_ERR_NULL_POINTER for ptr 0. */
+PCLR_API pclr_result pclr_cuda_buffer(pclr_context *ctx, CUdeviceptr ptr, size_t bytes, pclr_buffer *out);
 /* No device needed: compiles cfg's kernel (backend CUDA where 0) with the
    options the backend would use for compute capability `arch` (e.g. 75): to
    PTX, or to CUBIN with `cubin` nonzero. NVRTC comes from desc (NULL: the
@@ -259,9 +273,15 @@ struct pclr_cuda_context {
     CUdeviceptr host_result_dev;
     CUevent tune_start, tune_stop;
     int tune_pushed; /* the tuner made the context current (pclr_tune calls the engine directly) */
+    int tune_held;   /* ... and marked it current (below) until tune_end */
+    /* The CUcontext is current for the call in progress (a deprecated verb, the tuner, or a reduce
+       from begin to complete): the slots it runs make no driver call to make it so. Set and read only
+       inside calls that claimed the context (pclr__enter). */
+    int current;
+    int begun, begin_pushed;     /* begin made it current (complete undoes that); begin pushed it (complete pops) */
     CUdeviceptr lay_ctl;         /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
     size_t lay_ctl_count;
-    CUdeviceptr lay_states;      /* layouts, blocking: the states before they are read back (grown on demand) */
+    CUdeviceptr lay_states;      /* blocking reduces: states of more than 64 bytes before they are read back (grown on demand) */
     size_t lay_states_bytes;
 };
 
@@ -363,6 +383,13 @@ static pclr_result pclr__cuda_enter(pclr_cuda_context *ctx, int *pushed) {
 static void pclr__cuda_leave(pclr_cuda_context *ctx, int pushed) {
     CUcontext dummy = NULL;
     if (pushed) ctx->cu.CtxPopCurrent(&dummy);
+}
+
+/* pclr__cuda_enter, unless the call in progress has made the context current already (ctx->current:
+   no driver call then). Only inside a call that claimed the context. */
+static pclr_result pclr__cuda_use(pclr_cuda_context *ctx, int *pushed) {
+    *pushed = 0;
+    return ctx->current ? PCLR_OK : pclr__cuda_enter(ctx, pushed);
 }
 
 /* ------------------------------------------------------------ compiling */
@@ -484,7 +511,7 @@ static pclr_result pclr__cuda_build(pclr__engine *e, const pclr_config *c, const
     int pushed;
     pclr_result r;
     (void)bin_size;
-    if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
+    if ((r = pclr__cuda_use(ctx, &pushed)) != PCLR_OK) return r;
     if (bin) {
         r = pclr__cuda_load_module(ctx, c, src, bin, program);
     } else if ((r = pclr__nvrtc_compile(e, &ctx->rtc, src, opts, ctx->cubin, &image, &size)) == PCLR_OK) {
@@ -769,201 +796,105 @@ PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config
     PCLR__ONE_CALL(&ctx->e.busy, pclr__engine_prepare(&ctx->e, cfg));
 }
 
-/* ------------------------------------------------------------ reduce */
-static CUresult pclr__cuda_launch(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups, uint32_t group_size,
-                                  CUstream stream, CUdeviceptr in, uint64_t offset, uint64_t n, CUdeviceptr out,
-                                  CUdeviceptr partials, const pclr__extra *x) {
-    const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
-    CUdeviceptr counter = ctx->ctl + PCLR__CUDA_CTL_COUNTER, y = x ? (CUdeviceptr)x->y.addr : 0;
-    uint64_t y_offset = x ? x->y_offset : 0, values[PCLR_MAP_MAX_PARAMS];
-    void *args[8 + PCLR_MAP_MAX_PARAMS];
-    int k = 6, j;
-    args[0] = &in;
-    args[1] = &offset;
-    args[2] = &n;
-    args[3] = &out;
-    args[4] = &partials;
-    args[5] = &counter;
-    if (e->y_size) { /* a map's y, then its parameters */
-        args[k++] = &y;
-        args[k++] = &y_offset;
-    }
-    for (j = 0; j < e->params; ++j) {
-        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
-        args[k++] = &values[j];
-    }
-    if (prog->dependent) { /* back-to-back reduces: the next grid starts while this one finishes */
-        CUlaunchConfig lc;
-        CUlaunchAttribute at;
-        memset(&lc, 0, sizeof lc);
-        memset(&at, 0, sizeof at);
-        at.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-        at.value.programmaticStreamSerializationAllowed = 1;
-        lc.gridDimX = (unsigned int)groups;
-        lc.gridDimY = lc.gridDimZ = 1;
-        lc.blockDimX = group_size;
-        lc.blockDimY = lc.blockDimZ = 1;
-        lc.hStream = stream;
-        lc.attrs = &at;
-        lc.numAttrs = 1;
-        return ctx->cu.LaunchKernelEx(&lc, prog->fn, args, NULL);
-    }
-    return ctx->cu.LaunchKernel(prog->fn, (unsigned int)groups, 1, 1, group_size, 1, 1, 0, stream, args, NULL);
-}
+/* ------------------------------------------------------------ memory: the engine's slots and the public calls */
+/* One driver call with the context current (enter: pclr__cuda_enter, or pclr__cuda_use inside a call that claimed
+   the context); names the call on failure. */
+#define PCLR__CUDA_CALL(ctx, enter, call, name)                                                  \
+    do {                                                                                         \
+        int pushed_ = 0;                                                                         \
+        CUresult r_;                                                                             \
+        pclr_result pr_;                                                                         \
+        if ((pr_ = enter((ctx), &pushed_)) != PCLR_OK) return pr_;                               \
+        r_ = (call);                                                                             \
+        pclr__cuda_leave((ctx), pushed_);                                                        \
+        return r_ == CUDA_SUCCESS ? PCLR_OK : pclr__cuda_fail((ctx), r_, name);                  \
+    } while (0)
 
-/* The partials area for `groups`: made at create for every knob setting; only an exact sum
-   so long that it needs more than 64 groups per unit (2^29 elements a group) grows it,
-   which waits for the context's work before freeing the old area (such a reduce cannot be
-   captured into a graph). The context is current. */
-static pclr_result pclr__cuda_partials(pclr_cuda_context *ctx, const pclr__entry *e, uint64_t groups) {
-    const uint64_t ss = e->layout.size;
-    size_t bytes = (size_t)(pclr_max_groups(&e->cfg, &ctx->e.facts) * ss);
+/* The slots run inside a call that claimed the context (pclr__enter): pclr__cuda_use. The public
+   memory calls below claim nothing (another thread may be in a reduce): pclr__cuda_enter. */
+#define PCLR__CUDA_ENTER(claimed) ((claimed) ? pclr__cuda_use : pclr__cuda_enter)
+static pclr_result pclr__cuda_alloc_as(pclr_cuda_context *ctx, int claimed, size_t bytes, CUdeviceptr *p) {
+    *p = 0;
+    PCLR__CUDA_CALL(ctx, PCLR__CUDA_ENTER(claimed), ctx->cu.MemAlloc(p, bytes), "cuMemAlloc");
+}
+static pclr_result pclr__cuda_write_as(pclr_cuda_context *ctx, int claimed, CUdeviceptr dst, const void *src, size_t bytes) {
+    PCLR__CUDA_CALL(ctx, PCLR__CUDA_ENTER(claimed), ctx->cu.MemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
+}
+static pclr_result pclr__cuda_read_as(pclr_cuda_context *ctx, int claimed, void *dst, CUdeviceptr src, size_t bytes) {
+    PCLR__CUDA_CALL(ctx, PCLR__CUDA_ENTER(claimed), ctx->cu.MemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
+}
+#undef PCLR__CUDA_ENTER
+#undef PCLR__CUDA_CALL
+
+static pclr_result pclr__cuda_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
     CUdeviceptr p = 0;
-    CUresult r;
-    if (groups * ss <= ctx->partials_bytes) return PCLR_OK;
-    if (bytes < groups * ss) bytes = (size_t)(groups * ss);
-    if (ctx->partials && (r = ctx->cu.CtxSynchronize()) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuCtxSynchronize");
-    if ((r = ctx->cu.MemAlloc(&p, bytes)) != CUDA_SUCCESS) return pclr__cuda_fail(ctx, r, "cuMemAlloc (partials)");
-    if (ctx->partials) ctx->cu.MemFree(ctx->partials);
-    ctx->partials = p;
-    ctx->partials_bytes = bytes;
-    return PCLR_OK;
+    const pclr_result r = pclr__cuda_alloc_as((pclr_cuda_context *)e, 1, bytes, &p);
+    m->addr = p;
+    return r;
 }
-
-/* An input's checks: not 0, aligned to its element, inside its allocation. */
-static pclr_result pclr__cuda_check_input(pclr_cuda_context *ctx, const char *which, CUdeviceptr in, uint64_t offset, uint64_t n,
-                                          uint64_t es) {
-    CUdeviceptr base = 0;
-    size_t alloc_size = 0;
-    if (!in && n > 0)
-        return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: %s pointer is 0 with n = %llu", which, (unsigned long long)n);
-    if (in % es != 0)
-        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: %s pointer 0x%llx is not aligned to %u bytes (the element size)",
-                          which, (unsigned long long)in, (unsigned)es);
-    if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || in > UINT64_MAX - (offset + n) * es)
-        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: offset %llu + n %llu elements of %s overflow 64-bit addresses",
-                          (unsigned long long)offset, (unsigned long long)n, which);
-    if (in && ctx->cu.MemGetAddressRange(&base, &alloc_size, in) == CUDA_SUCCESS && in + (offset + n) * es > (uint64_t)base + alloc_size)
-        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce: elements [%llu, %llu) of %s reach %llu bytes past the end of "
-                          "the %llu-byte allocation holding it", (unsigned long long)offset, (unsigned long long)(offset + n), which,
-                          (unsigned long long)(in + (offset + n) * es - ((uint64_t)base + alloc_size)), (unsigned long long)alloc_size);
-    return PCLR_OK;
-}
-
-/* The blocking (result != NULL) and the async (out != 0) reduce; x: a map's y and parameters (may be NULL). */
-static pclr_result pclr__cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
-                                     uint64_t n, CUstream stream, CUdeviceptr out, void *result, const pclr__extra *x) {
-    const pclr__entry *e = NULL;
-    pclr_launch launch;
-    pclr_result pr;
-    CUresult r;
-    CUdeviceptr dst, fold;
-    uint64_t es, align;
+/* (pclr_buffer_destroy claims nothing: the context is made current here, whatever a reduce in flight did) */
+static void pclr__cuda_free(pclr__engine *e, pclr__mem m) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     int pushed = 0;
-    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
-    if ((pr = pclr__engine_lookup(&ctx->e, cfg, n, &e)) != PCLR_OK) goto done;
-    es = e->elem_size;
-    align = e->layout.size < 8 ? e->layout.size : 8;
-    if ((pr = pclr__cuda_check_input(ctx, "input", in, offset, n, es)) != PCLR_OK) goto done;
-    if (!result && out % align != 0) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce: output pointer 0x%llx is not aligned to %u bytes (the state's alignment)",
-                        (unsigned long long)out, (unsigned)align);
-        goto done;
+    if (m.addr && pclr__cuda_enter(ctx, &pushed) == PCLR_OK) {
+        ctx->cu.MemFree((CUdeviceptr)m.addr);
+        pclr__cuda_leave(ctx, pushed);
     }
-    if (e->y_size) {
-        const CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0;
-        const uint64_t y_offset = x ? x->y_offset : 0;
-        if ((pr = pclr__cuda_check_input(ctx, "y", y, y_offset, n, e->y_size)) != PCLR_OK) goto done;
-        if (!pclr__y_lines_up(e, in, offset, y, y_offset)) { /* y's vectors would be misaligned: one element per load */
-            pclr_config one = *cfg;
-            one.vector_width = 1;
-            if ((pr = pclr__engine_lookup(&ctx->e, &one, n, &e)) != PCLR_OK) goto done;
-        }
-    }
-    if (e->params && (!x || !x->params)) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: the map has %d parameters and their values are NULL", e->params);
-        goto done;
-    }
-    if (n == 0 && result) { /* nothing to wait for */
-        pr = pclr__identity_result(&e->cfg, result);
-        goto done;
-    }
-    if ((pr = pclr_plan(&e->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) {
-        pclr__fail(&ctx->e, pr, "pclr_plan failed: %s", pclr_result_string(pr));
-        goto done;
-    }
-    {   /* a dependent grid takes at most half the groups that fit at once: the next reduce's groups
-           are then resident, waiting, when this one ends (a second wave of them costs ~1.5 us) */
-        const pclr__cuda_program *prog = (const pclr__cuda_program *)e->program;
-        const uint64_t half = (uint64_t)ctx->e.facts.compute_units * (uint64_t)(prog->resident / 2);
-        if (prog->dependent && half > 0 && launch.groups > half) launch.groups = half;
-    }
-    if ((pr = pclr__cuda_partials(ctx, e, launch.groups)) != PCLR_OK) goto done;
-    dst = result ? (ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT) : out;
-    fold = pclr__zeroed_scratch_bytes(&e->cfg) ? ctx->ctl + PCLR__CUDA_CTL_ZEROED
-         : pclr__words_finish(&e->cfg, e->layout.size) ? ctx->words /* at most 64 groups a unit (pclr_plan) */
-         : e->cfg.finish != PCLR_FINISH_ATOMIC ? ctx->partials
-         : ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&e->cfg);
-    if (e->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
-        /* pass 1: one value per group into the partials; pass 2: one group folds them */
-        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, ctx->partials, ctx->partials, x);
-        if (r == CUDA_SUCCESS) r = pclr__cuda_launch(ctx, e, 1, launch.group_size, stream, ctx->partials, 0, launch.groups, dst, ctx->partials, x);
-    } else {
-        r = pclr__cuda_launch(ctx, e, launch.groups, launch.group_size, stream, in, offset, n, dst, fold, x);
-    }
-    if (r != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel");
-    else if (result && (r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
-    else if (result && ctx->host_result) pr = pclr__finalize(&e->cfg, &e->layout, ctx->host_result, result);
-    else if (result) {
-        unsigned char state[64];
-        if ((r = ctx->cu.MemcpyDtoH(state, dst, e->layout.size)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
-        else pr = pclr__finalize(&e->cfg, &e->layout, state, result);
-    }
-done:
+}
+static pclr_result pclr__cuda_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
+    return pclr__cuda_write_as((pclr_cuda_context *)e, 1, (CUdeviceptr)m.addr + offset, src, bytes);
+}
+static pclr_result pclr__cuda_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
+    return pclr__cuda_read_as((pclr_cuda_context *)e, 1, dst, (CUdeviceptr)m.addr + offset, bytes);
+}
+
+/* A program's CUdeviceptr as a buffer: bytes 0 asks the driver for the rest of the allocation
+   holding it (UINT64_MAX when the driver cannot place the pointer: no bound is checked then). */
+static pclr_result pclr__cuda_wrap(pclr__engine *e, pclr__mem h, uint64_t bytes, pclr_buffer *out) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    CUdeviceptr base = 0, p = (CUdeviceptr)h.addr;
+    size_t size = 0;
+    int pushed = 0;
+    pclr_result pr;
+    if (!p) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "pclr_cuda_buffer: the device pointer is 0");
+    out->handle = h;
+    out->address = h.addr;
+    out->bytes = bytes;
+    if (bytes) return PCLR_OK;
+    if ((pr = pclr__cuda_use(ctx, &pushed)) != PCLR_OK) return pr;
+    out->bytes = ctx->cu.MemGetAddressRange(&base, &size, p) == CUDA_SUCCESS && p >= base && p - base <= size
+               ? (uint64_t)(base + size - p) : UINT64_MAX;
     pclr__cuda_leave(ctx, pushed);
-    return pr;
+    return PCLR_OK;
 }
 
-PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
-                                      uint64_t n, CUstream stream, void *result) {
+PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    *out = 0;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, 0, result, NULL));
+    return pclr__cuda_alloc_as(ctx, 0, bytes, out);
 }
-
-PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
-                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
-                                          void *result) {
-    pclr__extra extra;
+PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr) {
+    pclr__mem m;
+    if (!ctx) return ptr ? PCLR_ERR_INVALID_CONTEXT : PCLR_OK;
+    m.addr = ptr;
+    pclr__cuda_free(&ctx->e, m);
+    return PCLR_OK;
+}
+PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes) {
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map: result pointer is NULL");
-    extra.y.addr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, 0, result, &extra));
+    return bytes ? pclr__cuda_write_as(ctx, 0, dst, src, bytes) : PCLR_OK;
 }
-
-PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
-                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
-                                                CUstream stream) {
-    pclr__extra extra;
+PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes) {
+    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_map_async: output pointer is 0");
-    extra.y.addr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, x, x_offset, n, stream, out, NULL, &extra));
+    return bytes ? pclr__cuda_read_as(ctx, 0, dst, src, bytes) : PCLR_OK;
 }
 
-PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
-                                            uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream) {
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_async: output pointer is 0");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce(ctx, cfg, in, offset, n, stream, out, NULL, NULL));
-}
-
-/* ------------------------------------------------------------ layouts */
-/* Device memory of at least `bytes` in *mem (grown; waits for the context's work before freeing the old one). */
+/* ------------------------------------------------------------ the reduce's slots (the engine runs it: pclr__engine_reduce) */
+/* Device memory of at least `bytes` in *mem (grown; waits for the context's work before freeing the old one,
+   so a reduce that grows it cannot be captured into a graph). The context is current. */
 static pclr_result pclr__cuda_grow(pclr_cuda_context *ctx, CUdeviceptr *mem, size_t *have, uint64_t bytes, const char *what) {
     CUdeviceptr p = 0;
     CUresult r;
@@ -977,190 +908,251 @@ static pclr_result pclr__cuda_grow(pclr_cuda_context *ctx, CUdeviceptr *mem, siz
     return PCLR_OK;
 }
 
-static pclr_result pclr__cuda_batched_on(pclr__engine *eng, const pclr__batch *b, pclr__mem xm, uint64_t x_offset, const pclr__extra *x,
-                                         pclr__mem offsets_m, pclr__mem out_m, void *results, CUstream stream) {
-    pclr_cuda_context *ctx = (pclr_cuda_context *)eng;
-    const pclr__entry *e = b->en;
-    const pclr_config *c = &b->shape;
-    const uint64_t ss = e->layout.size, split = b->plan.split;
-    CUdeviceptr in = (CUdeviceptr)xm.addr, offsets = (CUdeviceptr)offsets_m.addr, out = (CUdeviceptr)out_m.addr;
-    CUdeviceptr y = x ? (CUdeviceptr)x->y.addr : 0, status, dst;
-    uint64_t y_offset = x ? x->y_offset : 0, rows = c->rows, cols = c->cols, pitch = c->pitch, n = b->span, values[PCLR_MAP_MAX_PARAMS];
-    unsigned char *states = NULL;
-    void *args[14 + PCLR_MAP_MAX_PARAMS];
-    pclr_result pr;
-    CUresult r;
-    int pushed = 0, k = 11, j;
-    const int seg = c->layout == PCLR_LAYOUT_SEGMENTS;
-    const uint64_t tickets = (uint64_t)ctx->features.compute_units * 256 + 64; /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
-    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
-    if ((pr = pclr__cuda_check_input(ctx, "input", in, x_offset, b->span, e->elem_size)) != PCLR_OK) goto done;
-    if (e->y_size && (pr = pclr__cuda_check_input(ctx, "y", y, y_offset, b->span, e->y_size)) != PCLR_OK) goto done;
-    if (seg && (pr = pclr__cuda_check_input(ctx, "offsets", offsets, 0, rows + 1, 8)) != PCLR_OK) goto done;
-    if (e->params && (!x || !x->params)) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: the map has %d parameters and their values are NULL", e->params);
-        goto done;
+/* The scratch (see pclr__scratch_kind), made at create or on first need and kept: a reduce then
+   neither allocates nor synchronizes, so it can be captured into a CUDA graph. The partials are
+   made at create for every knob setting (64 groups per unit, 64-byte states); only an exact sum's
+   partials finish so long that it needs more than 64 groups per unit (2^29 elements a group), or a
+   layout's shared rows, grow them. The context is current (begin). */
+static pclr_result pclr__cuda_scratch(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    pclr_result pr = PCLR_OK;
+    CUdeviceptr p = 0;
+    switch (what) {
+    case PCLR__SCRATCH_FOLD: /* what the one-array kernel folds through */
+        if (pclr__zeroed_scratch_bytes(&en->cfg)) p = ctx->ctl + PCLR__CUDA_CTL_ZEROED; /* the exact sum's cells */
+        else if (pclr__words_finish(&en->cfg, en->layout.size)) p = ctx->words; /* at most 64 groups a unit (pclr_plan) */
+        else if (en->cfg.finish != PCLR_FINISH_ATOMIC) {
+            pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, bytes, "cuMemAlloc (partials)");
+            p = ctx->partials;
+        } else p = ctx->ctl + PCLR__CUDA_CTL_SLOTS + 4u * (uint32_t)pclr__atomic_slot(&en->cfg); /* the running value */
+        break;
+    case PCLR__SCRATCH_PARTIALS:
+        pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, bytes, "cuMemAlloc (partials)");
+        p = ctx->partials;
+        break;
+    case PCLR__SCRATCH_COUNTER: p = ctx->ctl + PCLR__CUDA_CTL_COUNTER; break;
+    case PCLR__SCRATCH_TICKETS: /* the status word and the tickets, zeroed once: the kernels leave them zero */
+        if (!ctx->lay_ctl) { /* shared rows and tiles: fewer than 4 x the groups (pclr__plan_layout) */
+            const size_t tickets = (size_t)ctx->features.compute_units * 256 + 64;
+            pr = pclr__cuda_zeroed(ctx, &ctx->lay_ctl, tickets * 4, "cuMemAlloc (layout tickets)");
+        }
+        p = ctx->lay_ctl;
+        break;
+    case PCLR__SCRATCH_RESULT: /* a blocking reduce's states: up to 64 bytes in the mapped pinned host memory the kernel writes directly */
+        if (bytes <= 64) p = ctx->host_result ? ctx->host_result_dev : ctx->ctl + PCLR__CUDA_CTL_RESULT;
+        else {
+            pr = pclr__cuda_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, bytes, "cuMemAlloc (states)");
+            p = ctx->lay_states;
+        }
+        break;
+    default: return pclr__fail(e, PCLR_ERR_INVALID_ARGUMENT, "no such scratch (%d)", (int)what);
     }
-    if (!results && out % (ss < 8 ? ss : 8) != 0) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_cuda_reduce_batched: output pointer 0x%llx is not aligned to the state", (unsigned long long)out);
-        goto done;
-    }
-    if (b->results == 0) goto done; /* nothing to write */
-    /* the status word and the tickets, zeroed once: the kernels leave them zero */
-    if (!ctx->lay_ctl && (pr = pclr__cuda_zeroed(ctx, &ctx->lay_ctl, (size_t)tickets * 4, "cuMemAlloc (layout tickets)")) != PCLR_OK) goto done;
-    status = ctx->lay_ctl;
-    if (split > 1 && (pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, b->results * split * ss, "cuMemAlloc (partials)")) != PCLR_OK) goto done;
-    if (results && (pr = pclr__cuda_grow(ctx, &ctx->lay_states, &ctx->lay_states_bytes, b->results * ss, "cuMemAlloc (states)")) != PCLR_OK) goto done;
-    if (results && seg) {
-        const uint32_t zero = 0;
-        if ((r = ctx->cu.MemcpyHtoD(status, &zero, 4)) != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuMemcpyHtoD"); goto done; }
-    }
-    dst = results ? ctx->lay_states : out;
-    if (!offsets) offsets = status; /* rows and columns: never read */
-    args[0] = &in; args[1] = &x_offset; args[2] = &rows; args[3] = &cols; args[4] = &pitch; args[5] = &offsets;
-    args[6] = &n; args[7] = (void *)&split; args[8] = &dst; args[9] = &ctx->partials; args[10] = &status;
-    if (e->y_size) { args[k++] = &y; args[k++] = &y_offset; }
-    for (j = 0; j < e->params; ++j) {
-        pclr__param_arg(e->param[j], x && x->params ? x->params[j] : 0.0, &values[j]);
-        args[k++] = &values[j];
-    }
-    r = ctx->cu.LaunchKernel(((const pclr__cuda_program *)e->program)->fn, (unsigned int)b->plan.groups, 1, 1, b->plan.group_size, 1, 1, 0,
-                             stream, args, NULL);
-    if (r != CUDA_SUCCESS) { pr = pclr__cuda_fail(ctx, r, "cuLaunchKernel"); goto done; }
-    if (!results) goto done;
-    if (!(states = (unsigned char *)pclr__alloc(&ctx->e, (size_t)(b->results * ss)))) {
-        pr = pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for %llu states", (unsigned long long)b->results);
-        goto done;
-    }
-    if ((r = ctx->cu.StreamSynchronize(stream)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
-    else if ((r = ctx->cu.MemcpyDtoH(states, dst, (size_t)(b->results * ss))) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
-    else if (seg) {
-        uint32_t bad = 0;
-        if ((r = ctx->cu.MemcpyDtoH(&bad, status, 4)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
-        else if (bad) pr = pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_cuda_reduce_batched: segment offsets decrease or pass n = %llu "
-                                      "(checked on the device, where the offsets are)", (unsigned long long)n);
-    }
-    if (pr == PCLR_OK) pr = pclr__batch_finalize(b, states, results);
-done:
-    pclr__free(&ctx->e, states);
-    pclr__cuda_leave(ctx, pushed);
+    m->addr = pr == PCLR_OK ? p : 0;
     return pr;
 }
 
-static pclr_result pclr__cuda_batched(pclr__engine *e, const pclr__batch *b, pclr__mem x, uint64_t x_offset, const pclr__extra *extra,
-                                      pclr__mem offsets, pclr__mem out, void *results) {
-    return pclr__cuda_batched_on(e, b, x, x_offset, extra, offsets, out, results, NULL);
+/* A dependent grid takes at most half the groups that fit at once: the next reduce's groups are
+   then resident, waiting, when this one ends (a second wave of them costs ~1.5 us). */
+static void pclr__cuda_limit(pclr__engine *e, const pclr__entry *en, pclr_launch *plan) {
+    const pclr__cuda_program *prog = (const pclr__cuda_program *)en->program;
+    const uint64_t half = (uint64_t)e->facts.compute_units * (uint64_t)(prog->resident / 2);
+    if (prog->dependent && half > 0 && plan->groups > half) plan->groups = half;
 }
 
-/* Both public forms: plan (the context current for the program's build), then run. */
-static pclr_result pclr__cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
-                                             CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
-                                             CUstream stream, CUdeviceptr out, void *results) {
-    pclr__batch b;
-    pclr__extra extra;
-    pclr__mem xm, om, dm;
+/* The context current for the reduce: pushed here (when it is not current already), popped by
+   complete. A deprecated verb or the tuner has made it current for its whole call: nothing then. */
+static pclr_result pclr__cuda_begin(pclr__engine *e, const pclr_sync *sync) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     pclr_result pr;
+    (void)sync;
+    if (ctx->current) return PCLR_OK;
+    if ((pr = pclr__cuda_enter(ctx, &ctx->begin_pushed)) != PCLR_OK) return pr;
+    ctx->begun = ctx->current = 1;
+    return PCLR_OK;
+}
+
+static CUstream pclr__cuda_stream(const pclr_sync *sync) { return sync && sync->cuda_stream ? (CUstream)sync->cuda_stream : NULL; }
+
+/* One pass: the kernel's arguments in the generated order (pclr__pass), on sync's stream. */
+static pclr_result pclr__cuda_launch(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    const pclr__entry *en = p->en;
+    const pclr__cuda_program *prog = (const pclr__cuda_program *)en->program;
+    const CUstream stream = pclr__cuda_stream(sync);
+    CUdeviceptr x = (CUdeviceptr)p->x.addr, y = (CUdeviceptr)p->y.addr, offsets = (CUdeviceptr)p->offsets.addr;
+    CUdeviceptr out = (CUdeviceptr)(p->out.addr + p->out_index * en->layout.size), fold = (CUdeviceptr)p->fold.addr;
+    CUdeviceptr counter = (CUdeviceptr)p->counter.addr;
+    uint64_t x_offset = p->x_offset, y_offset = p->y_offset, n = p->n, rows = 0, cols = 0, pitch = 0, split = 0;
+    uint64_t values[PCLR_MAP_MAX_PARAMS];
+    void *args[13 + PCLR_MAP_MAX_PARAMS];
+    int k = 0, j;
+    CUresult r;
+    args[k++] = &x;
+    args[k++] = &x_offset;
+    if (p->b) { /* a layout: its shape, offsets, and the groups sharing a row or tile */
+        rows = p->b->shape.rows;
+        cols = p->b->shape.cols;
+        pitch = p->b->shape.pitch;
+        split = p->b->plan.split;
+        args[k++] = &rows;
+        args[k++] = &cols;
+        args[k++] = &pitch;
+        args[k++] = &offsets;
+    }
+    args[k++] = &n;
+    if (p->b) args[k++] = &split;
+    args[k++] = &out;
+    args[k++] = &fold;
+    args[k++] = &counter;
+    if (en->y_size) { /* a map's y, then its parameters */
+        args[k++] = &y;
+        args[k++] = &y_offset;
+    }
+    for (j = 0; j < en->params; ++j) {
+        pclr__param_arg(en->param[j], p->params ? p->params[j] : 0.0, &values[j]);
+        args[k++] = &values[j];
+    }
+    if (!p->b && prog->dependent) { /* back-to-back reduces: the next grid starts while this one finishes */
+        CUlaunchConfig lc;
+        CUlaunchAttribute at;
+        memset(&lc, 0, sizeof lc);
+        memset(&at, 0, sizeof at);
+        at.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        at.value.programmaticStreamSerializationAllowed = 1;
+        lc.gridDimX = (unsigned int)p->groups;
+        lc.gridDimY = lc.gridDimZ = 1;
+        lc.blockDimX = p->group_size;
+        lc.blockDimY = lc.blockDimZ = 1;
+        lc.hStream = stream;
+        lc.attrs = &at;
+        lc.numAttrs = 1;
+        r = ctx->cu.LaunchKernelEx(&lc, prog->fn, args, NULL);
+    } else {
+        r = ctx->cu.LaunchKernel(prog->fn, (unsigned int)p->groups, 1, 1, p->group_size, 1, 1, 0, stream, args, NULL);
+    }
+    return r == CUDA_SUCCESS ? PCLR_OK : pclr__cuda_fail(ctx, r, "cuLaunchKernel");
+}
+
+/* After the last pass: blocking (host set), waits for the stream and copies the states: from the
+   mapped pinned memory the kernel wrote (no driver call), else from the device. Then pops what
+   begin pushed, whether the passes ran or not. */
+static pclr_result pclr__cuda_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
+    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    pclr_result pr = PCLR_OK;
+    CUresult r;
+    if (ok && host) {
+        if ((r = ctx->cu.StreamSynchronize(pclr__cuda_stream(sync))) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuStreamSynchronize");
+        else if (ctx->host_result && (CUdeviceptr)src.addr == ctx->host_result_dev) memcpy(host, ctx->host_result, bytes);
+        else if ((r = ctx->cu.MemcpyDtoH(host, (CUdeviceptr)src.addr, bytes)) != CUDA_SUCCESS) pr = pclr__cuda_fail(ctx, r, "cuMemcpyDtoH");
+    }
+    if (ctx->begun) {
+        ctx->begun = ctx->current = 0;
+        pclr__cuda_leave(ctx, ctx->begin_pushed);
+        ctx->begin_pushed = 0;
+    }
+    return pr;
+}
+
+/* ------------------------------------------------------------ the deprecated verbs: thin wrappers of the engine's reduce */
+/* pclr__engine_blocking with the verb's stream (the generic pclr_reduce has none: pclr__engine_blocking passes no sync). */
+static pclr_result pclr__cuda_blocking(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in, void *results,
+                                       size_t results_bytes, const pclr_sync *sync) {
+    pclr__dest d;
+    memset(&d, 0, sizeof d);
+    d.blocking = 1;
+    d.results = results;
+    d.results_bytes = results_bytes;
+    d.sync = sync;
+    return pclr__engine_reduce(e, fn, cfg, in, &d);
+}
+
+/* ptr (0: none) as a buffer in *buf, and *into pointed at it. */
+static pclr_result pclr__cuda_wrap_ptr(pclr_cuda_context *ctx, CUdeviceptr ptr, uint64_t bytes, pclr_buffer *buf, const pclr_buffer **into) {
+    pclr__mem h;
+    pclr_result r;
+    if (!ptr) return PCLR_OK;
+    h.addr = ptr;
+    if ((r = pclr__cuda_wrap(&ctx->e, h, bytes, buf)) == PCLR_OK) *into = buf;
+    return r;
+}
+
+/* A verb's CUdeviceptrs as stack buffers (0: none), the input, and the engine's reduce: blocking into
+   results (sized on trust, as before) or async into out's first states. The context is made current
+   once for the whole call, as the old reduce did (the wraps' driver queries and the reduce's slots then
+   make no driver call for it). An async `out` is not bounded (as before: no driver query per call). */
+static pclr_result pclr__cuda_verb(pclr_cuda_context *ctx, const char *fn, const pclr_config *cfg, int batched, int blocking,
+                                   CUdeviceptr x, uint64_t x_offset, CUdeviceptr y, uint64_t y_offset, const double *params,
+                                   CUdeviceptr offsets, uint64_t n, CUstream stream, CUdeviceptr out, void *results) {
+    pclr_buffer xb, yb, ob, sb;
+    const pclr_buffer *states = NULL;
+    pclr_input in;
+    pclr_sync sync;
+    pclr_result r;
     int pushed = 0;
-    if ((pr = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return pr;
-    pr = pclr__engine_batch(&ctx->e, cfg, n, &b);
+    if (cfg && (cfg->layout != PCLR_LAYOUT_ONE) != batched)
+        return pclr__fail(&ctx->e, PCLR_ERR_UNSUPPORTED_COMBINATION, batched ? "%s: the batched reduce needs a layout (rows, columns or segments)"
+                          : "%s: a layout (cfg.layout) reduces through pclr_cuda_reduce_batched", fn);
+    memset(&in, 0, sizeof in);
+    memset(&sync, 0, sizeof sync);
+    in.x_offset = x_offset;
+    in.y_offset = y_offset;
+    in.params = params;
+    in.n = n;
+    sync.cuda_stream = (void *)stream;
+    if ((r = pclr__cuda_enter(ctx, &pushed)) != PCLR_OK) return r;
+    ctx->current = 1;
+    if ((r = pclr__cuda_wrap_ptr(ctx, x, 0, &xb, &in.x)) == PCLR_OK && (r = pclr__cuda_wrap_ptr(ctx, y, 0, &yb, &in.y)) == PCLR_OK &&
+        (r = pclr__cuda_wrap_ptr(ctx, offsets, 0, &ob, &in.offsets)) == PCLR_OK &&
+        (r = pclr__cuda_wrap_ptr(ctx, out, UINT64_MAX, &sb, &states)) == PCLR_OK)
+        r = blocking ? pclr__cuda_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX, &sync)
+                    : pclr__engine_async(&ctx->e, fn, cfg, &in, states, 0, &sync);
+    ctx->current = 0;
     pclr__cuda_leave(ctx, pushed);
-    if (pr != PCLR_OK) return pr;
-    xm.addr = x;
-    om.addr = offsets;
-    dm.addr = out;
-    extra.y.addr = y;
-    extra.y_offset = y_offset;
-    extra.params = params;
-    return pclr__cuda_batched_on(&ctx->e, &b, xm, x_offset, &extra, om, dm, results, stream);
+    return r;
+}
+
+PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
+                                      uint64_t n, CUstream stream, void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_verb(ctx, "pclr_cuda_reduce", cfg, 0, 1, in, offset, 0, 0, NULL, 0, n, stream, 0, result));
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
+                                            uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_verb(ctx, "pclr_cuda_reduce_async", cfg, 0, 0, in, offset, 0, 0, NULL, 0, n, stream, out, NULL));
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                          CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
+                                          void *result) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy,
+                   pclr__cuda_verb(ctx, "pclr_cuda_reduce_map", cfg, 0, 1, x, x_offset, y, y_offset, params, 0, n, stream, 0, result));
+}
+
+PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+                                                CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
+                                                CUstream stream) {
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy,
+                   pclr__cuda_verb(ctx, "pclr_cuda_reduce_map_async", cfg, 0, 0, x, x_offset, y, y_offset, params, 0, n, stream, out, NULL));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                               CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
                                               CUstream stream, void *results) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!results) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched: results pointer is NULL");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, 0, results));
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_verb(ctx, "pclr_cuda_reduce_batched", cfg, 1, 1, x, x_offset, y, y_offset, params, offsets, n,
+                                                 stream, 0, results));
 }
 
 PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                     CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
                                                     uint64_t n, CUdeviceptr out, CUstream stream) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce_batched_async: output pointer is 0");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_reduce_batched(ctx, cfg, x, x_offset, y, y_offset, params, offsets, n, stream, out, NULL));
-}
-
-/* ------------------------------------------------------------ memory: the engine's slots and the public calls */
-/* One driver call with the context current; names the call on failure. */
-#define PCLR__CUDA_CALL(ctx, call, name)                                                         \
-    do {                                                                                         \
-        int pushed_ = 0;                                                                         \
-        CUresult r_;                                                                             \
-        pclr_result pr_;                                                                         \
-        if ((pr_ = pclr__cuda_enter((ctx), &pushed_)) != PCLR_OK) return pr_;                   \
-        r_ = (call);                                                                             \
-        pclr__cuda_leave((ctx), pushed_);                                                        \
-        return r_ == CUDA_SUCCESS ? PCLR_OK : pclr__cuda_fail((ctx), r_, name);                  \
-    } while (0)
-
-static pclr_result pclr__cuda_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
-    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
-    CUdeviceptr *p = (CUdeviceptr *)&m->addr;
-    m->addr = 0;
-    PCLR__CUDA_CALL(ctx, ctx->cu.MemAlloc(p, bytes), "cuMemAlloc");
-}
-static void pclr__cuda_free(pclr__engine *e, pclr__mem m) {
-    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
-    int pushed = 0;
-    if (m.addr && pclr__cuda_enter(ctx, &pushed) == PCLR_OK) {
-        ctx->cu.MemFree((CUdeviceptr)m.addr);
-        pclr__cuda_leave(ctx, pushed);
-    }
-}
-static pclr_result pclr__cuda_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
-    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
-    PCLR__CUDA_CALL(ctx, ctx->cu.MemcpyHtoD((CUdeviceptr)m.addr + offset, src, bytes), "cuMemcpyHtoD");
-}
-static pclr_result pclr__cuda_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
-    pclr_cuda_context *ctx = (pclr_cuda_context *)e;
-    PCLR__CUDA_CALL(ctx, ctx->cu.MemcpyDtoH(dst, (CUdeviceptr)m.addr + offset, bytes), "cuMemcpyDtoH");
-}
-#undef PCLR__CUDA_CALL
-static pclr_result pclr__cuda_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                                         void *result, const pclr__extra *x) {
-    if (!result) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "pclr_cuda_reduce: result pointer is NULL");
-    return pclr__cuda_reduce((pclr_cuda_context *)e, cfg, (CUdeviceptr)in.addr, offset, n, NULL, 0, result, x);
-}
-
-PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out) {
-    pclr__mem m;
-    pclr_result r;
-    if (!out) return PCLR_ERR_NULL_POINTER;
-    *out = 0;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if ((r = pclr__cuda_alloc(&ctx->e, bytes, &m)) == PCLR_OK) *out = (CUdeviceptr)m.addr;
-    return r;
-}
-PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr) {
-    pclr__mem m;
-    if (!ctx) return ptr ? PCLR_ERR_INVALID_CONTEXT : PCLR_OK;
-    m.addr = ptr;
-    pclr__cuda_free(&ctx->e, m);
-    return PCLR_OK;
-}
-PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes) {
-    pclr__mem m;
-    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    m.addr = dst;
-    return bytes ? pclr__cuda_write(&ctx->e, m, 0, src, bytes) : PCLR_OK;
-}
-PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes) {
-    pclr__mem m;
-    if ((!src || !dst) && bytes) return PCLR_ERR_NULL_POINTER;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    m.addr = src;
-    return bytes ? pclr__cuda_read(&ctx->e, m, 0, dst, bytes) : PCLR_OK;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__cuda_verb(ctx, "pclr_cuda_reduce_batched_async", cfg, 1, 0, x, x_offset, y, y_offset, params, offsets,
+                                                 n, stream, out, NULL));
 }
 
 /* ------------------------------------------------------------ tuner: events around a batch on the default stream */
@@ -1168,30 +1160,52 @@ static pclr_result pclr__cuda_tune_begin(pclr__engine *e) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     CUresult r;
     pclr_result pr;
-    if ((pr = pclr__cuda_enter(ctx, &ctx->tune_pushed)) != PCLR_OK) return pr; /* until tune_end */
+    if ((pr = pclr__cuda_use(ctx, &ctx->tune_pushed)) != PCLR_OK) return pr; /* until tune_end */
     if ((r = ctx->cu.EventCreate(&ctx->tune_start, 0)) != CUDA_SUCCESS || (r = ctx->cu.EventCreate(&ctx->tune_stop, 0)) != CUDA_SUCCESS) {
         if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
         ctx->tune_start = NULL;
         pclr__cuda_leave(ctx, ctx->tune_pushed);
+        ctx->tune_pushed = 0;
         return pclr__cuda_fail(ctx, r, "cuEventCreate");
     }
+    ctx->tune_held = !ctx->current; /* the timed reduces' begin and complete leave it current */
+    ctx->current = 1;
     return PCLR_OK;
 }
-static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
-                                   uint64_t n, const uint64_t *offsets, int calls) {
+/* `calls` reductions through the engine's async reduce on the tuner's stream (the legacy default stream,
+   which the events are recorded on): one array's states into the result cell, a layout's into out. They
+   run each candidate as given: the context's tuned entries are set aside meanwhile (pclr__engine_reduce
+   would fill a layout's lanes = 0, which the sweep leaves to the planner, from them). */
+static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
+                                   const uint64_t *offsets, int calls) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
+    const size_t tuned = e->tuned_count;
+    const pclr_buffer *states = out;
+    pclr_buffer cell;
+    pclr_input in;
+    pclr_sync sync;
     float ms = 0.0f;
-    pclr__extra none;
-    pclr__mem no_offsets;
-    int i;
-    memset(&none, 0, sizeof none);
-    no_offsets.addr = 0;
+    int i, ok = 1;
+    memset(&in, 0, sizeof in);
+    memset(&sync, 0, sizeof sync);
+    sync.cuda_stream = NULL; /* the tuner's stream */
+    in.x = pool;
+    in.n = n;
+    if (c->layout == PCLR_LAYOUT_ONE) {
+        memset(&cell, 0, sizeof cell);
+        cell.handle.addr = ctx->ctl + PCLR__CUDA_CTL_RESULT;
+        cell.address = cell.handle.addr;
+        cell.bytes = 64;
+        states = &cell;
+    }
     if (ctx->cu.EventRecord(ctx->tune_start, NULL) != CUDA_SUCCESS) return -1.0;
-    for (i = 0; i < calls; ++i) /* (inside pclr_cuda_tune's call: the internal forms, not the public ones that claim the context) */
-        if ((b ? pclr__cuda_batched_on(e, b, pool, offsets[i], &none, no_offsets, out, NULL, NULL)
-               : pclr__cuda_reduce(ctx, c, (CUdeviceptr)pool.addr, offsets[i], n, NULL, ctx->ctl + PCLR__CUDA_CTL_RESULT, NULL, NULL)) != PCLR_OK)
-            return -1.0;
-    if (ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
+    e->tuned_count = 0;
+    for (i = 0; i < calls && ok; ++i) { /* (inside pclr_tune's call: the engine's form, not a public one that claims the context) */
+        in.x_offset = offsets[i];
+        ok = pclr__engine_async(e, "pclr_tune", c, &in, states, 0, &sync) == PCLR_OK;
+    }
+    e->tuned_count = tuned;
+    if (!ok || ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
         ctx->cu.EventElapsedTime(&ms, ctx->tune_start, ctx->tune_stop) != CUDA_SUCCESS)
         return -1.0;
     return ms * 1e-3;
@@ -1201,7 +1215,10 @@ static void pclr__cuda_tune_end(pclr__engine *e) {
     if (ctx->tune_start) ctx->cu.EventDestroy(ctx->tune_start);
     if (ctx->tune_stop) ctx->cu.EventDestroy(ctx->tune_stop);
     ctx->tune_start = ctx->tune_stop = NULL;
+    if (ctx->tune_held) ctx->current = 0;
+    ctx->tune_held = 0;
     pclr__cuda_leave(ctx, ctx->tune_pushed);
+    ctx->tune_pushed = 0;
 }
 
 PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
@@ -1319,14 +1336,42 @@ PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_CUDA ? (pclr_cuda_context *)ctx->engine : NULL;
 }
 PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->mem.addr : 0;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->handle.addr : 0;
+}
+PCLR_API pclr_result pclr_cuda_buffer(pclr_context *ctx, CUdeviceptr ptr, size_t bytes, pclr_buffer *out) {
+    pclr__mem h;
+    h.addr = ptr;
+    return pclr__buffer_wrap(ctx, PCLR_CUDA, "pclr_cuda_buffer", h, bytes, out);
 }
 
-PCLR__DEFINE_OPS(pclr__cuda_ops, PCLR_CUDA, pclr__cuda_defaults, NULL, pclr__cuda_options, pclr__cuda_build, pclr__cuda_release,
-                 pclr__cuda_alloc, pclr__cuda_free, pclr__cuda_write, pclr__cuda_read, pclr__cuda_reduce_mem,
-                 pclr__cuda_tune_begin, pclr__cuda_tune_time, pclr__cuda_tune_end, pclr__cuda_describe,
-                 pclr__cuda_generic_create, pclr__cuda_generic_destroy, pclr__cuda_batched)
-
+/* The engine's table, filled by name (C99 designated initializers are not C++11). */
+static const pclr__backend_ops *pclr__cuda_ops(void) {
+    static pclr__backend_ops ops;
+    if (!ops.launch) {
+        ops.backend = PCLR_CUDA;
+        ops.defaults = pclr__cuda_defaults;
+        ops.options = pclr__cuda_options;
+        ops.build = pclr__cuda_build;
+        ops.release = pclr__cuda_release;
+        ops.alloc = pclr__cuda_alloc;
+        ops.free = pclr__cuda_free;
+        ops.write = pclr__cuda_write;
+        ops.read = pclr__cuda_read;
+        ops.wrap = pclr__cuda_wrap;
+        ops.scratch = pclr__cuda_scratch;
+        ops.limit = pclr__cuda_limit;
+        ops.begin = pclr__cuda_begin;
+        ops.complete = pclr__cuda_complete;
+        ops.tune_begin = pclr__cuda_tune_begin;
+        ops.tune_time = pclr__cuda_tune_time;
+        ops.tune_end = pclr__cuda_tune_end;
+        ops.describe = pclr__cuda_describe;
+        ops.create = pclr__cuda_generic_create;
+        ops.destroy = pclr__cuda_generic_destroy;
+        ops.launch = pclr__cuda_launch; /* last: it marks the table filled */
+    }
+    return &ops;
+}
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */
 

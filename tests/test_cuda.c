@@ -1019,6 +1019,73 @@ static void test_wrap(gpu_env *g) {
     g->type = PCLR_TYPE_DEFAULT; /* dbuf no longer matches host */
 }
 
+/* The generic context on the program's own device memory: pclr_cuda_buffer (bytes given, or the
+   allocation's rest from the driver), pclr_reduce and pclr_reduce_async on a stream through pclr_sync. */
+static void test_generic_buffers(gpu_env *g) {
+    const uint64_t cap4 = ((uint64_t)1 << 20) / 4; /* the float elements of `small` */
+    pclr_desc gd;
+    pclr_context *gc = NULL;
+    pclr_buffer whole, tail, part, states;
+    pclr_input in;
+    pclr_sync sync;
+    pclr_config c;
+    CUdeviceptr small = 0;
+    unsigned char state[64];
+    float f = 0, fin = 0;
+    pclr_result r;
+    memset(&gd, 0, sizeof gd);
+    gd.backends[0] = PCLR_CUDA;
+    gd.no_disk_cache = 1;
+    gd.no_tune_file = 1;
+    if (!CHECK(pclr_create(&gd, &gc) == PCLR_OK && pclr_context_cuda(gc) != NULL, "generic CUDA context")) {
+        pclr_destroy(gc);
+        return;
+    }
+    if (!CHECK(D.MemAlloc(&small, (size_t)1 << 20) == CUDA_SUCCESS, "1 MiB buffer")) {
+        pclr_destroy(gc);
+        return;
+    }
+    D.MemsetD32(small, 0x3f800000u, (size_t)cap4); /* 1.0f everywhere */
+    r = pclr_cuda_buffer(gc, small, 0, &whole);
+    CHECK(r == PCLR_OK && whole.bytes == ((uint64_t)1 << 20) && pclr_buffer_cuda(gc, &whole) == small,
+          "pclr_cuda_buffer, bytes 0: the allocation (%s, %llu bytes)", pclr_result_string(r), (unsigned long long)whole.bytes);
+    r = pclr_cuda_buffer(gc, small + 64, 0, &tail);
+    CHECK(r == PCLR_OK && tail.bytes == ((uint64_t)1 << 20) - 64, "pclr_cuda_buffer, interior pointer: the allocation's rest (%llu bytes)",
+          (unsigned long long)tail.bytes);
+    r = pclr_cuda_buffer(gc, small, 400, &part);
+    CHECK(r == PCLR_OK && part.bytes == 400, "pclr_cuda_buffer, bytes given (%llu)", (unsigned long long)part.bytes);
+    CHECK(pclr_cuda_buffer(gc, 0, 400, &states) == PCLR_ERR_NULL_POINTER, "pclr_cuda_buffer of 0 refused");
+    CHECK(pclr_cuda_buffer(NULL, small, 0, &states) == PCLR_ERR_INVALID_CONTEXT, "pclr_cuda_buffer on a NULL context refused");
+    memset(&c, 0, sizeof c);
+    memset(&in, 0, sizeof in);
+    in.x = &tail;
+    in.x_offset = 1;
+    in.n = cap4 - 17;
+    r = pclr_reduce(gc, &c, &in, &f, sizeof f);
+    CHECK(r == PCLR_OK && f == (float)(cap4 - 17), "pclr_reduce on a wrapped pointer up to the allocation's end (%s, %g)",
+          pclr_result_string(r), (double)f);
+    in.n = cap4 - 16;
+    r = pclr_reduce(gc, &c, &in, &f, sizeof f);
+    CHECK(r == PCLR_ERR_SIZE_OVERFLOW, "one element past the allocation's end refused (%s): %s", pclr_result_string(r), pclr_last_error(gc));
+    in.x = &part;
+    in.x_offset = 0;
+    in.n = 101;
+    r = pclr_reduce(gc, &c, &in, &f, sizeof f);
+    CHECK(r == PCLR_ERR_SIZE_OVERFLOW, "one element past the given bytes refused (%s)", pclr_result_string(r));
+    in.n = 100;
+    memset(&sync, 0, sizeof sync);
+    sync.cuda_stream = (void *)g->s1;
+    r = pclr_cuda_buffer(gc, g->dout, 64 * 8, &states);
+    if (r == PCLR_OK) r = pclr_reduce_async(gc, &c, &in, &states, 3, &sync);
+    if (r == PCLR_OK && D.StreamSynchronize(g->s1) == CUDA_SUCCESS &&
+        D.DtoH(state, g->dout + 3 * pclr_state_size(&c), pclr_state_size(&c)) == CUDA_SUCCESS)
+        r = pclr_finalize(&c, state, &fin);
+    CHECK(r == PCLR_OK && fin == 100.0f, "pclr_reduce_async on a stream into a wrapped states buffer (%s, %g)", pclr_result_string(r),
+          (double)fin);
+    D.MemFree(small);
+    pclr_destroy(gc);
+}
+
 /* General floats: bounded error (the exact-data matrix checks coverage). */
 static void test_float_error(gpu_env *g, uint64_t seed) {
     int t, i;
@@ -1611,6 +1678,7 @@ static void test_device(uint64_t seed) {
     test_streams_and_contexts(&g, seed);
     test_nan(&g, seed);
     test_wrap(&g);
+    test_generic_buffers(&g);
     test_float_error(&g, seed);
     test_errors(&g);
     test_allocator(&g);
