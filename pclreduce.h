@@ -8326,12 +8326,13 @@ failed:
 
 /* pclr__engine_reduce's two forms, on buffers (the backends' deprecated verbs wrap their handles first). */
 PCLR__FN pclr_result pclr__engine_blocking(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in, void *results,
-                                           size_t results_bytes) {
+                                           size_t results_bytes, const pclr_sync *sync) {
     pclr__dest d;
     memset(&d, 0, sizeof d);
     d.blocking = 1;
     d.results = results;
     d.results_bytes = results_bytes;
+    d.sync = sync; /* (a blocking CUDA verb's stream) */
     return pclr__engine_reduce(e, fn, cfg, in, &d);
 }
 PCLR__FN pclr_result pclr__engine_async(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in,
@@ -8427,7 +8428,10 @@ PCLR__FN pclr_result pclr__engine_tune(pclr__engine *e, pclr_type type, pclr_op 
         r = e->ops->write(e, t.pool.handle, (size_t)done, host, (size_t)(pool_bytes - done < chunk ? pool_bytes - done : chunk));
     pclr__free(e, host);
     if (r == PCLR_OK && (!e->ops->tune_begin || (r = e->ops->tune_begin(e)) == PCLR_OK)) {
+        const size_t tuned = e->tuned_count; /* set aside: each candidate is timed as given (a layout's lanes = 0 is the planner's) */
+        e->tuned_count = 0;
         r = pclr_tune_sweep(&start, &o, pclr__tune_measure, &t, out, cap, count);
+        e->tuned_count = tuned;
         if (e->ops->tune_end) e->ops->tune_end(e);
     }
     e->ops->free(e, t.pool.handle);
@@ -9021,7 +9025,7 @@ PCLR__FN pclr_result pclr__reduce(pclr_context *ctx, const pclr_config *cfg, con
                                   const char *fn) {
     pclr_result r;
     if ((r = pclr__input_owned(ctx, in, NULL)) != PCLR_OK) return r;
-    return pclr__engine_blocking(ctx->engine, fn, cfg, in, results, results_bytes);
+    return pclr__engine_blocking(ctx->engine, fn, cfg, in, results, results_bytes, NULL);
 }
 PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, void *results, size_t results_bytes) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;

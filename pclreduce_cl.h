@@ -1414,7 +1414,7 @@ static pclr_result pclr__cl_verb(pclr_cl_context *ctx, const char *fn, const pcl
     in.params = params;
     in.offsets = offsets ? &bo : NULL;
     in.n = n;
-    if (results) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX);
+    if (results) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX, NULL);
     if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "%s: the output buffer is NULL", fn);
     h.ptr = out;
     if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bs)) != PCLR_OK) return r;

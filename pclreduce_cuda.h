@@ -154,12 +154,30 @@ typedef struct pclr_cuda_features {
 
 typedef struct pclr_cuda_context pclr_cuda_context;
 
-/* desc may be NULL (the best device, the usual libraries, malloc). */
-PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out);
-PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx);
-PCLR_API const pclr_cuda_features *pclr_cuda_get_features(const pclr_cuda_context *ctx); /* NULL for NULL */
+/* What a generic CUDA context runs on, for the program's own work: its CUcontext and device, the
+   entry points it loaded (programs need not link libcuda or NVRTC), what it found out. */
+typedef struct pclr_cuda_native {
+    CUcontext context;
+    CUdevice device;
+    const pclr_cuda_api *api;
+    const pclr_nvrtc_api *nvrtc;
+    const pclr_cuda_features *features;
+} pclr_cuda_native;
+/* PCLR_ERR_INVALID_CONTEXT for NULL, PCLR_ERR_INVALID_ARGUMENT for a context of another backend. */
+PCLR_API pclr_result pclr_cuda_get_native(const pclr_context *ctx, pclr_cuda_native *out);
+
+/* Deprecated (0.4; removed in 0.5), with what replaces them: the CUDA context of its own
+   (pclr_cuda_create: pclr_create with desc.backends = {PCLR_CUDA}, the program's CUcontext in
+   desc.cuda; _destroy, _resolve, _prepare, _tune, _build_log, _last_error, _describe: the generic
+   pclr_* call; _get_api, _get_features: pclr_cuda_get_native; _alloc, _free, _copy_to_device,
+   _copy_to_host: pclr_buffer_create, _destroy, _write, _read, or the driver through
+   pclr_cuda_get_native's api; pclr_context_cuda: not needed).
+   desc may be NULL (the best device, the usual libraries, malloc). */
+PCLR_DEPRECATED pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out);
+PCLR_DEPRECATED void pclr_cuda_destroy(pclr_cuda_context *ctx);
+PCLR_DEPRECATED const pclr_cuda_features *pclr_cuda_get_features(const pclr_cuda_context *ctx); /* NULL for NULL */
 /* The context's entry points, for the program's own calls (NULL for NULL). */
-PCLR_API const pclr_cuda_api *pclr_cuda_get_api(const pclr_cuda_context *ctx);
+PCLR_DEPRECATED const pclr_cuda_api *pclr_cuda_get_api(const pclr_cuda_context *ctx);
 /* Tables without a context, loaded as create does (path NULL: the
    environment variable, else the usual names): PCLR_ERR_NO_DRIVER with a
    sentence in why. Tests wrap these to fail chosen calls. */
@@ -167,9 +185,9 @@ PCLR_API pclr_result pclr_cuda_load_api(const char *path, pclr_cuda_api *api, ch
 PCLR_API pclr_result pclr_nvrtc_load_api(const char *path, pclr_nvrtc_api *api, char *why, size_t why_cap);
 /* Backend CUDA where 0, the CUDA defaults (unroll 8, half occupancy),
    pclr_config_resolve, then the device's limits. */
-PCLR_API pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out);
+PCLR_DEPRECATED pclr_result pclr_cuda_resolve(pclr_cuda_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Compiles and loads cfg's kernel now (otherwise the first reduce does). */
-PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg);
+PCLR_DEPRECATED pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config *cfg);
 /* Deprecated (0.4; removed in 0.5): the verbs on raw CUdeviceptrs below, now thin wrappers of the
    engine's reduce: use pclr_reduce / pclr_reduce_async on a generic context (pclr_create), with
    pclr_cuda_buffer around the program's pointers and pclr_sync.cuda_stream for the stream. They
@@ -177,19 +195,19 @@ PCLR_API pclr_result pclr_cuda_prepare(pclr_cuda_context *ctx, const pclr_config
    PCLR_ERR_SIZE_OVERFLOW), take the results' size on trust and do not bound an async `out`.
    Blocking: n elements of cfg's type from element `offset` of `in`, on
    `stream` (0: the legacy default stream), into *result (host memory). */
-PCLR_API pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in, uint64_t offset,
                                       uint64_t n, CUstream stream, void *result);
 /* Async: the result goes to device memory `out` (aligned to the element
    size), ordered on `stream`; nothing waits. */
-PCLR_API pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr in,
                                             uint64_t offset, uint64_t n, CUdeviceptr out, CUstream stream);
 /* With a map (pclr_config.map): its second input y (0 when it has none) at
    element y_offset, and its parameters' values in their order (NULL when it
    has none); x as `in` above. The plain calls take maps without y or parameters. */
-PCLR_API pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce_map(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                           CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUstream stream,
                                           void *result);
-PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                 CUdeviceptr y, uint64_t y_offset, uint64_t n, const double *params, CUdeviceptr out,
                                                 CUstream stream);
 /* (Deprecated, as above.) A layout (cfg.layout; docs/layouts.md; the arguments
@@ -198,25 +216,25 @@ PCLR_API pclr_result pclr_cuda_reduce_map_async(pclr_cuda_context *ctx, const pc
    row, column or segment into results (host memory). Async: one state per
    result into out (device memory, aligned to the state's 8 bytes or its
    size), ordered on stream, nothing waited for. */
-PCLR_API pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce_batched(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                               CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets, uint64_t n,
                                               CUstream stream, void *results);
-PCLR_API pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
+PCLR_DEPRECATED pclr_result pclr_cuda_reduce_batched_async(pclr_cuda_context *ctx, const pclr_config *cfg, CUdeviceptr x, uint64_t x_offset,
                                                     CUdeviceptr y, uint64_t y_offset, const double *params, CUdeviceptr offsets,
                                                     uint64_t n, CUdeviceptr out, CUstream stream);
 /* Device memory through the context's driver (programs need not link libcuda). */
-PCLR_API pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
-PCLR_API pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
-PCLR_API pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
-PCLR_API pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
+PCLR_DEPRECATED pclr_result pclr_cuda_alloc(pclr_cuda_context *ctx, size_t bytes, CUdeviceptr *out);
+PCLR_DEPRECATED pclr_result pclr_cuda_free(pclr_cuda_context *ctx, CUdeviceptr ptr);
+PCLR_DEPRECATED pclr_result pclr_cuda_copy_to_device(pclr_cuda_context *ctx, CUdeviceptr dst, const void *src, size_t bytes);
+PCLR_DEPRECATED pclr_result pclr_cuda_copy_to_host(pclr_cuda_context *ctx, void *dst, CUdeviceptr src, size_t bytes);
 /* The tuner (see pclr_tune), timed with events; 5-11 s per type/op on an H100. */
-PCLR_API pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+PCLR_DEPRECATED pclr_result pclr_cuda_tune(pclr_cuda_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                     pclr_tune_entry *out, size_t cap, size_t *count);
-PCLR_API const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
-PCLR_API const char *pclr_cuda_last_error(const pclr_cuda_context *ctx);
-PCLR_API size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap);
+PCLR_DEPRECATED const char *pclr_cuda_build_log(const pclr_cuda_context *ctx);
+PCLR_DEPRECATED const char *pclr_cuda_last_error(const pclr_cuda_context *ctx);
+PCLR_DEPRECATED size_t pclr_cuda_describe(const pclr_cuda_context *ctx, char *buf, size_t cap);
 /* The generic context's CUDA context and a buffer's device pointer (NULL / 0 on another backend). */
-PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
+PCLR_DEPRECATED pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx);
 PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf);
 /* The program's own device memory as a buffer of a generic CUDA context, for pclr_reduce and
    pclr_reduce_async (in.x, in.y, in.offsets, the states): `bytes` from ptr on, or with bytes 0 the
@@ -753,7 +771,7 @@ PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx) {
     a.free(ctx, a.user);
 }
 
-static const pclr__backend_ops *pclr__cuda_ops(void);
+static void pclr__cuda_ops(pclr__backend_ops *ops);
 
 PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_context **out) {
     pclr_cuda_desc zero;
@@ -770,7 +788,7 @@ PCLR_API pclr_result pclr_cuda_create(const pclr_cuda_desc *desc, pclr_cuda_cont
     if (!(ctx = (pclr_cuda_context *)a.alloc(sizeof *ctx, a.user)))
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
     memset(ctx, 0, sizeof *ctx);
-    pclr__engine_init(&ctx->e, pclr__cuda_ops(), &a);
+    pclr__engine_init(&ctx->e, pclr__cuda_ops, &a);
     if ((r = pclr__cuda_init(ctx, desc)) != PCLR_OK) {
         pclr__say(desc->error, desc->error_cap, r, "%s", ctx->e.last_error);
         pclr_cuda_destroy(ctx);
@@ -1054,18 +1072,6 @@ static pclr_result pclr__cuda_complete(pclr__engine *e, const pclr_sync *sync, i
 }
 
 /* ------------------------------------------------------------ the deprecated verbs: thin wrappers of the engine's reduce */
-/* pclr__engine_blocking with the verb's stream (the generic pclr_reduce has none: pclr__engine_blocking passes no sync). */
-static pclr_result pclr__cuda_blocking(pclr__engine *e, const char *fn, const pclr_config *cfg, const pclr_input *in, void *results,
-                                       size_t results_bytes, const pclr_sync *sync) {
-    pclr__dest d;
-    memset(&d, 0, sizeof d);
-    d.blocking = 1;
-    d.results = results;
-    d.results_bytes = results_bytes;
-    d.sync = sync;
-    return pclr__engine_reduce(e, fn, cfg, in, &d);
-}
-
 /* ptr (0: none) as a buffer in *buf, and *into pointed at it. */
 static pclr_result pclr__cuda_wrap_ptr(pclr_cuda_context *ctx, CUdeviceptr ptr, uint64_t bytes, pclr_buffer *buf, const pclr_buffer **into) {
     pclr__mem h;
@@ -1104,7 +1110,7 @@ static pclr_result pclr__cuda_verb(pclr_cuda_context *ctx, const char *fn, const
     if ((r = pclr__cuda_wrap_ptr(ctx, x, 0, &xb, &in.x)) == PCLR_OK && (r = pclr__cuda_wrap_ptr(ctx, y, 0, &yb, &in.y)) == PCLR_OK &&
         (r = pclr__cuda_wrap_ptr(ctx, offsets, 0, &ob, &in.offsets)) == PCLR_OK &&
         (r = pclr__cuda_wrap_ptr(ctx, out, UINT64_MAX, &sb, &states)) == PCLR_OK)
-        r = blocking ? pclr__cuda_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX, &sync)
+        r = blocking ? pclr__engine_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX, &sync)
                     : pclr__engine_async(&ctx->e, fn, cfg, &in, states, 0, &sync);
     ctx->current = 0;
     pclr__cuda_leave(ctx, pushed);
@@ -1173,13 +1179,10 @@ static pclr_result pclr__cuda_tune_begin(pclr__engine *e) {
     return PCLR_OK;
 }
 /* `calls` reductions through the engine's async reduce on the tuner's stream (the legacy default stream,
-   which the events are recorded on): one array's states into the result cell, a layout's into out. They
-   run each candidate as given: the context's tuned entries are set aside meanwhile (pclr__engine_reduce
-   would fill a layout's lanes = 0, which the sweep leaves to the planner, from them). */
+   which the events are recorded on): one array's states into the result cell, a layout's into out. */
 static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
                                    const uint64_t *offsets, int calls) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
-    const size_t tuned = e->tuned_count;
     const pclr_buffer *states = out;
     pclr_buffer cell;
     pclr_input in;
@@ -1199,12 +1202,10 @@ static double pclr__cuda_tune_time(pclr__engine *e, const pclr_config *c, const 
         states = &cell;
     }
     if (ctx->cu.EventRecord(ctx->tune_start, NULL) != CUDA_SUCCESS) return -1.0;
-    e->tuned_count = 0;
     for (i = 0; i < calls && ok; ++i) { /* (inside pclr_tune's call: the engine's form, not a public one that claims the context) */
         in.x_offset = offsets[i];
         ok = pclr__engine_async(e, "pclr_tune", c, &in, states, 0, &sync) == PCLR_OK;
     }
-    e->tuned_count = tuned;
     if (!ok || ctx->cu.EventRecord(ctx->tune_stop, NULL) != CUDA_SUCCESS || ctx->cu.EventSynchronize(ctx->tune_stop) != CUDA_SUCCESS ||
         ctx->cu.EventElapsedTime(&ms, ctx->tune_start, ctx->tune_stop) != CUDA_SUCCESS)
         return -1.0;
@@ -1313,6 +1314,7 @@ static pclr_result pclr__cuda_generic_create(const pclr_desc *d, pclr__engine **
     c.nvrtc_library = d->nvrtc_library;
     c.cuda_api = d->cuda_api;
     c.nvrtc_api = d->nvrtc_api;
+    if (d->cuda) c.context = d->cuda->context; /* the program's own */
     r = pclr_cuda_create(&c, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
@@ -1338,39 +1340,51 @@ PCLR_API pclr_cuda_context *pclr_context_cuda(const pclr_context *ctx) {
 PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer *buf) {
     return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_CUDA ? (CUdeviceptr)buf->handle.addr : 0;
 }
+PCLR_API pclr_result pclr_cuda_get_native(const pclr_context *ctx, pclr_cuda_native *out) {
+    const pclr_cuda_context *cu;
+    if (out) memset(out, 0, sizeof *out);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_cuda_get_native: out is NULL");
+    if (ctx->backend != PCLR_CUDA)
+        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_cuda_get_native: the context runs on %s, not cuda",
+                          pclr_backend_name(ctx->backend));
+    cu = (const pclr_cuda_context *)ctx->engine;
+    out->context = cu->cu_ctx;
+    out->device = cu->device;
+    out->api = &cu->cu;
+    out->nvrtc = &cu->rtc;
+    out->features = &cu->features;
+    return PCLR_OK;
+}
+
 PCLR_API pclr_result pclr_cuda_buffer(pclr_context *ctx, CUdeviceptr ptr, size_t bytes, pclr_buffer *out) {
     pclr__mem h;
     h.addr = ptr;
     return pclr__buffer_wrap(ctx, PCLR_CUDA, "pclr_cuda_buffer", h, bytes, out);
 }
 
-/* The engine's table, filled by name (C99 designated initializers are not C++11). */
-static const pclr__backend_ops *pclr__cuda_ops(void) {
-    static pclr__backend_ops ops;
-    if (!ops.launch) {
-        ops.backend = PCLR_CUDA;
-        ops.defaults = pclr__cuda_defaults;
-        ops.options = pclr__cuda_options;
-        ops.build = pclr__cuda_build;
-        ops.release = pclr__cuda_release;
-        ops.alloc = pclr__cuda_alloc;
-        ops.free = pclr__cuda_free;
-        ops.write = pclr__cuda_write;
-        ops.read = pclr__cuda_read;
-        ops.wrap = pclr__cuda_wrap;
-        ops.scratch = pclr__cuda_scratch;
-        ops.limit = pclr__cuda_limit;
-        ops.begin = pclr__cuda_begin;
-        ops.complete = pclr__cuda_complete;
-        ops.tune_begin = pclr__cuda_tune_begin;
-        ops.tune_time = pclr__cuda_tune_time;
-        ops.tune_end = pclr__cuda_tune_end;
-        ops.describe = pclr__cuda_describe;
-        ops.create = pclr__cuda_generic_create;
-        ops.destroy = pclr__cuda_generic_destroy;
-        ops.launch = pclr__cuda_launch; /* last: it marks the table filled */
-    }
-    return &ops;
+static void pclr__cuda_ops(pclr__backend_ops *ops) {
+    ops->backend = PCLR_CUDA;
+    ops->defaults = pclr__cuda_defaults;
+    ops->options = pclr__cuda_options;
+    ops->build = pclr__cuda_build;
+    ops->release = pclr__cuda_release;
+    ops->alloc = pclr__cuda_alloc;
+    ops->free = pclr__cuda_free;
+    ops->write = pclr__cuda_write;
+    ops->read = pclr__cuda_read;
+    ops->wrap = pclr__cuda_wrap;
+    ops->scratch = pclr__cuda_scratch;
+    ops->limit = pclr__cuda_limit;
+    ops->begin = pclr__cuda_begin;
+    ops->complete = pclr__cuda_complete;
+    ops->tune_begin = pclr__cuda_tune_begin;
+    ops->tune_time = pclr__cuda_tune_time;
+    ops->tune_end = pclr__cuda_tune_end;
+    ops->describe = pclr__cuda_describe;
+    ops->create = pclr__cuda_generic_create;
+    ops->destroy = pclr__cuda_generic_destroy;
+    ops->launch = pclr__cuda_launch;
 }
 
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */

@@ -1082,6 +1082,27 @@ static void test_generic_buffers(gpu_env *g) {
         r = pclr_finalize(&c, state, &fin);
     CHECK(r == PCLR_OK && fin == 100.0f, "pclr_reduce_async on a stream into a wrapped states buffer (%s, %g)", pclr_result_string(r),
           (double)fin);
+    { /* the native objects, and a second context adopting the first one's CUcontext (desc.cuda) */
+        pclr_cuda_native nat, got;
+        pclr_cuda_desc own;
+        pclr_context *mine = NULL;
+        memset(&own, 0, sizeof own);
+        r = pclr_cuda_get_native(gc, &nat);
+        CHECK(r == PCLR_OK && nat.context && nat.api && nat.features && nat.features->compute_units > 0, "pclr_cuda_get_native (%s)",
+              pclr_result_string(r));
+        own.context = nat.context;
+        gd.cuda = &own;
+        r = pclr_create(&gd, &mine);
+        CHECK(r == PCLR_OK && pclr_cuda_get_native(mine, &got) == PCLR_OK && got.context == nat.context,
+              "pclr_create with desc.cuda uses the program's CUcontext (%s)", pclr_result_string(r));
+        in.x = &part;
+        in.n = 100;
+        CHECK(pclr_reduce(mine, &c, &in, &f, sizeof f) == PCLR_ERR_INVALID_ARGUMENT, "another context's wrapped buffer refused");
+        if (r == PCLR_OK && pclr_cuda_buffer(mine, small, 400, &part) == PCLR_OK)
+            CHECK(pclr_reduce(mine, &c, &in, &f, sizeof f) == PCLR_OK && f == 100.0f, "the adopting context reduces the program's memory (%g)",
+                  (double)f);
+        pclr_destroy(mine);
+    }
     D.MemFree(small);
     pclr_destroy(gc);
 }
