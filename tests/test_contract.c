@@ -103,7 +103,8 @@ static double now_s(void) {
 /* ------------------------------------------------------------------ data
    kind 0: full-range integers, floats uniform in [-1, 1) (halves: random exponents 2^-10..1);
    kind 1: ties: integers in a small range, floats k/4 in [-2, 2] with +0 and -0;
-   kind 2: kind 1 with extremes: integer min and max, a NaN and a +inf (floats). */
+   kind 2: kind 1 with extremes: integer min and max, a NaN and a +inf (floats);
+   kind 3: zeros: +0 and -0 (floats), 0 and 1 (integers), the first 8 all -0 (0). */
 static uint16_t half_of_quarter(int k) { /* k/4 for k in [-8, 8] as binary16 bits; 0 as +0 */
     static const uint16_t pos[] = {0x0000, 0x3400, 0x3800, 0x3a00, 0x3c00, 0x3d00, 0x3e00, 0x3f00, 0x4000};
     return (uint16_t)(k < 0 ? 0x8000u | pos[-k] : pos[k]);
@@ -130,6 +131,12 @@ static void fill(suite *s, pclr_type t, unsigned char *dst, uint64_t n, int kind
             else if (t == PCLR_DOUBLE) { double d = (double)(z >> 11) / 4503599627370496.0 - 1.0; memcpy(p, &d, 8); }
             else if (t == PCLR_HALF) { uint16_t h = (uint16_t)((z & 0x8000u) | ((5u + (uint16_t)((z >> 16) % 10u)) << 10) | ((z >> 32) & 0x3ffu)); memcpy(p, &h, 2); }
             else memcpy(p, &z, es); /* full width, little-endian low bytes */
+        } else if (kind == 3) {
+            const int neg = i < 8 || (z >> 7) % 2u;
+            if (t == PCLR_HALF) { uint16_t h = neg ? 0x8000u : 0; memcpy(p, &h, 2); }
+            else if (t == PCLR_FLOAT) { float f = neg ? -0.0f : 0.0f; memcpy(p, &f, 4); }
+            else if (t == PCLR_DOUBLE) { double d = neg ? -0.0 : 0.0; memcpy(p, &d, 8); }
+            else put_int(t, p, i < 8 ? 0 : (int64_t)((z >> 9) % 2u));
         } else {
             const int k = (int)(z % 17u) - 8; /* -8..8 */
             if (t == PCLR_FLOAT || t == PCLR_DOUBLE || t == PCLR_HALF) {
@@ -142,16 +149,25 @@ static void fill(suite *s, pclr_type t, unsigned char *dst, uint64_t n, int kind
             }
         }
     }
-    if (kind == 2 && n > 8) { /* extremes at random places */
-        const uint64_t a = rnd_below(s, n), b = rnd_below(s, n);
-        unsigned char *pa = dst + a * es, *pb = dst + b * es;
-        if (t == PCLR_HALF) { uint16_t nan = 0x7e00, inf = 0x7c00; memcpy(pa, &nan, 2); memcpy(pb, &inf, 2); }
-        else if (t == PCLR_FLOAT) { float nan = 0.0f, inf = 1e30f; nan = nan / nan; inf = inf * inf; memcpy(pa, &nan, 4); memcpy(pb, &inf, 4); }
-        else if (t == PCLR_DOUBLE) { double nan = 0.0, inf = 1e300; nan = nan / nan; inf = inf * inf; memcpy(pa, &nan, 8); memcpy(pb, &inf, 8); }
-        else { /* the smallest and largest values of the type */
+    if (kind == 2 && n >= 4096) { /* extremes where the windows read: one in the first 48, one anywhere, one in the second half */
+        const uint64_t a = rnd_below(s, 48), b = rnd_below(s, 4096), c = 2048 + rnd_below(s, 2048);
+        unsigned char *pa = dst + a * es, *pb = dst + b * es, *pc = dst + c * es;
+        if (t == PCLR_HALF) { uint16_t nan = 0x7e00, inf = 0x7c00; memcpy(pa, &nan, 2); memcpy(pb, &inf, 2); memcpy(pc, &nan, 2); }
+        else if (t == PCLR_FLOAT) {
+            float nan = 0.0f, inf = 1e30f;
+            nan = nan / nan;
+            inf = inf * inf;
+            memcpy(pa, &nan, 4); memcpy(pb, &inf, 4); memcpy(pc, &nan, 4);
+        } else if (t == PCLR_DOUBLE) {
+            double nan = 0.0, inf = 1e300;
+            nan = nan / nan;
+            inf = inf * inf;
+            memcpy(pa, &nan, 8); memcpy(pb, &inf, 8); memcpy(pc, &nan, 8);
+        } else { /* the smallest value twice (argmin's tie), the largest once */
             memset(pa, 0, es);
             memset(pb, 0xff, es);
-            if (is_signed) { pa[es - 1] = 0x80; pb[es - 1] = 0x7f; }
+            memset(pc, 0, es);
+            if (is_signed) { pa[es - 1] = pc[es - 1] = 0x80; pb[es - 1] = 0x7f; }
         }
     }
 }
@@ -164,8 +180,9 @@ static int load_type(suite *s, pclr_type t) {
     fill(s, t, s->hbig, MAXN, 0);
     fill(s, t, s->hspec, SPEC_STRIDE, 1);
     fill(s, t, s->hspec + (size_t)SPEC_STRIDE * es, SPEC_STRIDE, 2);
+    fill(s, t, s->hspec + (size_t)2 * SPEC_STRIDE * es, SPEC_STRIDE, 3);
     r = pclr_buffer_write(s->ctx, s->big, 0, s->hbig, (size_t)MAXN * es);
-    if (r == PCLR_OK) r = pclr_buffer_write(s->ctx, s->spec, 0, s->hspec, (size_t)2 * SPEC_STRIDE * es);
+    if (r == PCLR_OK) r = pclr_buffer_write(s->ctx, s->spec, 0, s->hspec, (size_t)3 * SPEC_STRIDE * es);
     if (!CHECK(r == PCLR_OK, "%s: upload %s data: %s (%s)", s->name, pclr_type_name(t), pclr_result_string(r), pclr_last_error(s->ctx))) {
         s->big_type = s->spec_type = PCLR_TYPE_DEFAULT;
         return 0;
@@ -493,8 +510,6 @@ static int naive_result(const pclr_config *cfg, const unsigned char *x, uint64_t
     }
 }
 
-static int result_eq(const suite *s, const pclr_config *cfg, const void *got, const void *ref, const scale *sc);
-
 /* The reference's results for j (ref: count of them) against the plain loop and the gathered rows. */
 static void cross_check(const job *j, const unsigned char *ref) {
     const uint64_t count = pclr_layout_results(&j->cfg);
@@ -784,14 +799,18 @@ static void test_semantics(suite *s) {
                     j.x_offset = k == 0 ? 1 + rnd_below(s, 15) : rnd_below(s, 16); /* the first one never 0 */
                     run_job(s, &j, NULL);
                 }
-                /* ties, signed zeros, integer extremes; NaN and inf in floats (the second region) */
+                /* ties and signed zeros; integer extremes, NaN and inf (the second region); only zeros, -0 first (the third) */
                 j.x = s->spec;
                 j.hx = s->hspec;
-                for (k = 0; k < (s->backend == PCLR_CPU || g_full ? 2u : 1u); ++k) {
-                    const uint64_t region = rnd_below(s, 2);
-                    j.what = region ? "ties with extremes (NaN, inf)" : "ties and signed zeros";
-                    j.n = k == 0 ? 1 + rnd_below(s, 40) : SPEC_N;
-                    j.x_offset = region * SPEC_STRIDE + rnd_below(s, 16);
+                for (k = 0; k < 4; ++k) { /* CPU: all four windows; devices: the first and one of the zeros' */
+                    static const char *kinds[] = {"ties and signed zeros", "ties with extremes (NaN, inf)", "only zeros"};
+                    const int all = s->backend == PCLR_CPU || g_full;
+                    const uint64_t region = k == 0 ? rnd_below(s, 2) : k == 1 ? 1 : 2;
+                    const int zeros_first = k == 2 || (!all && rnd_below(s, 2)); /* the window starts in the -0 run, or after it */
+                    if (!all && (k == 1 || k == 3)) continue;
+                    j.what = kinds[region];
+                    j.n = region == 2 ? 1 + rnd_below(s, 20) : k == 0 ? 1 + rnd_below(s, 60) : SPEC_N;
+                    j.x_offset = region * SPEC_STRIDE + (region != 2 ? rnd_below(s, 16) : zeros_first ? rnd_below(s, 4) : 8 + rnd_below(s, 8));
                     run_job(s, &j, NULL);
                 }
             }
@@ -1084,6 +1103,20 @@ done:
 }
 
 /* ------------------------------------------------------------------ 4-6. layouts, sizes, async */
+/* text has the decimal number v as a word of its own (no digit beside it) */
+static int names_number(const char *text, uint64_t v) {
+    char num[32];
+    const char *p = text;
+    size_t len;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+    len = strlen(num);
+    while ((p = strstr(p, num)) != NULL) {
+        if ((p == text || p[-1] < '0' || p[-1] > '9') && (p[len] < '0' || p[len] > '9')) return 1;
+        ++p;
+    }
+    return 0;
+}
+
 /* The result-size rule for j: one byte short (and 0 bytes): PCLR_ERR_BUFFER_TOO_SMALL, nothing written,
    the bytes needed in the sentence; exact size is run_job's. */
 static void check_too_small(suite *s, const job *j) {
@@ -1105,8 +1138,8 @@ static void check_too_small(suite *s, const job *j) {
                  j->what, need);
         CHECK(r == PCLR_ERR_BUFFER_TOO_SMALL, "%s: %s: %s (%s)", s->name, what, pclr_result_string(r), pclr_last_error(s->ctx));
         CHECK(canary_intact(out, bytes + 64), "%s: %s: nothing written", s->name, what);
-        CHECK(strstr(pclr_last_error(s->ctx), need) != NULL, "%s: %s: the sentence names the %s bytes needed (\"%s\")", s->name, what, need,
-              pclr_last_error(s->ctx));
+        CHECK(names_number(pclr_last_error(s->ctx), (uint64_t)bytes), "%s: %s: the sentence names the %s bytes needed (\"%s\")", s->name,
+              what, need, pclr_last_error(s->ctx));
     }
     good_reduce(s, "after PCLR_ERR_BUFFER_TOO_SMALL");
     free(out);
@@ -1439,11 +1472,11 @@ static void run_contract(pclr_context *ctx) {
     s->bitwise = s->backend == PCLR_CPU;
     s->rng = g_seed ^ ((uint64_t)s->backend * 0x9e3779b97f4a7c15ull);
     s->hbig = (unsigned char *)malloc((size_t)MAXN * 8);
-    s->hspec = (unsigned char *)malloc((size_t)2 * SPEC_STRIDE * 8);
+    s->hspec = (unsigned char *)malloc((size_t)3 * SPEC_STRIDE * 8);
     printf("%s: %s\n", s->name, pclr_device_name(ctx));
     fflush(stdout);
     if (!CHECK(s->hbig && s->hspec, "host memory") ||
-        !CHECK(pclr_buffer_create(ctx, (size_t)MAXN * 8, &s->big) == PCLR_OK && pclr_buffer_create(ctx, (size_t)2 * SPEC_STRIDE * 8, &s->spec) == PCLR_OK &&
+        !CHECK(pclr_buffer_create(ctx, (size_t)MAXN * 8, &s->big) == PCLR_OK && pclr_buffer_create(ctx, (size_t)3 * SPEC_STRIDE * 8, &s->spec) == PCLR_OK &&
                pclr_buffer_create(ctx, sizeof s->hgood, &s->good) == PCLR_OK, "%s: buffers: %s", s->name, pclr_last_error(ctx)))
         goto done;
     for (i = 0; i < GOOD_N + 8; ++i) s->hgood[i] = (float)((double)(rnd(s) >> 40) / 8388608.0 - 1.0);
