@@ -32,8 +32,10 @@
    Usage: test_contract [cpu] [opencl] [vulkan] [cuda] [--tolerant]   (no backend named: all)
    --tolerant: compare the CPU context as a device (checks the comparison itself).
    Environment: PCLR_SEED (or PCLR_TEST_SEED) reproduces a run (the seed is printed);
-   PCLR_TEST_FULL=1 every type x op x accumulator x size on every backend (the default samples
-   the matrices on devices, whose kernels take ~0.6 s each to build on PoCL);
+   PCLR_TEST_FULL=1 every type x op x accumulator x size, every layout shape and map op on every
+   backend (the default samples these on devices: a quarter of the type x op pairs, seed-rotated,
+   one other accumulator, half the shapes; each configuration is a kernel build, ~0.75 s on PoCL
+   and ~0.15 s on lavapipe with a cold cache: ~50 configurations a device run);
    PCLR_SHADERC_LIBRARY for Vulkan (tests/shaderc.sh finds one). */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
@@ -1234,6 +1236,8 @@ static void test_layouts(suite *s) {
         const size_t nops = s->backend == PCLR_CPU || g_full ? 4u : 1u; /* (a device builds a program per op and strategy) */
         const pclr_type type = types[(sh + (size_t)(g_seed % 3u)) % COUNT_OF(types)];
         job j;
+        if (s->backend != PCLR_CPU && !g_full && (sh + (size_t)g_seed) % 2u && !(p->layout == PCLR_LAYOUT_SEGMENTS && p->rows == 10))
+            continue; /* devices: half the shapes, seed-rotated (the 10 segments always: they carry the bad offsets) */
         if (!load_type(s, type)) continue;
         memset(&j, 0, sizeof j);
         j.cfg.type = type;
