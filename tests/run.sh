@@ -227,6 +227,43 @@ lane_b() {
     step map-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_map_nvrtc tests/test_map_nvrtc.c -ldl -lm && $B/test_map_nvrtc"
   fi
 
+  # 5g. the verbs' contract (tests/test_contract.c): pclr_input, sized pclr_reduce (the result-size rule),
+  #     pclr_reduce_async into a states buffer and pclr_finalize, pclr_result_size / pclr_state_size /
+  #     pclr_layout_results, bad input, maps, layouts, every type x op against the CPU reference. One build per
+  #     backend, so that one backend's state does not hide another's: the CPU context (plain, then ASan/UBSan with
+  #     leak checking, then built by clang: NaN bits differ by compiler), OpenCL (PoCL), Vulkan (lavapipe; its async
+  #     form needs the program's command buffer: test_vulkan.c's), CUDA (compiled in; "skip: ..." without a device).
+  #     The file compiles cleanly as C99 (the runs) and C++11 with gcc and clang, CPU-only and with every backend.
+  #     One seed for the runs (PCLR_SEED reproduces one); PCLR_TEST_FULL=1: every type x op x accumulator x size on
+  #     the devices too.
+  contract_seed=${PCLR_SEED:-${PCLR_TEST_SEED:-$(date +%s)}}
+  contract_compile() { # $@: more compilers; g++ and clang++ as C++11 (gcc and clang as C99 are the runs' builds)
+    local cc p=0 f=0
+    for cc in "g++ -x c++ -std=c++11" "clang++ -x c++ -std=c++11" "$@"; do
+      [ -n "$cc" ] || continue
+      if $cc $WARN $CONTRACT_FLAGS -fsyntax-only tests/test_contract.c; then p=$((p + 1)); else f=$((f + 1)); echo "FAIL: $cc $CONTRACT_FLAGS"; fi
+    done
+    echo "contract-compile: $p passed, $f failed"
+  }
+  step contract-compile sh -c "$(declare -f contract_compile); WARN='$WARN' CONTRACT_FLAGS='' contract_compile"
+  CONTRACT_ALL="-DPCLR_TEST_OPENCL"
+  [ -f /usr/include/vulkan/vulkan.h ] && CONTRACT_ALL="$CONTRACT_ALL -DPCLR_TEST_VULKAN"
+  [ -n "$CUDA_INC" ] && CONTRACT_ALL="$CONTRACT_ALL -DPCLR_TEST_CUDA $CUDA_INC"
+  step contract-compile-backends sh -c "$(declare -f contract_compile); WARN='$WARN' CONTRACT_FLAGS='$CONTRACT_ALL' contract_compile 'gcc -std=c99' 'clang -std=c99'"
+  step contract-cpu sh -c "gcc -std=c99 $WARN -O2 -o $B/test_contract tests/test_contract.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_contract cpu"
+  step contract-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_contract_asan tests/test_contract.c -ldl -lm && ASAN_OPTIONS=detect_leaks=1 PCLR_SEED=$contract_seed $B/test_contract_asan cpu"
+  step contract-cpu-clang sh -c "clang -std=c99 $WARN -O2 -o $B/test_contract_clang tests/test_contract.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_contract_clang cpu"
+  step contract-opencl sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_OPENCL -o $B/test_contract_opencl tests/test_contract.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_contract_opencl opencl"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then
+    CONTRACT_SHADERC=$(bash tests/shaderc.sh build)
+    step contract-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_contract_vulkan tests/test_contract.c -ldl -lm && PCLR_SHADERC_LIBRARY=$CONTRACT_SHADERC PCLR_SEED=$contract_seed $B/test_contract_vulkan vulkan"
+  else
+    echo "skip: contract-vulkan (no vulkan/vulkan.h: apt-get install libvulkan-dev)"
+  fi
+  if [ -n "$CUDA_INC" ]; then
+    step contract-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_contract_cuda tests/test_contract.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_contract_cuda cuda"
+  fi
+
   # 7. robustness: allocation failure injection and bad inputs (plain, ASan/UBSan); libFuzzer
   #    smoke runs and the corpus compile check where clang has libFuzzer
   FAIL_INC=${CUDA_INC:--DPCLR_FAILURES_NO_CUDA}
