@@ -362,7 +362,8 @@ PCLR_API pclr_type pclr_value_type(pclr_type t);
    accumulator; PCLR_TYPE_DEFAULT for a pair that does not go together
    (compensated integers). */
 PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a);
-/* Bytes pclr_reduce writes for cfg (0 when cfg is invalid). */
+/* Bytes of one result pclr_reduce writes for cfg (0 when its type, op, accumulator or map are
+   invalid; the other fields are not looked at). */
 PCLR_API size_t pclr_result_size(const pclr_config *cfg);
 /* Bytes of the op's state: what the kernel writes, and what the
    asynchronous reduces leave in device memory (8-byte aligned). For sum,
@@ -763,7 +764,8 @@ PCLR_API pclr_result pclr_reduce(pclr_context *ctx, const pclr_config *cfg, cons
    each; pclr_finalize turns a copied state into the result) go to `states` from state
    first_state on (the CPU context has no states and writes the results there, pclr_result_size
    bytes each). sync: the backend's stream, events or command buffer (may be NULL). Invalid
-   segment offsets then give empty segments, unreported. */
+   segment offsets then give empty segments, unreported (on a device; the CPU context, whose
+   offsets are host memory, checks them: PCLR_ERR_SIZE_OVERFLOW, nothing written). */
 PCLR_API pclr_result pclr_reduce_async(pclr_context *ctx, const pclr_config *cfg, const pclr_input *in, const pclr_buffer *states,
                                        uint64_t first_state, const pclr_sync *sync);
 /* Deprecated (0.4; removed in 0.5): the earlier verbs, now thin wrappers of pclr_reduce and
@@ -5428,8 +5430,9 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     }
     default: {
         pclr_stats_result s;
-        const double nan = -(1e308 * 10.0 - 1e308 * 10.0); /* inf - inf, sign cleared */
-        double n, d1, m2;
+        const uint64_t quiet = 0x7ff8000000000000ull; /* the positive quiet NaN, whatever the compiler folds inf - inf to */
+        double nan, n, d1, m2;
+        memcpy(&nan, &quiet, 8);
         memset(&s, 0, sizeof s);
         memcpy(&s.count, st, 8);
         memcpy(&s.sum, st + f->s, f->sum_bytes);
@@ -5457,29 +5460,25 @@ PCLR__FN pclr_result pclr__finalize(const pclr_config *cfg, const pclr__layout *
     return PCLR_OK;
 }
 
-/* count states (layout->size bytes apart) into count results (pclr_result_size apart): one copy where they are the same bytes. */
-PCLR__FN void pclr__finalize_states(const pclr_config *cfg, const pclr__layout *layout, const unsigned char *states, uint64_t count,
-                                    void *results) {
-    pclr__finalizer f;
-    const size_t rs = pclr_result_size(cfg);
-    uint64_t k;
-    const size_t ss = layout->size;
+/* count states (the layout's size apart) into count results (rs bytes apart): one copy where they are the same bytes. */
+PCLR__FN void pclr__finalize_states(const pclr__finalizer *f, size_t rs, const unsigned char *states, uint64_t count, void *results) {
+    const size_t ss = f->l.size;
     unsigned char *out = (unsigned char *)results;
-    pclr__finalizer_init(&f, cfg, layout);
-    if (f.same && rs == ss) {
+    uint64_t k;
+    if (f->same && rs == ss) {
         if (count && (const void *)states != results) memmove(results, states, (size_t)(count * rs));
         return;
     }
-    if (f.plain && (f.op == PCLR_ARGMIN || f.op == PCLR_ARGMAX || f.op == PCLR_MINMAX)) { /* the common layouts' ops: copies */
-        const size_t second = f.op == PCLR_MINMAX ? f.hi : f.i, second_bytes = f.op == PCLR_MINMAX ? f.value_bytes : 8;
+    if (f->plain && (f->op == PCLR_ARGMIN || f->op == PCLR_ARGMAX || f->op == PCLR_MINMAX)) { /* the common layouts' ops: copies */
+        const size_t second = f->op == PCLR_MINMAX ? f->hi : f->i, second_bytes = f->op == PCLR_MINMAX ? f->value_bytes : 8;
         memset(out, 0, (size_t)(count * rs));
         for (k = 0; k < count; ++k, states += ss, out += rs) {
-            memcpy(out, states + f.lo, f.value_bytes);
+            memcpy(out, states + f->lo, f->value_bytes);
             memcpy(out + 8, states + second, second_bytes);
         }
         return;
     }
-    for (k = 0; k < count; ++k) pclr__finalize_one(&f, states + k * ss, out + k * rs);
+    for (k = 0; k < count; ++k) pclr__finalize_one(f, states + k * ss, out + k * rs);
 }
 
 PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result) {
@@ -7681,6 +7680,8 @@ struct pclr__entry {
     uint32_t y_size;     /* a map's second input: bytes of an element (0: none) */
     int params;          /* a map's parameters, and their types */
     pclr_type param[PCLR_MAP_MAX_PARAMS];
+    size_t result_size;  /* pclr_result_size */
+    pclr__finalizer fz;  /* its states into results */
 };
 
 
@@ -8044,6 +8045,8 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
         pclr__free(e, t);
     }
     pclr__layout_of(&en.cfg, &en.layout);
+    en.result_size = pclr_result_size(&en.cfg);
+    pclr__finalizer_init(&en.fz, &en.cfg, &en.layout);
     e->entries[e->entry_count] = en;
     *out = &e->entries[e->last = e->entry_count++];
     return PCLR_OK;
@@ -8176,7 +8179,6 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     uint64_t count, span, ss, rs, unit;
     pclr__mem dst, partials;
     unsigned char *host = NULL;
-    pclr__finalizer fz;
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: cfg is NULL", fn);
     if (!in) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: in is NULL", fn);
     if (d->blocking ? !d->results : !d->states)
@@ -8207,7 +8209,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
         if ((r = pclr__engine_lookup(e, &one, span, &en)) != PCLR_OK) return r;
     }
     ss = en->layout.size;
-    rs = pclr_result_size(&en->cfg);
+    rs = en->result_size;
     unit = e->ops->host ? rs : ss;
     if (d->blocking && count > d->results_bytes / rs)
         return pclr__fail(e, PCLR_ERR_BUFFER_TOO_SMALL, "%s: results_bytes is %llu; %llu result%s of %llu bytes need %llu", fn,
@@ -8252,9 +8254,8 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     }
     p.groups = plan.groups;
     p.group_size = plan.group_size;
-    pclr__finalizer_init(&fz, &en->cfg, &en->layout);
     if (d->blocking) { /* where the states land: the results themselves when they are the same bytes */
-        host = fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
+        host = en->fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
         if (!host) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "%s: out of host memory for %llu states", fn, (unsigned long long)count);
     }
     if (e->ops->begin && (r = e->ops->begin(e, d->sync)) != PCLR_OK) return r;
@@ -8317,7 +8318,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
             return pclr__fail(e, PCLR_ERR_SIZE_OVERFLOW, "%s: segment offsets decrease or pass n = %llu (checked on the device, where the "
                               "offsets are)", fn, (unsigned long long)span);
     }
-    if (host != (unsigned char *)d->results) pclr__finalize_states(&en->cfg, &en->layout, host, count, d->results);
+    if (host != (unsigned char *)d->results) pclr__finalize_states(&en->fz, (size_t)rs, host, count, d->results);
     return PCLR_OK;
 failed:
     e->ops->complete(e, d->sync, 0, p.counter, 0, NULL);
