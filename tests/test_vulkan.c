@@ -670,6 +670,17 @@ static void test_record(void) {
         CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, (uint64_t)k, 49000, out, 8 + 128 * (VkDeviceSize)k) == PCLR_OK,
               "record %d: %s", k, pclr_vk_last_error(g_ctx));
     }
+    { /* n = 0 of a map with y at offsets off the vector width: the identity, nothing read (was refused as misaligned) */
+        pclr_config m;
+        memset(&m, 0, sizeof m);
+        m.type = PCLR_FLOAT;
+        m.y_type = PCLR_FLOAT;
+        m.map = "x * y";
+        CHECK(pclr_vk_record_map(g_ctx, cmd, &m, g_buf, g_buf_size, 1, g_buf, g_buf_size, 2, 0, NULL, out, 4) == PCLR_OK,
+              "record n = 0 of a map with y: %s", pclr_vk_last_error(g_ctx));
+        memset(state, 0xa5, 4);
+        pclr_vk_buffer_write(g_ctx, out, 4, state, 4);
+    }
     memset(&mb, 0, sizeof mb);
     mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -692,6 +703,8 @@ static void test_record(void) {
         pclr_cpu_reduce_config(&rc, g_host + 4 * (size_t)k, 49000, want);
         CHECK(same_result(&rc, got, want), "recorded %s: differs from the CPU reference", pclr_op_name(c.op));
     }
+    pclr_vk_buffer_read(g_ctx, out, 4, state, 4);
+    CHECK(!memcmp(state, "\0\0\0\0", 4), "recorded n = 0: the sum's identity (%02x%02x%02x%02x)", state[0], state[1], state[2], state[3]);
     CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, 0, 10, out, 6) == PCLR_ERR_MISALIGNED, "out_offset 6 is refused");
     CHECK(pclr_vk_record(g_ctx, VK_NULL_HANDLE, &c, g_buf, g_buf_size, 0, 10, out, 8) == PCLR_ERR_NULL_POINTER, "no command buffer");
     pclr_vk_buffer_destroy(g_ctx, out);
