@@ -28,8 +28,14 @@
    shares one descriptor set layout (five storage buffers, pushed per
    dispatch) and one pipeline layout.
 
-   Recording (pclr_vk_record): the reduce goes into the caller's command
-   buffer, which the engine submits inside its frame. The barriers:
+   Buffers: a buffer's handle is its VkBuffer. pclr_buffer_create makes one
+   (device-local); pclr_vk_buffer wraps a program's VkBuffer with its size
+   (Vulkan cannot tell it) without allocating anything.
+
+   Recording (pclr_reduce_async with sync.vulkan_commands; the deprecated
+   pclr_vk_record): the reduce goes into the caller's command buffer, which
+   the engine submits inside its frame; the states go to the states buffer
+   (pclr_vk_buffer around the engine's VkBuffer). The barriers:
    - before: the caller makes its writes of the input visible to compute
      shader reads (srcStage = the producer, dstStage =
      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, dstAccess = VK_ACCESS_SHADER_READ_BIT);
@@ -229,7 +235,12 @@ PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, s
 PCLR_API pclr_result pclr_vk_resolve(pclr_vk_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Builds cfg's pipeline now (otherwise the first reduce does). */
 PCLR_API pclr_result pclr_vk_prepare(pclr_vk_context *ctx, const pclr_config *cfg);
-/* Records a reduce of n elements of cfg's type from element `offset` of
+/* Deprecated (0.4; removed in 0.5): pclr_vk_record, pclr_vk_record_map,
+   pclr_vk_reduce and pclr_vk_reduce_map, now thin wrappers of the engine's
+   reduce. Use pclr_reduce / pclr_reduce_async on a generic context (desc.backends
+   = {PCLR_VULKAN}; pclr_context_vk gives its Vulkan context), the program's
+   VkBuffers wrapped by pclr_vk_buffer and sync.vulkan_commands the command buffer.
+   Records a reduce of n elements of cfg's type from element `offset` of
    `in` (a storage buffer of in_size bytes, its size when created) into
    `cmd` (recording; a compute queue's): the state (pclr_state_size bytes)
    goes to `out` at byte out_offset (a multiple of 4). The barriers: see the
@@ -240,7 +251,8 @@ PCLR_API pclr_result pclr_vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, c
 PCLR_API pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x,
                                         VkDeviceSize x_size, uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset,
                                         uint64_t n, const double *params, VkBuffer out, VkDeviceSize out_offset);
-/* Blocking: records into the context's own command buffer, submits to its queue, waits, and writes the result. */
+/* Blocking (deprecated, as above): records into the context's own command buffer, submits to its queue, waits, and
+   writes the result. */
 PCLR_API pclr_result pclr_vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer in, VkDeviceSize in_size,
                                     uint64_t offset, uint64_t n, void *result);
 PCLR_API pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
@@ -260,6 +272,12 @@ PCLR_API size_t pclr_vk_describe(const pclr_vk_context *ctx, char *buf, size_t c
 /* The generic context's Vulkan context and a buffer's VkBuffer (NULL / VK_NULL_HANDLE on another backend). */
 PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx);
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf);
+/* A program's VkBuffer (a storage buffer of the context's device) as a buffer of the generic context ctx, for
+   pclr_reduce and pclr_reduce_async: *out is a value to keep where the program likes (nothing is allocated;
+   pclr_buffer_destroy leaves it alone). Vulkan cannot tell a buffer's size: bytes is the size it was created
+   with (0 only for a buffer of this context's pclr_buffer_create or pclr_vk_buffer_create, whose size it
+   knows). pclr_buffer_write / pclr_buffer_read do not reach a program's VkBuffer (its memory is the program's). */
+PCLR_API pclr_result pclr_vk_buffer(pclr_context *ctx, VkBuffer buffer, size_t bytes, pclr_buffer *out);
 /* No device needed: compiles cfg's kernel (backend vulkan where 0, the
    shuffle variant when subgroup is nonzero) to SPIR-V with shaderc or
    desc->compiler; the log, or why there was no compile, to log/log_cap.
@@ -311,13 +329,15 @@ struct pclr_vk_context {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkCommandPool pool;
-    VkCommandBuffer cmd;             /* the blocking calls' */
+    VkCommandBuffer cmd;             /* the blocking calls' (and the tuner's) */
+    int recording;                   /* a blocking reduce has begun cmd (begin slot); complete submits or ends it */
+    VkDeviceSize out_bias;           /* pclr_vk_record's out_offset bytes beyond whole states, for its last launch (else 0) */
     VkFence fence;
     VkQueryPool timestamps;
     pclr__vk_mem ctl, result, partials;
     pclr__vk_mem retired[PCLR__VK_RETIRED];
     int retired_count;
-    pclr__vk_mem *buffers;           /* pclr_vk_buffer_create's, found by their VkBuffer */
+    pclr__vk_mem *buffers;           /* pclr_vk_buffer_create's and pclr_buffer_create's, found by their VkBuffer */
     size_t buffer_count, buffer_cap;
 };
 
@@ -1205,15 +1225,132 @@ PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, s
     return r;
 }
 
-/* ------------------------------------------------------------ reduce */
-/* The partials buffer for cfg's most groups (an outgrown one is kept until destroy: recorded work may still use it). */
-static pclr_result pclr__vk_partials(pclr_vk_context *ctx, const pclr__entry *en, uint64_t groups) {
-    const uint64_t ss = en->layout.size;
-    uint64_t bytes = pclr_max_groups(&en->cfg, &ctx->e.facts) * ss;
+/* ------------------------------------------------------------ buffers as the engine sees them
+   A pclr__mem is a VkBuffer's bits, whatever made the buffer: the engine (pclr_buffer_create: the
+   alloc slot), pclr_vk_buffer_create, the program (pclr_vk_buffer: the wrap slot) or the context's
+   scratch. The context's record of it (its memory and size), where it has one, is found by the VkBuffer. */
+static pclr__mem pclr__vk_mem_of(VkBuffer b) {
+    pclr__mem m;
+    memset(&m, 0, sizeof m);
+    memcpy(&m, &b, sizeof b < sizeof m ? sizeof b : sizeof m);
+    return m;
+}
+static VkBuffer pclr__vk_buffer_of(pclr__mem m) {
+    VkBuffer b = VK_NULL_HANDLE;
+    memcpy(&b, &m, sizeof b < sizeof m ? sizeof b : sizeof m);
+    return b;
+}
+/* A buffer of pclr_vk_buffer_create or pclr_buffer_create (NULL: none of this context's). */
+static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b) {
+    size_t i;
+    if (b == VK_NULL_HANDLE) return NULL;
+    for (i = 0; i < ctx->buffer_count; ++i) if (ctx->buffers[i].buffer == b) return &ctx->buffers[i];
+    return NULL;
+}
+/* The context's scratch: the partials, the control words (counter, atomic slots), the blocking calls' result. */
+static const pclr__vk_mem *pclr__vk_scratch_of(const pclr_vk_context *ctx, VkBuffer b) {
+    if (b == VK_NULL_HANDLE) return NULL;
+    return b == ctx->partials.buffer ? &ctx->partials : b == ctx->ctl.buffer ? &ctx->ctl : b == ctx->result.buffer ? &ctx->result : NULL;
+}
+/* Any buffer the context has a record of (NULL: a program's own VkBuffer). */
+static const pclr__vk_mem *pclr__vk_record_of(pclr_vk_context *ctx, VkBuffer b) {
+    const pclr__vk_mem *own = pclr__vk_find(ctx, b);
+    return own ? own : pclr__vk_scratch_of(ctx, b);
+}
+
+/* ------------------------------------------------------------ memory: the engine's slots and the public calls */
+static pclr_result pclr__vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
+    pclr__vk_mem m;
+    void *grown;
+    pclr_result r;
+    if (!(grown = pclr__grow(&ctx->e, ctx->buffers, &ctx->buffer_cap, ctx->buffer_count, sizeof *ctx->buffers)))
+        return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
+    ctx->buffers = (pclr__vk_mem *)grown;
+    if ((r = pclr__vk_mem_create(ctx, bytes, 0, &m)) != PCLR_OK) return r;
+    ctx->buffers[ctx->buffer_count++] = m;
+    *out = m.buffer;
+    return PCLR_OK;
+}
+static void pclr__vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer b) {
+    pclr__vk_mem *m = pclr__vk_find(ctx, b);
+    if (!m) return;
+    ctx->vk.DeviceWaitIdle(ctx->device); /* recorded work may still read it */
+    pclr__vk_mem_free(ctx, m);
+    *m = ctx->buffers[--ctx->buffer_count];
+}
+static pclr_result pclr__vk_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
+    VkBuffer b = VK_NULL_HANDLE;
+    const pclr_result r = pclr__vk_buffer_create((pclr_vk_context *)e, bytes, &b);
+    *m = pclr__vk_mem_of(b);
+    return r;
+}
+static void pclr__vk_free(pclr__engine *e, pclr__mem m) { pclr__vk_buffer_destroy((pclr_vk_context *)e, pclr__vk_buffer_of(m)); }
+static pclr_result pclr__vk_copy_mem(pclr__engine *e, pclr__mem m, size_t offset, void *host, size_t bytes, int to_device) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    const pclr__vk_mem *rec = pclr__vk_record_of(ctx, pclr__vk_buffer_of(m));
+    if (!rec)
+        return pclr__fail(e, PCLR_ERR_INVALID_ARGUMENT, "the buffer is a program's VkBuffer (pclr_vk_buffer): pclreduce does not know its "
+                          "memory, so %s it with the program's own Vulkan commands", to_device ? "fill" : "read");
+    return pclr__vk_copy(ctx, rec, offset, host, bytes, to_device);
+}
+static pclr_result pclr__vk_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
+    return pclr__vk_copy_mem(e, m, offset, (void *)(uintptr_t)src, bytes, 1);
+}
+static pclr_result pclr__vk_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
+    return pclr__vk_copy_mem(e, m, offset, dst, bytes, 0);
+}
+/* A program's VkBuffer as a buffer: Vulkan cannot tell a buffer's size, so bytes 0 is for the context's own. */
+static pclr_result pclr__vk_wrap(pclr__engine *e, pclr__mem h, uint64_t bytes, pclr_buffer *out) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    const VkBuffer b = pclr__vk_buffer_of(h);
+    const pclr__vk_mem *own;
+    if (b == VK_NULL_HANDLE) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer: the VkBuffer is VK_NULL_HANDLE");
+    if (!bytes) {
+        if (!(own = pclr__vk_find(ctx, b)))
+            return pclr__fail(e, PCLR_ERR_INVALID_ARGUMENT, "pclr_vk_buffer: bytes is 0 and Vulkan cannot tell a VkBuffer's size: pass the "
+                              "size it was created with (0 is for a buffer of this context's pclr_vk_buffer_create or pclr_buffer_create)");
+        bytes = own->size;
+    }
+    out->handle = h;
+    out->bytes = bytes;
+    out->address = 0; /* a VkBuffer is bound from its start: aligned */
+    return PCLR_OK;
+}
+
+PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
+    if (!out) return PCLR_ERR_NULL_POINTER;
+    *out = VK_NULL_HANDLE;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_buffer_create(ctx, bytes, out));
+}
+PCLR_API void pclr_vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer buf) {
+    if (ctx) pclr__vk_buffer_destroy(ctx, buf);
+}
+PCLR_API pclr_result pclr_vk_buffer_write(pclr_vk_context *ctx, VkBuffer buf, size_t offset, const void *src, size_t bytes) {
+    const pclr__vk_mem *m;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!src && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: src is NULL");
+    if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: not a buffer of pclr_vk_buffer_create");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, (void *)(uintptr_t)src, bytes, 1));
+}
+PCLR_API pclr_result pclr_vk_buffer_read(pclr_vk_context *ctx, VkBuffer buf, size_t offset, void *dst, size_t bytes) {
+    const pclr__vk_mem *m;
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!dst && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: dst is NULL");
+    if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: not a buffer of pclr_vk_buffer_create");
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, dst, bytes, 0));
+}
+
+/* ------------------------------------------------------------ a reduce's device work: the engine's slots
+   The engine (pclr__engine_reduce) checks, plans and sequences; these record its passes. A blocking
+   reduce (sync NULL) goes into the context's own command buffer, submitted and waited for at complete;
+   an asynchronous one into sync->vulkan_commands, which the program submits. */
+
+/* The partials buffer grown to bytes (an outgrown one is kept until destroy: recorded work may still use it). */
+static pclr_result pclr__vk_partials(pclr_vk_context *ctx, uint64_t bytes) {
     pclr__vk_mem m;
     pclr_result r;
-    if (groups * ss <= ctx->partials.size) return PCLR_OK;
-    if (bytes < groups * ss) bytes = groups * ss;
+    if (bytes <= ctx->partials.size) return PCLR_OK;
     if (ctx->partials.buffer && ctx->retired_count == PCLR__VK_RETIRED) { /* full: wait for the device, then free them */
         int k;
         ctx->vk.DeviceWaitIdle(ctx->device);
@@ -1226,42 +1363,75 @@ static pclr_result pclr__vk_partials(pclr_vk_context *ctx, const pclr__entry *en
     return PCLR_OK;
 }
 
-static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b);
+/* FOLD: the partials, or for the atomic finish the control words (launch pushes the slot's index);
+   PARTIALS: the partials; COUNTER: the control words (word 0); RESULT: the host-visible result buffer. */
+static pclr_result pclr__vk_scratch(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    pclr_result r;
+    if (what == PCLR__SCRATCH_TICKETS)
+        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on Vulkan yet");
+    if (what == PCLR__SCRATCH_COUNTER || (what == PCLR__SCRATCH_FOLD && en->cfg.finish == PCLR_FINISH_ATOMIC)) {
+        *m = pclr__vk_mem_of(ctx->ctl.buffer);
+        return PCLR_OK;
+    }
+    if (what == PCLR__SCRATCH_RESULT) {
+        if (bytes > ctx->result.size)
+            return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "%llu bytes of states do not fit the context's %llu-byte result buffer "
+                              "(rows, columns and segments are not offered on Vulkan yet)", (unsigned long long)bytes,
+                              (unsigned long long)ctx->result.size);
+        *m = pclr__vk_mem_of(ctx->result.buffer);
+        return PCLR_OK;
+    }
+    if ((r = pclr__vk_partials(ctx, bytes)) != PCLR_OK) return r;
+    *m = pclr__vk_mem_of(ctx->partials.buffer);
+    return PCLR_OK;
+}
 
-/* A storage-buffer descriptor for bytes [at, at + bytes) of buf: bound from the alignment below at; *skip gets at - that.
-   A buffer of ours (pclr_vk_buffer_create) is bound to its rounded size; another whose size ends inside the last
+/* A blocking reduce (sync NULL) records into the context's own command buffer; an asynchronous one into the program's. */
+static pclr_result pclr__vk_begin_slot(pclr__engine *e, const pclr_sync *sync) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    pclr_result r;
+    if (sync) {
+        if (!sync->vulkan_commands)
+            return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands (a recording "
+                              "VkCommandBuffer of a compute queue), which is NULL");
+        return PCLR_OK;
+    }
+    if ((r = pclr__vk_begin(ctx)) == PCLR_OK) ctx->recording = 1;
+    return r;
+}
+
+/* A storage-buffer descriptor for bytes [at, at + bytes) of buf (size bytes; a buffer the context has a record of: its
+   rounded size): bound from the alignment below at; *skip gets at - that. A buffer whose size ends inside the last
    element's 32-bit word is refused (the shader's array holds whole words only). */
-static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuffer buf, VkDeviceSize size, uint64_t at, uint64_t bytes,
+static pclr_result pclr__vk_span(pclr_vk_context *ctx, const char *which, VkBuffer buf, uint64_t size, uint64_t at, uint64_t bytes,
                                  VkDescriptorBufferInfo *info, uint64_t *skip) {
     const uint64_t a = ctx->features.storage_alignment;
-    const pclr__vk_mem *own = pclr__vk_find(ctx, buf);
-    if (own && size <= own->size) size = PCLR__VK_ROUNDED(own->size);
+    const pclr__vk_mem *own = pclr__vk_record_of(ctx, buf);
+    if (own) size = PCLR__VK_ROUNDED(own->size);
+    if (at > size || bytes > size - at)
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "%s: bytes [%llu, %llu) reach past the end of its %llu bytes", which,
+                          (unsigned long long)at, (unsigned long long)(at + bytes), (unsigned long long)size);
     info->buffer = buf;
     info->offset = at / a * a;
     *skip = at - info->offset;
     info->range = size - info->offset;
     if (info->range > ctx->features.max_storage_range) info->range = ctx->features.max_storage_range / 16 * 16;
     if (*skip + bytes > info->range)
-        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_vk_reduce: %s's %llu bytes from byte %llu are more than the device binds at once "
+        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "%s's %llu bytes from byte %llu are more than the device binds at once "
                           "(maxStorageBufferRange %llu bytes): reduce it in pieces", which, (unsigned long long)bytes,
                           (unsigned long long)at, (unsigned long long)ctx->features.max_storage_range);
     if (bytes && (*skip + bytes + 3) / 4 * 4 > info->range)
-        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_vk_reduce: %s ends inside a 32-bit word (%llu bytes from byte %llu of a %llu-byte "
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "%s ends inside a 32-bit word (%llu bytes from byte %llu of a %llu-byte "
                           "buffer): shaders read whole words, so create the buffer with its size rounded up to 4 bytes",
                           which, (unsigned long long)bytes, (unsigned long long)at, (unsigned long long)size);
     return PCLR_OK;
 }
-
-/* An input's checks: a buffer when n > 0, and elements [offset, offset + n) inside its size. */
-static pclr_result pclr__vk_check_input(pclr_vk_context *ctx, const char *which, VkBuffer buf, VkDeviceSize size, uint64_t offset,
-                                        uint64_t n, uint64_t es) {
-    if (!buf && n > 0)
-        return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_reduce: %s buffer is VK_NULL_HANDLE with n = %llu", which, (unsigned long long)n);
-    if (offset > UINT64_MAX - n || offset + n > UINT64_MAX / es || (offset + n) * es > size)
-        return pclr__fail(&ctx->e, PCLR_ERR_SIZE_OVERFLOW, "pclr_vk_reduce: elements [%llu, %llu) of %u bytes reach past the end of the "
-                          "%llu-byte %s buffer", (unsigned long long)offset, (unsigned long long)(offset + n), (unsigned)es,
-                          (unsigned long long)size, which);
-    return PCLR_OK;
+/* A scratch buffer bound whole (the partials a two-pass finish's second pass reads, a stand-in nothing reads). */
+static void pclr__vk_whole(const pclr__vk_mem *m, VkDescriptorBufferInfo *info) {
+    info->buffer = m->buffer;
+    info->offset = 0;
+    info->range = m->size;
 }
 
 typedef struct pclr__vk_push { uint64_t offset, n, offset2; uint32_t out_at, part_at; unsigned char params[224]; } pclr__vk_push;
@@ -1289,231 +1459,186 @@ static void pclr__vk_dispatch(pclr_vk_context *ctx, VkCommandBuffer cmd, const p
     ctx->vk.CmdDispatch(cmd, (uint32_t)groups, 1, 1);
 }
 
-/* Records the reduce into cmd; the state goes to out at out_offset. */
-static pclr_result pclr__vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
-                                   uint64_t x_offset, const pclr__extra *extra, VkDeviceSize y_size, uint64_t n, VkBuffer out,
-                                   VkDeviceSize out_offset) {
-    const pclr__entry *en = NULL;
+/* One pass as one dispatch. The bindings: 0 x (from the binding alignment below its first element), 1 out (the
+   states from out_index on), 2 the fold scratch, 3 the counter (control word 0), 4 y (or x again); the push
+   constants: x's and y's first elements counted from their bindings' starts, n, out's first word, the atomic
+   finish's word, then the map's parameters. A two-pass finish's second pass reads the partials as x, whole. */
+static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    const pclr__entry *en = p->en;
+    const VkCommandBuffer cmd = sync ? (VkCommandBuffer)sync->vulkan_commands : ctx->cmd;
+    const VkBuffer x = pclr__vk_buffer_of(p->x), y = pclr__vk_buffer_of(p->y), fold = pclr__vk_buffer_of(p->fold);
+    const VkBuffer counter = pclr__vk_buffer_of(p->counter), out = pclr__vk_buffer_of(p->out);
+    const uint64_t es = en->elem_size, ys = en->y_size, ss = en->layout.size;
+    const pclr__vk_mem *rec;
     VkDescriptorBufferInfo info[PCLR__VK_BINDINGS];
     pclr__vk_push push;
-    pclr_launch launch;
+    uint64_t skip, at, bytes, size;
     pclr_result r;
-    uint64_t skip, es, ys;
-    uint32_t push_bytes;
-    VkBuffer y = VK_NULL_HANDLE;
     int k;
-    if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
-    if (!cmd) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_record: the command buffer is VK_NULL_HANDLE");
-    if (!out) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_record: the output buffer is VK_NULL_HANDLE");
-    if (out_offset % 4) return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_vk_record: out_offset %llu is not a multiple of 4", (unsigned long long)out_offset);
-    es = en->elem_size;
-    ys = en->y_size;
-    if (extra) memcpy(&y, &extra->y.ptr, sizeof y < sizeof extra->y.ptr ? sizeof y : sizeof extra->y.ptr);
-    if ((r = pclr__vk_check_input(ctx, "input", x, x_size, x_offset, n, es)) != PCLR_OK) return r;
-    if (ys && (r = pclr__vk_check_input(ctx, "y", y, y_size, extra->y_offset, n, ys)) != PCLR_OK) return r;
-    if (en->params && n && (!extra || !extra->params))
-        return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_reduce: the map has parameters and their values are NULL");
-    if ((r = pclr_plan(&en->cfg, &ctx->e.facts, n, &launch)) != PCLR_OK) return pclr__fail(&ctx->e, r, "pclr_plan failed");
-    if ((r = pclr__vk_partials(ctx, en, launch.groups)) != PCLR_OK) return r;
+    if (p->b) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on Vulkan yet");
+    if (cmd == VK_NULL_HANDLE)
+        return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands, which is NULL");
     memset(&push, 0, sizeof push);
     memset(info, 0, sizeof info);
-    if (!x) { /* n = 0: any buffer will do, nothing is read */
-        x = ctx->ctl.buffer;
-        x_size = ctx->ctl.size;
-        x_offset = 0;
+    if ((rec = pclr__vk_scratch_of(ctx, x)) != NULL) {
+        pclr__vk_whole(rec, &info[0]);
+        push.offset = p->n ? p->x_offset : 0;
+    } else {
+        if ((r = pclr__vk_span(ctx, "in.x", x, p->x_bytes, p->x_offset * es, p->n * es, &info[0], &skip)) != PCLR_OK) return r;
+        push.offset = skip / es;
     }
-    if ((r = pclr__vk_span(ctx, "the input", x, x_size, x_offset * es, n * es, &info[0], &skip)) != PCLR_OK) return r;
-    push.offset = skip / es;
-    push.n = n;
+    push.n = p->n;
     if (ys) {
-        if (!y) { y = x; y_size = x_size; }
-        if ((r = pclr__vk_span(ctx, "y", y, y_size, (n ? extra->y_offset : 0) * ys, n * ys, &info[4], &skip)) != PCLR_OK) return r;
-        push.offset2 = skip / ys;
-        if (push.offset2 % (uint64_t)en->cfg.vector_width != push.offset % (uint64_t)en->cfg.vector_width)
-            return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "pclr_vk_reduce: y's elements do not line up with x's %d-element loads "
-                              "(x_offset and y_offset differ modulo %d after the %u-byte binding alignment): use vector width 1",
-                              en->cfg.vector_width, en->cfg.vector_width, ctx->features.storage_alignment);
+        if ((rec = pclr__vk_scratch_of(ctx, y)) != NULL) { /* the stand-in: n is 0 */
+            pclr__vk_whole(rec, &info[4]);
+        } else {
+            if ((r = pclr__vk_span(ctx, "in.y", y, p->y_bytes, (p->n ? p->y_offset : 0) * ys, p->n * ys, &info[4], &skip)) != PCLR_OK)
+                return r;
+            push.offset2 = skip / ys;
+        }
+        if (p->n && push.offset2 % (uint64_t)en->cfg.vector_width != push.offset % (uint64_t)en->cfg.vector_width)
+            return pclr__fail(e, PCLR_ERR_MISALIGNED, "y's elements do not line up with x's %d-element loads (x_offset and y_offset differ "
+                              "modulo %d after the %u-byte binding alignment): use vector width 1", en->cfg.vector_width,
+                              en->cfg.vector_width, ctx->features.storage_alignment);
     } else {
         info[4] = info[0];
     }
     for (k = 0; k < en->params; ++k) { /* at their offsets in the push constants (pclr__vk_push_bytes) */
         unsigned char v[8];
-        const size_t sz = pclr__param_arg(en->param[k], extra->params[k], v);
-        uint32_t at = PCLR__GLSL_ARGS_BYTES, j;
+        const size_t sz = pclr__param_arg(en->param[k], p->params[k], v);
+        uint32_t pat = PCLR__GLSL_ARGS_BYTES, j;
         for (j = 0; j <= (uint32_t)k; ++j) {
             const uint32_t s = en->param[j] == PCLR_INT64 || en->param[j] == PCLR_UINT64 || en->param[j] == PCLR_DOUBLE ? 8 : 4;
-            at = (at + s - 1) / s * s + (j < (uint32_t)k ? s : 0);
+            pat = (pat + s - 1) / s * s + (j < (uint32_t)k ? s : 0);
         }
-        memcpy((unsigned char *)&push + at, v, sz);
+        memcpy((unsigned char *)&push + pat, v, sz);
     }
-    push_bytes = pclr__vk_push_bytes(&en->cfg, en->param, en->params);
-    info[3].buffer = ctx->ctl.buffer; /* the counter: word 0 */
+    if (!(rec = pclr__vk_record_of(ctx, fold))) return pclr__fail(e, PCLR_ERR_BACKEND, "the fold scratch is not the context's");
+    pclr__vk_whole(rec, &info[2]);
+    if (en->cfg.finish == PCLR_FINISH_ATOMIC) push.part_at = PCLR__VK_CTL_SLOTS + (uint32_t)pclr__atomic_slot(&en->cfg);
+    info[3].buffer = counter; /* word 0 */
     info[3].offset = 0;
     info[3].range = 16;
-    if (en->cfg.finish == PCLR_FINISH_ATOMIC) {
-        info[2].buffer = ctx->ctl.buffer;
-        info[2].offset = 0;
-        info[2].range = ctx->ctl.size;
-        push.part_at = PCLR__VK_CTL_SLOTS + (uint32_t)pclr__atomic_slot(&en->cfg);
-    } else {
-        info[2].buffer = ctx->partials.buffer;
-        info[2].offset = 0;
-        info[2].range = ctx->partials.size;
-    }
-    if (en->cfg.finish == PCLR_FINISH_PARTIALS && launch.groups > 1) {
-        /* pass 1: one state per group into the partials; pass 2: one group folds them as elements */
-        info[1] = info[2];
-        push.out_at = 0;
-        pclr__vk_dispatch(ctx, cmd, en, info, &push, push_bytes, launch.groups);
-        info[0] = info[2];
-        push.offset = 0;
-        push.n = launch.groups;
-        launch.groups = 1;
-    }
-    if ((r = pclr__vk_span(ctx, "out", out, out_offset + en->layout.size, out_offset, en->layout.size, &info[1], &skip)) != PCLR_OK) return r;
-    info[1].range = skip + en->layout.size;
+    /* the states: out_index's byte, and on the last pass the bytes of pclr_vk_record's out_offset beyond whole states */
+    bytes = p->out_count * ss;
+    at = p->out_index * ss + (p->last ? ctx->out_bias : 0);
+    size = p->out_bytes && p->out_bytes != UINT64_MAX ? p->out_bytes : at + bytes; /* (scratch: the record's size, in span) */
+    if ((r = pclr__vk_span(ctx, "the states buffer", out, size, at, bytes, &info[1], &skip)) != PCLR_OK) return r;
+    info[1].range = skip + bytes;
     push.out_at = (uint32_t)(skip / 4);
-    pclr__vk_dispatch(ctx, cmd, en, info, &push, push_bytes, launch.groups);
+    pclr__vk_dispatch(ctx, cmd, en, info, &push, pclr__vk_push_bytes(&en->cfg, en->param, en->params), p->groups);
     return PCLR_OK;
+}
+
+/* After the last pass (ok 0: a launch failed): a blocking reduce's command buffer is ended, submitted and
+   waited for, and its states copied to host; an asynchronous one's is the program's to submit. */
+static pclr_result pclr__vk_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
+    pclr_vk_context *ctx = (pclr_vk_context *)e;
+    const pclr__vk_mem *rec;
+    pclr_result r;
+    (void)sync;
+    if (!ctx->recording) return PCLR_OK; /* asynchronous: recorded into the program's command buffer */
+    ctx->recording = 0;
+    if (!ok) {
+        ctx->vk.EndCommandBuffer(ctx->cmd); /* (reset at the next begin) */
+        return PCLR_OK;
+    }
+    if (!host) { /* an asynchronous reduce without sync: recorded into the context's command buffer, which nothing submits */
+        ctx->vk.EndCommandBuffer(ctx->cmd);
+        return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands (a recording "
+                          "VkCommandBuffer of a compute queue): sync is NULL");
+    }
+    pclr__vk_barrier(ctx, ctx->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+                     VK_ACCESS_HOST_READ_BIT);
+    if ((r = pclr__vk_submit(ctx)) != PCLR_OK) return r;
+    if (!(rec = pclr__vk_record_of(ctx, pclr__vk_buffer_of(src))))
+        return pclr__fail(e, PCLR_ERR_BACKEND, "the states to read back are not in a buffer of the context's");
+    if (!rec->mapped || bytes > rec->size) return pclr__vk_copy(ctx, rec, 0, host, bytes, 0);
+    memcpy(host, rec->mapped, bytes);
+    return PCLR_OK;
+}
+
+/* ------------------------------------------------------------ the deprecated verbs (0.4; removed in 0.5)
+   pclr_vk_reduce, pclr_vk_reduce_map, pclr_vk_record and pclr_vk_record_map: their VkBuffers and sizes
+   wrapped as buffers, then the engine's reduce. Use pclr_reduce / pclr_reduce_async on a generic context
+   (pclr_vk_buffer for a program's VkBuffer; sync.vulkan_commands for the command buffer). */
+
+/* A VkBuffer with the size a verb was given (0: an empty buffer, as before; VK_NULL_HANDLE: none). */
+static pclr_result pclr__vk_given(pclr_vk_context *ctx, VkBuffer b, VkDeviceSize bytes, pclr_buffer *buf, const pclr_buffer **in) {
+    pclr_result r;
+    memset(buf, 0, sizeof *buf);
+    *in = NULL;
+    if (b == VK_NULL_HANDLE) return PCLR_OK;
+    if (bytes) {
+        if ((r = pclr__vk_wrap(&ctx->e, pclr__vk_mem_of(b), bytes, buf)) != PCLR_OK) return r;
+    } else {
+        buf->handle = pclr__vk_mem_of(b);
+    }
+    *in = buf;
+    return PCLR_OK;
+}
+
+/* The verbs' one body: blocking (cmd unused, result) or recorded into cmd (the state to out at byte out_offset). */
+static pclr_result pclr__vk_verb(pclr_vk_context *ctx, const char *fn, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
+                                 uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset, uint64_t n, const double *params,
+                                 int record, VkCommandBuffer cmd, VkBuffer out, VkDeviceSize out_offset, void *result) {
+    pclr_buffer xb, yb, ob;
+    pclr_input in;
+    pclr_sync sync;
+    const pclr__vk_mem *own;
+    size_t ss;
+    pclr_result r;
+    memset(&in, 0, sizeof in);
+    if ((r = pclr__vk_given(ctx, x, x_size, &xb, &in.x)) != PCLR_OK || (r = pclr__vk_given(ctx, y, y_size, &yb, &in.y)) != PCLR_OK)
+        return r;
+    in.x_offset = x_offset;
+    in.y_offset = y_offset;
+    in.params = params;
+    in.n = n;
+    if (!record) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, result, SIZE_MAX); /* (results unsized, as before) */
+    if (out == VK_NULL_HANDLE) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "%s: the output buffer is VK_NULL_HANDLE", fn);
+    if (out_offset % 4)
+        return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "%s: out_offset %llu is not a multiple of 4", fn, (unsigned long long)out_offset);
+    /* out's size: the context's record of it, else not known (the verb takes none) */
+    own = pclr__vk_find(ctx, out);
+    if ((r = pclr__vk_wrap(&ctx->e, pclr__vk_mem_of(out), own ? own->size : UINT64_MAX, &ob)) != PCLR_OK) return r;
+    /* the engine counts whole states: out_offset / the state's size of them, and the bytes beyond (out_offset
+       need only be a multiple of 4) go to the last launch as out_bias */
+    ss = cfg ? pclr_state_size(cfg) : 0;
+    memset(&sync, 0, sizeof sync);
+    sync.vulkan_commands = (void *)cmd;
+    ctx->out_bias = ss ? out_offset % ss : 0;
+    r = pclr__engine_async(&ctx->e, fn, cfg, &in, &ob, ss ? out_offset / ss : 0, &sync);
+    ctx->out_bias = 0;
+    return r;
 }
 
 PCLR_API pclr_result pclr_vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer in,
                                     VkDeviceSize in_size, uint64_t offset, uint64_t n, VkBuffer out, VkDeviceSize out_offset) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_record(ctx, cmd, cfg, in, in_size, offset, NULL, 0, n, out, out_offset));
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_verb(ctx, "pclr_vk_record", cfg, in, in_size, offset, VK_NULL_HANDLE, 0, 0, n, NULL, 1, cmd,
+                                               out, out_offset, NULL));
 }
 PCLR_API pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x,
                                         VkDeviceSize x_size, uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset,
                                         uint64_t n, const double *params, VkBuffer out, VkDeviceSize out_offset) {
-    pclr__extra extra;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    memset(&extra, 0, sizeof extra);
-    memcpy(&extra.y.ptr, &y, sizeof y < sizeof extra.y.ptr ? sizeof y : sizeof extra.y.ptr);
-    extra.y_offset = y_offset;
-    extra.params = params;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_record(ctx, cmd, cfg, x, x_size, x_offset, &extra, y_size, n, out, out_offset));
-}
-
-/* The blocking reduce: the context's command buffer, its result buffer, finalize. */
-static pclr_result pclr__vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size, uint64_t x_offset,
-                                   const pclr__extra *extra, VkDeviceSize y_size, uint64_t n, void *result) {
-    const pclr__entry *en = NULL;
-    pclr_result r;
-    if (!result) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_reduce: result pointer is NULL");
-    if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r;
-    if ((r = pclr__vk_begin(ctx)) != PCLR_OK) return r;
-    r = pclr__vk_record(ctx, ctx->cmd, cfg, x, x_size, x_offset, extra, y_size, n, ctx->result.buffer, 0);
-    if (r != PCLR_OK) {
-        ctx->vk.EndCommandBuffer(ctx->cmd);
-        return r;
-    }
-    pclr__vk_barrier(ctx, ctx->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                     VK_ACCESS_HOST_READ_BIT);
-    if ((r = pclr__vk_submit(ctx)) != PCLR_OK) return r;
-    if ((r = pclr__engine_lookup(&ctx->e, cfg, n, &en)) != PCLR_OK) return r; /* (the entry again: lookups may have moved it) */
-    return pclr__finalize(&en->cfg, &en->layout, ctx->result.mapped, result);
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_verb(ctx, "pclr_vk_record_map", cfg, x, x_size, x_offset, y, y_size, y_offset, n, params, 1, cmd,
+                                               out, out_offset, NULL));
 }
 PCLR_API pclr_result pclr_vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer in, VkDeviceSize in_size,
                                     uint64_t offset, uint64_t n, void *result) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_reduce(ctx, cfg, in, in_size, offset, NULL, 0, n, result));
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_verb(ctx, "pclr_vk_reduce", cfg, in, in_size, offset, VK_NULL_HANDLE, 0, 0, n, NULL, 0,
+                                               VK_NULL_HANDLE, VK_NULL_HANDLE, 0, result));
 }
 PCLR_API pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
                                         uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset, uint64_t n,
                                         const double *params, void *result) {
-    pclr__extra extra;
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    memset(&extra, 0, sizeof extra);
-    memcpy(&extra.y.ptr, &y, sizeof y < sizeof extra.y.ptr ? sizeof y : sizeof extra.y.ptr);
-    extra.y_offset = y_offset;
-    extra.params = params;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_reduce(ctx, cfg, x, x_size, x_offset, &extra, y_size, n, result));
-}
-
-/* ------------------------------------------------------------ memory: the engine's slots and the public calls */
-/* The engine's buffers are pclr__vk_mem records (mem.ptr); the public calls find them by VkBuffer. */
-static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b) {
-    size_t i;
-    for (i = 0; i < ctx->buffer_count; ++i) if (ctx->buffers[i].buffer == b) return &ctx->buffers[i];
-    return NULL;
-}
-static pclr_result pclr__vk_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
-    pclr_vk_context *ctx = (pclr_vk_context *)e;
-    pclr__vk_mem *rec = (pclr__vk_mem *)pclr__alloc(e, sizeof *rec);
-    pclr_result r;
-    m->ptr = NULL;
-    if (!rec) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
-    if ((r = pclr__vk_mem_create(ctx, bytes, 0, rec)) != PCLR_OK) {
-        pclr__free(e, rec);
-        return r;
-    }
-    m->ptr = rec;
-    return PCLR_OK;
-}
-static void pclr__vk_free(pclr__engine *e, pclr__mem m) {
-    pclr_vk_context *ctx = (pclr_vk_context *)e;
-    if (!m.ptr) return;
-    ctx->vk.DeviceWaitIdle(ctx->device); /* recorded work may still read it */
-    pclr__vk_mem_free(ctx, (pclr__vk_mem *)m.ptr);
-    pclr__free(e, m.ptr);
-}
-static pclr_result pclr__vk_write(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes) {
-    return pclr__vk_copy((pclr_vk_context *)e, (const pclr__vk_mem *)m.ptr, offset, (void *)(uintptr_t)src, bytes, 1);
-}
-static pclr_result pclr__vk_read(pclr__engine *e, pclr__mem m, size_t offset, void *dst, size_t bytes) {
-    return pclr__vk_copy((pclr_vk_context *)e, (const pclr__vk_mem *)m.ptr, offset, dst, bytes, 0);
-}
-static pclr_result pclr__vk_reduce_mem(pclr__engine *e, const pclr_config *cfg, pclr__mem in, uint64_t offset, uint64_t n,
-                                       void *result, const pclr__extra *x) {
-    pclr_vk_context *ctx = (pclr_vk_context *)e;
-    const pclr__vk_mem *mx = (const pclr__vk_mem *)in.ptr, *my = x ? (const pclr__vk_mem *)x->y.ptr : NULL;
-    pclr__extra extra;
-    memset(&extra, 0, sizeof extra);
-    if (x) extra = *x;
-    if (my) memcpy(&extra.y.ptr, &my->buffer, sizeof my->buffer < sizeof extra.y.ptr ? sizeof my->buffer : sizeof extra.y.ptr);
-    else extra.y.ptr = NULL;
-    return pclr__vk_reduce(ctx, cfg, mx ? mx->buffer : VK_NULL_HANDLE, mx ? PCLR__VK_ROUNDED(mx->size) : 0, offset, &extra,
-                           my ? PCLR__VK_ROUNDED(my->size) : 0, n, result);
-}
-
-static pclr_result pclr__vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
-    pclr__vk_mem m;
-    void *grown;
-    pclr_result r;
-    if (!(grown = pclr__grow(&ctx->e, ctx->buffers, &ctx->buffer_cap, ctx->buffer_count, sizeof *ctx->buffers)))
-        return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for a buffer");
-    ctx->buffers = (pclr__vk_mem *)grown;
-    if ((r = pclr__vk_mem_create(ctx, bytes, 0, &m)) != PCLR_OK) return r;
-    ctx->buffers[ctx->buffer_count++] = m;
-    *out = m.buffer;
-    return PCLR_OK;
-}
-PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out) {
-    if (!out) return PCLR_ERR_NULL_POINTER;
-    *out = VK_NULL_HANDLE;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_buffer_create(ctx, bytes, out));
-}
-PCLR_API void pclr_vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer buf) {
-    pclr__vk_mem *m;
-    if (!ctx || !buf || !(m = pclr__vk_find(ctx, buf))) return;
-    ctx->vk.DeviceWaitIdle(ctx->device);
-    pclr__vk_mem_free(ctx, m);
-    *m = ctx->buffers[--ctx->buffer_count];
-}
-PCLR_API pclr_result pclr_vk_buffer_write(pclr_vk_context *ctx, VkBuffer buf, size_t offset, const void *src, size_t bytes) {
-    const pclr__vk_mem *m;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!src && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: src is NULL");
-    if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_write: not a buffer of pclr_vk_buffer_create");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, (void *)(uintptr_t)src, bytes, 1));
-}
-PCLR_API pclr_result pclr_vk_buffer_read(pclr_vk_context *ctx, VkBuffer buf, size_t offset, void *dst, size_t bytes) {
-    const pclr__vk_mem *m;
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!dst && bytes) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: dst is NULL");
-    if (!(m = pclr__vk_find(ctx, buf))) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "pclr_vk_buffer_read: not a buffer of pclr_vk_buffer_create");
-    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_copy(ctx, m, offset, dst, bytes, 0));
+    PCLR__ONE_CALL(&ctx->e.busy, pclr__vk_verb(ctx, "pclr_vk_reduce_map", cfg, x, x_size, x_offset, y, y_size, y_offset, n, params, 0,
+                                               VK_NULL_HANDLE, VK_NULL_HANDLE, 0, result));
 }
 
 /* ------------------------------------------------------------ tuner: timestamp queries around a batch */
@@ -1534,22 +1659,36 @@ static pclr_result pclr__vk_tune_begin(pclr__engine *e) {
     }
     return PCLR_OK;
 }
-static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pclr__batch *b, pclr__mem pool, pclr__mem out,
-                                 uint64_t n, const uint64_t *offsets, int calls) {
+/* calls reduces of n elements at offsets[i] of pool, recorded (pclr__engine_async) into the context's command buffer
+   between two timestamps; their states all go to the result buffer. No layouts here (Vulkan has none yet). */
+static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
+                                 const uint64_t *offsets, int calls) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
-    const pclr__vk_mem *m = (const pclr__vk_mem *)pool.ptr;
+    pclr_input in;
+    pclr_sync sync;
+    pclr_buffer states;
     uint64_t ticks[2];
     int i;
     (void)out;
-    if (b) return -1.0; /* no layouts here (the engine does not ask) */
+    if (c->layout != PCLR_LAYOUT_ONE) return -1.0;
     if (pclr__vk_begin(ctx) != PCLR_OK) return -1.0;
+    memset(&in, 0, sizeof in);
+    in.x = pool;
+    in.n = n;
+    memset(&sync, 0, sizeof sync);
+    sync.vulkan_commands = (void *)ctx->cmd;
+    memset(&states, 0, sizeof states);
+    states.handle = pclr__vk_mem_of(ctx->result.buffer);
+    states.bytes = ctx->result.size;
     ctx->vk.CmdResetQueryPool(ctx->cmd, ctx->timestamps, 0, 2);
     ctx->vk.CmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
-    for (i = 0; i < calls; ++i)
-        if (pclr__vk_record(ctx, ctx->cmd, c, m->buffer, m->size, offsets[i], NULL, 0, n, ctx->result.buffer, 0) != PCLR_OK) {
+    for (i = 0; i < calls; ++i) {
+        in.x_offset = offsets[i];
+        if (pclr__engine_async(e, "pclr_vk_tune", c, &in, &states, 0, &sync) != PCLR_OK) {
             ctx->vk.EndCommandBuffer(ctx->cmd);
             return -1.0;
         }
+    }
     ctx->vk.CmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, ctx->timestamps, 1);
     if (pclr__vk_submit(ctx) != PCLR_OK) return -1.0;
     if (ctx->vk.GetQueryPoolResults(ctx->device, ctx->timestamps, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
@@ -1649,11 +1788,16 @@ static pclr_result pclr__vk_generic_create(const pclr_desc *d, pclr__engine **ou
     return r;
 }
 static void pclr__vk_generic_destroy(pclr__engine *e) { pclr_vk_destroy((pclr_vk_context *)e); }
+/* The generic context's engine is the Vulkan context (its first member). */
 PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx) {
     return ctx && ctx->backend == PCLR_VULKAN ? (pclr_vk_context *)ctx->engine : NULL;
 }
+/* A buffer's handle is its VkBuffer (pclr_buffer_create's and pclr_vk_buffer's alike). */
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf) {
-    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_VULKAN && buf->mem.ptr ? ((const pclr__vk_mem *)buf->mem.ptr)->buffer : VK_NULL_HANDLE;
+    return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_VULKAN ? pclr__vk_buffer_of(buf->handle) : VK_NULL_HANDLE;
+}
+PCLR_API pclr_result pclr_vk_buffer(pclr_context *ctx, VkBuffer buffer, size_t bytes, pclr_buffer *out) {
+    return pclr__buffer_wrap(ctx, PCLR_VULKAN, "pclr_vk_buffer", pclr__vk_mem_of(buffer), bytes, out);
 }
 static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
     pclr_vk_desc vd;
@@ -1669,10 +1813,32 @@ static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
     }
     return PCLR_OK;
 }
-PCLR__DEFINE_OPS(pclr__vk_ops, PCLR_VULKAN, pclr__vk_defaults, pclr__vk_check, NULL, pclr__vk_build, pclr__vk_release,
-                 pclr__vk_alloc, pclr__vk_free, pclr__vk_write, pclr__vk_read, pclr__vk_reduce_mem,
-                 pclr__vk_tune_begin, pclr__vk_tune_time, NULL, pclr__vk_describe,
-                 pclr__vk_generic_create, pclr__vk_generic_destroy, NULL /* layouts: not yet on Vulkan */)
+/* The backend's slots (pclr__backend_ops: the contract), filled by name (C99 designated initializers are not C++11). */
+static const pclr__backend_ops *pclr__vk_ops(void) {
+    static pclr__backend_ops ops;
+    if (!ops.launch) {
+        ops.backend = PCLR_VULKAN;
+        ops.defaults = pclr__vk_defaults;
+        ops.check = pclr__vk_check;
+        ops.build = pclr__vk_build;
+        ops.release = pclr__vk_release;
+        ops.alloc = pclr__vk_alloc;
+        ops.free = pclr__vk_free;
+        ops.write = pclr__vk_write;
+        ops.read = pclr__vk_read;
+        ops.wrap = pclr__vk_wrap;
+        ops.scratch = pclr__vk_scratch;
+        ops.begin = pclr__vk_begin_slot;
+        ops.complete = pclr__vk_complete;
+        ops.tune_begin = pclr__vk_tune_begin;
+        ops.tune_time = pclr__vk_tune_time;
+        ops.describe = pclr__vk_describe;
+        ops.create = pclr__vk_generic_create;
+        ops.destroy = pclr__vk_generic_destroy;
+        ops.launch = pclr__vk_launch; /* last: the table is filled once it is set */
+    }
+    return &ops;
+}
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
 
 /*

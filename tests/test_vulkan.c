@@ -2,7 +2,9 @@
    accumulator (each variant in turn: subgroup, tree, interleaved tree; each
    finish that goes with the op) on odd sizes and offsets, NaN and signed
    zeros, maps (x, y, parameters, pixels), a reduce recorded into the test's
-   own command buffer, the generic context, the disk cache, and the failure
+   own command buffer, the generic context (pclr_vk_buffer around a VkBuffer
+   of the program's, pclr_reduce_async into the test's command buffer), the
+   disk cache, and the failure
    paths (no loader; no shaderc: create fails saying why, Debian 12's
    libshaderc.so.1 named with its cause, desc.allow_no_compiler's cached
    pipelines only; a bad buffer range, a compile failure with its log). The data are multiples of 1/8 small enough that every float sum
@@ -298,20 +300,21 @@ static void test_maps(void) {
             printf("  got %lld at %llu, want %lld at %llu\n", (long long)((pclr_arg_result *)got)->value.i64, (unsigned long long)((pclr_arg_result *)got)->index,
                    (long long)((pclr_arg_result *)want)->value.i64, (unsigned long long)((pclr_arg_result *)want)->index);
     }
-    /* a map with y whose loads do not line up with x's: refused, not wrong */
+    /* a map with y whose loads do not line up with x's: one element per load (the engine's rule), not wrong */
     {
         pclr_config c;
-        unsigned char got[64];
+        unsigned char got[64], one[64];
         memset(&c, 0, sizeof c);
         c.type = PCLR_FLOAT;
         c.y_type = PCLR_FLOAT;
         c.map = "x * y";
-        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, got) == PCLR_ERR_MISALIGNED &&
-                  strstr(pclr_vk_last_error(g_ctx), "line up"),
+        memset(got, 0xa5, sizeof got);
+        memset(one, 0x5a, sizeof one);
+        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, got) == PCLR_OK,
               "y out of line with x's loads: %s", pclr_vk_last_error(g_ctx));
         c.vector_width = 1;
-        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, got) == PCLR_OK, "the same with vector 1: %s",
-              pclr_vk_last_error(g_ctx));
+        CHECK(pclr_vk_reduce_map(g_ctx, &c, g_buf, g_buf_size, 1, y, sizeof yh, 2, 100, NULL, one) == PCLR_OK && !memcmp(got, one, 4),
+              "the same with vector 1, bit for bit: %s", pclr_vk_last_error(g_ctx));
     }
     pclr_vk_buffer_destroy(g_ctx, y);
 }
@@ -667,6 +670,17 @@ static void test_record(void) {
         CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, (uint64_t)k, 49000, out, 8 + 128 * (VkDeviceSize)k) == PCLR_OK,
               "record %d: %s", k, pclr_vk_last_error(g_ctx));
     }
+    { /* n = 0 of a map with y at offsets off the vector width: the identity, nothing read (was refused as misaligned) */
+        pclr_config m;
+        memset(&m, 0, sizeof m);
+        m.type = PCLR_FLOAT;
+        m.y_type = PCLR_FLOAT;
+        m.map = "x * y";
+        CHECK(pclr_vk_record_map(g_ctx, cmd, &m, g_buf, g_buf_size, 1, g_buf, g_buf_size, 2, 0, NULL, out, 4) == PCLR_OK,
+              "record n = 0 of a map with y: %s", pclr_vk_last_error(g_ctx));
+        memset(state, 0xa5, 4);
+        pclr_vk_buffer_write(g_ctx, out, 4, state, 4);
+    }
     memset(&mb, 0, sizeof mb);
     mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -689,6 +703,8 @@ static void test_record(void) {
         pclr_cpu_reduce_config(&rc, g_host + 4 * (size_t)k, 49000, want);
         CHECK(same_result(&rc, got, want), "recorded %s: differs from the CPU reference", pclr_op_name(c.op));
     }
+    pclr_vk_buffer_read(g_ctx, out, 4, state, 4);
+    CHECK(!memcmp(state, "\0\0\0\0", 4), "recorded n = 0: the sum's identity (%02x%02x%02x%02x)", state[0], state[1], state[2], state[3]);
     CHECK(pclr_vk_record(g_ctx, cmd, &c, g_buf, g_buf_size, 0, 10, out, 6) == PCLR_ERR_MISALIGNED, "out_offset 6 is refused");
     CHECK(pclr_vk_record(g_ctx, VK_NULL_HANDLE, &c, g_buf, g_buf_size, 0, 10, out, 8) == PCLR_ERR_NULL_POINTER, "no command buffer");
     pclr_vk_buffer_destroy(g_ctx, out);
@@ -908,7 +924,7 @@ static void test_failures(void) {
     }
     /* bad buffer ranges and arguments */
     CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, g_buf_size / 4 - 5, 6, got) == PCLR_ERR_SIZE_OVERFLOW &&
-              strstr(pclr_vk_last_error(g_ctx), "past the end"), "one element past the end: %s", pclr_vk_last_error(g_ctx));
+              strstr(pclr_vk_last_error(g_ctx), "past its end"), "one element past the end: %s", pclr_vk_last_error(g_ctx));
     CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, UINT64_MAX - 2, 6, got) == PCLR_ERR_SIZE_OVERFLOW, "offset + n overflow");
     CHECK(pclr_vk_reduce(g_ctx, &c, VK_NULL_HANDLE, 0, 0, 5, got) == PCLR_ERR_NULL_POINTER, "no buffer with n = 5");
     CHECK(pclr_vk_reduce(g_ctx, &c, g_buf, g_buf_size, 0, 5, NULL) == PCLR_ERR_NULL_POINTER, "no result pointer");
@@ -1013,6 +1029,7 @@ static void test_generic_and_cache(void) {
     pclr_context *ctx;
     pclr_buffer *b;
     pclr_config c;
+    pclr_input in;
     char dir[] = "/tmp/pclr_vk_cacheXXXXXX", text[4096];
     float data[1001], sum = 0.0f, want = 0.0f;
     int i, round;
@@ -1029,7 +1046,12 @@ static void test_generic_and_cache(void) {
         CHECK(pclr_buffer_vk(ctx, b) != VK_NULL_HANDLE, "pclr_buffer_vk");
         pclr_buffer_write(ctx, b, 0, data, sizeof data);
         memset(&c, 0, sizeof c);
-        CHECK(pclr_reduce(ctx, &c, b, 1, 1000, &sum) == PCLR_OK && sum == want, "generic reduce: %g want %g (%s)", sum, want, pclr_last_error(ctx));
+        memset(&in, 0, sizeof in);
+        in.x = b;
+        in.x_offset = 1;
+        in.n = 1000;
+        CHECK(pclr_reduce(ctx, &c, &in, &sum, sizeof sum) == PCLR_OK && sum == want, "generic reduce: %g want %g (%s)", sum, want,
+              pclr_last_error(ctx));
         {
             float back[4];
             CHECK(pclr_buffer_read(ctx, b, 4, back, sizeof back) == PCLR_OK && !memcmp(back, data + 1, sizeof back), "buffer read back");
@@ -1054,10 +1076,13 @@ static void test_sizes_and_owners(void) {
     pclr_context *vk = NULL, *cpu = NULL;
     pclr_buffer *mine = NULL, *theirs = NULL, *huge = NULL;
     pclr_config c;
+    pclr_input in;
     float data[64], sum = 0.0f;
     pclr_result r;
     int i;
     for (i = 0; i < 64; ++i) data[i] = (float)i;
+    memset(&in, 0, sizeof in);
+    in.n = 64;
     r = pclr_vk_buffer_create(g_ctx, SIZE_MAX, &b);
     CHECK(r == PCLR_ERR_OUT_OF_MEMORY && b == VK_NULL_HANDLE, "pclr_vk_buffer_create(SIZE_MAX): %s (%s)", pclr_result_string(r), pclr_vk_last_error(g_ctx));
     r = pclr_vk_buffer_create(g_ctx, SIZE_MAX - 8, &b);
@@ -1072,17 +1097,184 @@ static void test_sizes_and_owners(void) {
     CHECK(pclr_buffer_create(vk, sizeof data, &mine) == PCLR_OK && pclr_buffer_write(vk, mine, 0, data, sizeof data) == PCLR_OK, "a Vulkan buffer");
     CHECK(pclr_buffer_create(cpu, sizeof data, &theirs) == PCLR_OK && pclr_buffer_write(cpu, theirs, 0, data, sizeof data) == PCLR_OK, "a CPU buffer");
     memset(&c, 0, sizeof c);
-    r = pclr_reduce(vk, &c, theirs, 0, 64, &sum);
+    in.x = theirs;
+    r = pclr_reduce(vk, &c, &in, &sum, sizeof sum);
     CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(vk), "another context"), "a CPU buffer given to a Vulkan context: %s (%s)",
           pclr_result_string(r), pclr_last_error(vk));
     CHECK(pclr_buffer_vk(vk, theirs) == VK_NULL_HANDLE, "pclr_buffer_vk of a CPU buffer: none");
-    r = pclr_reduce(cpu, &c, mine, 0, 64, &sum);
+    in.x = mine;
+    r = pclr_reduce(cpu, &c, &in, &sum, sizeof sum);
     CHECK(r == PCLR_ERR_INVALID_ARGUMENT, "a Vulkan buffer given to a CPU context: %s (%s)", pclr_result_string(r), pclr_last_error(cpu));
-    CHECK(pclr_reduce(vk, &c, mine, 0, 64, &sum) == PCLR_OK && sum == 2016.0f, "the Vulkan context still reduces its own: %g", (double)sum);
+    CHECK(pclr_reduce(vk, &c, &in, &sum, sizeof sum) == PCLR_OK && sum == 2016.0f, "the Vulkan context still reduces its own: %g", (double)sum);
     pclr_buffer_destroy(vk, mine);
     pclr_buffer_destroy(cpu, theirs);
     pclr_destroy(cpu);
     pclr_destroy(vk);
+}
+
+/* The generic context's own verbs on Vulkan: pclr_vk_buffer around a program's VkBuffer (one the context has
+   no record of: made here with the backend's own helper, host-visible, filled directly), pclr_reduce on it,
+   pclr_reduce_async recorded into the test's command buffer (sync.vulkan_commands) into a states buffer,
+   each finish (the partials' two launches, the atomic one), and the refusals: no command buffer, a size
+   Vulkan cannot tell, a program's buffer pclr_buffer_write cannot reach, another backend's context. */
+static void test_generic_async(void) {
+    enum { N = 50000 };
+    static float host[N];
+    pclr_desc d;
+    pclr_context *ctx = NULL, *cpu = NULL;
+    pclr_vk_context *vc;
+    const pclr_vk_api *vk;
+    VkDevice dev;
+    pclr__vk_mem foreign;
+    pclr_buffer xb, sb, tmp, *made = NULL;
+    pclr_input in;
+    pclr_sync sync;
+    pclr_config c, rc;
+    VkCommandPoolCreateInfo pi;
+    VkCommandBufferAllocateInfo ai;
+    VkCommandBufferBeginInfo bi;
+    VkSubmitInfo si;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkQueue queue;
+    VkMemoryBarrier mb;
+    unsigned char state[64], got[64], want[64];
+    uint64_t st = g_seed ^ 0x5151;
+    float sum = 0.0f;
+    uint64_t at[8];
+    pclr_result r;
+    int k;
+    static const struct { pclr_op op; pclr_finish finish; pclr_type type; } runs[] = {
+        {PCLR_SUM, PCLR_FINISH_DEFAULT, PCLR_FLOAT}, {PCLR_STATS, PCLR_FINISH_DEFAULT, PCLR_FLOAT},
+        {PCLR_SUM, PCLR_FINISH_PARTIALS, PCLR_FLOAT}, {PCLR_MAX, PCLR_FINISH_ATOMIC, PCLR_INT}, {PCLR_ARGMIN, PCLR_FINISH_DEFAULT, PCLR_FLOAT}};
+    const int nruns = (int)(sizeof runs / sizeof runs[0]);
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_VULKAN;
+    d.no_disk_cache = d.no_tune_file = 1;
+    if (!CHECK(pclr_create(&d, &ctx) == PCLR_OK, "generic Vulkan context")) return;
+    vc = pclr_context_vk(ctx);
+    vk = pclr_vk_get_api(vc);
+    dev = pclr_vk_get_device(vc);
+    fill(PCLR_FLOAT, host, N, &st);
+    /* a program's VkBuffer: host-visible memory the context keeps no record of */
+    if (!CHECK(pclr__vk_mem_create(vc, sizeof host, 1, &foreign) == PCLR_OK && foreign.mapped, "a program's VkBuffer: %s", pclr_last_error(ctx))) {
+        pclr_destroy(ctx);
+        return;
+    }
+    memcpy(foreign.mapped, host, sizeof host);
+    r = pclr_vk_buffer(ctx, foreign.buffer, 0, &xb);
+    CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(ctx), "cannot tell"), "pclr_vk_buffer of bytes 0 on a program's VkBuffer: %s (%s)",
+          pclr_result_string(r), pclr_last_error(ctx));
+    r = pclr_vk_buffer(ctx, VK_NULL_HANDLE, 16, &xb);
+    CHECK(r == PCLR_ERR_NULL_POINTER, "pclr_vk_buffer of VK_NULL_HANDLE: %s (%s)", pclr_result_string(r), pclr_last_error(ctx));
+    CHECK(pclr_vk_buffer(NULL, foreign.buffer, 16, &xb) == PCLR_ERR_INVALID_CONTEXT, "pclr_vk_buffer of a NULL context");
+    d.backends[0] = PCLR_CPU;
+    if (pclr_create(&d, &cpu) == PCLR_OK) {
+        r = pclr_vk_buffer(cpu, foreign.buffer, 16, &tmp);
+        CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(cpu), "pclr_vk_buffer"), "pclr_vk_buffer on a CPU context: %s (%s)",
+              pclr_result_string(r), pclr_last_error(cpu));
+        pclr_destroy(cpu);
+    }
+    if (!CHECK(pclr_vk_buffer(ctx, foreign.buffer, sizeof host, &xb) == PCLR_OK && xb.bytes == sizeof host && xb.owner == ctx,
+               "pclr_vk_buffer: %s", pclr_last_error(ctx)))
+        goto done;
+    CHECK(pclr_buffer_vk(ctx, &xb) == foreign.buffer, "pclr_buffer_vk of a wrapped VkBuffer is that VkBuffer");
+    r = pclr_buffer_write(ctx, &xb, 0, host, 16);
+    CHECK(r == PCLR_ERR_INVALID_ARGUMENT && strstr(pclr_last_error(ctx), "pclr_vk_buffer"), "pclr_buffer_write to a program's VkBuffer: %s (%s)",
+          pclr_result_string(r), pclr_last_error(ctx));
+    /* blocking on the program's buffer */
+    memset(&c, 0, sizeof c);
+    memset(&in, 0, sizeof in);
+    in.x = &xb;
+    in.x_offset = 3;
+    in.n = N - 7;
+    r = pclr_reduce(ctx, &c, &in, &sum, sizeof sum);
+    pclr_resolve(ctx, &c, in.n, &rc);
+    pclr_cpu_reduce_config(&rc, host + 3, in.n, want);
+    CHECK(r == PCLR_OK && same_result(&rc, &sum, want), "pclr_reduce of a program's VkBuffer: %s (%s)", pclr_result_string(r), pclr_last_error(ctx));
+    in.n = N;
+    r = pclr_reduce(ctx, &c, &in, &sum, sizeof sum);
+    CHECK(r == PCLR_ERR_SIZE_OVERFLOW, "past the end of a program's VkBuffer: %s (%s)", pclr_result_string(r), pclr_last_error(ctx));
+    /* a buffer of pclr_buffer_create, wrapped again with bytes 0: its size */
+    if (!CHECK(pclr_buffer_create(ctx, 1000, &made) == PCLR_OK, "pclr_buffer_create: %s", pclr_last_error(ctx))) goto done;
+    CHECK(pclr_vk_buffer(ctx, pclr_buffer_vk(ctx, made), 0, &tmp) == PCLR_OK && tmp.bytes == 1000 && !tmp.made,
+          "pclr_vk_buffer of bytes 0 on the context's own buffer: %llu bytes (%s)", (unsigned long long)tmp.bytes, pclr_last_error(ctx));
+    /* asynchronous, into the test's command buffer */
+    memset(&pi, 0, sizeof pi);
+    pi.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+    pi.queueFamilyIndex = pclr_vk_get_features(vc)->queue_family;
+    if (!CHECK(vk->CreateCommandPool(dev, &pi, NULL, &pool) == VK_SUCCESS, "vkCreateCommandPool")) goto done;
+    memset(&ai, 0, sizeof ai);
+    ai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+    ai.commandPool = pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    vk->AllocateCommandBuffers(dev, &ai, &cmd);
+    vk->GetDeviceQueue(dev, pclr_vk_get_features(vc)->queue_family, 0, &queue);
+    CHECK(pclr_vk_buffer(ctx, pclr_buffer_vk(ctx, made), 0, &sb) == PCLR_OK, "the states buffer: %s", pclr_last_error(ctx));
+    memset(&sync, 0, sizeof sync);
+    memset(&bi, 0, sizeof bi);
+    bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+    vk->BeginCommandBuffer(cmd, &bi);
+    memset(&c, 0, sizeof c);
+    in.n = 100;
+    r = pclr_reduce_async(ctx, &c, &in, &sb, 0, NULL);
+    CHECK(r == PCLR_ERR_NULL_POINTER && strstr(pclr_last_error(ctx), "vulkan_commands"), "pclr_reduce_async without sync: %s (%s)",
+          pclr_result_string(r), pclr_last_error(ctx));
+    r = pclr_reduce_async(ctx, &c, &in, &sb, 0, &sync);
+    CHECK(r == PCLR_ERR_NULL_POINTER && strstr(pclr_last_error(ctx), "vulkan_commands"), "pclr_reduce_async with no command buffer: %s (%s)",
+          pclr_result_string(r), pclr_last_error(ctx));
+    CHECK(pclr_reduce(ctx, &c, &in, &sum, sizeof sum) == PCLR_OK, "a blocking reduce after them: %s", pclr_last_error(ctx));
+    sync.vulkan_commands = (void *)cmd;
+    for (k = 0; k < nruns; ++k) { /* the states one after another: state k at states[2 k] (64-byte steps) */
+        memset(&c, 0, sizeof c);
+        c.type = runs[k].type;
+        c.op = runs[k].op;
+        c.finish = runs[k].finish;
+        in.x_offset = (uint64_t)k;
+        in.n = N - 8;
+        at[k] = (64 * (uint64_t)k + pclr_state_size(&c) - 1) / pclr_state_size(&c); /* (an int max reads the floats' bits) */
+        r = pclr_reduce_async(ctx, &c, &in, &sb, at[k], &sync);
+        CHECK(r == PCLR_OK, "pclr_reduce_async %s %s %s: %s", pclr_type_name(c.type), pclr_op_name(c.op), pclr_finish_name(c.finish),
+              pclr_last_error(ctx));
+    }
+    memset(&c, 0, sizeof c);
+    in.n = 0;
+    CHECK(pclr_reduce_async(ctx, &c, &in, &sb, 15 * 64 / 4, &sync) == PCLR_OK, "pclr_reduce_async of n = 0: %s", pclr_last_error(ctx));
+    r = pclr_reduce_async(ctx, &c, &in, &sb, 1000 / 4, &sync);
+    CHECK(r == PCLR_ERR_SIZE_OVERFLOW, "a state past the states buffer's end: %s (%s)", pclr_result_string(r), pclr_last_error(ctx));
+    memset(&mb, 0, sizeof mb);
+    mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT;
+    vk->CmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0,
+                           NULL, 0, NULL);
+    vk->EndCommandBuffer(cmd);
+    memset(&si, 0, sizeof si);
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK(vk->QueueSubmit(queue, 1, &si, VK_NULL_HANDLE) == VK_SUCCESS, "vkQueueSubmit");
+    vk->DeviceWaitIdle(dev);
+    for (k = 0; k < nruns; ++k) {
+        memset(&c, 0, sizeof c);
+        c.type = runs[k].type;
+        c.op = runs[k].op;
+        c.finish = runs[k].finish;
+        pclr_resolve(ctx, &c, N - 8, &rc);
+        pclr_buffer_read(ctx, made, (size_t)at[k] * pclr_state_size(&c), state, pclr_state_size(&c));
+        CHECK(pclr_finalize(&c, state, got) == PCLR_OK, "finalize");
+        pclr_cpu_reduce_config(&rc, host + k, N - 8, want);
+        CHECK(same_result(&rc, got, want), "pclr_reduce_async %s %s %s: differs from the CPU reference", pclr_type_name(c.type),
+              pclr_op_name(c.op), pclr_finish_name(rc.finish));
+    }
+    pclr_buffer_read(ctx, made, 15 * 64, &sum, 4);
+    CHECK(sum == 0.0f, "n = 0: the identity's state (%g)", (double)sum);
+    vk->DestroyCommandPool(dev, pool, NULL);
+done:
+    pclr_buffer_destroy(ctx, made);
+    pclr__vk_mem_free(vc, &foreign);
+    pclr_destroy(ctx);
 }
 
 static void test_tune(void) {
@@ -1139,6 +1331,7 @@ int main(void) {
     test_device_numbers();
     test_generic_and_cache();
     test_sizes_and_owners();
+    test_generic_async();
     if (!g_quick) test_tune();
     pclr_vk_buffer_destroy(g_ctx, g_buf);
     pclr_vk_destroy(g_ctx);
