@@ -708,7 +708,8 @@ typedef struct pclr_input {
 } pclr_input;
 
 /* How an asynchronous reduce fits into the program's own work, per backend; zero (or a NULL
-   pointer): the context's queue / the default stream, nothing waited for, nothing handed back. */
+   pointer): the context's queue / the default stream, nothing waited for, nothing handed back
+   (Vulkan excepted: its asynchronous reduce needs the program's command buffer). */
 typedef struct pclr_sync {
     void *cuda_stream;             /* CUDA: the CUstream the kernels go to */
     uint32_t opencl_wait_count;    /* OpenCL: cl_events the first command waits for */
@@ -7581,7 +7582,7 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
    memory and on disk, the tuning file and the tuner's timing loop, error
    sentences, describe, and the generic context. */
 
-/* A device buffer: a cl_mem or a Vulkan record (ptr), a CUdeviceptr (addr), host memory (ptr). */
+/* A device buffer: a cl_mem (ptr), a CUdeviceptr (addr), a VkBuffer's bits (addr), host memory (ptr). */
 typedef pclr_handle pclr__mem;
 
 typedef struct pclr__engine pclr__engine;
@@ -7624,7 +7625,8 @@ typedef struct pclr__pass {
    - wrap: a program's own handle as a buffer: its bytes (bytes 0: ask the driver; UINT64_MAX when
      it cannot tell) and its address for alignment checks;
    - scratch: see pclr__scratch_kind; launch: one pass, in order after the previous one (and after
-     sync's waits, on the first); begin (may be NULL): before a reduce's first launch; complete:
+     sync's waits, on the first); begin (may be NULL): before a reduce's first launch, told whether
+     the reduce blocks (a blocking CUDA verb has a stream in sync too); complete:
      after its last (ok 0: a launch failed, clean up), blocking when host is not NULL: waits and
      copies bytes from src to host;
    - limit (may be NULL): may lower a one-array launch's groups;
@@ -7651,7 +7653,7 @@ typedef struct pclr__backend_ops {
     pclr_result (*wrap)(pclr__engine *e, pclr__mem h, uint64_t bytes, pclr_buffer *out);
     pclr_result (*scratch)(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m);
     void (*limit)(pclr__engine *e, const pclr__entry *en, pclr_launch *plan);
-    pclr_result (*begin)(pclr__engine *e, const pclr_sync *sync);
+    pclr_result (*begin)(pclr__engine *e, const pclr_sync *sync, int blocking);
     pclr_result (*launch)(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync);
     pclr_result (*complete)(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host);
     /* the tuner: seconds for `calls` reductions of n elements at offsets[i]
@@ -8258,7 +8260,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
         host = en->fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
         if (!host) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "%s: out of host memory for %llu states", fn, (unsigned long long)count);
     }
-    if (e->ops->begin && (r = e->ops->begin(e, d->sync)) != PCLR_OK) return r;
+    if (e->ops->begin && (r = e->ops->begin(e, d->sync, d->blocking)) != PCLR_OK) return r;
     if (layout) {
         const uint64_t bytes = b.plan.split > 1 ? count * b.plan.split * ss : 64;
         if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_TICKETS, 0, &p.counter)) != PCLR_OK ||

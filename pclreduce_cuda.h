@@ -979,10 +979,11 @@ static void pclr__cuda_limit(pclr__engine *e, const pclr__entry *en, pclr_launch
 
 /* The context current for the reduce: pushed here (when it is not current already), popped by
    complete. A deprecated verb or the tuner has made it current for its whole call: nothing then. */
-static pclr_result pclr__cuda_begin(pclr__engine *e, const pclr_sync *sync) {
+static pclr_result pclr__cuda_begin(pclr__engine *e, const pclr_sync *sync, int blocking) {
     pclr_cuda_context *ctx = (pclr_cuda_context *)e;
     pclr_result pr;
     (void)sync;
+    (void)blocking;
     if (ctx->current) return PCLR_OK;
     if ((pr = pclr__cuda_enter(ctx, &ctx->begin_pushed)) != PCLR_OK) return pr;
     ctx->begun = ctx->current = 1;

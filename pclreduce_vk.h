@@ -1122,7 +1122,7 @@ PCLR_API void pclr_vk_destroy(pclr_vk_context *ctx) {
     a.free(ctx, a.user);
 }
 
-static const pclr__backend_ops *pclr__vk_ops(void);
+static void pclr__vk_ops(pclr__backend_ops *ops);
 
 PCLR_API pclr_result pclr_vk_create(const pclr_vk_desc *desc, pclr_vk_context **out) {
     pclr_vk_desc zero;
@@ -1141,7 +1141,7 @@ PCLR_API pclr_result pclr_vk_create(const pclr_vk_desc *desc, pclr_vk_context **
     if (!(ctx = (pclr_vk_context *)a.alloc(sizeof *ctx, a.user)))
         return pclr__say(desc->error, desc->error_cap, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the context");
     memset(ctx, 0, sizeof *ctx);
-    pclr__engine_init(&ctx->e, pclr__vk_ops(), &a);
+    pclr__engine_init(&ctx->e, pclr__vk_ops, &a);
     if ((r = pclr__vk_init(ctx, desc)) != PCLR_OK) {
         pclr__say(desc->error, desc->error_cap, r, "%s", ctx->e.last_error);
         pclr_vk_destroy(ctx);
@@ -1186,7 +1186,7 @@ PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, s
     if (!pclr__allocator_of(&desc->allocator, &a)) return PCLR_ERR_NULL_POINTER;
     if (!(ctx = (pclr_vk_context *)a.alloc(sizeof *ctx, a.user))) return PCLR_ERR_OUT_OF_MEMORY;
     memset(ctx, 0, sizeof *ctx);
-    pclr__engine_init(&ctx->e, pclr__vk_ops(), &a);
+    pclr__engine_init(&ctx->e, pclr__vk_ops, &a);
     r = pclr__library_open(&pclr__vk_library, desc->vulkan_api, desc->vulkan_library, pclr__vk_names, pclr__vk_library.count, &ctx->vk,
                            sizeof ctx->vk, &lib, ctx->vk_name, sizeof ctx->vk_name, why, sizeof why);
     if (r == PCLR_OK) r = pclr__vk_instance(ctx, devices, &n);
@@ -1387,12 +1387,12 @@ static pclr_result pclr__vk_scratch(pclr__engine *e, const pclr__entry *en, pclr
     return PCLR_OK;
 }
 
-/* A blocking reduce (sync NULL) records into the context's own command buffer; an asynchronous one into the program's. */
-static pclr_result pclr__vk_begin_slot(pclr__engine *e, const pclr_sync *sync) {
+/* A blocking reduce records into the context's own command buffer; an asynchronous one into the program's. */
+static pclr_result pclr__vk_begin_slot(pclr__engine *e, const pclr_sync *sync, int blocking) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
     pclr_result r;
-    if (sync) {
-        if (!sync->vulkan_commands)
+    if (!blocking) {
+        if (!sync || !sync->vulkan_commands)
             return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands (a recording "
                               "VkCommandBuffer of a compute queue), which is NULL");
         return PCLR_OK;
@@ -1544,11 +1544,6 @@ static pclr_result pclr__vk_complete(pclr__engine *e, const pclr_sync *sync, int
         ctx->vk.EndCommandBuffer(ctx->cmd); /* (reset at the next begin) */
         return PCLR_OK;
     }
-    if (!host) { /* an asynchronous reduce without sync: recorded into the context's command buffer, which nothing submits */
-        ctx->vk.EndCommandBuffer(ctx->cmd);
-        return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands (a recording "
-                          "VkCommandBuffer of a compute queue): sync is NULL");
-    }
     pclr__vk_barrier(ctx, ctx->cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
                      VK_ACCESS_HOST_READ_BIT);
     if ((r = pclr__vk_submit(ctx)) != PCLR_OK) return r;
@@ -1596,7 +1591,7 @@ static pclr_result pclr__vk_verb(pclr_vk_context *ctx, const char *fn, const pcl
     in.y_offset = y_offset;
     in.params = params;
     in.n = n;
-    if (!record) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, result, SIZE_MAX); /* (results unsized, as before) */
+    if (!record) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, result, SIZE_MAX, NULL); /* (results unsized, as before) */
     if (out == VK_NULL_HANDLE) return pclr__fail(&ctx->e, PCLR_ERR_NULL_POINTER, "%s: the output buffer is VK_NULL_HANDLE", fn);
     if (out_offset % 4)
         return pclr__fail(&ctx->e, PCLR_ERR_MISALIGNED, "%s: out_offset %llu is not a multiple of 4", fn, (unsigned long long)out_offset);
@@ -1813,31 +1808,27 @@ static pclr_result pclr__vk_device_count(const pclr_desc *d, int *count) {
     }
     return PCLR_OK;
 }
-/* The backend's slots (pclr__backend_ops: the contract), filled by name (C99 designated initializers are not C++11). */
-static const pclr__backend_ops *pclr__vk_ops(void) {
-    static pclr__backend_ops ops;
-    if (!ops.launch) {
-        ops.backend = PCLR_VULKAN;
-        ops.defaults = pclr__vk_defaults;
-        ops.check = pclr__vk_check;
-        ops.build = pclr__vk_build;
-        ops.release = pclr__vk_release;
-        ops.alloc = pclr__vk_alloc;
-        ops.free = pclr__vk_free;
-        ops.write = pclr__vk_write;
-        ops.read = pclr__vk_read;
-        ops.wrap = pclr__vk_wrap;
-        ops.scratch = pclr__vk_scratch;
-        ops.begin = pclr__vk_begin_slot;
-        ops.complete = pclr__vk_complete;
-        ops.tune_begin = pclr__vk_tune_begin;
-        ops.tune_time = pclr__vk_tune_time;
-        ops.describe = pclr__vk_describe;
-        ops.create = pclr__vk_generic_create;
-        ops.destroy = pclr__vk_generic_destroy;
-        ops.launch = pclr__vk_launch; /* last: the table is filled once it is set */
-    }
-    return &ops;
+/* The backend's slots (pclr__backend_ops: the contract), filled by name. */
+static void pclr__vk_ops(pclr__backend_ops *ops) {
+    ops->backend = PCLR_VULKAN;
+    ops->defaults = pclr__vk_defaults;
+    ops->check = pclr__vk_check;
+    ops->build = pclr__vk_build;
+    ops->release = pclr__vk_release;
+    ops->alloc = pclr__vk_alloc;
+    ops->free = pclr__vk_free;
+    ops->write = pclr__vk_write;
+    ops->read = pclr__vk_read;
+    ops->wrap = pclr__vk_wrap;
+    ops->scratch = pclr__vk_scratch;
+    ops->begin = pclr__vk_begin_slot;
+    ops->complete = pclr__vk_complete;
+    ops->tune_begin = pclr__vk_tune_begin;
+    ops->tune_time = pclr__vk_tune_time;
+    ops->describe = pclr__vk_describe;
+    ops->create = pclr__vk_generic_create;
+    ops->destroy = pclr__vk_generic_destroy;
+    ops->launch = pclr__vk_launch;
 }
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
 
