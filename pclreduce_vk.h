@@ -217,13 +217,33 @@ typedef struct pclr_vk_features {
 
 typedef struct pclr_vk_context pclr_vk_context;
 
-/* desc may be NULL (the best device on an instance of the context's own). */
-PCLR_API pclr_result pclr_vk_create(const pclr_vk_desc *desc, pclr_vk_context **out);
-PCLR_API void pclr_vk_destroy(pclr_vk_context *ctx);
-PCLR_API const pclr_vk_features *pclr_vk_get_features(const pclr_vk_context *ctx); /* NULL for NULL */
+/* What a generic Vulkan context runs on, for the program's own work: its instance, physical device,
+   device, queue family and queue (the context's own, or the program's from desc.vulkan), the entry
+   points it loaded, what it found out about the device. */
+typedef struct pclr_vk_native {
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    uint32_t queue_family;
+    VkQueue queue;
+    const pclr_vk_api *api;
+    const pclr_vk_features *features;
+} pclr_vk_native;
+/* PCLR_ERR_INVALID_CONTEXT for NULL, PCLR_ERR_INVALID_ARGUMENT for a context of another backend. */
+PCLR_API pclr_result pclr_vk_get_native(const pclr_context *ctx, pclr_vk_native *out);
+
+/* Deprecated (0.4; removed in 0.5), with what replaces them: the Vulkan context of its own
+   (pclr_vk_create: pclr_create with desc.backends = {PCLR_VULKAN}, the program's objects in
+   desc.vulkan; _destroy, _resolve, _prepare, _tune, _build_log, _last_error, _describe: the generic
+   pclr_* call; _get_api, _get_features, _get_device: pclr_vk_get_native; _buffer_create, _destroy,
+   _write, _read: pclr_buffer_*; pclr_context_vk: not needed).
+   desc may be NULL (the best device on an instance of the context's own). */
+PCLR_DEPRECATED pclr_result pclr_vk_create(const pclr_vk_desc *desc, pclr_vk_context **out);
+PCLR_DEPRECATED void pclr_vk_destroy(pclr_vk_context *ctx);
+PCLR_DEPRECATED const pclr_vk_features *pclr_vk_get_features(const pclr_vk_context *ctx); /* NULL for NULL */
 /* The context's entry points and its device objects (the context's own, or the engine's). */
-PCLR_API const pclr_vk_api *pclr_vk_get_api(const pclr_vk_context *ctx);
-PCLR_API VkDevice pclr_vk_get_device(const pclr_vk_context *ctx);
+PCLR_DEPRECATED const pclr_vk_api *pclr_vk_get_api(const pclr_vk_context *ctx);
+PCLR_DEPRECATED VkDevice pclr_vk_get_device(const pclr_vk_context *ctx);
 /* Tables without a context (path NULL: the environment variable, else the usual names). */
 PCLR_API pclr_result pclr_vk_load_api(const char *path, pclr_vk_api *api, char *why, size_t why_cap);
 PCLR_API pclr_result pclr_shaderc_load_api(const char *path, pclr_shaderc_api *api, char *why, size_t why_cap);
@@ -232,9 +252,9 @@ PCLR_API pclr_result pclr_shaderc_load_api(const char *path, pclr_shaderc_api *a
    buffer protocol of pclr_config_describe; *count (may be NULL) gets their number. desc: the library fields. */
 PCLR_API pclr_result pclr_vk_list_devices(const pclr_vk_desc *desc, char *buf, size_t cap, size_t *len, int *count);
 /* Backend vulkan where 0, the device's defaults, pclr_config_resolve, then the device's limits. */
-PCLR_API pclr_result pclr_vk_resolve(pclr_vk_context *ctx, const pclr_config *cfg, pclr_config *out);
+PCLR_DEPRECATED pclr_result pclr_vk_resolve(pclr_vk_context *ctx, const pclr_config *cfg, pclr_config *out);
 /* Builds cfg's pipeline now (otherwise the first reduce does). */
-PCLR_API pclr_result pclr_vk_prepare(pclr_vk_context *ctx, const pclr_config *cfg);
+PCLR_DEPRECATED pclr_result pclr_vk_prepare(pclr_vk_context *ctx, const pclr_config *cfg);
 /* Deprecated (0.4; removed in 0.5): pclr_vk_record, pclr_vk_record_map,
    pclr_vk_reduce and pclr_vk_reduce_map, now thin wrappers of the engine's
    reduce. Use pclr_reduce / pclr_reduce_async on a generic context (desc.backends
@@ -245,32 +265,32 @@ PCLR_API pclr_result pclr_vk_prepare(pclr_vk_context *ctx, const pclr_config *cf
    `cmd` (recording; a compute queue's): the state (pclr_state_size bytes)
    goes to `out` at byte out_offset (a multiple of 4). The barriers: see the
    top of this file. */
-PCLR_API pclr_result pclr_vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer in,
+PCLR_DEPRECATED pclr_result pclr_vk_record(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer in,
                                     VkDeviceSize in_size, uint64_t offset, uint64_t n, VkBuffer out, VkDeviceSize out_offset);
 /* With a map: its second input y (VK_NULL_HANDLE when it has none) and its parameters' values (NULL when none). */
-PCLR_API pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x,
+PCLR_DEPRECATED pclr_result pclr_vk_record_map(pclr_vk_context *ctx, VkCommandBuffer cmd, const pclr_config *cfg, VkBuffer x,
                                         VkDeviceSize x_size, uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset,
                                         uint64_t n, const double *params, VkBuffer out, VkDeviceSize out_offset);
 /* Blocking (deprecated, as above): records into the context's own command buffer, submits to its queue, waits, and
    writes the result. */
-PCLR_API pclr_result pclr_vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer in, VkDeviceSize in_size,
+PCLR_DEPRECATED pclr_result pclr_vk_reduce(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer in, VkDeviceSize in_size,
                                     uint64_t offset, uint64_t n, void *result);
-PCLR_API pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
+PCLR_DEPRECATED pclr_result pclr_vk_reduce_map(pclr_vk_context *ctx, const pclr_config *cfg, VkBuffer x, VkDeviceSize x_size,
                                         uint64_t x_offset, VkBuffer y, VkDeviceSize y_size, uint64_t y_offset, uint64_t n,
                                         const double *params, void *result);
 /* Storage buffers of the context's device (device-local; copies staged when the memory is not host-visible). */
-PCLR_API pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out);
-PCLR_API void pclr_vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer buf);
-PCLR_API pclr_result pclr_vk_buffer_write(pclr_vk_context *ctx, VkBuffer buf, size_t offset, const void *src, size_t bytes);
-PCLR_API pclr_result pclr_vk_buffer_read(pclr_vk_context *ctx, VkBuffer buf, size_t offset, void *dst, size_t bytes);
+PCLR_DEPRECATED pclr_result pclr_vk_buffer_create(pclr_vk_context *ctx, size_t bytes, VkBuffer *out);
+PCLR_DEPRECATED void pclr_vk_buffer_destroy(pclr_vk_context *ctx, VkBuffer buf);
+PCLR_DEPRECATED pclr_result pclr_vk_buffer_write(pclr_vk_context *ctx, VkBuffer buf, size_t offset, const void *src, size_t bytes);
+PCLR_DEPRECATED pclr_result pclr_vk_buffer_read(pclr_vk_context *ctx, VkBuffer buf, size_t offset, void *dst, size_t bytes);
 /* The tuner (see pclr_tune), timed with timestamp queries. */
-PCLR_API pclr_result pclr_vk_tune(pclr_vk_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
+PCLR_DEPRECATED pclr_result pclr_vk_tune(pclr_vk_context *ctx, pclr_type type, pclr_op op, const pclr_tune_options *opt,
                                   pclr_tune_entry *out, size_t cap, size_t *count);
-PCLR_API const char *pclr_vk_build_log(const pclr_vk_context *ctx);
-PCLR_API const char *pclr_vk_last_error(const pclr_vk_context *ctx);
-PCLR_API size_t pclr_vk_describe(const pclr_vk_context *ctx, char *buf, size_t cap);
+PCLR_DEPRECATED const char *pclr_vk_build_log(const pclr_vk_context *ctx);
+PCLR_DEPRECATED const char *pclr_vk_last_error(const pclr_vk_context *ctx);
+PCLR_DEPRECATED size_t pclr_vk_describe(const pclr_vk_context *ctx, char *buf, size_t cap);
 /* The generic context's Vulkan context and a buffer's VkBuffer (NULL / VK_NULL_HANDLE on another backend). */
-PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx);
+PCLR_DEPRECATED pclr_vk_context *pclr_context_vk(const pclr_context *ctx);
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf);
 /* A program's VkBuffer (a storage buffer of the context's device) as a buffer of the generic context ctx, for
    pclr_reduce and pclr_reduce_async: *out is a value to keep where the program likes (nothing is allocated;
@@ -1778,6 +1798,16 @@ static pclr_result pclr__vk_generic_create(const pclr_desc *d, pclr__engine **ou
     v.shaderc_library = d->shaderc_library;
     v.vulkan_api = d->vulkan_api;
     v.shaderc_api = d->shaderc_api;
+    if (d->vulkan) { /* the program's own objects and compiler */
+        v.instance = d->vulkan->instance;
+        v.physical_device = d->vulkan->physical_device;
+        v.device = d->vulkan->device;
+        v.queue_family = d->vulkan->queue_family;
+        v.queue = d->vulkan->queue;
+        v.enabled_features = d->vulkan->enabled_features;
+        v.compiler = d->vulkan->compiler;
+        v.allow_no_compiler = d->vulkan->allow_no_compiler;
+    }
     r = pclr_vk_create(&v, &ctx);
     *out = ctx ? &ctx->e : NULL;
     return r;
@@ -1790,6 +1820,24 @@ PCLR_API pclr_vk_context *pclr_context_vk(const pclr_context *ctx) {
 /* A buffer's handle is its VkBuffer (pclr_buffer_create's and pclr_vk_buffer's alike). */
 PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf) {
     return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_VULKAN ? pclr__vk_buffer_of(buf->handle) : VK_NULL_HANDLE;
+}
+PCLR_API pclr_result pclr_vk_get_native(const pclr_context *ctx, pclr_vk_native *out) {
+    const pclr_vk_context *vk;
+    if (out) memset(out, 0, sizeof *out);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_vk_get_native: out is NULL");
+    if (ctx->backend != PCLR_VULKAN)
+        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_vk_get_native: the context runs on %s, not vulkan",
+                          pclr_backend_name(ctx->backend));
+    vk = (const pclr_vk_context *)ctx->engine;
+    out->instance = vk->instance;
+    out->physical_device = vk->physical;
+    out->device = vk->device;
+    out->queue_family = vk->queue_family;
+    out->queue = vk->queue;
+    out->api = &vk->vk;
+    out->features = &vk->features;
+    return PCLR_OK;
 }
 PCLR_API pclr_result pclr_vk_buffer(pclr_context *ctx, VkBuffer buffer, size_t bytes, pclr_buffer *out) {
     return pclr__buffer_wrap(ctx, PCLR_VULKAN, "pclr_vk_buffer", pclr__vk_mem_of(buffer), bytes, out);

@@ -1117,6 +1117,58 @@ static void test_sizes_and_owners(void) {
    pclr_reduce_async recorded into the test's command buffer (sync.vulkan_commands) into a states buffer,
    each finish (the partials' two launches, the atomic one), and the refusals: no command buffer, a size
    Vulkan cannot tell, a program's buffer pclr_buffer_write cannot reach, another backend's context. */
+/* The native objects (pclr_vk_get_native), and a second generic context on the first one's instance,
+   device and queue (desc.vulkan: the program's own objects), which reduces in its own buffers. */
+static void test_native_adopt(void) {
+    enum { N = 1000 };
+    uint32_t host[N], sum = 0, want = 0;
+    pclr_desc d;
+    pclr_vk_desc own;
+    pclr_context *ctx = NULL, *mine = NULL;
+    pclr_vk_native nat, got;
+    pclr_buffer *buf = NULL;
+    pclr_input in;
+    pclr_config c;
+    uint64_t st = g_seed ^ 0x77;
+    int i;
+    memset(&d, 0, sizeof d);
+    d.backends[0] = PCLR_VULKAN;
+    d.no_disk_cache = d.no_tune_file = 1;
+    if (!CHECK(pclr_create(&d, &ctx) == PCLR_OK, "generic Vulkan context")) return;
+    CHECK(pclr_vk_get_native(ctx, &nat) == PCLR_OK && nat.instance && nat.physical_device && nat.device && nat.queue && nat.api &&
+          nat.features, "pclr_vk_get_native: %s", pclr_last_error(ctx));
+    CHECK(pclr_vk_get_native(NULL, &got) == PCLR_ERR_INVALID_CONTEXT, "pclr_vk_get_native(NULL)");
+    memset(&own, 0, sizeof own);
+    own.instance = nat.instance;
+    own.physical_device = nat.physical_device;
+    own.device = nat.device;
+    own.queue_family = nat.queue_family;
+    own.queue = nat.queue;
+    d.vulkan = &own;
+    if (CHECK(pclr_create(&d, &mine) == PCLR_OK, "pclr_create with desc.vulkan")) {
+        CHECK(pclr_vk_get_native(mine, &got) == PCLR_OK && got.device == nat.device && got.queue == nat.queue, "the program's objects are used");
+        for (i = 0; i < N; ++i) {
+            host[i] = (uint32_t)(pclr_test_rand(&st) & 0xffffff);
+            want += host[i];
+        }
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_UINT;
+        memset(&in, 0, sizeof in);
+        if (CHECK(pclr_buffer_create(mine, sizeof host, &buf) == PCLR_OK && pclr_buffer_write(mine, buf, 0, host, sizeof host) == PCLR_OK,
+                  "a buffer of the adopting context")) {
+            in.x = buf;
+            in.n = N;
+            CHECK(pclr_reduce(mine, &c, &in, &sum, sizeof sum) == PCLR_OK && sum == want, "the adopting context reduces: %u, want %u", sum, want);
+        }
+        pclr_buffer_destroy(mine, buf);
+        pclr_destroy(mine); /* (the objects are the first context's: they stay) */
+        in.x = NULL;
+        in.n = 0;
+        CHECK(pclr_reduce(ctx, &c, &in, &sum, sizeof sum) == PCLR_OK && sum == 0, "the first context still works");
+    }
+    pclr_destroy(ctx);
+}
+
 static void test_generic_async(void) {
     enum { N = 50000 };
     static float host[N];
@@ -1332,6 +1384,7 @@ int main(void) {
     test_generic_and_cache();
     test_sizes_and_owners();
     test_generic_async();
+    test_native_adopt();
     if (!g_quick) test_tune();
     pclr_vk_buffer_destroy(g_ctx, g_buf);
     pclr_vk_destroy(g_ctx);
