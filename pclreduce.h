@@ -8207,8 +8207,14 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     if (!layout && en->y_size && in->x && in->y &&
         !pclr__y_lines_up(en, in->x->address, in->x_offset, in->y->address, in->y_offset)) {
         pclr_config one = en->raw; /* y's vectors would be misaligned: one element per load */
+        const int v = en->cfg.vector_width;
         one.vector_width = 1;
-        if ((r = pclr__engine_lookup(e, &one, span, &en)) != PCLR_OK) return r;
+        if ((r = pclr__engine_lookup(e, &one, span, &en)) != PCLR_OK) {
+            char why[sizeof e->last_error];
+            memcpy(why, e->last_error, sizeof why);
+            return pclr__fail(e, r, "%s: in.y's elements do not line up with in.x's %d-element loads (their offsets differ modulo %d), "
+                              "and one element a load is not possible here: %s", fn, v, v, why);
+        }
     }
     ss = en->layout.size;
     rs = en->result_size;

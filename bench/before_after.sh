@@ -6,8 +6,8 @@
 #   bash bench/before_after.sh BASELINE_DIR [OUT_DIR] [--sweeps]
 # BASELINE_DIR: an older tree, e.g. `git archive <commit> | tar -x -C .baseline`.
 # --sweeps: only the two sweeps (bench_cuda and bench_cl on the NVIDIA platform,
-# each built from its own tree), alternating baseline, current, baseline,
-# current, so that one device call holds both (the full run.sh also runs the
+# each built from its own tree), alternating baseline, current, ROUNDS times
+# (default 2), so that one device call holds both (the full run.sh also runs the
 # vocabulary, map and rows programs: too long for one call twice).
 set -u
 cd "$(dirname "$0")/.."
@@ -29,7 +29,8 @@ if [ $sweeps = 1 ]; then
             cc -O2 -fopenmp -I"$dir" "$dir/bench/bench_cl.c" "$out/build-$side/omp_anchor.o" -o "$out/build-$side/bench_cl" -lOpenCL -lm || exit 1
     done
     nv=$("$out/build-current/bench_cl" --list 2>/dev/null | grep -i nvidia | head -n1)
-    for round in 1 2; do
+    rounds=${ROUNDS:-2}
+    for round in $(seq 1 "$rounds"); do
         for side in baseline current; do
             echo "== $side, round $round"
             mkdir -p "$out/$side.$round/h100-cuda" "$out/$side.$round/h100-nvidia-opencl"
@@ -41,7 +42,7 @@ if [ $sweeps = 1 ]; then
             fi
         done
     done
-    for round in 1 2; do
+    for round in $(seq 1 "$rounds"); do
         python3 bench/compare_runs.py "$out/baseline.$round" "$out/current.$round" >"$out/compare.$round.txt"
         echo "== round $round"
         sed -n '/^median/,$p' "$out/compare.$round.txt"

@@ -388,7 +388,8 @@ static int refused(suite *s, const pclr_config *cfg, pclr_result r) {
     char d[512];
     if (s->backend == PCLR_CPU) return 0;
     if (r != PCLR_ERR_NO_FP64 && r != PCLR_ERR_NO_INT64_ATOMICS && r != PCLR_ERR_UNSUPPORTED_BY_DEVICE &&
-        !(r == PCLR_ERR_UNSUPPORTED_COMBINATION && s->backend == PCLR_VULKAN && (cfg->layout != PCLR_LAYOUT_ONE || cfg->accumulate == PCLR_EXACT)))
+        !(r == PCLR_ERR_UNSUPPORTED_COMBINATION && s->backend == PCLR_VULKAN &&
+          (cfg->layout != PCLR_LAYOUT_ONE || cfg->accumulate == PCLR_EXACT || (cfg->y_type && tsize(cfg->y_type) < 4))))
         return 0;
     if (!s->refused++) {
         describe_cfg(cfg, d, sizeof d);
@@ -1055,7 +1056,9 @@ static void test_bad_input(suite *s) {
     in.params = NULL;
     in.offsets = NULL;
     in.n = 4;
-    expect_fail(s, pclr_reduce(s->ctx, &m, &in, out, 12), PCLR_ERR_NULL_POINTER, "offsets", out, sizeof out, "pclr_reduce: segments without offsets");
+    r = pclr_reduce(s->ctx, &m, &in, out, 12);
+    if (!refused(s, &m, r)) /* (a backend without layouts refuses the configuration first) */
+        expect_fail(s, r, PCLR_ERR_NULL_POINTER, "offsets", out, sizeof out, "pclr_reduce: segments without offsets");
     m.rows = 4; /* 5 offsets in a buffer of 4 */
     in.offsets = offs;
     r = pclr_reduce(s->ctx, &m, &in, out, 16);
