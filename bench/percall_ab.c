@@ -5,7 +5,8 @@
    and -DPCLR_AB_SIDE=base or cur against each tree's headers (every version since 0.3 has the backend
    verbs used here), and once with -DPCLR_AB_MAIN, which alternates the two sides call batch by call
    batch (base, cur, then cur, base, ...) and prints per way and size the median of each, the
-   difference in us and the ratio.
+   difference in us and the ratio. Both sides use CUDA's primary context and one OpenCL context and
+   queue (the second side adopts the first's: two OpenCL contexts on one device disturb each other).
      cuda-blocking      pclr_cuda_reduce into host memory (a batch of 16 calls)
      cuda-pipelined     64 pclr_cuda_reduce_async back to back and one wait: the time / 64
      opencl-blocking    pclr_cl_reduce (16 calls)
@@ -20,8 +21,8 @@
 
 #ifdef PCLR_AB_MAIN
 #define REPS 21
-int ab_base_init(const char *platform);
-int ab_cur_init(const char *platform);
+int ab_base_init(const char *platform, void *share[3]);
+int ab_cur_init(const char *platform, void *share[3]);
 double ab_base_time(int way, int lg, int calls, unsigned long long *turn);
 double ab_cur_time(int way, int lg, int calls, unsigned long long *turn);
 
@@ -35,7 +36,8 @@ int main(int argc, char **argv) {
     const char *platform = argc > 1 ? argv[1] : "NVIDIA";
     int lg, way, rep, cl;
     unsigned long long turn_b = 0, turn_c = 0;
-    if (!ab_base_init(platform) || !(cl = ab_cur_init(platform))) return 1;
+    void *share[3] = {NULL, NULL, NULL}; /* one OpenCL context, device and queue for both sides (as CUDA's primary context) */
+    if (!ab_base_init(platform, share) || !(cl = ab_cur_init(platform, share))) return 1;
     printf("way,log2n,baseline_us,current_us,diff_us,ratio\n");
     for (lg = 10; lg <= 28; lg += 2)
         for (way = 0; way < 4; ++way) {
@@ -87,11 +89,12 @@ static pclr_cl_context *cl;
 static CUdeviceptr dx, dout;
 static cl_mem x, out;
 
-int AB_FN(_init)(const char *platform);
+int AB_FN(_init)(const char *platform, void *share[3]);
 double AB_FN(_time)(int way, int lg, int calls, unsigned long long *turn);
 
-/* 0: failed; 1: CUDA only; 2: CUDA and OpenCL */
-int AB_FN(_init)(const char *platform) {
+/* 0: failed; 1: CUDA only; 2: CUDA and OpenCL. share: the OpenCL context, device and queue to use
+   (NULL: found here, then handed out through it). */
+int AB_FN(_init)(const char *platform, void *share[3]) {
     float *h = (float *)malloc((size_t)(POOL_FLOATS * 4));
     const pclr_cl_api *a;
     uint64_t i;
@@ -105,7 +108,15 @@ int AB_FN(_init)(const char *platform) {
         free(h);
         return 0;
     }
-    for (p = 0; p < 8 && !cl; ++p) { /* the first platform whose name has `platform` */
+    if (share[0]) { /* the other side's */
+        pclr_cl_desc d;
+        memset(&d, 0, sizeof d);
+        d.context = (cl_context)share[0];
+        d.device = (cl_device_id)share[1];
+        d.queue = (cl_command_queue)share[2];
+        if (pclr_cl_create(&d, &cl) != PCLR_OK) cl = NULL;
+    }
+    for (p = 0; p < 8 && !cl && !share[0]; ++p) { /* the first platform whose name has `platform` */
         if (pclr_cl_create_default(p, 0, &cl) != PCLR_OK) break;
         if (!strstr(pclr_cl_get_features(cl)->platform_name, platform)) {
             pclr_cl_destroy(cl);
@@ -117,6 +128,11 @@ int AB_FN(_init)(const char *platform) {
         x = a->CreateBuffer(pclr_cl_get_cl_context(cl), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, (size_t)(POOL_FLOATS * 4), h, &err);
         out = a->CreateBuffer(pclr_cl_get_cl_context(cl), CL_MEM_READ_WRITE, 64, NULL, &err);
         if (!x || !out) cl = NULL;
+    }
+    if (cl && !share[0]) {
+        share[0] = (void *)pclr_cl_get_cl_context(cl);
+        share[1] = NULL; /* (pclr_cl_create takes the queue's device) */
+        share[2] = (void *)pclr_cl_get_queue(cl);
     }
     if (!cl) fprintf(stderr, "percall_ab: no OpenCL platform with \"%s\": CUDA only\n", platform);
     free(h);

@@ -16,4 +16,4 @@ cc -std=c99 -O2 -I"$(cd "$base" && pwd)" -I"$CUDA_PATH/include" -DPCLR_AB_SIDE=b
     cc -std=c99 -O2 -DPCLR_AB_MAIN -c bench/percall_ab.c -o "$out/main.o" &&
     cc -o "$out/percall_ab" "$out/main.o" "$out/side_base.o" "$out/side_cur.o" -ldl -lm || exit 1
 "$out/percall_ab" >"$out/compare.csv" || exit 1
-column -s, -t "$out/compare.csv"
+cat "$out/compare.csv"
