@@ -5432,7 +5432,7 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     default: {
         pclr_stats_result s;
         const uint64_t quiet = 0x7ff8000000000000ull; /* the positive quiet NaN, whatever the compiler folds inf - inf to */
-        double nan, n, d1, m2;
+        double nan, n, d1, m2, q;
         memcpy(&nan, &quiet, 8);
         memset(&s, 0, sizeof s);
         memcpy(&s.count, st, 8);
@@ -5444,8 +5444,9 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
         n = (double)s.count;
         d1 = pclr__field_f(st + f->d1, l->moment);
         m2 = pclr__field_f(st + f->m2, l->moment);
-        m2 -= s.count ? d1 * (d1 / n) : 0.0;
-        s.mean = s.count ? pclr__field_f(st + f->shift, l->moment) + d1 / n : nan;
+        q = s.count ? d1 / n : 0.0; /* (once: the same bits as dividing twice) */
+        m2 -= s.count ? d1 * q : 0.0;
+        s.mean = s.count ? pclr__field_f(st + f->shift, l->moment) + q : nan;
         s.var = s.count ? m2 / n : nan;
         s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
         memcpy(result, &s, sizeof s);
@@ -5472,10 +5473,27 @@ PCLR__FN void pclr__finalize_states(const pclr__finalizer *f, size_t rs, const u
     }
     if (f->plain && (f->op == PCLR_ARGMIN || f->op == PCLR_ARGMAX || f->op == PCLR_MINMAX)) { /* the common layouts' ops: copies */
         const size_t second = f->op == PCLR_MINMAX ? f->hi : f->i, second_bytes = f->op == PCLR_MINMAX ? f->value_bytes : 8;
-        memset(out, 0, (size_t)(count * rs));
+        /* a 16-byte result: the value in its 8-byte scalar, then the index or the max; sizes the compiler sees */
+#define PCLR__FINALIZE_PAIR(VB, SB)                                 \
+    for (k = 0; k < count; ++k, states += ss, out += 16) {          \
+        unsigned char r[16] = {0};                                  \
+        memcpy(r, states + f->lo, VB);                              \
+        memcpy(r + 8, states + second, SB);                         \
+        memcpy(out, r, 16);                                         \
+    }
+        if (f->value_bytes == 4 && second_bytes == 8) PCLR__FINALIZE_PAIR(4, 8)
+        else if (f->value_bytes == 4) PCLR__FINALIZE_PAIR(4, 4)
+        else PCLR__FINALIZE_PAIR(8, 8)
+#undef PCLR__FINALIZE_PAIR
+        return;
+    }
+    if (f->op == PCLR_SUM && f->has_c && f->l.sum == PCLR_FLOAT) { /* compensated float sums: s + c */
         for (k = 0; k < count; ++k, states += ss, out += rs) {
-            memcpy(out, states + f->lo, f->value_bytes);
-            memcpy(out + 8, states + second, second_bytes);
+            float s, c;
+            memcpy(&s, states + f->s, 4);
+            memcpy(&c, states + f->c, 4);
+            if (s - s == 0) s = s + c; /* (an infinite or NaN s is the sum itself) */
+            memcpy(out, &s, 4);
         }
         return;
     }
