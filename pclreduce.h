@@ -61,9 +61,9 @@
 #endif
 
 #define PCLREDUCE_VERSION_MAJOR 0
-#define PCLREDUCE_VERSION_MINOR 3
-#define PCLREDUCE_VERSION_PATCH 1
-#define PCLREDUCE_VERSION "0.3.1"
+#define PCLREDUCE_VERSION_MINOR 4
+#define PCLREDUCE_VERSION_PATCH 0
+#define PCLREDUCE_VERSION "0.4.0"
 
 /* Zero-initialises any pclreduce struct (zero means "the default" in every field), the same way
    in C and C++ and without warnings:  pclr_config cfg = PCLR_ZERO;  ({0} is an error in C++ for
