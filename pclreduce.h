@@ -51,6 +51,15 @@
 #define PCLR_DEPRECATED PCLR_API
 #endif
 
+/* The implementation's own calls of deprecated functions (wrappers calling each other) are not warned about. */
+#if defined(PCLREDUCE_WARN_DEPRECATED) && (defined(__GNUC__) || defined(__clang__))
+#define PCLR__DEPRECATED_OK_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wdeprecated-declarations\"")
+#define PCLR__DEPRECATED_OK_END _Pragma("GCC diagnostic pop")
+#else
+#define PCLR__DEPRECATED_OK_BEGIN
+#define PCLR__DEPRECATED_OK_END
+#endif
+
 /* C linkage for C++ programs, around every declaration and definition. */
 #ifdef __cplusplus
 #define PCLR_EXTERN_C_BEGIN extern "C" {
@@ -1268,6 +1277,7 @@ PCLR_EXTERN_C_END
 /* ====================================================================== */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_IMPLEMENTED)
 #define PCLREDUCE_IMPLEMENTED
+PCLR__DEPRECATED_OK_BEGIN
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9143,6 +9153,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap) {
 }
 
 PCLR_EXTERN_C_END
+PCLR__DEPRECATED_OK_END
 
 #endif /* PCLREDUCE_IMPLEMENTATION */
 

@@ -268,6 +268,7 @@ PCLR_EXTERN_C_END
    functions take C linkage from their declarations above. */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_CL_IMPLEMENTED)
 #define PCLREDUCE_CL_IMPLEMENTED
+PCLR__DEPRECATED_OK_BEGIN
 
 #define PCLR__CL_SLOTS 6 /* (uint|int) x (sum|min|max): the atomic finish's running values */
 
@@ -1687,6 +1688,7 @@ static void pclr__cl_ops(pclr__backend_ops *ops) {
     ops->destroy = pclr__cl_generic_destroy;
 }
 
+PCLR__DEPRECATED_OK_END
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CL_IMPLEMENTED */
 
 /*

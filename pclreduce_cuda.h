@@ -260,6 +260,7 @@ PCLR_EXTERN_C_END
 /* ====================================================================== */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_CUDA_IMPLEMENTED)
 #define PCLREDUCE_CUDA_IMPLEMENTED
+PCLR__DEPRECATED_OK_BEGIN
 
 /* Scratch: a small control allocation... */
 #define PCLR__CUDA_CTL_COUNTER 0 /* uint: the last-group ticket counter, 0 between launches */
@@ -1388,6 +1389,7 @@ static void pclr__cuda_ops(pclr__backend_ops *ops) {
     ops->launch = pclr__cuda_launch;
 }
 
+PCLR__DEPRECATED_OK_END
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_CUDA_IMPLEMENTED */
 
 /*

@@ -311,6 +311,7 @@ PCLR_EXTERN_C_END
 /* ====================================================================== */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_VK_IMPLEMENTED)
 #define PCLREDUCE_VK_IMPLEMENTED
+PCLR__DEPRECATED_OK_BEGIN
 
 #define PCLR__VK_BINDINGS 5
 #define PCLR__VK_CTL_BYTES 256      /* word 0: the ticket counter; words 2..7: the atomic finish's running values */
@@ -1878,6 +1879,7 @@ static void pclr__vk_ops(pclr__backend_ops *ops) {
     ops->destroy = pclr__vk_generic_destroy;
     ops->launch = pclr__vk_launch;
 }
+PCLR__DEPRECATED_OK_END
 #endif /* PCLREDUCE_IMPLEMENTATION && !PCLREDUCE_VK_IMPLEMENTED */
 
 /*

@@ -50,8 +50,14 @@ step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache te
 step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c -lm && $B/test_cache_asan"
 have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
 
-# 1c. the public API's size: at most 110 functions, deprecated ones apart
+# 1c. the public API's size: at most 110 functions, deprecated ones apart; an old program (the 0.3 calls,
+#     deprecated wrappers) and a new one (no deprecated call: PCLREDUCE_WARN_DEPRECATED under -Werror), run
 step api-count bash tests/api_count.sh
+API_CUDA=${CUDA_INC:+$CUDA_INC -DPCLR_TEST_CUDA}
+step api-versions sh -c "gcc -std=c99 $WARN -O1 $API_CUDA -o $B/test_api_new tests/test_api_versions.c -ldl -lm && $B/test_api_new &&
+  gcc -std=c99 $WARN -O1 $API_CUDA -DPCLR_OLD_PROGRAM -o $B/test_api_old tests/test_api_versions.c -ldl -lm && $B/test_api_old &&
+  g++ -x c++ -std=c++11 $WARN $API_CUDA -fsyntax-only tests/test_api_versions.c &&
+  clang++ -x c++ -std=c++11 $WARN $API_CUDA -DPCLR_OLD_PROGRAM -fsyntax-only tests/test_api_versions.c"
 
 # 2. the three headers compile cleanly as C99 and C++11 with gcc and clang
 if [ -n "$CUDA_INC" ]; then
