@@ -8978,6 +8978,17 @@ PCLR__FN pclr_result pclr__buffer_wrap(pclr_context *ctx, pclr_backend backend, 
     return pclr__leave(pclr__busy(ctx), r);
 }
 
+/* What the backends' native queries (pclr_cl_get_native, ...) check first: out zeroed, a context of `backend`. */
+PCLR__FN pclr_result pclr__native_of(const pclr_context *ctx, pclr_backend backend, const char *fn, void *out, size_t size) {
+    if (out) memset(out, 0, size);
+    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
+    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "%s: out is NULL", fn);
+    if (ctx->backend != backend)
+        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "%s: the context runs on %s, not %s", fn, pclr_backend_name(ctx->backend),
+                          pclr_backend_name(backend));
+    return PCLR_OK;
+}
+
 /* A buffer another context made: its handle means nothing to this one (a CPU buffer's record read
    as a cl_mem crashed; an OpenCL buffer's record was reduced as data). NULL is for the caller to judge. */
 PCLR__FN pclr_result pclr__buffer_owned(pclr_context *ctx, const pclr_buffer *buf, const char *which) {

@@ -1647,12 +1647,8 @@ PCLR_API pclr_cl_context *pclr_context_cl(const pclr_context *ctx) {
 }
 PCLR_API pclr_result pclr_cl_get_native(const pclr_context *ctx, pclr_cl_native *out) {
     const pclr_cl_context *cl;
-    if (out) memset(out, 0, sizeof *out);
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_cl_get_native: out is NULL");
-    if (ctx->backend != PCLR_OPENCL)
-        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_cl_get_native: the context runs on %s, not opencl",
-                          pclr_backend_name(ctx->backend));
+    const pclr_result r = pclr__native_of(ctx, PCLR_OPENCL, "pclr_cl_get_native", out, sizeof *out);
+    if (r != PCLR_OK) return r;
     cl = (const pclr_cl_context *)ctx->engine;
     out->context = cl->context;
     out->device = cl->device;

@@ -1344,12 +1344,8 @@ PCLR_API CUdeviceptr pclr_buffer_cuda(const pclr_context *ctx, const pclr_buffer
 }
 PCLR_API pclr_result pclr_cuda_get_native(const pclr_context *ctx, pclr_cuda_native *out) {
     const pclr_cuda_context *cu;
-    if (out) memset(out, 0, sizeof *out);
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_cuda_get_native: out is NULL");
-    if (ctx->backend != PCLR_CUDA)
-        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_cuda_get_native: the context runs on %s, not cuda",
-                          pclr_backend_name(ctx->backend));
+    const pclr_result r = pclr__native_of(ctx, PCLR_CUDA, "pclr_cuda_get_native", out, sizeof *out);
+    if (r != PCLR_OK) return r;
     cu = (const pclr_cuda_context *)ctx->engine;
     out->context = cu->cu_ctx;
     out->device = cu->device;

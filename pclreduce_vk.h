@@ -1824,12 +1824,8 @@ PCLR_API VkBuffer pclr_buffer_vk(const pclr_context *ctx, const pclr_buffer *buf
 }
 PCLR_API pclr_result pclr_vk_get_native(const pclr_context *ctx, pclr_vk_native *out) {
     const pclr_vk_context *vk;
-    if (out) memset(out, 0, sizeof *out);
-    if (!ctx) return PCLR_ERR_INVALID_CONTEXT;
-    if (!out) return pclr__fail(ctx->engine, PCLR_ERR_NULL_POINTER, "pclr_vk_get_native: out is NULL");
-    if (ctx->backend != PCLR_VULKAN)
-        return pclr__fail(ctx->engine, PCLR_ERR_INVALID_ARGUMENT, "pclr_vk_get_native: the context runs on %s, not vulkan",
-                          pclr_backend_name(ctx->backend));
+    const pclr_result r = pclr__native_of(ctx, PCLR_VULKAN, "pclr_vk_get_native", out, sizeof *out);
+    if (r != PCLR_OK) return r;
     vk = (const pclr_vk_context *)ctx->engine;
     out->instance = vk->instance;
     out->physical_device = vk->physical;
