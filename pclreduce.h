@@ -8206,7 +8206,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     pclr_launch plan;
     pclr_result r;
     const int layout = cfg && cfg->layout != PCLR_LAYOUT_ONE;
-    uint64_t count, span, ss, rs, unit;
+    uint64_t count, span, ss, rs, unit, most;
     pclr__mem dst, partials;
     unsigned char *host = NULL;
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: cfg is NULL", fn);
@@ -8290,6 +8290,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     }
     p.groups = plan.groups;
     p.group_size = plan.group_size;
+    most = pclr_max_groups(&en->cfg, &e->facts) > plan.groups ? pclr_max_groups(&en->cfg, &e->facts) : plan.groups; /* partials' room */
     if (d->blocking) { /* where the states land: the results themselves when they are the same bytes */
         host = en->fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
         if (!host) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "%s: out of host memory for %llu states", fn, (unsigned long long)count);
@@ -8301,10 +8302,8 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
             (r = e->ops->scratch(e, en, PCLR__SCRATCH_PARTIALS, bytes, &p.fold)) != PCLR_OK)
             goto failed;
     } else {
-        uint64_t groups = pclr_max_groups(&en->cfg, &e->facts);
-        if (groups < plan.groups) groups = plan.groups;
         if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_COUNTER, 0, &p.counter)) != PCLR_OK ||
-            (r = e->ops->scratch(e, en, PCLR__SCRATCH_FOLD, groups * ss, &p.fold)) != PCLR_OK)
+            (r = e->ops->scratch(e, en, PCLR__SCRATCH_FOLD, most * ss, &p.fold)) != PCLR_OK)
             goto failed;
     }
     if (d->blocking) {
@@ -8322,28 +8321,21 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
         if ((r = e->ops->write(e, p.counter, 0, &zero, 4)) != PCLR_OK) goto failed;
     }
     if (!layout && en->cfg.finish == PCLR_FINISH_PARTIALS && plan.groups > 1) {
-        /* pass 1: a state per group into the partials; pass 2: one group folds them */
-        pclr__pass two = p;
-        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_PARTIALS, (pclr_max_groups(&en->cfg, &e->facts) > plan.groups
-                                 ? pclr_max_groups(&en->cfg, &e->facts) : plan.groups) * ss, &partials)) != PCLR_OK)
-            goto failed;
-        p.out = p.fold = partials;
-        p.out_index = 0;
-        p.out_bytes = 0;
-        p.out_count = plan.groups;
-        p.last = 0;
-        if ((r = e->ops->launch(e, &p, d->sync)) != PCLR_OK) goto failed;
-        two.x = two.fold = partials;
-        two.x_bytes = 0;
-        two.x_offset = 0;
-        two.n = plan.groups;
-        two.groups = 1;
-        two.first = 0;
-        two.out = dst;
-        p = two;
-    } else {
-        p.out = dst;
+        /* pass 1: a state per group into the partials; pass 2 (below): one group folds them as its elements */
+        pclr__pass one = p;
+        if ((r = e->ops->scratch(e, en, PCLR__SCRATCH_PARTIALS, most * ss, &partials)) != PCLR_OK) goto failed;
+        one.out = one.fold = partials;
+        one.out_index = one.out_bytes = 0;
+        one.out_count = plan.groups;
+        one.last = 0;
+        if ((r = e->ops->launch(e, &one, d->sync)) != PCLR_OK) goto failed;
+        p.x = p.fold = partials;
+        p.x_bytes = p.x_offset = 0;
+        p.n = plan.groups;
+        p.groups = 1;
+        p.first = 0;
     }
+    p.out = dst;
     if ((r = e->ops->launch(e, &p, d->sync)) != PCLR_OK) goto failed;
     if ((r = e->ops->complete(e, d->sync, 1, dst, d->blocking ? (size_t)(count * ss) : 0, host)) != PCLR_OK) return r;
     if (!d->blocking) return PCLR_OK;
