@@ -7644,6 +7644,7 @@ typedef struct pclr__pass {
     uint64_t out_count;            /* states written: 1, or a layout's results */
     const double *params;
     int first, last;               /* the reduce's first launch (waits for sync's events), its last (hands out its event) */
+    const char *fn;                /* the verb, for sentences */
 } pclr__pass;
 
 /* A backend: the device-level slots the engine calls (miniaudio's ma_backend_callbacks is the
@@ -8273,6 +8274,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     p.params = in->params;
     p.out_count = count;
     p.first = p.last = 1;
+    p.fn = fn;
     if (in->x) { p.x = in->x->handle; p.x_bytes = in->x->bytes; }
     if (in->y && en->y_size) { p.y = in->y->handle; p.y_bytes = in->y->bytes; }
     if (in->offsets && layout) { p.offsets = in->offsets->handle; p.offsets_bytes = in->offsets->bytes; }
@@ -8768,8 +8770,9 @@ PCLR__FN pclr_result pclr__cpu_launch(pclr__engine *e, const pclr__pass *p, cons
     (void)sync;
     if (p->b) r = pclr_cpu_reduce_layout(c, x, y, (const uint64_t *)p->offsets.ptr, p->n, p->params, out);
     else r = pclr_cpu_reduce_map(c, x, y, p->n, p->params, out);
-    if (r == PCLR_ERR_SIZE_OVERFLOW && p->b) return pclr__fail(e, r, "segment offsets must not decrease and must stay within n elements");
-    return r == PCLR_OK ? r : pclr__fail(e, r, "the CPU reference failed");
+    if (r == PCLR_ERR_SIZE_OVERFLOW && p->b)
+        return pclr__fail(e, r, "%s: segment offsets decrease or pass n = %llu", p->fn, (unsigned long long)p->n);
+    return r == PCLR_OK ? r : pclr__fail(e, r, "%s: the CPU reference failed", p->fn);
 }
 PCLR__FN pclr_result pclr__cpu_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
     (void)e; (void)sync; (void)ok; (void)src; (void)bytes; (void)host;

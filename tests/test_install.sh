@@ -102,10 +102,11 @@ if command -v cmake >/dev/null; then
     mkdir -p "$TMP/fp" "$TMP/sub"
     cp "$TMP/app/main.c" "$TMP/fp/main.c"
     cp "$TMP/app/main.c" "$TMP/sub/main.c"
-    cat >"$TMP/fp/CMakeLists.txt" <<'CM'
+    minor=$(sed -n 's/^#define PCLREDUCE_VERSION_MINOR \([0-9]*\)$/\1/p' "$ROOT/pclreduce.h") # (0.x: the minor must match)
+    cat >"$TMP/fp/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.16)
 project(pclr_find_package C)
-find_package(pclreduce 0.3 REQUIRED)
+find_package(pclreduce 0.$minor REQUIRED)
 add_executable(app main.c)
 target_link_libraries(app PRIVATE pclreduce::pclreduce)
 CM
