@@ -17,43 +17,60 @@
 
    --backend vulkan (compute only, headless: no window, no swapchain) plays
    the engine: it creates its own VkInstance, VkDevice (VK_KHR_push_descriptor
-   and shaderInt64 enabled) and compute queue, hands them to pclr_vk_create,
-   builds the pipeline at load time (pclr_vk_prepare), and records the reduce
-   into a command buffer of its own between the two barriers an engine's frame
-   needs (the frame's writes -> compute reads; the state's compute write ->
-   the copy that reads it back), submits it with its own fence and turns the
-   state into the stats with pclr_finalize. The loader and shaderc are loaded
-   at run time ($PCLR_VULKAN_LIBRARY; $PCLR_SHADERC_LIBRARY, else
-   libshaderc_shared.so beside the example, which `make` builds where the
-   system's does not load, else libshaderc.so.1).
+   and shaderInt64 enabled) and compute queue, hands them to pclr_create
+   (desc.backends = {PCLR_VULKAN}, desc.vulkan = a pclr_vk_desc naming them),
+   builds the pipeline at load time (pclr_prepare), makes the HDR target and
+   the states buffer with pclr_buffer_create / pclr_buffer_write (an engine's
+   own VkBuffer would enter with pclr_vk_buffer(ctx, buffer, bytes, &buf),
+   which allocates nothing), and records the reduce with pclr_reduce_async
+   (sync.vulkan_commands = its command buffer) between the two barriers an
+   engine's frame needs (the frame's writes -> compute reads; the state's
+   compute write -> the copy that reads it back), submits the command buffer
+   with its own fence and turns the state into the stats with pclr_finalize.
+   The loader and shaderc are loaded at run time ($PCLR_VULKAN_LIBRARY;
+   $PCLR_SHADERC_LIBRARY, else libshaderc_shared.so beside the example, which
+   `make` builds where the system's does not load, else libshaderc.so.1).
 
    Wiring it into a frame loop (what an engine does instead of this one-shot):
 
    Load time (once):
-     - one pclreduce context per render thread: pclr_cl_create(&desc, &ctx)
-       on the engine's own cl_context/queue (or pclr_cuda_create with
-       desc.context = the engine's CUcontext);
+     - one pclreduce context per render thread: pclr_create(&desc, &ctx) with
+       desc.backends = {PCLR_OPENCL} and desc.opencl = a pclr_cl_desc holding
+       the engine's own cl_context, device and queue (or desc.backends =
+       {PCLR_CUDA} and desc.cuda = a pclr_cuda_desc whose context is the
+       engine's CUcontext);
      - the config (stats, components 4, the map) built now, not in the first
-       frame: pclr_cl_prepare(ctx, &cfg) / pclr_cuda_prepare(ctx, &cfg);
-     - a small result buffer: 2 states (pclr_state_size) for 2 frames in
-       flight (cl_mem, or device memory + pinned host memory for CUDA).
-   Every frame N:
+       frame: pclr_prepare(ctx, &cfg);
+     - the engine's buffers as pclr_buffers, without allocation (values kept
+       with the engine's own): pclr_cl_buffer(ctx, hdr_mem, &hdr) around the
+       HDR target's cl_mem, pclr_cuda_buffer(ctx, hdr_ptr, hdr_bytes, &hdr)
+       around its CUdeviceptr; the same for a small states buffer `res` of 2
+       states (pclr_state_size) for 2 frames in flight (cl_mem, or device
+       memory + pinned host memory for CUDA), or pclr_buffer_create;
+     - a pclr_input in with in.x = &hdr, in.n = the pixels.
+   Every frame N (k = N % 2):
      - the renderer's HDR target is the input (often a downsampled one: 1/4
        or 1/16 of the pixels is plenty for exposure);
-     - OpenCL: pclr_cl_reduce_async(ctx, &cfg, hdr, 0, n, res, k, 1,
-       &hdr_done, &done[k]), then a non-blocking clEnqueueReadBuffer of the
-       state waiting on done[k]; k = N % 2. Nothing on the CPU waits.
-       CUDA: pclr_cuda_reduce_async(ctx, &cfg, hdr, 0, n, res + k * state,
-       frame_stream), cuMemcpyDtoHAsync into pinned memory and cuEventRecord
-       on the frame's stream; pclr_finalize turns the state into the stats.
+     - OpenCL: sync.opencl_wait_count = 1, sync.opencl_wait = &hdr_done (the
+       event of the pass that rendered it), sync.opencl_done = &done[k];
+       pclr_reduce_async(ctx, &cfg, &in, &res, k, &sync) leaves state k in
+       res; then a non-blocking clEnqueueReadBuffer of that state waiting on
+       done[k] (the queue and entry points: pclr_cl_get_native). Nothing on
+       the CPU waits.
+       CUDA: sync.cuda_stream = frame_stream; pclr_reduce_async(ctx, &cfg,
+       &in, &res, k, &sync), cuMemcpyDtoHAsync of state k into pinned memory
+       and cuEventRecord on the frame's stream (the driver's entry points:
+       pclr_cuda_get_native); pclr_finalize turns the state into the stats.
      - tone mapping of frame N uses the exposure from frame N-1: read the
        other slot (by then its event has long completed; clWaitForEvents /
        cuEventSynchronize cost nothing), and adapt smoothly over time:
        exposure += (target - exposure) * (1 - exp(-dt * speed)).
    A frame of latency is invisible in eye adaptation and keeps the GPU and CPU
    from ever waiting on each other. This program uses the blocking call
-   (pclr_reduce) since it only has one frame. */
+   (pclr_reduce) since it only has one frame (and on Vulkan the recorded one,
+   waited for with its fence). */
 #define _POSIX_C_SOURCE 200809L /* readlink (pclr_args_shaderc_beside) */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -428,9 +445,13 @@ static void barrier(const engine *e, VkCommandBuffer cmd, VkPipelineStageFlags s
 
 static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
     engine e;
-    pclr_vk_desc desc = PCLR_ZERO;
-    pclr_vk_context *pr = NULL;
-    VkBuffer hdr = VK_NULL_HANDLE, stats = VK_NULL_HANDLE;
+    pclr_vk_desc vk = PCLR_ZERO;  /* the engine's objects */
+    pclr_desc desc = PCLR_ZERO;
+    pclr_context *ctx = NULL;
+    pclr_vk_native native = PCLR_ZERO;
+    pclr_buffer *hdr = NULL, *stats = NULL;
+    pclr_input in = PCLR_ZERO;
+    pclr_sync sync = PCLR_ZERO;
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cmd = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
@@ -441,34 +462,41 @@ static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pc
     VkSubmitInfo si;
     unsigned char state[256];
     const size_t hdr_bytes = n * 4 * sizeof(float), state_bytes = pclr_state_size(cfg);
+    const uint64_t frames_in_flight = 2, slot = 0; /* an engine's frame N uses state N % 2; this one-shot frame, 0 */
     char why[1024] = "";
     int rc = -1;
     pclr_result r = PCLR_OK;
     memset(&e, 0, sizeof e);
     if (engine_create(&e) != 0) goto done;
-    /* load time: pclreduce on the engine's own device, the pipeline built now */
-    desc.instance = e.instance;
-    desc.physical_device = e.gpu;
-    desc.device = e.device;
-    desc.queue_family = e.family;
-    desc.queue = e.queue;
-    desc.enabled_features = &e.enabled;
+    /* load time: pclreduce on the engine's own device (a generic context of the Vulkan backend that adopts
+       the engine's instance, device and queue), the pipeline built now */
+    vk.instance = e.instance;
+    vk.physical_device = e.gpu;
+    vk.device = e.device;
+    vk.queue_family = e.family;
+    vk.queue = e.queue;
+    vk.enabled_features = &e.enabled;
+    desc.backends[0] = PCLR_VULKAN;
+    desc.vulkan = &vk;
     desc.shaderc_library = pclr_args_shaderc_beside();
     desc.error = why;
     desc.error_cap = sizeof why;
-    if ((r = pclr_vk_create(&desc, &pr)) != PCLR_OK) {
-        fprintf(stderr, "auto_exposure: pclr_vk_create: %s (%s)\n", pclr_result_string(r), why);
+    if ((r = pclr_create(&desc, &ctx)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: pclr_create: %s (%s)\n", pclr_result_string(r), why);
         goto done;
     }
-    {
-        const pclr_vk_features *f = pclr_vk_get_features(pr);
-        printf("pclreduce %s auto-exposure on vulkan: %s (the example's own VkDevice, queue family %u)\n", PCLREDUCE_VERSION,
-               f ? f->device_name : "?", e.family);
+    if ((r = pclr_vk_get_native(ctx, &native)) != PCLR_OK) goto failed;
+    if (native.device != e.device) { /* the context runs on the engine's device, not one of its own */
+        fprintf(stderr, "auto_exposure: the context did not take the example's VkDevice\n");
+        goto done;
     }
-    if (state_bytes > sizeof state || (r = pclr_vk_prepare(pr, cfg)) != PCLR_OK) goto failed;
-    /* the HDR target and a small result buffer (an engine keeps one state per frame in flight) */
-    if ((r = pclr_vk_buffer_create(pr, hdr_bytes, &hdr)) != PCLR_OK || (r = pclr_vk_buffer_create(pr, 256, &stats)) != PCLR_OK ||
-        (r = pclr_vk_buffer_write(pr, hdr, 0, rgba, hdr_bytes)) != PCLR_OK)
+    printf("pclreduce %s auto-exposure on vulkan: %s (the example's own VkDevice, queue family %u)\n", PCLREDUCE_VERSION,
+           pclr_device_name(ctx), native.queue_family);
+    if (state_bytes > sizeof state || (r = pclr_prepare(ctx, cfg)) != PCLR_OK) goto failed;
+    /* the HDR target and a small states buffer (an engine keeps one state per frame in flight) */
+    if ((r = pclr_buffer_create(ctx, hdr_bytes, &hdr)) != PCLR_OK ||
+        (r = pclr_buffer_create(ctx, (size_t)frames_in_flight * state_bytes, &stats)) != PCLR_OK ||
+        (r = pclr_buffer_write(ctx, hdr, 0, rgba, hdr_bytes)) != PCLR_OK)
         goto failed;
     /* the frame: the engine's command pool, command buffer and fence */
     memset(&pi, 0, sizeof pi);
@@ -492,7 +520,11 @@ static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pc
     /* ... the engine's passes that render the HDR target would be recorded here; then: */
     barrier(&e, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    if ((r = pclr_vk_record(pr, cmd, cfg, hdr, hdr_bytes, 0, n, stats, 0)) != PCLR_OK) goto failed; /* one launch: the stats of the map */
+    /* one launch: the stats of the map, recorded into the engine's command buffer; its state goes to state `slot` of stats */
+    in.x = hdr;
+    in.n = n;
+    sync.vulkan_commands = (void *)cmd;
+    if ((r = pclr_reduce_async(ctx, cfg, &in, stats, slot, &sync)) != PCLR_OK) goto failed;
     barrier(&e, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_HOST_BIT,
             VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_HOST_READ_BIT);
     /* ... tone mapping, UI, present would follow in a real frame */
@@ -506,19 +538,19 @@ static int reduce_vulkan(const pclr_config *cfg, const float *rgba, size_t n, pc
         goto done;
     }
     /* an engine reads last frame's state here (no wait); this one-shot program reads this frame's */
-    if ((r = pclr_vk_buffer_read(pr, stats, 0, state, state_bytes)) != PCLR_OK || (r = pclr_finalize(cfg, state, got)) != PCLR_OK) goto failed;
+    if ((r = pclr_buffer_read(ctx, stats, (size_t)slot * state_bytes, state, state_bytes)) != PCLR_OK ||
+        (r = pclr_finalize(cfg, state, got)) != PCLR_OK)
+        goto failed;
     rc = 0;
     goto done;
 failed:
-    fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r != PCLR_OK ? r : PCLR_ERR_BUFFER_TOO_SMALL), pclr_vk_last_error(pr));
+    fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r != PCLR_OK ? r : PCLR_ERR_BUFFER_TOO_SMALL), pclr_last_error(ctx));
 done:
     if (fence) e.vk.DestroyFence(e.device, fence, NULL);
     if (pool) e.vk.DestroyCommandPool(e.device, pool, NULL);
-    if (pr) {
-        pclr_vk_buffer_destroy(pr, hdr);
-        pclr_vk_buffer_destroy(pr, stats);
-        pclr_vk_destroy(pr); /* before the engine's device goes */
-    }
+    pclr_buffer_destroy(ctx, hdr);
+    pclr_buffer_destroy(ctx, stats);
+    pclr_destroy(ctx); /* before the engine's device goes */
     engine_destroy(&e);
     return rc;
 }

@@ -10,6 +10,7 @@
    line "vulkan: skipped: why" and the demo goes on.
    PCLR_DEMO_MB sets the data size (default 256). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, readlink */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -107,6 +108,7 @@ static int run_vulkan(void *data, size_t bytes) {
     pclr_context *ctx = NULL;
     pclr_config probe = PCLR_ZERO; /* a compile needs shaderc (even where the disk cache holds some kernels): without it, skip */
     pclr_vk_desc vk = PCLR_ZERO;
+    pclr_vk_native native = PCLR_ZERO; /* the context's device, entry points and features */
     const pclr_vk_features *f;
     char why[1024] = "";
     int failures;
@@ -128,7 +130,7 @@ static int run_vulkan(void *data, size_t bytes) {
         return 0;
     }
     r = pclr_prepare(ctx, &probe);
-    f = pclr_vk_get_features(pclr_context_vk(ctx));
+    f = pclr_vk_get_native(ctx, &native) == PCLR_OK ? native.features : NULL;
     if (f && f->max_storage_range && bytes > f->max_storage_range) bytes = (size_t)(f->max_storage_range & ~(uint64_t)15);
     printf("\nVulkan: %s, %zu MB per reduction%s\n\n", pclr_device_name(ctx), bytes >> 20,
            f && bytes == (size_t)(f->max_storage_range & ~(uint64_t)15) ? " (the device's maxStorageBufferRange)" : "");

@@ -4,6 +4,7 @@
    rebuilds nothing). Each result is checked against the CPU reference.
 
        build/maps [n]      (default 1000003 random floats in x and y) */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_DEMO_NO_CUDA
@@ -45,6 +46,7 @@ int main(int argc, char **argv) {
     printf("%zu floats on %s (%s)\n", n, pclr_backend_name(pclr_get_backend(ctx)), pclr_device_name(ctx));
     for (k = 0; k < sizeof maps / sizeof maps[0]; ++k) {
         pclr_config cfg = PCLR_ZERO;
+        pclr_input in = PCLR_ZERO;
         double got, ref;
         unsigned char g[8], c[8];
         cfg.type = PCLR_FLOAT;
@@ -52,7 +54,11 @@ int main(int argc, char **argv) {
         cfg.map = maps[k].map;
         cfg.params = maps[k].params;
         cfg.y_type = PCLR_FLOAT; /* y: the second array, element for element with x */
-        if ((r = pclr_reduce_map(ctx, &cfg, bx, 0, by, 0, n, threshold, g)) != PCLR_OK ||
+        in.x = bx;
+        in.y = by;
+        in.params = threshold; /* the parameters' values in their order (read only by the map with one) */
+        in.n = n;
+        if ((r = pclr_reduce(ctx, &cfg, &in, g, sizeof g)) != PCLR_OK ||
             (r = pclr_cpu_reduce_map(&cfg, x, y, n, threshold, c)) != PCLR_OK) {
             fprintf(stderr, "maps: %s: %s (%s)\n", maps[k].map, pclr_result_string(r), pclr_last_error(ctx));
             ++failures;

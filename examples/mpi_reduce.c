@@ -27,6 +27,7 @@
    the whole array ("check: ok"). --time K: the slice stays on the device and
    K more reduces run, each between barriers; rank 0 prints the median per
    rank (the slowest rank's) and the throughput of the whole array. */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
 #ifndef PCLR_MPI_NO_CUDA

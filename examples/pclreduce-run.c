@@ -46,6 +46,7 @@
    Errors: a message on stderr and a non-zero exit status (also when the
    output cannot be written: a full disk). */
 #define _POSIX_C_SOURCE 200809L /* readlink (pclr_args_shaderc_beside) */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -304,12 +305,14 @@ static void print_knobs(const pclr_context *ctx, const pclr_config *given, const
     printf("  %-16s %-11s %s\n", "accumulate", pclr_accumulate_name(run->accumulate), given->accumulate ? "flag" : "default");
 }
 
-/* The reduction on the generic context: the chosen backend (or auto). */
-static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result) {
+/* The reduction on the generic context: the chosen backend (or auto); the results (result_bytes
+   of room: one, or one per row, column or segment) into result. */
+static int run(const run_args *a, const void *data, const void *data2, uint64_t n, void *result, size_t result_bytes) {
     pclr_desc desc = PCLR_ZERO;
     pclr_context *ctx = NULL;
-    pclr_buffer *buf = NULL, *buf2 = NULL;
+    pclr_buffer *buf = NULL, *buf2 = NULL, *ob = NULL;
     pclr_config cfg = a->cfg;
+    pclr_input in = PCLR_ZERO;
     char why[1024] = "", text[4096];
     const size_t comps = cfg.map && cfg.components > 1 ? (size_t)cfg.components : 1;
     size_t bytes = (size_t)n * pclr_type_size(cfg.type) * comps, bytes2 = (size_t)n * pclr_type_size(cfg.y_type) * comps;
@@ -333,22 +336,25 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
             print_knobs(ctx, &cfg, &run_cfg, n);
         }
     }
+    /* x, the map's y (--input2 or generated), the map's parameters, and for --segments the K + 1
+       offsets in device memory; one reduce for one array and for every layout alike */
     if ((r = pclr_buffer_create(ctx, bytes, &buf)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf, 0, data, bytes)) == PCLR_OK &&
-        (!data2 || ((r = pclr_buffer_create(ctx, bytes2, &buf2)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf2, 0, data2, bytes2)) == PCLR_OK)))
+        (!data2 || ((r = pclr_buffer_create(ctx, bytes2, &buf2)) == PCLR_OK && (r = pclr_buffer_write(ctx, buf2, 0, data2, bytes2)) == PCLR_OK)) &&
+        (!a->offsets || ((r = pclr_buffer_create(ctx, (size_t)(cfg.rows + 1) * 8, &ob)) == PCLR_OK &&
+                         (r = pclr_buffer_write(ctx, ob, 0, a->offsets, (size_t)(cfg.rows + 1) * 8)) == PCLR_OK)))
     {
-        if (cfg.layout == PCLR_LAYOUT_ONE) r = pclr_reduce_map(ctx, &cfg, buf, 0, buf2, 0, n, a->map.values, result);
-        else {
-            pclr_buffer *ob = NULL;
-            const size_t ob_bytes = a->offsets ? (size_t)(cfg.rows + 1) * 8 : 8;
-            if ((r = pclr_buffer_create(ctx, ob_bytes, &ob)) == PCLR_OK && (!a->offsets || (r = pclr_buffer_write(ctx, ob, 0, a->offsets, ob_bytes)) == PCLR_OK))
-                r = pclr_reduce_batched(ctx, &cfg, buf, 0, buf2, 0, a->map.values, a->offsets ? ob : NULL, n, result);
-            pclr_buffer_destroy(ctx, ob);
-        }
+        in.x = buf;
+        in.y = buf2;
+        in.params = a->map.values;
+        in.offsets = ob;
+        in.n = n; /* segments: the elements they may reach; rows and columns: not read */
+        r = pclr_reduce(ctx, &cfg, &in, result, result_bytes);
     }
     if (r != PCLR_OK) {
         fail("reduce", r, pclr_last_error(ctx));
         if (r == PCLR_ERR_BUILD_FAILED) fprintf(stderr, "build log:\n%s\n", pclr_build_log(ctx));
     }
+    pclr_buffer_destroy(ctx, ob);
     pclr_buffer_destroy(ctx, buf);
     pclr_buffer_destroy(ctx, buf2);
     pclr_destroy(ctx);
@@ -423,7 +429,7 @@ int main(int argc, char **argv) {
     if (a.cfg.accumulate != PCLR_ACCUMULATE_DEFAULT) printf(", accumulate %s", pclr_accumulate_name(a.cfg.accumulate));
     if (a.cfg.map) printf(", map %s", a.cfg.map);
     printf("\n");
-    rc = run(&a, data, data2, n, result);
+    rc = run(&a, data, data2, n, result, (count ? (size_t)count : 1) * rs);
     free(data);
     free(data2);
     free(a.offsets);

@@ -15,12 +15,15 @@
    default: every platform, the best device) for every backend. Vulkan is
    timed with timestamp queries; shaderc from $PCLR_SHADERC_LIBRARY, else
    libshaderc_shared.so beside this executable (`make` builds one where the
-   system's does not load), else libshaderc.so.1. With --rows and --cols it tunes that layout instead
+   system's does not load), else libshaderc.so.1. The device is a generic
+   context of that one backend (pclr_create, desc.backends = {backend}: no
+   other backend and no CPU fallback), swept by pclr_tune. With --rows and --cols it tunes that layout instead
    (reduced along each row, or each column with --axis col): one entry per
    type and op, for its shape class and the size class of R x C elements,
    which every layout of that class and size then uses (segments: rows of
    their length). */
 #define _POSIX_C_SOURCE 200809L /* isatty, strtok_r, clock_gettime, readlink */
+#define PCLREDUCE_WARN_DEPRECATED /* the build proves that no deprecated call is left */
 #define PCLREDUCE_IMPLEMENTATION
 #ifndef PCLR_RUN_NO_OPENCL
 #define PCLREDUCE_OPENCL
@@ -138,15 +141,9 @@ int main(int argc, char **argv) {
     int rc = 0, t, o;
     pclr_result r = PCLR_OK;
     const char *why = NULL;
-#ifndef PCLR_RUN_NO_OPENCL
-    pclr_cl_context *cl = NULL;
-#endif
-#ifndef PCLR_RUN_NO_CUDA
-    pclr_cuda_context *cuda = NULL;
-#endif
-#ifndef PCLR_RUN_NO_VULKAN
-    pclr_vk_context *vk = NULL;
-#endif
+    pclr_desc desc = PCLR_ZERO;
+    pclr_context *ctx = NULL;
+    char why_create[1024] = "";
     if ((rc = parse(argc, argv, &a)) < 0) return pclr_args_close_stdout("pclreduce-tune"); /* --help */
     if (rc != 0) return rc;
     memset(&opt, 0, sizeof opt);
@@ -165,52 +162,38 @@ int main(int argc, char **argv) {
         fprintf(stderr, "pclreduce-tune: cannot write %s: %s\n", path, why);
         return 1;
     }
+    /* one generic context of the one backend asked for (no fallback to another, nor to the CPU) */
     if (strcmp(a.backend, "vulkan") == 0) {
 #ifndef PCLR_RUN_NO_VULKAN
-        pclr_vk_desc vd;
-        char why_vk[1024] = "";
-        memset(&vd, 0, sizeof vd);
-        vd.device_number = a.device + 1; /* --device is 0-based (--list's numbers); -1 (not given) becomes 0: the best */
-        vd.shaderc_library = pclr_args_shaderc_beside();
-        vd.error = why_vk;
-        vd.error_cap = sizeof why_vk;
-        r = pclr_vk_create(&vd, &vk);
-        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_vk[0] ? why_vk : pclr_result_string(r));
+        desc.backends[0] = PCLR_VULKAN;
+        desc.shaderc_library = pclr_args_shaderc_beside(); /* NULL: $PCLR_SHADERC_LIBRARY, libshaderc.so.1, ... */
 #else
         fprintf(stderr, "pclreduce-tune: built without the Vulkan backend (no vulkan/vulkan.h)\n");
         return 1;
 #endif
     } else if (strcmp(a.backend, "cuda") == 0) {
 #ifndef PCLR_RUN_NO_CUDA
-        pclr_cuda_desc cd;
-        char why_cu[1024] = "";
-        memset(&cd, 0, sizeof cd);
-        cd.device_number = a.device + 1; /* as for Vulkan (before 0.3.1 --device was ignored here: device 0) */
-        cd.error = why_cu;
-        cd.error_cap = sizeof why_cu;
-        r = pclr_cuda_create(&cd, &cuda);
-        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_cu[0] ? why_cu : pclr_result_string(r));
+        desc.backends[0] = PCLR_CUDA; /* (before 0.3.1 --device was ignored here: device 0) */
 #else
         fprintf(stderr, "pclreduce-tune: built without the CUDA backend\n");
         return 1;
 #endif
     } else {
 #ifndef PCLR_RUN_NO_OPENCL
-        pclr_cl_desc cd;
-        char why_cl[1024] = "";
-        memset(&cd, 0, sizeof cd);
-        cd.platform_number = a.platform + 1; /* 0-based flags; -1 (not given): every platform, the best device */
-        cd.device_number = a.device + 1;
-        cd.error = why_cl;
-        cd.error_cap = sizeof why_cl;
-        r = pclr_cl_create_default_desc(&cd, -1, -1, &cl);
-        if (r != PCLR_OK) fprintf(stderr, "pclreduce-tune: %s\n", why_cl[0] ? why_cl : pclr_result_string(r));
+        desc.backends[0] = PCLR_OPENCL;
+        desc.platform = a.platform + 1; /* 0-based flag; -1 (not given) becomes 0: every platform */
 #else
         fprintf(stderr, "pclreduce-tune: built without the OpenCL backend\n");
         return 1;
 #endif
     }
-    if (r != PCLR_OK) rc = 1;
+    desc.device = a.device + 1; /* --device is 0-based (--list's numbers); -1 (not given) becomes 0: the best */
+    desc.error = why_create;
+    desc.error_cap = sizeof why_create;
+    if ((r = pclr_create(&desc, &ctx)) != PCLR_OK) {
+        fprintf(stderr, "pclreduce-tune: %s\n", why_create[0] ? why_create : pclr_result_string(r));
+        rc = 1;
+    }
     all = (pclr_tune_entry *)calloc(PCLR_TYPE_COUNT_ * PCLR_OP_COUNT_ * PCLR_TUNE_CLASSES, sizeof *all);
     if (!all) { fprintf(stderr, "pclreduce-tune: out of memory\n"); rc = 1; }
     if (rc == 0) printf("%-6s %-4s %-6s %9s %9s  %s\n", "type", "op", "class", "GB/s", "default", "winner");
@@ -220,15 +203,7 @@ int main(int argc, char **argv) {
         for (o = 1; rc == 0 && o < PCLR_OP_COUNT_; ++o) {
             const double start = now_s();
             if (!a.types[t] || !a.ops[o]) continue;
-#ifndef PCLR_RUN_NO_CUDA
-            if (cuda) r = pclr_cuda_tune(cuda, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
-#endif
-#ifndef PCLR_RUN_NO_OPENCL
-            if (cl) r = pclr_cl_tune(cl, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
-#endif
-#ifndef PCLR_RUN_NO_VULKAN
-            if (vk) r = pclr_vk_tune(vk, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
-#endif
+            r = pclr_tune(ctx, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);
             if (r == PCLR_ERR_NO_FP64) {
                 printf("%-6s %-4s skipped: the device has no fp64\n", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o));
                 continue;
@@ -243,15 +218,7 @@ int main(int argc, char **argv) {
                 }
             }
             if (r != PCLR_OK) {
-#ifndef PCLR_RUN_NO_CUDA
-                if (cuda) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cuda_last_error(cuda));
-#endif
-#ifndef PCLR_RUN_NO_OPENCL
-                if (cl) fprintf(stderr, "pclreduce-tune: %s\n", pclr_cl_last_error(cl));
-#endif
-#ifndef PCLR_RUN_NO_VULKAN
-                if (vk) fprintf(stderr, "pclreduce-tune: %s\n", pclr_vk_last_error(vk));
-#endif
+                fprintf(stderr, "pclreduce-tune: %s\n", pclr_last_error(ctx));
                 rc = 1;
                 break;
             }
@@ -277,14 +244,6 @@ int main(int argc, char **argv) {
         }
     }
     free(all);
-#ifndef PCLR_RUN_NO_CUDA
-    pclr_cuda_destroy(cuda);
-#endif
-#ifndef PCLR_RUN_NO_OPENCL
-    pclr_cl_destroy(cl);
-#endif
-#ifndef PCLR_RUN_NO_VULKAN
-    pclr_vk_destroy(vk);
-#endif
+    pclr_destroy(ctx);
     return pclr_args_close_stdout("pclreduce-tune") ? 1 : rc;
 }
