@@ -1222,7 +1222,7 @@ static pclr_result pclr__cl_grow(pclr_cl_context *ctx, cl_mem *mem, size_t *have
     return PCLR_OK;
 }
 
-/* A buffer created holding `bytes` copies of... `init` (4 bytes each when init is not NULL, else zero), once. */
+/* A buffer of `bytes` bytes, created once: zero, but for its first 4 bytes when init is not NULL (an atomic slot's identity). */
 static pclr_result pclr__cl_made(pclr_cl_context *ctx, cl_mem *mem, size_t bytes, const void *init, const char *what) {
     cl_int err = CL_SUCCESS;
     unsigned char *host;
