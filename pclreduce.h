@@ -7660,7 +7660,7 @@ typedef struct pclr__pass {
      copies bytes from src to host;
    - limit (may be NULL): may lower a one-array launch's groups;
    - tune_begin/tune_time/tune_end: the tuner's timing (begin and end may be NULL);
-   - host: the CPU reference: no programs, plans or scratch; one launch writes the results. */
+   - host: the CPU reference: no programs, plans, scratch or completion; one launch writes the results. */
 typedef struct pclr__backend_ops {
     pclr_backend backend;
     int host;
@@ -8292,7 +8292,8 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     }
     p.groups = plan.groups;
     p.group_size = plan.group_size;
-    most = pclr_max_groups(&en->cfg, &e->facts) > plan.groups ? pclr_max_groups(&en->cfg, &e->facts) : plan.groups; /* partials' room */
+    most = pclr_max_groups(&en->cfg, &e->facts); /* the partials' room */
+    if (most < plan.groups) most = plan.groups;
     if (d->blocking) { /* where the states land: the results themselves when they are the same bytes */
         host = en->fz.same && rs == ss ? (unsigned char *)d->results : pclr__engine_states(e, count * ss);
         if (!host) return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "%s: out of host memory for %llu states", fn, (unsigned long long)count);
@@ -8774,10 +8775,6 @@ PCLR__FN pclr_result pclr__cpu_launch(pclr__engine *e, const pclr__pass *p, cons
         return pclr__fail(e, r, "%s: segment offsets decrease or pass n = %llu", p->fn, (unsigned long long)p->n);
     return r == PCLR_OK ? r : pclr__fail(e, r, "%s: the CPU reference failed", p->fn);
 }
-PCLR__FN pclr_result pclr__cpu_complete(pclr__engine *e, const pclr_sync *sync, int ok, pclr__mem src, size_t bytes, void *host) {
-    (void)e; (void)sync; (void)ok; (void)src; (void)bytes; (void)host;
-    return PCLR_OK;
-}
 PCLR__FN void pclr__cpu_describe(const pclr__engine *e, char *buf, size_t cap, size_t *len) {
     (void)e;
     pclr__appendf(buf, cap, len, "device: the CPU reference (pclr_cpu_reduce: sequential blocks, pairwise)\n");
@@ -8810,7 +8807,6 @@ static void pclr__cpu_ops(pclr__backend_ops *ops) {
     ops->write = pclr__cpu_write;
     ops->read = pclr__cpu_read;
     ops->launch = pclr__cpu_launch;
-    ops->complete = pclr__cpu_complete;
     ops->describe = pclr__cpu_describe;
     ops->create = pclr__cpu_create;
     ops->destroy = pclr__cpu_destroy;

@@ -1400,7 +1400,6 @@ static pclr_result pclr__cl_verb(pclr_cl_context *ctx, const char *fn, const pcl
     pclr_sync sync;
     pclr__mem h;
     pclr_result r;
-    memset(&in, 0, sizeof in);
     memset(&sync, 0, sizeof sync);
     h.ptr = x;
     if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bx)) != PCLR_OK) return r;
@@ -1408,13 +1407,7 @@ static pclr_result pclr__cl_verb(pclr_cl_context *ctx, const char *fn, const pcl
     if ((r = pclr__cl_wrap(&ctx->e, h, 0, &by)) != PCLR_OK) return r;
     h.ptr = offsets;
     if ((r = pclr__cl_wrap(&ctx->e, h, 0, &bo)) != PCLR_OK) return r;
-    in.x = x ? &bx : NULL;
-    in.x_offset = x_offset;
-    in.y = y ? &by : NULL;
-    in.y_offset = y_offset;
-    in.params = params;
-    in.offsets = offsets ? &bo : NULL;
-    in.n = n;
+    in = pclr__input_of(x ? &bx : NULL, x_offset, y ? &by : NULL, y_offset, params, offsets ? &bo : NULL, n);
     if (results) return pclr__engine_blocking(&ctx->e, fn, cfg, &in, results, SIZE_MAX, NULL);
     if (!out) return pclr__cl_fail(ctx, PCLR_ERR_NULL_POINTER, "%s: the output buffer is NULL", fn);
     h.ptr = out;
