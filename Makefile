@@ -5,6 +5,7 @@
 #                   then on the Vulkan device where there is one
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
 #   make bench      benchmarks against the anchors (bench/run.sh), results under bench/results/
+#   make kernels    the golden kernels under tests/kernels/, rewritten (CI fails where they differ from the generator's)
 
 CC        ?= cc
 CUDA_PATH ?= /usr/local/cuda
@@ -60,6 +61,10 @@ build/libshaderc_shared.so: tests/shaderc.sh | build
 	  *) ;; \
 	esac; [ ! -f $@ ] || touch $@
 
+# the golden kernels under tests/kernels/ (tests/kernels/list.txt), rewritten with pclreduce-gen; CI fails where they differ
+kernels: build/pclreduce-gen
+	bash tests/kernels.sh
+
 deps:
 	bash .ci/deps.sh
 
@@ -92,7 +97,7 @@ bench: all
 clean:
 	rm -rf build
 
-.PHONY: all deps demo test test-full bench clean
+.PHONY: all deps demo test test-full bench clean kernels
 
 # ---- embedding: make install, the auto-exposure example ---------------------
 #   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools (gen, run, tune) -> $(PREFIX)/bin,

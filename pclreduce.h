@@ -2257,7 +2257,7 @@ static void pclr__describe(pclr__writer *w, const pclr_config *c) {
     }
     if (c->layout != PCLR_LAYOUT_ONE) {
         pclr__appendf(w->buf, w->cap, &w->len, " layout=%s", pclr_layout_name(c->layout));
-        if (c->rows || c->cols) pclr__appendf(w->buf, w->cap, &w->len, " rows=%llu cols=%llu pitch=%llu", (unsigned long long)c->rows,
+        if (c->rows || c->cols || c->pitch) pclr__appendf(w->buf, w->cap, &w->len, " rows=%llu cols=%llu pitch=%llu", (unsigned long long)c->rows,
                                               (unsigned long long)c->cols, (unsigned long long)c->pitch);
         if (c->lanes) pclr__appendf(w->buf, w->cap, &w->len, " lanes=%d", c->lanes);
     }
@@ -4634,6 +4634,7 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
    (a row's elements are read side by side) and PCLR_LANES work-items down
    each, `split` groups sharing a tile the same way. */
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out);
+static void pclr__layout_program(const pclr_config *shape, const pclr_launch *plan, pclr_config *kernel);
 
 /* Short rows go through local memory on GPUs: a team per row reading global
    memory spends a dozen instructions of row bookkeeping per element and
@@ -5023,13 +5024,13 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.vector = c.vector_width;
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.map = NULL;
-    if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* the planner's choice for the config's shape */
+    if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
         pclr_device_facts dev;
         pclr_launch l;
+        memset(&dev, 0, sizeof dev);
         dev.compute_units = 1;
-        dev.max_group_size = 0;
         pclr__plan_layout(&c, &dev, c.rows * (c.cols ? c.cols : 1), &l);
-        c.lanes = l.lanes;
+        pclr__layout_program(&c, &l, &c);
     }
     if (c.map && c.map[0]) {
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
@@ -5141,6 +5142,18 @@ static uint64_t pclr__cols_few(const pclr_config *c, uint64_t lanes, uint64_t sp
     if (c->layout != PCLR_LAYOUT_COLUMNS || lanes != 1 || split != 1 || c->rows > PCLR__FEW_ROWS || c->y_type != PCLR_TYPE_DEFAULT)
         return 0;
     return pclr__pow2_at_least(c->rows);
+}
+
+/* The program a planned shape runs: kernel (a copy of the caller's config or of shape) loses the
+   shape, which the kernel takes as run-time arguments, but for the staged rows' pitch and the
+   few-rows columns' power of two of rows; it keeps the plan's lanes. */
+static void pclr__layout_program(const pclr_config *shape, const pclr_launch *plan, pclr_config *kernel) {
+    const int staged = pclr__rows_staged(shape, plan->lanes);
+    const uint64_t few = pclr__cols_few(shape, (uint64_t)plan->lanes, plan->split);
+    kernel->cols = 0;
+    kernel->pitch = staged ? PCLR__STAGE_PITCH : 0;
+    kernel->rows = few;
+    kernel->lanes = plan->lanes;
 }
 
 #ifndef PCLREDUCE_NO_LAYOUTS /* the planner */
@@ -8130,10 +8143,7 @@ PCLR__FN pclr_result pclr__engine_plan_batch(pclr__engine *e, const pclr_config 
     if ((r = pclr__engine_resolve(e, cfg, &b->shape)) != PCLR_OK) return r;
     if ((r = pclr__plan_layout(&b->shape, &e->facts, n, &b->plan)) != PCLR_OK) return pclr__fail(e, r, "planning the layout failed");
     kernel = *cfg;
-    kernel.rows = kernel.cols = kernel.pitch = 0; /* run-time arguments */
-    kernel.lanes = b->plan.lanes;
-    if (pclr__rows_staged(&b->shape, b->plan.lanes)) kernel.pitch = PCLR__STAGE_PITCH; /* the staged program */
-    kernel.rows = pclr__cols_few(&b->shape, (uint64_t)b->plan.lanes, b->plan.split);  /* a few-rows program, or 0 */
+    pclr__layout_program(&b->shape, &b->plan, &kernel);
     if ((r = pclr__engine_lookup(e, &kernel, 0, &b->en)) != PCLR_OK) return r;
     b->results = pclr_layout_results(&b->shape);
     b->span = b->shape.layout == PCLR_LAYOUT_SEGMENTS ? n : !b->shape.rows || !b->shape.cols ? 0

@@ -22,15 +22,18 @@ static void usage(FILE *f) {
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N] [--options]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4] [--type2 TYPE]]\n"
+            "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE]\n"
             "       pclreduce-gen --backend vulkan --type T --map EXPR ...   (no --op) the map's GLSL function alone\n"
             "  vulkan (glsl): the GLSL 4.50 compute shader pclreduce_vk.h compiles to SPIR-V (glslc -fshader-stage=comp\n"
-            "  --target-env=vulkan1.1 takes it as is); its build options are none (--options prints an empty line)\n");
+            "  --target-env=vulkan1.1 takes it as is); its build options are none (--options prints an empty line)\n"
+            "  --rows/--cols/--pitch/--axis/--segments as pclreduce-run takes them: the layout program the planner picks for\n"
+            "  that shape (on a device of one compute unit; FILE holds K + 1 little-endian uint64 offsets)\n");
 }
 
 int main(int argc, char **argv) {
     pclr_config cfg = PCLR_ZERO;
     pclr_args_map map;
-    int want_options = 0, i;
+    int want_options = 0, segments = 0, i;
     char *text;
     size_t size = 0;
     pclr_result r;
@@ -50,6 +53,45 @@ int main(int argc, char **argv) {
             ++i;
             continue;
         }
+        if (strcmp(argv[i], "--rows") == 0 || strcmp(argv[i], "--cols") == 0 || strcmp(argv[i], "--pitch") == 0) {
+            long long x;
+            if (i + 1 >= argc || pclr_args_int(argv[i + 1], 0, (long long)1 << 62, &x) != 0) {
+                fprintf(stderr, "pclreduce-gen: %s needs an integer from 0 to 2^62\n", argv[i]);
+                return 2;
+            }
+            if (argv[i][2] == 'r') cfg.rows = (uint64_t)x; else if (argv[i][2] == 'c') cfg.cols = (uint64_t)x; else cfg.pitch = (uint64_t)x;
+            if (!cfg.layout) cfg.layout = PCLR_LAYOUT_ROWS;
+            ++i;
+            continue;
+        }
+        if (strcmp(argv[i], "--axis") == 0) {
+            if (i + 1 >= argc || (strcmp(argv[i + 1], "row") != 0 && strcmp(argv[i + 1], "col") != 0)) {
+                fprintf(stderr, "pclreduce-gen: --axis must be row or col\n");
+                return 2;
+            }
+            cfg.layout = argv[++i][0] == 'r' ? PCLR_LAYOUT_ROWS : PCLR_LAYOUT_COLUMNS;
+            continue;
+        }
+        if (strcmp(argv[i], "--segments") == 0) { /* the offsets give the count and the average length the planner reads */
+            size_t len = 0;
+            unsigned char *bytes = i + 1 < argc ? pclr_args_read_file(argv[i + 1], "--segments", "pclreduce-gen", &len) : NULL;
+            uint64_t last = 0;
+            int b;
+            if (i + 1 >= argc) fprintf(stderr, "pclreduce-gen: --segments needs a file\n");
+            if (!bytes) return 2;
+            if (len < 8 || len % 8) {
+                fprintf(stderr, "pclreduce-gen: --segments '%s' must hold K + 1 >= 1 little-endian uint64 offsets\n", argv[i + 1]);
+                free(bytes);
+                return 2;
+            }
+            for (b = 7; b >= 0; --b) last = last << 8 | bytes[len - 8 + (size_t)b];
+            free(bytes);
+            segments = 1;
+            cfg.rows = len / 8 - 1;
+            cfg.cols = cfg.rows ? last / cfg.rows : 0;
+            ++i;
+            continue;
+        }
         used = pclr_args_parse_knob(argc, argv, i, &cfg, stderr, "pclreduce-gen");
         if (used == 0) used = pclr_args_parse_map(argc, argv, i, &cfg, &map, stderr, "pclreduce-gen");
         if (used < 0) return 2;
@@ -60,6 +102,15 @@ int main(int argc, char **argv) {
         }
         i += used - 1;
     }
+    if (segments && cfg.layout) {
+        fprintf(stderr, "pclreduce-gen: give --rows/--cols or --segments, not both\n");
+        return 2;
+    }
+    if (cfg.layout && !cfg.rows && !cfg.cols) {
+        fprintf(stderr, "pclreduce-gen: --axis and --pitch go with --rows and --cols\n");
+        return 2;
+    }
+    if (segments) cfg.layout = PCLR_LAYOUT_SEGMENTS;
     if (cfg.backend == PCLR_VULKAN && cfg.op == PCLR_OP_DEFAULT && cfg.map && !want_options) { /* the map's GLSL function alone */
         char where[256];
         if (cfg.type == PCLR_TYPE_DEFAULT) {

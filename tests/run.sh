@@ -50,6 +50,11 @@ step cache-gcc        sh -c "gcc -std=c99 $WARN -O2 -pthread -o $B/test_cache te
 step cache-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -pthread -o $B/test_cache_asan tests/test_cache.c -lm && $B/test_cache_asan"
 have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --leak-check=full $B/test_cache"
 
+# 1b'. the golden kernels: pclreduce-gen's output for tests/kernels/list.txt, as committed (make kernels rewrites them:
+#      a generator change shows up in review as a kernel diff)
+step kernels sh -c "gcc -std=c99 $WARN -O1 -o $B/pclreduce-gen gen/pclreduce-gen.c -lm && rm -rf $B/kernels &&
+  PCLR_GEN=$B/pclreduce-gen bash tests/kernels.sh $B/kernels && diff -ru -x list.txt -x segments.bin tests/kernels $B/kernels"
+
 # 1c. the public API's size: at most 110 functions, deprecated ones apart; an old program (the 0.3 calls,
 #     deprecated wrappers) and a new one (no deprecated call: PCLREDUCE_WARN_DEPRECATED under -Werror), run
 step api-count bash tests/api_count.sh

@@ -1,0 +1,170 @@
+/* pclreduce 0.4.0 kernel: type=float op=sum backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=shuffle finish=last_group groups_per_unit=8 layout=columns rows=4 cols=0 pitch=0 lanes=1
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_LOCAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+typedef long long pclr_i64;
+/* Release/acquire between groups: fence.acq_rel is the light fence for that
+   pattern (__threadfence is a sequentially consistent fence.sc). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define PCLR_DEVICE_FENCE() __threadfence()
+#endif
+/* The ticket: the atomic releases this group's partial and acquires the others'. */
+static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
+#else
+    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
+#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define PCLR_GRID_DEPENDENCY()
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef float pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+/* ---- the operation: sum ---- */
+typedef pclr_t pclr_s; /* the state: the element itself */
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
+#define PCLR_IDENTITY 0.0f
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
+/* Lane 0 of each wave gets the wave's result. */
+PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
+#pragma unroll
+    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
+        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
+    return v;
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    acc = pclr_wave_reduce(acc, PCLR_WAVE);
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
+    PCLR_BARRIER();
+    if (lid < PCLR_WAVE) {
+        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
+        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
+    }
+    return acc;
+}
+/* ---- the layout: columns, 1 work-item down each column ---- */
+#define PCLR_LANES 1
+PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+    pclr_s s = PCLR_IDENTITY;
+    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
+    return s;
+}
+#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */
+#define PCLR_FEW_ROWS 4 /* rows the few-rows path takes */
+#define pclr_down_column(acc, lds) (acc) /* one lane per column */
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;
+    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;
+    (void)offsets; (void)n; (void)lds;
+    if (split == 1 && rows <= PCLR_FEW_ROWS) {
+        /* A few rows: each work-item takes a column of 4 tiles, all their loads in flight
+           (a column at a time would wait for one or two loads, then write). */
+        for (pclr_u64 task = PCLR_GROUP_ID; task < tiles; task += 4 * groups) {
+            pclr_t w[4][PCLR_FEW_ROWS];
+#pragma unroll
+            for (uint k = 0; k < 4; ++k)
+#pragma unroll
+                for (uint r = 0; r < PCLR_FEW_ROWS; ++r) {
+                    const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;
+                    if (col < cols && r < rows) w[k][r] = in[offset + r * pitch + col];
+                }
+#pragma unroll
+            for (uint k = 0; k < 4; ++k) {
+                const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;
+                pclr_s acc = PCLR_IDENTITY;
+#pragma unroll
+                for (uint r = 0; r < PCLR_FEW_ROWS; ++r)
+                    if (r < rows) PCLR_FOLD1(acc, w[k][r], (pclr_u64)r);
+                if (col < cols) out[col] = acc;
+            }
+        }
+        return;
+    }
+    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {
+        /* split groups share a tile: each folds a contiguous band of rows */
+        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;
+        const pclr_u64 band = (rows + split - 1) / split;
+        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;
+        pclr_s acc = PCLR_IDENTITY;
+        if (col < cols) {
+            PCLR_GLOBAL const pclr_t *p = in + offset + col;
+            pclr_u64 j = b + lane;
+            for (; j + (PCLR_UNROLL - 1) * PCLR_LANES < e; j += PCLR_UNROLL * PCLR_LANES) {
+                pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[(j + u * PCLR_LANES) * pitch];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
+            }
+            if (j < e) {
+                pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[((j + u * PCLR_LANES < e ? j + u * PCLR_LANES : j)) * pitch];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                    if (j + u * PCLR_LANES < e) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
+            }
+        }
+        acc = pclr_down_column(acc, lds);
+        if (split == 1) {
+            if (lane == 0 && col < cols) out[col] = acc;
+            continue;
+        }
+        /* the last of the tile's groups folds their partials in order (deterministic) */
+        if (lane == 0 && col < cols) partials[col * split + part] = acc;
+        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */
+        PCLR_BARRIER();
+        if (lid == 0) {
+            is_last = atomicAdd(ctl + 1 + tile, 1u) == split - 1;
+            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */
+        }
+        PCLR_BARRIER();
+        if (is_last) { /* (uniform: is_last is the group's) */
+            PCLR_DEVICE_FENCE();
+#ifdef PCLR_FOLD_IN_ONE
+            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);
+#else
+            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;
+            acc = pclr_down_column(acc, lds);
+            if (lane == 0 && col < cols) out[col] = acc;
+#endif
+            if (lid == 0) ctl[1 + tile] = 0;
+        }
+        PCLR_BARRIER(); /* is_last is read before the next task sets it */
+    }
+}

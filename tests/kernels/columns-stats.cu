@@ -1,0 +1,238 @@
+/* pclreduce 0.4.0 kernel: type=double op=stats backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=shuffle finish=last_group groups_per_unit=8 layout=columns lanes=8
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_LOCAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+typedef long long pclr_i64;
+/* Release/acquire between groups: fence.acq_rel is the light fence for that
+   pattern (__threadfence is a sequentially consistent fence.sc). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define PCLR_DEVICE_FENCE() __threadfence()
+#endif
+/* The ticket: the atomic releases this group's partial and acquires the others'. */
+static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
+#else
+    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
+#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define PCLR_GRID_DEPENDENCY()
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef double pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+/* ---- the operation: stats, accumulate native ---- */
+typedef double pclr_v; /* values are computed in this type */
+#define PCLR_VALUE(x) ((pclr_v)(x))
+#define PCLR_NEG(x) (__double_as_longlong(x) < 0)
+PCLR_FN double pclr_min(double a, double b) { /* NaN propagates, -0 < +0 */
+#if __CUDA_ARCH__ >= 800
+    double r; asm("min.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
+#else
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
+#endif
+}
+PCLR_FN double pclr_max(double a, double b) { /* NaN propagates, -0 < +0 */
+#if __CUDA_ARCH__ >= 800
+    double r; asm("max.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
+#else
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
+#endif
+}
+typedef double pclr_a; /* sums accumulate in this type */
+PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+typedef double pclr_m; /* mean and M2 are computed in this type */
+typedef struct pclr_s { pclr_u64 n; double s; double lo; double hi; double shift; double d1; double m2; } pclr_s;
+/* a partial written by another group, read field by field through a volatile pointer */
+PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
+    pclr_s s;
+    s.n = vp[j].n;
+    s.s = vp[j].s;
+    s.lo = vp[j].lo;
+    s.hi = vp[j].hi;
+    s.shift = vp[j].shift;
+    s.d1 = vp[j].d1;
+    s.m2 = vp[j].m2;
+    return s;
+}
+#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.n = 0;
+    s.s = 0;
+    s.lo = __longlong_as_double(0x7ff0000000000000ll);
+    s.hi = (-__longlong_as_double(0x7ff0000000000000ll));
+    s.shift = 0;
+    s.d1 = 0;
+    s.m2 = 0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+/* k values from x0 on: the count, and the first value a work-item meets becomes
+   the shift its moments are summed about */
+#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)
+/* one value (counted already): sum, min, max, and the moments about the shift */
+PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
+    a.s = pclr_add(a.s, (pclr_a)x);
+    a.lo = pclr_min(a.lo, x);
+    a.hi = pclr_max(a.hi, x);
+    const pclr_m d = (pclr_m)x - a.shift;
+    a.d1 += d;
+    a.m2 += d * d;
+    return a;
+}
+PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }
+/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;
+    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
+    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
+    a.shift = ma + delta * (nb / n);
+    a.d1 = 0;
+    a.n += b.n;
+    a.s = pclr_add(a.s, b.s);
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))
+#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
+    v.n = __shfl_down_sync(0xffffffffu, v.n, delta);
+    v.s = __shfl_down_sync(0xffffffffu, v.s, delta);
+    v.lo = __shfl_down_sync(0xffffffffu, v.lo, delta);
+    v.hi = __shfl_down_sync(0xffffffffu, v.hi, delta);
+    v.shift = __shfl_down_sync(0xffffffffu, v.shift, delta);
+    v.d1 = __shfl_down_sync(0xffffffffu, v.d1, delta);
+    v.m2 = __shfl_down_sync(0xffffffffu, v.m2, delta);
+    return v;
+}
+#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))
+/* Lane 0 of each wave gets the wave's result. */
+PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
+#pragma unroll
+    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
+        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
+    return v;
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    acc = pclr_wave_reduce(acc, PCLR_WAVE);
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
+    PCLR_BARRIER();
+    if (lid < PCLR_WAVE) {
+        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
+        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
+    }
+    return acc;
+}
+/* ---- the layout: columns, 8 work-items down each column ---- */
+#define PCLR_LANES 8
+PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+    pclr_s s = PCLR_IDENTITY;
+    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
+    return s;
+}
+#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */
+/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */
+PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID, lane = lid / PCLR_TILE;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {
+        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s * PCLR_TILE]);
+        PCLR_BARRIER();
+    }
+    return acc;
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;
+    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;
+    (void)offsets; (void)n; (void)lds;
+    for (pclr_u64 task = PCLR_GROUP_ID; task < tiles * split; task += groups) {
+        /* split groups share a tile: each folds a contiguous band of rows */
+        const pclr_u64 tile = task / split, part = task % split, col = tile * PCLR_TILE + c_in;
+        const pclr_u64 band = (rows + split - 1) / split;
+        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;
+        pclr_s acc = PCLR_IDENTITY;
+        if (col < cols) {
+            PCLR_GLOBAL const pclr_t *p = in + offset + col;
+            pclr_u64 j = b + lane;
+            for (; j + (PCLR_UNROLL - 1) * PCLR_LANES < e; j += PCLR_UNROLL * PCLR_LANES) {
+                pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[(j + u * PCLR_LANES) * pitch];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
+            }
+            if (j < e) {
+                pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[((j + u * PCLR_LANES < e ? j + u * PCLR_LANES : j)) * pitch];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                    if (j + u * PCLR_LANES < e) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
+            }
+        }
+        acc = pclr_down_column(acc, lds);
+        if (split == 1) {
+            if (lane == 0 && col < cols) out[col] = acc;
+            continue;
+        }
+        /* the last of the tile's groups folds their partials in order (deterministic) */
+        if (lane == 0 && col < cols) partials[col * split + part] = acc;
+        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */
+        PCLR_BARRIER();
+        if (lid == 0) {
+            is_last = atomicAdd(ctl + 1 + tile, 1u) == split - 1;
+            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */
+        }
+        PCLR_BARRIER();
+        if (is_last) { /* (uniform: is_last is the group's) */
+            PCLR_DEVICE_FENCE();
+#ifdef PCLR_FOLD_IN_ONE
+            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);
+#else
+            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;
+            acc = pclr_down_column(acc, lds);
+            if (lane == 0 && col < cols) out[col] = acc;
+#endif
+            if (lid == 0) ctl[1 + tile] = 0;
+        }
+        PCLR_BARRIER(); /* is_last is read before the next task sets it */
+    }
+}

@@ -1,0 +1,238 @@
+/* pclreduce 0.4.0 kernel: type=double op=stats backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=2 stride=global variant=unrolled finish=last_group groups_per_unit=8
+   entry: pclr_reduce(in, offset, n, out, partials, counter) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_LOCAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+typedef long long pclr_i64;
+/* Release/acquire between groups: fence.acq_rel is the light fence for that
+   pattern (__threadfence is a sequentially consistent fence.sc). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define PCLR_DEVICE_FENCE() __threadfence()
+#endif
+/* The ticket: the atomic releases this group's partial and acquires the others'. */
+static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
+#else
+    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
+#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define PCLR_GRID_DEPENDENCY()
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 2
+typedef double pclr_t;
+struct __align__(16) pclr_vec { pclr_t s[2]; }; /* 16-byte loads */
+/* ---- the operation: stats, accumulate native ---- */
+typedef double pclr_v; /* values are computed in this type */
+#define PCLR_VALUE(x) ((pclr_v)(x))
+#define PCLR_NEG(x) (__double_as_longlong(x) < 0)
+PCLR_FN double pclr_min(double a, double b) { /* NaN propagates, -0 < +0 */
+#if __CUDA_ARCH__ >= 800
+    double r; asm("min.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
+#else
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
+#endif
+}
+PCLR_FN double pclr_max(double a, double b) { /* NaN propagates, -0 < +0 */
+#if __CUDA_ARCH__ >= 800
+    double r; asm("max.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
+#else
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
+#endif
+}
+typedef double pclr_a; /* sums accumulate in this type */
+PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+typedef double pclr_m; /* mean and M2 are computed in this type */
+typedef struct pclr_s { pclr_u64 n; double s; double lo; double hi; double shift; double d1; double m2; } pclr_s;
+/* a partial written by another group, read field by field through a volatile pointer */
+PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
+    pclr_s s;
+    s.n = vp[j].n;
+    s.s = vp[j].s;
+    s.lo = vp[j].lo;
+    s.hi = vp[j].hi;
+    s.shift = vp[j].shift;
+    s.d1 = vp[j].d1;
+    s.m2 = vp[j].m2;
+    return s;
+}
+#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.n = 0;
+    s.s = 0;
+    s.lo = __longlong_as_double(0x7ff0000000000000ll);
+    s.hi = (-__longlong_as_double(0x7ff0000000000000ll));
+    s.shift = 0;
+    s.d1 = 0;
+    s.m2 = 0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+/* k values from x0 on: the count, and the first value a work-item meets becomes
+   the shift its moments are summed about */
+#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)
+/* one value (counted already): sum, min, max, and the moments about the shift */
+PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
+    a.s = pclr_add(a.s, (pclr_a)x);
+    a.lo = pclr_min(a.lo, x);
+    a.hi = pclr_max(a.hi, x);
+    const pclr_m d = (pclr_m)x - a.shift;
+    a.d1 += d;
+    a.m2 += d * d;
+    return a;
+}
+PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }
+/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;
+    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
+    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
+    a.shift = ma + delta * (nb / n);
+    a.d1 = 0;
+    a.n += b.n;
+    a.s = pclr_add(a.s, b.s);
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))
+/* Folds one loaded vector into the accumulator, element by element. */
+#define PCLR_FOLD(acc, v, i) do { \
+    PCLR_COUNT_IN(acc, PCLR_VALUE((v).s[0]), PCLR_VECTOR); \
+    (acc) = pclr_fold_value((acc), PCLR_VALUE((v).s[0])); (acc) = pclr_fold_value((acc), PCLR_VALUE((v).s[1])); \
+} while (0)
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 32; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    /* the steps inside warp 0: __syncwarp orders them (the old volatile idiom is a race) */
+    if (lid < 32) {
+#pragma unroll
+        for (uint s = 16; s > 0; s >>= 1) {
+            pclr_s o = acc;
+            if (lid < s) o = lds[lid + s];
+            __syncwarp();
+            if (lid < s) lds[lid] = acc = pclr_merge(acc, o);
+            __syncwarp();
+        }
+    }
+    return acc;
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *counter) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    PCLR_GRID_DEPENDENCY(); /* the previous grid's memory first */
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_GLOBAL const pclr_t *p = in + offset;
+    pclr_s acc = PCLR_IDENTITY;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 8) % PCLR_VECTOR) % PCLR_VECTOR;
+    if (head > n) head = n;
+    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
+    /* grid stride: consecutive work-items read consecutive vectors */
+    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
+    pclr_u64 i = thread;
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    /* Level 2, in-group. */
+    acc = pclr_group_reduce(acc, lds);
+    /* Level 3, between groups. */
+    if (groups == 1) {
+        if (lid == 0) out[0] = acc;
+        return;
+    }
+    /* the last group to finish folds the partials in a fixed order (deterministic) */
+    if (lid == 0) {
+        partials[group] = acc;
+        is_last = pclr_ticket(counter) == groups - 1;
+    }
+    PCLR_BARRIER();
+    if (is_last) {
+        PCLR_DEVICE_FENCE();
+        PCLR_GLOBAL volatile const pclr_s *vp = partials;
+        acc = PCLR_IDENTITY;
+        /* four loads in flight: the fold's time is L2 round trips */
+        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
+            const pclr_s a = PCLR_PARTIAL(vp, j);
+            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
+            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
+        }
+        acc = pclr_tree_rolled(acc, lds);
+        if (lid == 0) {
+            out[0] = acc;
+            *counter = 0;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/* pclreduce 0.4.0 kernel: type=int64 op=argmin backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=2 stride=global variant=shuffle finish=last_group groups_per_unit=8
+   entry: pclr_reduce(in, offset, n, out, partials, counter) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_LOCAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+typedef long long pclr_i64;
+/* Release/acquire between groups: fence.acq_rel is the light fence for that
+   pattern (__threadfence is a sequentially consistent fence.sc). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define PCLR_DEVICE_FENCE() __threadfence()
+#endif
+/* The ticket: the atomic releases this group's partial and acquires the others'. */
+static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
+#else
+    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
+#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define PCLR_GRID_DEPENDENCY()
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 2
+typedef pclr_i64 pclr_t;
+struct __align__(16) pclr_vec { pclr_t s[2]; }; /* 16-byte loads */
+/* ---- the operation: argmin ---- */
+typedef pclr_i64 pclr_v; /* values are computed in this type */
+#define PCLR_VALUE(x) ((pclr_v)(x))
+typedef struct pclr_s { pclr_u64 i; pclr_i64 v; } pclr_s;
+/* a partial written by another group, read field by field through a volatile pointer */
+PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
+    pclr_s s;
+    s.i = vp[j].i;
+    s.v = vp[j].v;
+    return s;
+}
+#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.i = ~0ull /* no index */;
+    s.v = 0x7fffffffffffffffll;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+/* b wins with the better value; ties go to the smaller index */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    const int b_wins = b.v < a.v || (b.v == a.v && b.i < a.i);
+    if (b_wins) { a.v = b.v; a.i = b.i; }
+    return a;
+}
+/* A work-item meets its elements in index order: a strictly better value wins,
+   and any element beats the identity (no index yet). */
+PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
+    if (x < a.v || a.i == ~0ull) { a.v = x; a.i = i; }
+    return a;
+}
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x), (i))
+/* Folds one loaded vector into the accumulator, element by element. */
+#define PCLR_FOLD(acc, v, i) do { \
+    (acc) = pclr_fold((acc), PCLR_VALUE((v).s[0]), (i) + 0); (acc) = pclr_fold((acc), PCLR_VALUE((v).s[1]), (i) + 1); \
+} while (0)
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
+    v.i = __shfl_down_sync(0xffffffffu, v.i, delta);
+    v.v = __shfl_down_sync(0xffffffffu, v.v, delta);
+    return v;
+}
+#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))
+/* Lane 0 of each wave gets the wave's result. */
+PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
+#pragma unroll
+    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
+        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
+    return v;
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    acc = pclr_wave_reduce(acc, PCLR_WAVE);
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
+    PCLR_BARRIER();
+    if (lid < PCLR_WAVE) {
+        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
+        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
+    }
+    return acc;
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *counter) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP / PCLR_WAVE];
+    PCLR_SHARED uint is_last;
+    PCLR_GRID_DEPENDENCY(); /* the previous grid's memory first */
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_GLOBAL const pclr_t *p = in + offset;
+    pclr_s acc = PCLR_IDENTITY;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 8) % PCLR_VECTOR) % PCLR_VECTOR;
+    if (head > n) head = n;
+    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
+    /* grid stride: consecutive work-items read consecutive vectors */
+    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
+    pclr_u64 i = thread;
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    /* Level 2, in-group. */
+    acc = pclr_group_reduce(acc, lds);
+    /* Level 3, between groups. */
+    if (groups == 1) {
+        if (lid == 0) out[0] = acc;
+        return;
+    }
+    /* the last group to finish folds the partials in a fixed order (deterministic) */
+    if (lid == 0) {
+        partials[group] = acc;
+        is_last = pclr_ticket(counter) == groups - 1;
+    }
+    PCLR_BARRIER();
+    if (is_last) {
+        PCLR_DEVICE_FENCE();
+        PCLR_GLOBAL volatile const pclr_s *vp = partials;
+        acc = PCLR_IDENTITY;
+        /* four loads in flight: the fold's time is L2 round trips */
+        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
+            const pclr_s a = PCLR_PARTIAL(vp, j);
+            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
+            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
+        }
+        acc = pclr_group_reduce(acc, lds);
+        if (lid == 0) {
+            out[0] = acc;
+            *counter = 0;
+        }
+    }
+}

@@ -1,0 +1,187 @@
+/* pclreduce 0.4.0 kernel: type=float op=stats backend=vulkan accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=unrolled finish=last_group groups_per_unit=8 map="0.2126*x.x+0.7152*x.y+0.0722*x.z" map_type=double components=4
+   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter; push constants: offset, n, offset2, out_at, part_at */
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+/* ---- GLSL 4.50 compute (Vulkan) ---- */
+#define pclr_u64 uint64_t
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+layout(local_size_x = PCLR_GROUP) in;
+#define pclr_in_x uvec4 /* one load of x: 16 bytes */
+layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };
+layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };
+layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };
+layout(push_constant) uniform pclr_args_block {
+    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */
+    layout(offset = 8) uint64_t n;
+    layout(offset = 16) uint64_t offset2; /* y's first element */
+    layout(offset = 24) uint out_at;      /* out's first word */
+    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */
+} args;
+uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
+/* ---- the map: 0.2126*x.x+0.7152*x.y+0.0722*x.z ---- */
+double pclr_map(vec4 x, uint64_t i) {
+    precise double r = (((0.21260000000000001lf * double(x.x)) + (0.71519999999999995lf * double(x.y))) + (0.0722lf * double(x.z)));
+    return r;
+}
+/* ---- the operation: stats, accumulate native ---- */
+#define pclr_v double /* values are computed in this type */
+#define pclr_a double /* sums accumulate in this type (integers wrap) */
+#define pclr_m double /* mean and M2 are computed in this type */
+struct pclr_s { uint64_t n; double s; double lo; double hi; double shift; double d1; double m2; };
+pclr_s pclr_identity() {
+    pclr_s s;
+    s.n = uint64_t(0);
+    s.s = double(0);
+    s.lo = packDouble2x32(uvec2(0u, 0x7ff00000u));
+    s.hi = packDouble2x32(uvec2(0u, 0xfff00000u));
+    s.shift = double(0);
+    s.d1 = double(0);
+    s.m2 = double(0);
+    return s;
+}
+#define PCLR_STATE_WORDS 14u
+void pclr_store_out(uint at, pclr_s s) {
+    { const uvec2 w = unpackUint2x32(s.n); outw[at + 0u] = w.x; outw[at + 1u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.s); outw[at + 2u] = w.x; outw[at + 3u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.lo); outw[at + 4u] = w.x; outw[at + 5u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.hi); outw[at + 6u] = w.x; outw[at + 7u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.shift); outw[at + 8u] = w.x; outw[at + 9u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.d1); outw[at + 10u] = w.x; outw[at + 11u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.m2); outw[at + 12u] = w.x; outw[at + 13u] = w.y; }
+}
+void pclr_store_partial(uint at, pclr_s s) {
+    { const uvec2 w = unpackUint2x32(s.n); pw[at + 0u] = w.x; pw[at + 1u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.s); pw[at + 2u] = w.x; pw[at + 3u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.lo); pw[at + 4u] = w.x; pw[at + 5u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.hi); pw[at + 6u] = w.x; pw[at + 7u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.shift); pw[at + 8u] = w.x; pw[at + 9u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.d1); pw[at + 10u] = w.x; pw[at + 11u] = w.y; }
+    { const uvec2 w = unpackDouble2x32(s.m2); pw[at + 12u] = w.x; pw[at + 13u] = w.y; }
+}
+/* a partial another group wrote (pw is coherent) */
+pclr_s pclr_partial(uint j) {
+    const uint at = j * PCLR_STATE_WORDS;
+    pclr_s s;
+    s.n = packUint2x32(uvec2(pw[at + 0u], pw[at + 1u]));
+    s.s = packDouble2x32(uvec2(pw[at + 2u], pw[at + 3u]));
+    s.lo = packDouble2x32(uvec2(pw[at + 4u], pw[at + 5u]));
+    s.hi = packDouble2x32(uvec2(pw[at + 6u], pw[at + 7u]));
+    s.shift = packDouble2x32(uvec2(pw[at + 8u], pw[at + 9u]));
+    s.d1 = packDouble2x32(uvec2(pw[at + 10u], pw[at + 11u]));
+    s.m2 = packDouble2x32(uvec2(pw[at + 12u], pw[at + 13u]));
+    return s;
+}
+bool pclr_neg(pclr_v x) { return int(unpackDouble2x32(x).y) < 0; } /* the sign bit */
+/* NaN propagates; -0 orders before +0 */
+pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
+pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
+/* one value: the count; the first value a work-item meets becomes the shift its
+   moments are summed about; sum, min, max, and the moments about the shift */
+pclr_s pclr_fold(pclr_s a, pclr_v x) {
+    if (a.n == 0ul) a.shift = pclr_m(x);
+    a.n += 1ul;
+    a.s += pclr_a(x);
+    a.lo = pclr_min(a.lo, x);
+    a.hi = pclr_max(a.hi, x);
+    const pclr_m d = pclr_m(x) - a.shift;
+    a.d1 += d;
+    a.m2 += d * d;
+    return a;
+}
+/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (b.n == 0ul) return a;
+    if (a.n == 0ul) return b;
+    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;
+    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
+    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
+    a.shift = ma + delta * (nb / n);
+    a.d1 = pclr_m(0);
+    a.n += b.n;
+    a.s += b.s;
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, pclr_v(pclr_map(vec4(uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 0ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 1ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 2ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 3ul)))), r))); }
+/* Folds one load (its first element at relative index i) into the accumulator, element by element. */
+pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
+    acc = pclr_fold(acc, pclr_v(pclr_map(vec4(uintBitsToFloat(v[0]), uintBitsToFloat(v[1]), uintBitsToFloat(v[2]), uintBitsToFloat(v[3])), i + 0ul)));
+    return acc;
+}
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+shared pclr_s lds[PCLR_GROUP];
+shared bool is_last;
+/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
+pclr_s pclr_tree(pclr_s acc) {
+    const uint lid = gl_LocalInvocationID.x;
+    barrier(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    barrier();
+    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        barrier();
+    }
+    return lds[0];
+}
+#define pclr_group_reduce pclr_tree
+/* ---- the kernel ---- */
+#define pclr_in pclr_in_x
+#define pclr_load(j, j2) xv[uint(j)]
+#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))
+void main() {
+    const uint lid = gl_LocalInvocationID.x;
+    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);
+    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;
+    pclr_s acc = pclr_identity();
+    /* Level 1, in-thread. */
+    const uint64_t head = 0ul;
+    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;
+    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */
+    /* grid stride: consecutive work-items read consecutive vectors */
+    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
+    pclr_u64 i = thread;
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);
+        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */
+    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)
+        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+    /* Level 2, in-group. */
+    acc = pclr_group_reduce(acc);
+    /* Level 3, between groups. */
+    if (groups == 1ul) {
+        if (lid == 0u) pclr_store_out(args.out_at, acc);
+        return;
+    }
+    /* the last group to finish folds the partials in a fixed order (deterministic) */
+    if (lid == 0u) {
+        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);
+        memoryBarrierBuffer(); /* release: the partial before the ticket */
+        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;
+    }
+    barrier();
+    if (is_last) {
+        memoryBarrierBuffer(); /* acquire */
+        acc = pclr_identity();
+        /* four loads in flight: the fold's time is L2 round trips */
+        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {
+            const pclr_s a = pclr_partial(j);
+            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();
+            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();
+            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();
+            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
+        }
+        acc = pclr_tree(acc);
+        if (lid == 0u) {
+            pclr_store_out(args.out_at, acc);
+            counter = 0u;
+        }
+    }
+}

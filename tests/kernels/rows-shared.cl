@@ -1,0 +1,144 @@
+/* pclreduce 0.4.0 kernel: type=float op=sum backend=opencl accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=unrolled finish=last_group groups_per_unit=8 layout=rows lanes=256
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl) */
+/* ---- OpenCL C ---- */
+typedef ulong pclr_u64;
+#define PCLR_KERNEL __kernel
+#define PCLR_GLOBAL __global
+#define PCLR_LOCAL __local
+#define PCLR_RESTRICT restrict
+#define PCLR_SHARED __local
+#define PCLR_FN static inline
+#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define PCLR_LID ((uint)get_local_id(0))
+#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
+#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+/* Orders a group's partial before its ticket, device-wide. */
+#if __OPENCL_C_VERSION__ >= 200
+#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#elif defined(cl_nv_pragma_unroll)
+#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
+#else
+#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef float pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+/* ---- the operation: sum ---- */
+typedef pclr_t pclr_s; /* the state: the element itself */
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
+#define PCLR_IDENTITY 0.0f
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+/* ---- the layout: rows, 256 work-items per row ---- */
+#define PCLR_LANES 256
+PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+    pclr_s s = PCLR_IDENTITY;
+    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
+    return s;
+}
+/* Row r: cols elements from element r * pitch. */
+#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID;
+    const pclr_u64 groups = PCLR_NUM_GROUPS;
+    (void)pitch; (void)cols; (void)offsets; (void)n;
+    for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {
+        const pclr_u64 r = task / split, part = task % split;
+        pclr_u64 lo = 0, len = 0;
+        PCLR_ROW_BOUNDS(r, lo, len);
+        /* split groups share the row: each folds a contiguous chunk */
+        const pclr_u64 chunk = (len + split - 1) / split;
+        const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;
+        PCLR_GLOBAL const pclr_t *p = in + offset + lo;
+        pclr_s acc = PCLR_IDENTITY;
+        pclr_u64 j = b + lid;
+        for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < e; j += PCLR_UNROLL * PCLR_GROUP) {
+            pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[j + u * PCLR_GROUP];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        if (j < e) {
+            pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[(j + u * PCLR_GROUP < e ? j + u * PCLR_GROUP : j)];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                if (j + u * PCLR_GROUP < e) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        acc = pclr_group_reduce(acc, lds);
+        if (split == 1) {
+            if (lid == 0) out[r] = acc;
+        } else {
+            /* the last of the row's groups folds their partials (deterministic) */
+            if (lid == 0) {
+                partials[task] = acc;
+                PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
+                is_last = atomic_inc(ctl + 1 + r) == split - 1;
+#ifdef PCLR_FOLD_IN_ONE
+                if (is_last) {
+                    PCLR_DEVICE_FENCE(); /* acquire */
+                    out[r] = pclr_fold_partials(partials, r * split, split, 0, 1);
+                    ctl[1 + r] = 0;
+                }
+            }
+#else
+                if (is_last) PCLR_DEVICE_FENCE(); /* acquire */
+            }
+            PCLR_BARRIER();
+            if (is_last) { /* (uniform: is_last is the group's) */
+                PCLR_DEVICE_FENCE();
+                acc = pclr_group_reduce(pclr_fold_partials(partials, r * split, split, lid, PCLR_GROUP), lds);
+                if (lid == 0) {
+                    out[r] = acc;
+                    ctl[1 + r] = 0;
+                }
+            }
+#endif
+            PCLR_BARRIER(); /* is_last is read before the next task sets it */
+        }
+    }
+}

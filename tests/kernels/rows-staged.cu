@@ -1,0 +1,133 @@
+/* pclreduce 0.4.0 kernel: type=float op=max backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=shuffle finish=last_group groups_per_unit=8 layout=rows rows=0 cols=0 pitch=64 lanes=1
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_LOCAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+typedef long long pclr_i64;
+/* Release/acquire between groups: fence.acq_rel is the light fence for that
+   pattern (__threadfence is a sequentially consistent fence.sc). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#else
+#define PCLR_DEVICE_FENCE() __threadfence()
+#endif
+/* The ticket: the atomic releases this group's partial and acquires the others'. */
+static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
+#else
+    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
+#endif
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
+#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
+#else
+#define PCLR_GRID_DEPENDENCY()
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef float pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+/* ---- the operation: max ---- */
+typedef pclr_t pclr_s; /* the state: the element itself */
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
+#define PCLR_IDENTITY (-__int_as_float(0x7f800000))
+#define PCLR_NEG(x) (__float_as_int(x) < 0)
+PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
+#if __CUDA_ARCH__ >= 800
+    float r; asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
+#else
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
+#endif
+}
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
+/* Lane 0 of each wave gets the wave's result. */
+PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
+#pragma unroll
+    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
+        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
+    return v;
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    acc = pclr_wave_reduce(acc, PCLR_WAVE);
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
+    PCLR_BARRIER();
+    if (lid < PCLR_WAVE) {
+        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
+        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
+    }
+    return acc;
+}
+/* ---- the layout: rows, 1 work-item per row ---- */
+#define PCLR_LANES 1
+PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+    pclr_s s = PCLR_IDENTITY;
+    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
+    return s;
+}
+/* Row r: cols elements from element r * pitch. */
+#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
+#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */
+#define PCLR_STAGE_PER 16 /* elements of a tile per work-item */
+#define PCLR_STAGE (PCLR_GROUP * PCLR_STAGE_PER)
+#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)
+/* a word of padding after every 32: rows read side by side fall in different banks */
+#define PCLR_PAD(i) ((i) + ((i) >> 5))
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
+    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)
+       into local memory; then a team of PCLR_LANES work-items folds each row there. */
+    PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;
+    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */
+    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (rows + tile_rows - 1) / tile_rows;
+    (void)lds; (void)partials; (void)ctl; (void)split; (void)offsets; (void)n;
+    for (pclr_u64 tile = PCLR_GROUP_ID; tile < tiles; tile += groups) {
+        const pclr_u64 first = tile * tile_rows;
+        const uint nr = rows - first < tile_rows ? (uint)(rows - first) : tile_rows;
+        const uint span = (nr - 1) * (uint)pitch + (uint)cols; /* the last row's padding may lie past the end */
+        PCLR_GLOBAL const pclr_t *p = in + offset + first * pitch;
+        pclr_t w[PCLR_STAGE_PER];
+#pragma unroll
+        for (uint u = 0; u < PCLR_STAGE_PER; ++u)
+            if (lid + u * PCLR_GROUP < span) w[u] = p[lid + u * PCLR_GROUP];
+        PCLR_BARRIER(); /* the last tile's rows are folded */
+#pragma unroll
+        for (uint u = 0; u < PCLR_STAGE_PER; ++u)
+            if (lid + u * PCLR_GROUP < span) stage[PCLR_PAD(lid + u * PCLR_GROUP)] = w[u];
+        PCLR_BARRIER();
+        for (uint r0 = 0; r0 < nr; r0 += PCLR_TEAMS) { /* (uniform: whole teams and waves take part) */
+            const uint r = r0 + team;
+            pclr_s acc = PCLR_IDENTITY;
+            if (r < nr)
+                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * (uint)pitch + j)], j);
+            acc = pclr_team_reduce(acc, lds);
+            if (lane == 0 && r < nr) out[first + r] = acc;
+        }
+    }
+}

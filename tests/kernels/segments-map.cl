@@ -1,0 +1,164 @@
+/* pclreduce 0.4.0 kernel: type=float op=sum backend=opencl accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=unrolled finish=last_group groups_per_unit=8 map="x*x" map_type=float layout=segments lanes=32
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl) */
+/* ---- OpenCL C ---- */
+typedef ulong pclr_u64;
+#define PCLR_KERNEL __kernel
+#define PCLR_GLOBAL __global
+#define PCLR_LOCAL __local
+#define PCLR_RESTRICT restrict
+#define PCLR_SHARED __local
+#define PCLR_FN static inline
+#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define PCLR_LID ((uint)get_local_id(0))
+#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
+#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+/* Orders a group's partial before its ticket, device-wide. */
+#if __OPENCL_C_VERSION__ >= 200
+#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#elif defined(cl_nv_pragma_unroll)
+#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
+#else
+#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef float pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */
+/* ---- the map: x*x ---- */
+PCLR_FN float pclr_map(pclr_t x, pclr_u64 i) {
+    return (x * x);
+}
+#define PCLR_MAP(x, i) pclr_map((x), (i))
+/* ---- the operation: sum, accumulate native ---- */
+typedef float pclr_v; /* values are computed in this type */
+#define PCLR_VALUE(x) ((pclr_v)(x))
+typedef float pclr_a; /* sums accumulate in this type */
+PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+typedef float pclr_s;
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+#define PCLR_IDENTITY ((pclr_s)0.0f)
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }
+#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((v), (i)), (i)))
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+/* ---- the layout: segments, 32 work-items per row ---- */
+#define PCLR_LANES 32
+PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+    pclr_s s = PCLR_IDENTITY;
+    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
+    return s;
+}
+/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked
+   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */
+#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \
+    if (b_ < a_ || b_ > n) { ctl[0] = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } } while (0)
+/* a team's values in a tree through local memory; its lane 0 gets the result */
+PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+    const uint lid = PCLR_LID, lane = lid % PCLR_LANES;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_LANES / 2; s > 0; s >>= 1) {
+        if (lane < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return acc;
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
+#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;
+    const pclr_u64 groups = PCLR_NUM_GROUPS;
+    PCLR_GLOBAL const pclr_t *x = in + offset;
+    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;
+    /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */
+    for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;
+         first += groups * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL) {
+        pclr_s acc[PCLR_UNROLL];
+        pclr_u64 lo[PCLR_UNROLL], len[PCLR_UNROLL];
+        pclr_t v[PCLR_UNROLL];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) {
+            const pclr_u64 r = first + k * PCLR_TEAMS + team;
+            acc[k] = PCLR_IDENTITY;
+            lo[k] = len[k] = 0;
+            if (r < rows) PCLR_ROW_BOUNDS(r, lo[k], len[k]);
+        }
+        /* each lane's first element of every row: the loads of short rows all in flight */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k)
+            if (lane < len[k]) v[k] = x[lo[k] + lane];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k)
+            if (lane < len[k]) {
+                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);
+            }
+        /* the rest of longer rows */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) {
+            PCLR_GLOBAL const pclr_t *p = x + lo[k];
+            pclr_u64 j = lane + PCLR_LANES;
+            for (; j + (PCLR_UNROLL - 1) * PCLR_LANES < len[k]; j += PCLR_UNROLL * PCLR_LANES) {
+                pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[j + u * PCLR_LANES];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc[k], w[u], j + u * PCLR_LANES);
+            }
+            if (j < len[k]) {
+                pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[(j + u * PCLR_LANES < len[k] ? j + u * PCLR_LANES : j)];
+#pragma unroll
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                    if (j + u * PCLR_LANES < len[k]) PCLR_FOLD1(acc[k], w[u], j + u * PCLR_LANES);
+            }
+        }
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) {
+            const pclr_s s = pclr_team_reduce(acc[k], lds);
+            const pclr_u64 r = first + k * PCLR_TEAMS + team;
+            if (lane == 0 && r < rows) out[r] = s;
+        }
+    }
+}
