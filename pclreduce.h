@@ -1511,6 +1511,8 @@ static pclr_type pclr__mpromote(pclr_type t) {
     }
 }
 
+/* A character of a name (the map language's, and the op texts' of pclr__op_defs). */
+static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
 #ifndef PCLREDUCE_NO_MAP /* the parser (docs/usage.md "Leaving features out") */
 static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
@@ -1539,7 +1541,6 @@ static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
     return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
 }
 static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
-static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
 
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
@@ -2014,9 +2015,115 @@ typedef struct pclr__layout {
     size_t offset[8], size;       /* byte offsets, and the size with padding */
 } pclr__layout;
 
-static void pclr__layout_add(pclr__layout *l, const char *name, pclr_type t) {
-    l->field[l->count].name = name;
-    l->field[l->count++].type = t;
+/* >>ops The built-in ops as data. An op is its state's fields (each with a role: the value, sum or
+   moment compute type, or a 64-bit count or index) and its functions in one dialect-neutral text that
+   each dialect's writer spells (pclr__gen_op_text): statements on a state s (identity, lift: s from
+   the value x), on a and b (merge: b into a), on a and the value x at index i (fold: one element), or
+   on a and k values from x on (count: stats count a load once). The text is C-like; what differs
+   between dialects is written one way: casts function-style (pclr_m(x)), isnan(x), bool, PCLR_HI /
+   PCLR_LO (the value type's largest and smallest values), PCLR_NO_INDEX (an arg op's "no index yet"),
+   and the helpers the writer defines beside the state: pclr_add (the sum's addition; integers wrap),
+   pclr_min / pclr_max (NaN propagates, -0 before +0) and PCLR_KBN (Neumaier's step). An op with a
+   lift merges its lifted elements (a load's as a small tree); one without folds element by element
+   (cheaper than its merge: compensated sums, stats, arg ops). */
+enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64 };
+typedef struct pclr__op_field { const char *name; int role; } pclr__op_field;
+typedef struct pclr__op_def {
+    pclr_op op;
+    int compensated;         /* the compensated accumulator's entry (sum, stats) */
+    int nan;                 /* 1: float values only, 0: integer values only, -1: any */
+    pclr__op_field field[8]; /* the state's fields, in order */
+    const char *identity, *lift, *count, *fold, *merge;
+    const char *about;       /* what merge and fold do, or NULL */
+} pclr__op_def;
+
+#define PCLR__OP_ARG_ABOUT "b wins with the better value; ties go to the smaller index. A work-item meets its elements\n" \
+    "   in index order: a strictly better value wins its fold, and any element beats the identity (no index yet)"
+#define PCLR__OP_ARG_ABOUT_NAN "b wins with the better value; ties go to the smaller index; a NaN beats any number and\n" \
+    "   the first NaN wins (NumPy). A work-item meets its elements in index order: a strictly better value\n" \
+    "   (or the first NaN) wins its fold, and any element beats the identity (no index yet)"
+#define PCLR__OP_ARG(op, better, worst) \
+    {op, 0, 0, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
+     "if (x " better " a.v || a.i == PCLR_NO_INDEX) { a.v = x; a.i = i; }\n", \
+     "const bool b_wins = b.v " better " a.v || (b.v == a.v && b.i < a.i);\nif (b_wins) { a.v = b.v; a.i = b.i; }\n", \
+     PCLR__OP_ARG_ABOUT}, \
+    {op, 0, 1, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
+     "if (x " better " a.v || (isnan(x) && !isnan(a.v)) || a.i == PCLR_NO_INDEX) { a.v = x; a.i = i; }\n", \
+     "const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n" \
+     "                               : (!isnan(a.v) && (b.v " better " a.v || (b.v == a.v && b.i < a.i)));\n" \
+     "if (b_wins) { a.v = b.v; a.i = b.i; }\n", \
+     PCLR__OP_ARG_ABOUT_NAN}
+
+/* stats: the count, sum, min, max, and the moments about a shift: the first value a work-item meets */
+#define PCLR__OP_STATS_IDENTITY "s.lo = PCLR_HI;\ns.hi = PCLR_LO;\ns.shift = pclr_m(0);\ns.d1 = pclr_m(0);\ns.m2 = pclr_m(0);\n"
+#define PCLR__OP_STATS_COUNT "if (a.n == 0) a.shift = pclr_m(x);\na.n += k;\n"
+#define PCLR__OP_STATS_FOLD "a.lo = pclr_min(a.lo, x);\na.hi = pclr_max(a.hi, x);\nconst pclr_m d = pclr_m(x) - a.shift;\na.d1 += d;\na.m2 += d * d;\n"
+#define PCLR__OP_STATS_MERGE \
+    "if (b.n == 0) return a;\n" \
+    "if (a.n == 0) return b;\n" \
+    "const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n" \
+    "const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n" \
+    "a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n" \
+    "a.shift = ma + delta * (nb / n);\n" \
+    "a.d1 = pclr_m(0);\n" \
+    "a.n += b.n;\n"
+#define PCLR__OP_STATS_MERGE_END "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n"
+#define PCLR__OP_STATS_ABOUT "one value (counted already): sum, min, max, and the moments about the shift; the merge is\n" \
+                             "   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean"
+#define PCLR__OP_KBN_ADD "PCLR_KBN(a.s, a.c, pclr_a(x));\n"
+#define PCLR__OP_KBN_MERGE "PCLR_KBN(a.s, a.c, b.s);\na.c += b.c;\n"
+
+static const pclr__op_def pclr__op_defs[] = {
+    {PCLR_SUM, 0, -1, {{"s", PCLR__R_SUM}}, "s.s = pclr_a(0);\n", "s.s = pclr_a(x);\n", NULL, NULL, "a.s = pclr_add(a.s, b.s);\n", NULL},
+    {PCLR_SUM, 1, -1, {{"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}}, "s.s = pclr_a(0);\ns.c = pclr_a(0);\n", NULL, NULL, PCLR__OP_KBN_ADD,
+     PCLR__OP_KBN_MERGE, "the sum s and the sum c of its additions' rounding errors (Neumaier)"},
+    {PCLR_MIN, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_HI;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_min(a.v, b.v);\n", NULL},
+    {PCLR_MAX, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_LO;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_max(a.v, b.v);\n", NULL},
+    {PCLR_COUNT, 0, -1, {{"n", PCLR__R_U64}}, "s.n = 0;\n", "s.n = x != pclr_v(0) ? 1 : 0; /* NaN counts, -0 does not */\n", NULL, NULL,
+     "a.n += b.n;\n", NULL},
+    {PCLR_MINMAX, 0, -1, {{"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}}, "s.lo = PCLR_HI;\ns.hi = PCLR_LO;\n", "s.lo = x;\ns.hi = x;\n",
+     NULL, NULL, "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n", NULL},
+    PCLR__OP_ARG(PCLR_ARGMIN, "<", "PCLR_HI"),
+    PCLR__OP_ARG(PCLR_ARGMAX, ">", "PCLR_LO"),
+    {PCLR_STATS, 0, -1,
+     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_MOMENT},
+      {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
+     "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
+     "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
+     PCLR__OP_STATS_ABOUT},
+    {PCLR_STATS, 1, -1,
+     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE},
+      {"shift", PCLR__R_MOMENT}, {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
+     "s.n = 0;\ns.s = pclr_a(0);\ns.c = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
+     PCLR__OP_KBN_ADD PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE PCLR__OP_KBN_MERGE PCLR__OP_STATS_MERGE_END, PCLR__OP_STATS_ABOUT},
+};
+
+/* Whether an op's text uses the identifier name (its helpers and types are written only where used). */
+static int pclr__op_uses(const pclr__op_def *d, const char *name) {
+    const char *const parts[5] = {d->identity, d->lift, d->count, d->fold, d->merge};
+    const size_t n = strlen(name);
+    int k;
+    for (k = 0; k < 5; ++k) {
+        const char *p = parts[k];
+        while (p && (p = strstr(p, name)) != NULL) {
+            const int before = p > parts[k] && pclr__mis_ident((unsigned char)p[-1]);
+            if (!before && !pclr__mis_ident((unsigned char)p[n])) return 1;
+            p += n;
+        }
+    }
+    return 0;
+}
+
+/* The entry of a config's op (its value type decides an arg op's NaN rules); NULL: none. */
+static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr_type value) {
+    size_t k;
+    for (k = 0; k < sizeof pclr__op_defs / sizeof pclr__op_defs[0]; ++k) {
+        const pclr__op_def *d = &pclr__op_defs[k];
+        if (d->op == op && d->compensated == (acc == PCLR_COMPENSATED && (op == PCLR_SUM || op == PCLR_STATS)) &&
+            (d->nan < 0 || d->nan == (value == PCLR_HALF || value == PCLR_FLOAT || value == PCLR_DOUBLE)))
+            return d;
+    }
+    return NULL;
 }
 
 static int pclr__has_map(const pclr_config *c) { return c->map && c->map[0]; }
@@ -2040,32 +2147,21 @@ static size_t pclr__load_size(const pclr_config *c) {
 /* The state of a resolved config. */
 static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     const pclr_type vt = pclr__reduced(c);
+    const pclr__op_def *d;
     int i;
     size_t align = 1;
     memset(l, 0, sizeof *l);
     l->value = pclr__compute_type(vt);
     l->sum = pclr_sum_type(vt, c->accumulate);
     l->moment = (vt == PCLR_DOUBLE || !pclr__is_float(vt) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
-    switch (c->op) {
-    case PCLR_ARGMIN: case PCLR_ARGMAX: pclr__layout_add(l, "i", PCLR_UINT64); pclr__layout_add(l, "v", l->value); break;
-    case PCLR_MINMAX: pclr__layout_add(l, "lo", l->value); pclr__layout_add(l, "hi", l->value); break;
-    case PCLR_COUNT: pclr__layout_add(l, "n", PCLR_UINT64); break;
-    case PCLR_STATS:
-        pclr__layout_add(l, "n", PCLR_UINT64);
-        pclr__layout_add(l, "s", l->sum);
-        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
-        pclr__layout_add(l, "lo", l->value);
-        pclr__layout_add(l, "hi", l->value);
-        pclr__layout_add(l, "shift", l->moment); /* the first value: moments are summed about it */
-        pclr__layout_add(l, "d1", l->moment);    /* sum of (x - shift) */
-        pclr__layout_add(l, "m2", l->moment);    /* sum of (x - shift)^2 */
-        break;
-    case PCLR_MIN: case PCLR_MAX: pclr__layout_add(l, "v", l->value); break;
-    default:
-        pclr__layout_add(l, "s", l->sum);
-        if (c->accumulate == PCLR_COMPENSATED) pclr__layout_add(l, "c", l->sum);
-        break;
+    d = pclr__op_def_of(c->op, c->accumulate, l->value);
+    if (!d) d = pclr__op_def_of(PCLR_SUM, c->accumulate, l->value); /* (an unresolved op: as sum) */
+    for (i = 0; d && i < 8 && d->field[i].name; ++i) {
+        const int role = d->field[i].role;
+        l->field[i].name = d->field[i].name;
+        l->field[i].type = role == PCLR__R_VALUE ? l->value : role == PCLR__R_SUM ? l->sum : role == PCLR__R_MOMENT ? l->moment : PCLR_UINT64;
     }
+    l->count = i;
     for (i = 0; i < l->count; ++i) {
         size_t sz = pclr_type_size(l->field[i].type);
         l->size = (l->size + sz - 1) / sz * sz;
@@ -2092,8 +2188,8 @@ static int pclr__state_is_element(const pclr_config *c) {
 
 /* Ops whose kernel folds element by element (pclr_fold) instead of merging lifted elements. */
 PCLR__FN int pclr__folds_each(const pclr_config *c) {
-    return c->op == PCLR_STATS || (c->op == PCLR_SUM && c->accumulate == PCLR_COMPENSATED) || c->op == PCLR_ARGMIN ||
-           c->op == PCLR_ARGMAX;
+    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, pclr__compute_type(pclr__reduced(c)));
+    return d && !d->lift;
 }
 
 static int pclr__needs_fp64(const pclr_config *c) {
@@ -2968,6 +3064,7 @@ typedef struct pclr__gen {
     int cuda, is_float, tsize;
     const char *t; /* element type name in the kernel's dialect */
     const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
+    int glsl;               /* the dialect: GLSL (Vulkan), else CUDA C (cuda) or OpenCL C */
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
 } pclr__gen;
@@ -3138,53 +3235,131 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
     }
 }
 
-/* pclr_add: the sum's addition; signed integers add on their unsigned bits (they wrap; no signed overflow). */
-static void pclr__gen_add(pclr__gen *g) {
+/* The sum's type pclr_a, its addition pclr_add (signed integers add on their unsigned bits: they wrap, no
+   signed overflow) and Neumaier's step PCLR_KBN, each where the op's text uses it. */
+static void pclr__gen_add(pclr__gen *g, const pclr__op_def *d) {
     const pclr_type a = g->l.sum;
+    if (!pclr__op_uses(d, "pclr_a")) return;
     PCLR__GEN_PUTF(g, "typedef %s pclr_a; /* sums accumulate in this type */\n", pclr__ktype(a, g->cuda));
-    if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_add(int a, int b) { return %s; } /* wraps */\n",
-                                      g->cuda ? "(int)((uint)a + (uint)b)" : "as_int(as_uint(a) + as_uint(b))");
+    if (!pclr__op_uses(d, "pclr_add")) {
+    } else if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_add(int a, int b) { return %s; } /* wraps */\n",
+                                             g->cuda ? "(int)((uint)a + (uint)b)" : "as_int(as_uint(a) + as_uint(b))");
     else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
                                              g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
     else pclr__put(g->w, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
-    if (g->l.count > 1 && g->l.field[g->l.count > 2 ? 2 : 1].name[0] == 'c')
+    if (pclr__op_uses(d, "PCLR_KBN"))
         pclr__put(g->w, "/* Neumaier's step: t = s + x, and the rounding error of that addition into c */\n"
                         "#define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))\n"
                         "#define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \\\n"
                         "    (c) += PCLR_ABS(s) >= PCLR_ABS(x) ? ((s) - t_) + (x) : ((x) - t_) + (s); (s) = t_; } while (0)\n");
 }
 
-/* The state: a typedef (one field) or a struct, and its identity. */
-static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
+static const char *pclr__gextreme(pclr_type t, int big);
+
+/* Writes len bytes of an op's neutral text (pclr__op_defs) in g's dialect, a line at a time indented by
+   four spaces: the C dialects cast as C does and test NaN as x != x; a one-field state is its field in
+   C (a typedef, not a struct); PCLR_HI, PCLR_LO and PCLR_NO_INDEX become the dialect's literals. */
+static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
+    static const char *const casts[4] = {"pclr_v", "pclr_a", "pclr_m", "pclr_u64"};
+    const int c_dialect = !g->glsl, one = c_dialect && g->l.count == 1;
+    size_t k = 0;
+    while (k < len) {
+        size_t e = k, close;
+        int j, is_cast = 0;
+        if (t[k] == '\n') {
+            pclr__put(g->w, k + 1 < len ? "\n    " : "\n");
+            ++k;
+            continue;
+        }
+        if (!pclr__mis_ident((unsigned char)t[k])) {
+            PCLR__GEN_PUTF(g, "%c", t[k++]);
+            continue;
+        }
+        while (e < len && pclr__mis_ident((unsigned char)t[e])) ++e;
+        for (j = 0; j < 4; ++j) is_cast |= e - k == strlen(casts[j]) && !memcmp(t + k, casts[j], e - k);
+        if (c_dialect && e < len && t[e] == '(' && (is_cast || (e - k == 5 && !memcmp(t + k, "isnan", 5)))) {
+            int depth = 0;
+            for (close = e; close < len; ++close)
+                if (t[close] == '(') ++depth;
+                else if (t[close] == ')' && --depth == 0) break;
+            size_t m = e + 1;
+            const char *open = "(", *shut = ")"; /* around an operand that is more than a name (a.v) */
+            while (m < close && (pclr__mis_ident((unsigned char)t[m]) || t[m] == '.')) ++m;
+            if (m == close) open = shut = "";
+            if (is_cast) PCLR__GEN_PUTF(g, "(%.*s)%s", (int)(e - k), t + k, open);
+            else pclr__put(g->w, "("); /* isnan(v): (v != v) */
+            pclr__gen_op_span(g, t + e + 1, close - e - 1);
+            if (!is_cast) {
+                PCLR__GEN_PUTF(g, "%s != %s", shut, open);
+                pclr__gen_op_span(g, t + e + 1, close - e - 1);
+            }
+            pclr__put(g->w, is_cast ? shut : shut[0] ? "))" : ")");
+            k = close + 1;
+        } else if (e - k == 7 && (!memcmp(t + k, "PCLR_HI", 7) || !memcmp(t + k, "PCLR_LO", 7))) {
+            const int big = t[k + 5] == 'H';
+            pclr__put(g->w, g->glsl ? pclr__gextreme(g->l.value, big) : pclr__kextreme(g, g->l.value, big));
+            k = e;
+        } else if (e - k == 13 && !memcmp(t + k, "PCLR_NO_INDEX", 13)) {
+            pclr__put(g->w, g->glsl ? "0xfffffffffffffffful" : g->cuda ? "~0ull" : "~0UL");
+            k = e;
+        } else if (g->glsl && e - k == 8 && !memcmp(t + k, "PCLR_KBN", 8)) {
+            pclr__put(g->w, "pclr_kbn");
+            k = e;
+        } else if (one && e - k == 1 && strchr("abs", t[k]) && e < len && t[e] == '.' &&
+                   !strncmp(t + e + 1, g->l.field[0].name, strlen(g->l.field[0].name)) &&
+                   !pclr__mis_ident((unsigned char)t[e + 1 + strlen(g->l.field[0].name)])) {
+            PCLR__GEN_PUTF(g, "%c", t[k]); /* a.s: a */
+            k = e + 1 + strlen(g->l.field[0].name);
+        } else {
+            PCLR__GEN_PUTF(g, "%.*s", (int)(e - k), t + k);
+            k = e;
+        }
+    }
+}
+
+/* One of an op's functions: its head, a local state (or none), the body in neutral text, what it returns. */
+static void pclr__gen_op_fn(pclr__gen *g, const char *head, int local, const char *body, const char *ret) {
+    PCLR__GEN_PUTF(g, "%s%s {\n%s", g->glsl ? "" : "PCLR_FN ", head, local ? "    pclr_s s;\n" : "");
+    if (body[0]) {
+        pclr__put(g->w, "    ");
+        pclr__gen_op_span(g, body, strlen(body));
+    }
+    PCLR__GEN_PUTF(g, "    return %s;\n}\n", ret);
+}
+
+/* The op's functions from its entry, in g's dialect: pclr_identity, pclr_merge, and pclr_lift or pclr_fold
+   (stats: pclr_count_in and pclr_fold_value, which a load's fold calls once and per element). */
+static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d) {
+    if (d->about) PCLR__GEN_PUTF(g, "/* %s */\n", d->about);
+    pclr__gen_op_fn(g, "pclr_s pclr_identity(void)", 1, d->identity, "s");
+    if (!g->glsl) pclr__put(g->w, "#define PCLR_IDENTITY pclr_identity()\n");
+    pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
+    if (d->lift) pclr__gen_op_fn(g, "pclr_s pclr_lift(pclr_v x)", 1, d->lift, "s");
+    if (d->count) {
+        pclr__gen_op_fn(g, "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
+        pclr__gen_op_fn(g, "pclr_s pclr_fold_value(pclr_s a, pclr_v x)", 0, d->fold, "a");
+        pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
+    } else if (d->fold) {
+        const int at = strstr(d->fold, "= i;") != NULL; /* the fold takes the element's index */
+        pclr__gen_op_fn(g, at ? "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)" : "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, d->fold, "a");
+    }
+}
+
+/* The state: a typedef (one field) or a struct, and how a partial another group wrote is read. */
+static void pclr__gen_state(pclr__gen *g) {
     const pclr__layout *l = &g->l;
     int i;
     if (l->count == 1) {
         PCLR__GEN_PUTF(g, "typedef %s pclr_s;\n", pclr__ktype(l->field[0].type, g->cuda));
         pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
-    } else {
-        pclr__put(g->w, "typedef struct pclr_s {");
-        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__ktype(l->field[i].type, g->cuda), l->field[i].name);
-        pclr__put(g->w, " } pclr_s;\n/* a partial written by another group, read field by field through a volatile pointer */\n"
-                        "PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {\n    pclr_s s;\n");
-        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, "    s.%s = vp[j].%s;\n", l->field[i].name, l->field[i].name);
-        pclr__put(g->w, "    return s;\n}\n#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))\n");
-    }
-    /* identity */
-    if (l->count == 1) {
-        const char *id = c->op == PCLR_MIN ? pclr__kextreme(g, l->value, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, l->value, 0)
-                       : pclr__is_float(l->field[0].type) ? (l->field[0].type == PCLR_DOUBLE ? "0.0" : "0.0f") : "0";
-        PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY ((pclr_s)%s)\n", id);
         return;
     }
-    pclr__put(g->w, "PCLR_FN pclr_s pclr_identity(void) {\n    pclr_s s;\n");
-    for (i = 0; i < l->count; ++i) {
-        const char *n = l->field[i].name;
-        const char *v = !strcmp(n, "lo") ? pclr__kextreme(g, l->value, 1) : !strcmp(n, "hi") ? pclr__kextreme(g, l->value, 0)
-                      : !strcmp(n, "i") ? (g->cuda ? "~0ull /* no index */" : "~0UL /* no index */")
-                      : !strcmp(n, "v") ? pclr__kextreme(g, l->value, c->op == PCLR_ARGMIN) : "0";
-        PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
-    }
-    pclr__put(g->w, "    return s;\n}\n#define PCLR_IDENTITY pclr_identity()\n");
+    pclr__put(g->w, "typedef struct pclr_s {");
+    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__ktype(l->field[i].type, g->cuda), l->field[i].name);
+    pclr__put(g->w, " } pclr_s;\n/* a partial written by another group, read field by field through a volatile pointer */\n"
+                    "PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {\n    pclr_s s;\n");
+    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, "    s.%s = vp[j].%s;\n", l->field[i].name, l->field[i].name);
+    pclr__put(g->w, "    return s;\n}\n#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))\n");
 }
 
 /* Elements [lo, hi) of a loaded vector v as a balanced tree of merges: merge(merge(e0, e1), merge(e2, e3)),
@@ -3241,8 +3416,8 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
 /* The op: merge, and lift or fold; then PCLR_FOLD1 (one element x at index i)
    and PCLR_FOLD (the loaded vector v, its first element at index i). */
 static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
-    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(g->l.value);
-    const int sequential = pclr__folds_each(c);
+    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, g->l.value);
+    const int sequential = !d->lift;
     char x1[160], e[160];
     int k;
     if (pclr__state_is_element(c)) {
@@ -3253,85 +3428,13 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
     pclr__gen_value(g, c);
-    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS)
-        pclr__gen_minmax_fns(g, c->op != PCLR_MAX, c->op != PCLR_MIN);
-    if (c->op == PCLR_SUM || c->op == PCLR_STATS) pclr__gen_add(g);
-    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
-                                            pclr__ktype(g->l.moment, g->cuda));
-    pclr__gen_state(g, c);
-    switch (c->op) {
-    case PCLR_SUM:
-        if (!comp) {
-            pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }\n"
-                            "#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))\n");
-        } else {
-            pclr__put(g->w, "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_a x) { PCLR_KBN(a.s, a.c, x); return a; }\n"
-                            "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a = pclr_fold(a, b.s); a.c += b.c; return a; }\n");
-        }
-        break;
-    case PCLR_MIN: case PCLR_MAX:
-        PCLR__GEN_PUTF(g, "#define pclr_merge pclr_%s\n#define PCLR_LIFT(x, i) PCLR_VALUE(x)\n", c->op == PCLR_MIN ? "min" : "max");
-        break;
-    case PCLR_COUNT:
-        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }\n"
-                        "#define PCLR_LIFT(x, i) ((pclr_s)(PCLR_VALUE(x) != 0)) /* NaN counts, -0 does not */\n");
-        break;
-    case PCLR_MINMAX:
-        pclr__put(g->w, "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
-                        "PCLR_FN pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = s.hi = x; return s; }\n"
-                        "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
-        break;
-    case PCLR_ARGMIN: case PCLR_ARGMAX: {
-        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
-        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
-        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
-                                   "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                                   "    const int b_wins = b.v != b.v ? (a.v == a.v || b.i < a.i)\n"
-                                   "                                  : (a.v == a.v && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
-        else PCLR__GEN_PUTF(g, " */\nPCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                               "    const int b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
-        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
-        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
-                          "   and any element beats the identity (no index yet). */\n"
-                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {\n"
-                          "    if (x %s a.v%s || a.i == %s) { a.v = x; a.i = i; }\n"
-                          "    return a;\n"
-                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (x != x && a.v == a.v)" : "", g->cuda ? "~0ull" : "~0UL");
-        break;
-    }
-    default: /* PCLR_STATS */
-        PCLR__GEN_PUTF(g, "/* k values from x0 on: the count, and the first value a work-item meets becomes\n"
-                          "   the shift its moments are summed about */\n"
-                          "#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)\n"
-                          "/* one value (counted already): sum, min, max, and the moments about the shift */\n"
-                          "PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {\n"
-                          "    %s\n"
-                          "    a.lo = pclr_min(a.lo, x);\n"
-                          "    a.hi = pclr_max(a.hi, x);\n"
-                          "    const pclr_m d = (pclr_m)x - a.shift;\n"
-                          "    a.d1 += d;\n"
-                          "    a.m2 += d * d;\n"
-                          "    return a;\n"
-                          "}\n"
-                          "PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }\n",
-                       comp ? "PCLR_KBN(a.s, a.c, (pclr_a)x);" : "a.s = pclr_add(a.s, (pclr_a)x);");
-        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
-                          "PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                          "    if (b.n == 0) return a;\n"
-                          "    if (a.n == 0) return b;\n"
-                          "    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;\n"
-                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
-                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
-                          "    a.shift = ma + delta * (nb / n);\n"
-                          "    a.d1 = 0;\n"
-                          "    a.n += b.n;\n"
-                          "    %s\n"
-                          "    a.lo = pclr_min(a.lo, b.lo);\n"
-                          "    a.hi = pclr_max(a.hi, b.hi);\n"
-                          "    return a;\n"
-                          "}\n", comp ? "PCLR_KBN(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s = pclr_add(a.s, b.s);");
-        break;
-    }
+    if (pclr__op_uses(d, "pclr_min") || pclr__op_uses(d, "pclr_max")) pclr__gen_minmax_fns(g, pclr__op_uses(d, "pclr_min"), pclr__op_uses(d, "pclr_max"));
+    pclr__gen_add(g, d);
+    if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
+                                                 pclr__ktype(g->l.moment, g->cuda));
+    pclr__gen_state(g);
+    pclr__gen_op_fns(g, d);
+    if (d->lift) pclr__put(g->w, "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
     /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
     pclr__gen_elem(g, -1, x1, sizeof x1);
     if (sequential) {
@@ -3342,7 +3445,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
             pclr__gen_elem(g, 0, e, sizeof e);
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
-            if (stats) PCLR__GEN_PUTF(g, " \\\n    PCLR_COUNT_IN(acc, PCLR_VALUE(%s), PCLR_VECTOR);", e);
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), PCLR_VALUE(%s), PCLR_VECTOR);", e);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
@@ -4277,28 +4380,20 @@ static void pclr__gtree(pclr__gen *g, int lo, int hi) {
 /* The state (always a struct), identity, store and load, and the op's functions. */
 static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
-    const int comp = c->accumulate == PCLR_COMPENSATED, nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
-    const int sequential = pclr__folds_each(c), words = (int)(l->size / 4);
+    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, l->value);
+    const int nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
+    const int sequential = !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
     char e[4000];
     int i, k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
     PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
-    if (c->op == PCLR_SUM || c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
-    if (c->op == PCLR_STATS) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
+    if (pclr__op_uses(d, "pclr_a")) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
+    if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
     pclr__put(g->w, "struct pclr_s {");
     for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
-    pclr__put(g->w, " };\npclr_s pclr_identity() {\n    pclr_s s;\n");
-    for (i = 0; i < l->count; ++i) {
-        const char *n = l->field[i].name;
-        const char *v = !strcmp(n, "lo") || (!strcmp(n, "v") && c->op != PCLR_MAX && c->op != PCLR_ARGMAX) ? pclr__gextreme(l->value, 1)
-                      : !strcmp(n, "hi") || !strcmp(n, "v") ? pclr__gextreme(l->value, 0)
-                      : !strcmp(n, "i") ? "0xfffffffffffffffful /* no index */" : NULL;
-        if (v) PCLR__GEN_PUTF(g, "    s.%s = %s;\n", n, v);
-        else PCLR__GEN_PUTF(g, "    s.%s = %s(0);\n", n, pclr__gtype(l->field[i].type));
-    }
-    pclr__put(g->w, "    return s;\n}\n");
+    pclr__put(g->w, " };\n");
     PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
     pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
     for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
@@ -4307,91 +4402,23 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
     for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
     pclr__put(g->w, "    return s;\n}\n");
-    if (nan && c->op != PCLR_SUM && c->op != PCLR_COUNT && c->op != PCLR_ARGMIN && c->op != PCLR_ARGMAX)
+    if (nan && (min || max))
         PCLR__GEN_PUTF(g, "bool pclr_neg(pclr_v x) { return %s; } /* the sign bit */\n",
                             dbl ? "int(unpackDouble2x32(x).y) < 0" : "floatBitsToInt(x) < 0");
-    if (c->op == PCLR_MIN || c->op == PCLR_MAX || c->op == PCLR_MINMAX || c->op == PCLR_STATS) {
-        if (nan) pclr__put(g->w, "/* NaN propagates; -0 orders before +0 */\n"
-                                 "pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }\n"
-                                 "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n");
-        else pclr__put(g->w, "pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }\n"
-                             "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
-    }
-    if (comp) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
+    if (nan && (min || max)) pclr__put(g->w, "/* NaN propagates; -0 orders before +0 */\n");
+    if (min) pclr__put(g->w, nan ? "pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }\n"
+                                 : "pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }\n");
+    if (max) pclr__put(g->w, nan ? "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n"
+                                 : "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
+    if (pclr__op_uses(d, "pclr_add")) pclr__put(g->w, "pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
+    if (pclr__op_uses(d, "PCLR_KBN")) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
                               "void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {\n"
                               "    precise pclr_a t = s + x;\n"
                               "    precise pclr_a e = abs(s) >= abs(x) ? (s - t) + x : (x - t) + s;\n"
                               "    c += e;\n"
                               "    s = t;\n"
                               "}\n");
-    switch (c->op) {
-    case PCLR_SUM:
-        if (!comp) pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }\n"
-                                   "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }\n");
-        else pclr__put(g->w, "pclr_s pclr_fold(pclr_s a, pclr_v x) { pclr_kbn(a.s, a.c, pclr_a(x)); return a; }\n"
-                             "pclr_s pclr_merge(pclr_s a, pclr_s b) { pclr_kbn(a.s, a.c, b.s); a.c += b.c; return a; }\n");
-        break;
-    case PCLR_MIN: case PCLR_MAX:
-        PCLR__GEN_PUTF(g, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_%s(a.v, b.v); return a; }\n"
-                          "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }\n", c->op == PCLR_MIN ? "min" : "max");
-        break;
-    case PCLR_COUNT:
-        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.n += b.n; return a; }\n"
-                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.n = x == pclr_v(0) ? 0ul : 1ul; return s; } /* NaN counts, -0 does not */\n");
-        break;
-    case PCLR_MINMAX:
-        pclr__put(g->w, "pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }\n"
-                        "pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = x; s.hi = x; return s; }\n");
-        break;
-    case PCLR_ARGMIN: case PCLR_ARGMAX: {
-        const char *lt = c->op == PCLR_ARGMIN ? "<" : ">";
-        pclr__put(g->w, "/* b wins with the better value; ties go to the smaller index");
-        if (nan) PCLR__GEN_PUTF(g, "; a NaN beats any number and\n   the first NaN wins (NumPy) */\n"
-                                   "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                                   "    const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n"
-                                   "                                   : (!isnan(a.v) && (b.v %s a.v || (b.v == a.v && b.i < a.i)));\n", lt);
-        else PCLR__GEN_PUTF(g, " */\npclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                               "    const bool b_wins = b.v %s a.v || (b.v == a.v && b.i < a.i);\n", lt);
-        pclr__put(g->w, "    if (b_wins) { a.v = b.v; a.i = b.i; }\n    return a;\n}\n");
-        PCLR__GEN_PUTF(g, "/* A work-item meets its elements in index order: a strictly better value%s wins,\n"
-                          "   and any element beats the identity (no index yet). */\n"
-                          "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {\n"
-                          "    if (x %s a.v%s || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }\n"
-                          "    return a;\n"
-                          "}\n", nan ? " (or the first NaN)" : "", lt, nan ? " || (isnan(x) && !isnan(a.v))" : "");
-        break;
-    }
-    default: /* PCLR_STATS */
-        PCLR__GEN_PUTF(g, "/* one value: the count; the first value a work-item meets becomes the shift its\n"
-                          "   moments are summed about; sum, min, max, and the moments about the shift */\n"
-                          "pclr_s pclr_fold(pclr_s a, pclr_v x) {\n"
-                          "    if (a.n == 0ul) a.shift = pclr_m(x);\n"
-                          "    a.n += 1ul;\n"
-                          "    %s\n"
-                          "    a.lo = pclr_min(a.lo, x);\n"
-                          "    a.hi = pclr_max(a.hi, x);\n"
-                          "    const pclr_m d = pclr_m(x) - a.shift;\n"
-                          "    a.d1 += d;\n"
-                          "    a.m2 += d * d;\n"
-                          "    return a;\n"
-                          "}\n", comp ? "pclr_kbn(a.s, a.c, pclr_a(x));" : "a.s += pclr_a(x);");
-        PCLR__GEN_PUTF(g, "/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */\n"
-                          "pclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
-                          "    if (b.n == 0ul) return a;\n"
-                          "    if (a.n == 0ul) return b;\n"
-                          "    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n"
-                          "    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n"
-                          "    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n"
-                          "    a.shift = ma + delta * (nb / n);\n"
-                          "    a.d1 = pclr_m(0);\n"
-                          "    a.n += b.n;\n"
-                          "    %s\n"
-                          "    a.lo = pclr_min(a.lo, b.lo);\n"
-                          "    a.hi = pclr_max(a.hi, b.hi);\n"
-                          "    return a;\n"
-                          "}\n", comp ? "pclr_kbn(a.s, a.c, b.s);\n    a.c += b.c;" : "a.s += b.s;");
-        break;
-    }
+    pclr__gen_op_fns(g, d);
     /* the folds: one element at relative index r (binding index args.offset + r), and one load */
     pclr__gvalue(g, c, -1, e, sizeof e);
     {
@@ -5018,6 +5045,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.w = &w;
     pclr__layout_of(&c, &g.l);
     g.cuda = c.backend == PCLR_CUDA;
+    g.glsl = c.backend == PCLR_VULKAN;
     g.is_float = pclr__is_float(c.type);
     g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
     g.t = pclr__ktype(c.type, g.cuda);

@@ -25,11 +25,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the operation: min ---- */
 #define pclr_v double /* values are computed in this type */
 struct pclr_s { double v; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.v = packDouble2x32(uvec2(0u, 0x7ff00000u));
-    return s;
-}
 #define PCLR_STATE_WORDS 2u
 void pclr_store_out(uint at, pclr_s s) {
     { const uvec2 w = unpackDouble2x32(s.v); outw[at + 0u] = w.x; outw[at + 1u] = w.y; }
@@ -47,9 +42,20 @@ pclr_s pclr_partial(uint j) {
 bool pclr_neg(pclr_v x) { return int(unpackDouble2x32(x).y) < 0; } /* the sign bit */
 /* NaN propagates; -0 orders before +0 */
 pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
-pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_min(a.v, b.v); return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.v = packDouble2x32(uvec2(0u, 0x7ff00000u));
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.v = pclr_min(a.v, b.v);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.v = x;
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(packDouble2x32(uvec2(pclr_xw(2ul * (args.offset + r)), pclr_xw(2ul * (args.offset + r) + 1ul)))))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

@@ -25,12 +25,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the operation: argmax ---- */
 #define pclr_v float /* values are computed in this type */
 struct pclr_s { uint64_t i; float v; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.i = 0xfffffffffffffffful /* no index */;
-    s.v = uintBitsToFloat(0xff800000u);
-    return s;
-}
 #define PCLR_STATE_WORDS 4u
 void pclr_store_out(uint at, pclr_s s) {
     { const uvec2 w = unpackUint2x32(s.i); outw[at + 0u] = w.x; outw[at + 1u] = w.y; }
@@ -49,16 +43,21 @@ pclr_s pclr_partial(uint j) {
     return s;
 }
 /* b wins with the better value; ties go to the smaller index; a NaN beats any number and
-   the first NaN wins (NumPy) */
+   the first NaN wins (NumPy). A work-item meets its elements in index order: a strictly better value
+   (or the first NaN) wins its fold, and any element beats the identity (no index yet) */
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.i = 0xfffffffffffffffful;
+    s.v = uintBitsToFloat(0xff800000u);
+    return s;
+}
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
     const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)
                                    : (!isnan(a.v) && (b.v > a.v || (b.v == a.v && b.i < a.i)));
     if (b_wins) { a.v = b.v; a.i = b.i; }
     return a;
 }
-/* A work-item meets its elements in index order: a strictly better value (or the first NaN) wins,
-   and any element beats the identity (no index yet). */
-pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {
+pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
     if (x > a.v || (isnan(x) && !isnan(a.v)) || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }
     return a;
 }

@@ -26,12 +26,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */
 struct pclr_s { float s; float c; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.s = float(0);
-    s.c = float(0);
-    return s;
-}
 #define PCLR_STATE_WORDS 2u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.s);
@@ -56,8 +50,22 @@ void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {
     c += e;
     s = t;
 }
-pclr_s pclr_fold(pclr_s a, pclr_v x) { pclr_kbn(a.s, a.c, pclr_a(x)); return a; }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { pclr_kbn(a.s, a.c, b.s); a.c += b.c; return a; }
+/* the sum s and the sum c of its additions' rounding errors (Neumaier) */
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.s = pclr_a(0);
+    s.c = pclr_a(0);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    pclr_kbn(a.s, a.c, b.s);
+    a.c += b.c;
+    return a;
+}
+pclr_s pclr_fold(pclr_s a, pclr_v x) {
+    pclr_kbn(a.s, a.c, pclr_a(x));
+    return a;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, pclr_v(uintBitsToFloat(pclr_xw((args.offset + r))))); }
 /* Folds one load (its first element at relative index i) into the accumulator, element by element. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

@@ -29,7 +29,6 @@ struct __align__(16) pclr_vec { pclr_t s[4]; }; /* 16-byte loads */
 typedef float pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
 typedef float pclr_a; /* sums accumulate in this type */
-PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 /* Neumaier's step: t = s + x, and the rounding error of that addition into c */
 #define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))
 #define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \
@@ -43,15 +42,23 @@ PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
     return s;
 }
 #define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+/* the sum s and the sum c of its additions' rounding errors (Neumaier) */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
-    s.s = 0;
-    s.c = 0;
+    s.s = (pclr_a)0;
+    s.c = (pclr_a)0;
     return s;
 }
 #define PCLR_IDENTITY pclr_identity()
-PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_a x) { PCLR_KBN(a.s, a.c, x); return a; }
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a = pclr_fold(a, b.s); a.c += b.c; return a; }
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    PCLR_KBN(a.s, a.c, b.s);
+    a.c += b.c;
+    return a;
+}
+PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
+    PCLR_KBN(a.s, a.c, (pclr_a)x);
+    return a;
+}
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))
 /* Folds one loaded vector into the accumulator, element by element. */
 #define PCLR_FOLD(acc, v, i) do { \

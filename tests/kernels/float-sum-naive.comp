@@ -26,11 +26,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */
 struct pclr_s { float s; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.s = float(0);
-    return s;
-}
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.s);
@@ -45,8 +40,21 @@ pclr_s pclr_partial(uint j) {
     s.s = uintBitsToFloat(pw[at + 0u]);
     return s;
 }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }
+pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.s = pclr_a(0);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.s = pclr_add(a.s, b.s);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.s = pclr_a(x);
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(uintBitsToFloat(pclr_xw((args.offset + r)))))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

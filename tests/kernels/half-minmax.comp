@@ -25,12 +25,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the operation: minmax ---- */
 #define pclr_v float /* values are computed in this type */
 struct pclr_s { float lo; float hi; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.lo = uintBitsToFloat(0x7f800000u);
-    s.hi = uintBitsToFloat(0xff800000u);
-    return s;
-}
 #define PCLR_STATE_WORDS 2u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.lo);
@@ -52,8 +46,23 @@ bool pclr_neg(pclr_v x) { return floatBitsToInt(x) < 0; } /* the sign bit */
 /* NaN propagates; -0 orders before +0 */
 pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
 pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = x; s.hi = x; return s; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.lo = uintBitsToFloat(0x7f800000u);
+    s.hi = uintBitsToFloat(0xff800000u);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.lo = x;
+    s.hi = x;
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(unpackHalf2x16(pclr_xw((args.offset + r) >> 1) >> (uint((args.offset + r) & 1ul) * 16u)).x))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

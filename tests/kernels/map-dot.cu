@@ -39,9 +39,22 @@ typedef float pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 typedef float pclr_s;
 #define PCLR_PARTIAL(vp, j) (vp)[j]
-#define PCLR_IDENTITY ((pclr_s)0.0f)
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }
-#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s = (pclr_a)0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a = pclr_add(a, b);
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s = (pclr_a)x;
+    return s;
+}
+#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), q[i], (i)), (i)))
 /* Folds one loaded vector into the accumulator, as a small tree. */
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(PCLR_LIFT(PCLR_MAP((v).x.s[0], (v).y.s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).x.s[1], (v).y.s[1], (i) + 1), (i) + 1)), pclr_merge(PCLR_LIFT(PCLR_MAP((v).x.s[2], (v).y.s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).x.s[3], (v).y.s[3], (i) + 3), (i) + 3))))

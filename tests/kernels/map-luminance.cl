@@ -68,22 +68,39 @@ PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
     return s;
 }
 #define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+/* one value (counted already): sum, min, max, and the moments about the shift; the merge is
+   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s.n = 0;
-    s.s = 0;
+    s.s = (pclr_a)0;
     s.lo = ((double)INFINITY);
     s.hi = (-((double)INFINITY));
-    s.shift = 0;
-    s.d1 = 0;
-    s.m2 = 0;
+    s.shift = (pclr_m)0;
+    s.d1 = (pclr_m)0;
+    s.m2 = (pclr_m)0;
     return s;
 }
 #define PCLR_IDENTITY pclr_identity()
-/* k values from x0 on: the count, and the first value a work-item meets becomes
-   the shift its moments are summed about */
-#define PCLR_COUNT_IN(a, x0, k) do { if ((a).n == 0) (a).shift = (pclr_m)(x0); (a).n += (k); } while (0)
-/* one value (counted already): sum, min, max, and the moments about the shift */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;
+    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
+    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
+    a.shift = ma + delta * (nb / n);
+    a.d1 = (pclr_m)0;
+    a.n += b.n;
+    a.s = pclr_add(a.s, b.s);
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+PCLR_FN pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k) {
+    if (a.n == 0) a.shift = (pclr_m)x;
+    a.n += k;
+    return a;
+}
 PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.s = pclr_add(a.s, (pclr_a)x);
     a.lo = pclr_min(a.lo, x);
@@ -93,26 +110,13 @@ PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.m2 += d * d;
     return a;
 }
-PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }
-/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    if (b.n == 0) return a;
-    if (a.n == 0) return b;
-    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;
-    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
-    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
-    a.shift = ma + delta * (nb / n);
-    a.d1 = 0;
-    a.n += b.n;
-    a.s = pclr_add(a.s, b.s);
-    a.lo = pclr_min(a.lo, b.lo);
-    a.hi = pclr_max(a.hi, b.hi);
-    return a;
+PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
+    return pclr_fold_value(pclr_count_in(a, x, 1), x);
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(PCLR_MAP((x), (i))))
 /* Folds one loaded vector into the accumulator, element by element. */
 #define PCLR_FOLD(acc, v, i) do { \
-    PCLR_COUNT_IN(acc, PCLR_VALUE(PCLR_MAP((v), (i))), PCLR_VECTOR); \
+    (acc) = pclr_count_in((acc), PCLR_VALUE(PCLR_MAP((v), (i))), PCLR_VECTOR); \
     (acc) = pclr_fold_value((acc), PCLR_VALUE(PCLR_MAP((v), (i)))); \
 } while (0)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */

@@ -32,17 +32,6 @@ double pclr_map(vec4 x, uint64_t i) {
 #define pclr_a double /* sums accumulate in this type (integers wrap) */
 #define pclr_m double /* mean and M2 are computed in this type */
 struct pclr_s { uint64_t n; double s; double lo; double hi; double shift; double d1; double m2; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.n = uint64_t(0);
-    s.s = double(0);
-    s.lo = packDouble2x32(uvec2(0u, 0x7ff00000u));
-    s.hi = packDouble2x32(uvec2(0u, 0xfff00000u));
-    s.shift = double(0);
-    s.d1 = double(0);
-    s.m2 = double(0);
-    return s;
-}
 #define PCLR_STATE_WORDS 14u
 void pclr_store_out(uint at, pclr_s s) {
     { const uvec2 w = unpackUint2x32(s.n); outw[at + 0u] = w.x; outw[at + 1u] = w.y; }
@@ -79,12 +68,41 @@ bool pclr_neg(pclr_v x) { return int(unpackDouble2x32(x).y) < 0; } /* the sign b
 /* NaN propagates; -0 orders before +0 */
 pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
 pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
-/* one value: the count; the first value a work-item meets becomes the shift its
-   moments are summed about; sum, min, max, and the moments about the shift */
-pclr_s pclr_fold(pclr_s a, pclr_v x) {
-    if (a.n == 0ul) a.shift = pclr_m(x);
-    a.n += 1ul;
-    a.s += pclr_a(x);
+pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+/* one value (counted already): sum, min, max, and the moments about the shift; the merge is
+   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean */
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.n = 0;
+    s.s = pclr_a(0);
+    s.lo = packDouble2x32(uvec2(0u, 0x7ff00000u));
+    s.hi = packDouble2x32(uvec2(0u, 0xfff00000u));
+    s.shift = pclr_m(0);
+    s.d1 = pclr_m(0);
+    s.m2 = pclr_m(0);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;
+    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
+    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
+    a.shift = ma + delta * (nb / n);
+    a.d1 = pclr_m(0);
+    a.n += b.n;
+    a.s = pclr_add(a.s, b.s);
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k) {
+    if (a.n == 0) a.shift = pclr_m(x);
+    a.n += k;
+    return a;
+}
+pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
+    a.s = pclr_add(a.s, pclr_a(x));
     a.lo = pclr_min(a.lo, x);
     a.hi = pclr_max(a.hi, x);
     const pclr_m d = pclr_m(x) - a.shift;
@@ -92,20 +110,8 @@ pclr_s pclr_fold(pclr_s a, pclr_v x) {
     a.m2 += d * d;
     return a;
 }
-/* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
-pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    if (b.n == 0ul) return a;
-    if (a.n == 0ul) return b;
-    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;
-    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
-    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
-    a.shift = ma + delta * (nb / n);
-    a.d1 = pclr_m(0);
-    a.n += b.n;
-    a.s += b.s;
-    a.lo = pclr_min(a.lo, b.lo);
-    a.hi = pclr_max(a.hi, b.hi);
-    return a;
+pclr_s pclr_fold(pclr_s a, pclr_v x) {
+    return pclr_fold_value(pclr_count_in(a, x, 1), x);
 }
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, pclr_v(pclr_map(vec4(uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 0ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 1ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 2ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 3ul)))), r))); }
 /* Folds one load (its first element at relative index i) into the accumulator, element by element. */

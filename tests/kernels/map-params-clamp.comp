@@ -34,11 +34,6 @@ int pclr_map(int x, uint64_t i, int p0 /* lo */, int p1 /* hi */) {
 /* ---- the operation: max ---- */
 #define pclr_v int /* values are computed in this type */
 struct pclr_s { int v; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.v = (-0x7fffffff - 1);
-    return s;
-}
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = uint(s.v);
@@ -53,10 +48,21 @@ pclr_s pclr_partial(uint j) {
     s.v = int(pw[at + 0u]);
     return s;
 }
-pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }
 pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_max(a.v, b.v); return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.v = (-0x7fffffff - 1);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.v = pclr_max(a.v, b.v);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.v = x;
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(pclr_map(int(int(pclr_xw((args.offset + r)))), r, args.p0, args.p1)))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

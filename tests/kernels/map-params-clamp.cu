@@ -41,9 +41,22 @@ typedef int pclr_v; /* values are computed in this type */
 PCLR_FN pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }
 typedef int pclr_s;
 #define PCLR_PARTIAL(vp, j) (vp)[j]
-#define PCLR_IDENTITY ((pclr_s)(-0x7fffffff - 1))
-#define pclr_merge pclr_max
-#define PCLR_LIFT(x, i) PCLR_VALUE(x)
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s = (-0x7fffffff - 1);
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a = pclr_max(a, b);
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s = x;
+    return s;
+}
+#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
 /* Folds one loaded vector into the accumulator, as a small tree. */
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).s[1], (i) + 1), (i) + 1)), pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).s[3], (i) + 3), (i) + 3))))

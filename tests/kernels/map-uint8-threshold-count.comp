@@ -33,11 +33,6 @@ int pclr_map(int x, uint64_t i, int p0 /* t */) {
 #define pclr_v int /* values are computed in this type */
 #define pclr_a int64_t /* sums accumulate in this type (integers wrap) */
 struct pclr_s { int64_t s; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.s = int64_t(0);
-    return s;
-}
 #define PCLR_STATE_WORDS 2u
 void pclr_store_out(uint at, pclr_s s) {
     { const uvec2 w = unpackUint2x32(uint64_t(s.s)); outw[at + 0u] = w.x; outw[at + 1u] = w.y; }
@@ -52,8 +47,21 @@ pclr_s pclr_partial(uint j) {
     s.s = int64_t(packUint2x32(uvec2(pw[at + 0u], pw[at + 1u])));
     return s;
 }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }
+pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.s = pclr_a(0);
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.s = pclr_add(a.s, b.s);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.s = pclr_a(x);
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(pclr_map(int(((pclr_xw((args.offset + r) >> 2) >> (uint((args.offset + r) & 3ul) * 8u)) & 0xffu)), r, args.p0)))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {

@@ -38,21 +38,20 @@ PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
     return s;
 }
 #define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
+/* b wins with the better value; ties go to the smaller index. A work-item meets its elements
+   in index order: a strictly better value wins its fold, and any element beats the identity (no index yet) */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
-    s.i = ~0UL /* no index */;
+    s.i = ~0UL;
     s.v = (-0x7fffffff - 1);
     return s;
 }
 #define PCLR_IDENTITY pclr_identity()
-/* b wins with the better value; ties go to the smaller index */
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    const int b_wins = b.v > a.v || (b.v == a.v && b.i < a.i);
+    const bool b_wins = b.v > a.v || (b.v == a.v && b.i < a.i);
     if (b_wins) { a.v = b.v; a.i = b.i; }
     return a;
 }
-/* A work-item meets its elements in index order: a strictly better value wins,
-   and any element beats the identity (no index yet). */
 PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
     if (x > a.v || a.i == ~0UL) { a.v = x; a.i = i; }
     return a;

@@ -39,9 +39,22 @@ typedef float pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 typedef float pclr_s;
 #define PCLR_PARTIAL(vp, j) (vp)[j]
-#define PCLR_IDENTITY ((pclr_s)0.0f)
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }
-#define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s = (pclr_a)0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a = pclr_add(a, b);
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s = (pclr_a)x;
+    return s;
+}
+#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((v), (i)), (i)))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */

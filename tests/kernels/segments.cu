@@ -74,8 +74,17 @@ PCLR_FN pclr_s pclr_identity(void) {
     return s;
 }
 #define PCLR_IDENTITY pclr_identity()
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { a.lo = pclr_min(a.lo, b.lo); a.hi = pclr_max(a.hi, b.hi); return a; }
-PCLR_FN pclr_s pclr_lift(pclr_v x) { pclr_s s; s.lo = s.hi = x; return s; }
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.lo = pclr_min(a.lo, b.lo);
+    a.hi = pclr_max(a.hi, b.hi);
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.lo = x;
+    s.hi = x;
+    return s;
+}
 #define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))
 #define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)

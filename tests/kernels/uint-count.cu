@@ -30,9 +30,22 @@ typedef uint pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
 typedef pclr_u64 pclr_s;
 #define PCLR_PARTIAL(vp, j) (vp)[j]
-#define PCLR_IDENTITY ((pclr_s)0)
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
-#define PCLR_LIFT(x, i) ((pclr_s)(PCLR_VALUE(x) != 0)) /* NaN counts, -0 does not */
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s = 0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a += b;
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s = x != (pclr_v)0 ? 1 : 0; /* NaN counts, -0 does not */
+    return s;
+}
+#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))
 /* Folds one loaded vector into the accumulator, as a small tree. */
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(PCLR_LIFT((v).s[0], (i) + 0), PCLR_LIFT((v).s[1], (i) + 1)), pclr_merge(PCLR_LIFT((v).s[2], (i) + 2), PCLR_LIFT((v).s[3], (i) + 3))))

@@ -25,11 +25,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the operation: min ---- */
 #define pclr_v uint /* values are computed in this type */
 struct pclr_s { uint v; };
-pclr_s pclr_identity() {
-    pclr_s s;
-    s.v = 0xffffffffu;
-    return s;
-}
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = uint(s.v);
@@ -45,9 +40,20 @@ pclr_s pclr_partial(uint j) {
     return s;
 }
 pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }
-pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }
-pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_min(a.v, b.v); return a; }
-pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }
+pclr_s pclr_identity(void) {
+    pclr_s s;
+    s.v = 0xffffffffu;
+    return s;
+}
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a.v = pclr_min(a.v, b.v);
+    return a;
+}
+pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s.v = x;
+    return s;
+}
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(pclr_xw((args.offset + r))))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
