@@ -14,8 +14,9 @@
    every knob setting tried (group size, unroll, vector width, stride,
    variant, grid), as in the CPU reference, and those bits must be Python's.
 
-   Usage: test_exact [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]
-   Built with -DPCLR_TEST_CUDA it also compiles every knob set's CUDA kernel
+   Usage: test_exact [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]
+   Built with -DPCLR_TEST_VULKAN it runs on Vulkan too (--backend vulkan; PCLR_SHADERC_LIBRARY names
+   shaderc where it is not found). Built with -DPCLR_TEST_CUDA it also compiles every knob set's CUDA kernel
    through NVRTC (--nvrtc-only: that and the API checks, no device run).
    Environment: PCLR_TEST_SEED=S reproduces a run (the seed is printed);
    PCLR_TEST_QUICK=1 fewer sizes and knob sets; PCLR_TEST_FULL=1 every knob
@@ -27,6 +28,9 @@
 #define PCLREDUCE_OPENCL
 #ifdef PCLR_TEST_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifdef PCLR_TEST_VULKAN
+#define PCLREDUCE_VULKAN
 #endif
 #include "../pclreduce.h"
 #include "pclr_test.h"
@@ -702,7 +706,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--big")) g_big = 1;
         else if (!strcmp(argv[i], "--nvrtc-only")) nvrtc_only = 1;
         else if (!strcmp(argv[i], "-v")) g_verbose = 1;
-        else { fprintf(stderr, "usage: test_exact [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]\n"); return 2; }
+        else { fprintf(stderr, "usage: test_exact [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]\n"); return 2; }
     }
     if (!desc.backends[0]) desc.backends[0] = PCLR_OPENCL;
     g_quick = (env = getenv("PCLR_TEST_QUICK")) != NULL && *env && *env != '0';
