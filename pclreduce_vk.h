@@ -19,8 +19,10 @@
 
    A context works on the engine's own VkInstance / VkPhysicalDevice /
    VkDevice / queue family (its device must have VK_KHR_push_descriptor
-   and shaderInt64 enabled, shaderFloat64 for doubles), or creates its own
-   (tools, tests). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
+   and shaderInt64 enabled, shaderFloat64 for doubles and exact sums, and
+   for exact sums shaderBufferInt64Atomics and shaderSharedInt64Atomics of
+   VK_KHR_shader_atomic_int64, taken as enabled where the physical device
+   has them), or creates its own (tools, tests; it enables those it finds). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
    where the device reports it; on the engine's device only at Vulkan 1.2+
    (whether VK_KHR_shader_float_controls is enabled there is not known).
    Each configuration is one compute pipeline, built once

@@ -409,7 +409,7 @@ static void api(void) {
 }
 
 /* ------------------------------------------------------------------ the device */
-/* vector 0: the default; -1: the widest load (32 bytes); per_unit: groups per compute unit (0: the default) */
+/* vector 0: the default; -1: the widest load (32 bytes), -2: 16 bytes (Vulkan's widest); per_unit: groups per compute unit (0: the default) */
 typedef struct knobs { const char *name; int vector, unroll, group, wave; pclr_stride stride; pclr_variant variant; int per_unit; } knobs;
 static const knobs g_knobs[] = {
     {"defaults", 0, 0, 0, 0, PCLR_STRIDE_DEFAULT, PCLR_VARIANT_DEFAULT, 0},
@@ -420,6 +420,7 @@ static const knobs g_knobs[] = {
     {"shuffle group 512 vector 1 unroll 8", 1, 8, 512, 32, PCLR_STRIDE_GLOBAL, PCLR_VARIANT_SHUFFLE, 0},
     {"defaults, one group per unit", 0, 0, 0, 0, PCLR_STRIDE_DEFAULT, PCLR_VARIANT_DEFAULT, 1},
     {"group 32 vector 1 unroll 1, 64 groups per unit", 1, 1, 32, 0, PCLR_STRIDE_GLOBAL, PCLR_VARIANT_UNROLLED, 64},
+    {"16-byte loads unroll 8 group 128 naive local", -2, 8, 128, 0, PCLR_STRIDE_LOCAL, PCLR_VARIANT_NAIVE, 0},
 };
 
 static long g_reduces, g_refused;
@@ -459,7 +460,7 @@ static void run_device(pclr_context *ctx) {
             c.type = ty;
             c.op = PCLR_SUM;
             c.accumulate = PCLR_EXACT;
-            c.vector_width = kn->vector < 0 ? (int)(32 / pclr_type_size(ty)) : kn->vector;
+            c.vector_width = kn->vector < 0 ? (int)((kn->vector == -1 ? 32 : 16) / pclr_type_size(ty)) : kn->vector;
             c.unroll = kn->unroll;
             c.group_size = kn->group;
             c.wave_width = kn->wave;
@@ -661,7 +662,7 @@ static void nvrtc_compiles(void) {
             c.op = PCLR_SUM;
             c.accumulate = PCLR_EXACT;
             c.backend = PCLR_CUDA;
-            c.vector_width = kn->vector < 0 ? (int)(32 / pclr_type_size(c.type)) : kn->vector;
+            c.vector_width = kn->vector < 0 ? (int)((kn->vector == -1 ? 32 : 16) / pclr_type_size(c.type)) : kn->vector;
             c.unroll = kn->unroll;
             c.group_size = kn->group;
             c.wave_width = kn->wave == 64 ? 0 : kn->wave; /* CUDA warps are 32 wide */
