@@ -2279,7 +2279,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
         const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
         if (c.layout != PCLR_LAYOUT_ONE) { *why = "rows, columns and segments are not written in GLSL yet (the opencl and cuda backends have them)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-        if (c.accumulate == PCLR_EXACT) { *why = "exact sums are not written in GLSL (the opencl and cuda backends have them; vulkan: accumulate wide or compensated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.accumulate == PCLR_EXACT && c.variant == PCLR_VARIANT_SHUFFLE) { *why = "Vulkan's exact sum merges in a tree in shared memory: variant naive, sequential or unrolled (not shuffle)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     }
     {
@@ -3708,34 +3708,109 @@ static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
     return s;
 }
 
-/* The dialect's words for the exact kernel. */
+/* Whether the exact kernel is written in GLSL (the Vulkan backend): the text
+   below is one kernel for the three dialects; their differences are the words
+   of pclr__gen_exact_words, the shared declarations' place and level 1's frame. */
+static int pclr__xglsl(const pclr_config *c) { return c->backend == PCLR_VULKAN; }
+static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap); /* (the GLSL kernel's) */
+
+/* A struct type named name with these fields: C's typedef, GLSL's declaration. */
+static void pclr__xstruct(pclr__gen *g, const pclr_config *c, const char *name, const char *fields) {
+    if (pclr__xglsl(c)) PCLR__GEN_PUTF(g, "struct %s {%s};\n", name, fields);
+    else PCLR__GEN_PUTF(g, "typedef struct %s {%s} %s;\n", name, fields, name);
+}
+
+/* Another name for a type (C's typedef, GLSL's macro). */
+static void pclr__xalias(pclr__gen *g, const pclr_config *c, const char *type, const char *name) {
+    if (pclr__xglsl(c)) PCLR__GEN_PUTF(g, "#define %s %s\n", name, type);
+    else PCLR__GEN_PUTF(g, "typedef %s %s;\n", type, name);
+}
+
+/* The dialect's words for the exact kernel: types and casts, atomics (64-bit
+   ones too), bit casts, clz, function qualifiers, `precise` (GLSL: the error-free
+   additions must not be contracted or reordered), and the cells: C passes the
+   group's cells and specials word to functions as pointers, GLSL names its
+   shared variables (PCLR_CELLS_PARAMS / _ARGS are empty); the launch's cells
+   (PCLR_TOTAL), the flags word after them, the ticket, the counter and out. */
 static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
     const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    if (pclr__xglsl(c)) {
+        PCLR__GEN_PUTF(g, "#extension GL_EXT_shader_atomic_int64 : require\n"
+                          "#define pclr_i64 int64_t\n#define pclr_v double /* the values, in double */\n"
+                          "#define PCLR_FN\n#define PCLR_COLD\n#define PCLR_SHARED shared\n#define PCLR_PRECISE precise\n"
+                          "#define PCLR_LID gl_LocalInvocationID.x\n"
+                          "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"
+                          "#define PCLR_BARRIER() barrier()\n#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n"
+                          "#define PCLR_EQ(a, b) int((a) == (b))\n#define PCLR_CAST(t, x) t(x)\n"
+                          "#define PCLR_DIGIT 0xffffffffl\n#define PCLR_M52 0xffffffffffffful\n"
+                          "#define PCLR_ATOMIC_ADD64(a, v) atomicAdd((a), (v))\n"
+                          "#define PCLR_ATOMIC_OR(a, v) atomicOr((a), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(a, v) atomicMin((a), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(a, v) atomicMax((a), (v))\n"
+                          "#define PCLR_BITS(d) doubleBitsToUint64(d)\n"
+                          "#define PCLR_CLZ(x) (31 - findMSB(uint(x)))\n"
+                          "#define pclr_r uint64_t /* the result's bits */\n#define PCLR_RESULT(b) uint64_t(b)\n"
+                          "/* the group's cells and specials are the shared variables below */\n"
+                          "#define PCLR_CELLS_PARAMS\n#define PCLR_CELLS_ARGS\n#define PCLR_SPECIALS specials\n"
+                          "#define PCLR_GROUP_CELLS\n#define PCLR_LDS_PARAM\n#define PCLR_GROUP_LDS\n"
+                          "/* the launch's cells from word args.part_at of the partials, then the flags word */\n"
+                          "layout(std430, set = 0, binding = 2) coherent buffer pclr_cell_words { int64_t pclr_total[]; };\n"
+                          "#define PCLR_TOTAL(k) pclr_total[args.part_at / 2u + (k)]\n#define PCLR_TOTAL_VOLATILE(k) PCLR_TOTAL(k)\n"
+                          "#define PCLR_FLAGS pw[args.part_at + 2u * PCLR_CELLS]\n#define PCLR_FLAGS_VOLATILE PCLR_FLAGS\n"
+                          "#define PCLR_COUNTER counter\n"
+                          "void pclr_store_result(uint64_t b) { outw[args.out_at] = uint(b);%s }\n"
+                          "#define PCLR_STORE_RESULT(r) pclr_store_result(r)\n",
+                       dbl ? " outw[args.out_at + 1u] = uint(b >> 32);" : "");
+        return;
+    }
     if (g->cuda)
-        PCLR__GEN_PUTF(g, "#define PCLR_ATOMIC_ADD64(p, v) atomicAdd((unsigned long long *)(p), (unsigned long long)(v))\n"
-                          "#define PCLR_ATOMIC_OR(p, v) atomicOr((p), (v))\n"
-                          "#define PCLR_ATOMIC_MIN(p, v) atomicMin((p), (v))\n"
-                          "#define PCLR_ATOMIC_MAX(p, v) atomicMax((p), (v))\n"
+        PCLR__GEN_PUTF(g, "#define PCLR_ATOMIC_ADD64(a, v) atomicAdd((unsigned long long *)&(a), (unsigned long long)(v))\n"
+                          "#define PCLR_ATOMIC_OR(a, v) atomicOr(&(a), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(a, v) atomicMin(&(a), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(a, v) atomicMax(&(a), (v))\n"
                           "#define PCLR_BITS(d) ((pclr_u64)__double_as_longlong(d))\n"
                           "#define PCLR_CLZ(x) __clz((int)(x))\n"
+                          "typedef %s pclr_r; /* the result */\n"
                           "#define PCLR_RESULT(b) %s\n"
                           "#define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */\n",
-                       dbl ? "__longlong_as_double((long long)(b))" : "__int_as_float((int)(uint)(b))");
+                       dbl ? "double" : "float", dbl ? "__longlong_as_double((long long)(b))" : "__int_as_float((int)(uint)(b))");
     else
         PCLR__GEN_PUTF(g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
                           "typedef long pclr_i64;\n"
-                          "#define PCLR_ATOMIC_ADD64(p, v) atom_add((p), (v))\n"
-                          "#define PCLR_ATOMIC_OR(p, v) atomic_or((p), (v))\n"
-                          "#define PCLR_ATOMIC_MIN(p, v) atomic_min((p), (v))\n"
-                          "#define PCLR_ATOMIC_MAX(p, v) atomic_max((p), (v))\n"
+                          "#define PCLR_ATOMIC_ADD64(a, v) atom_add(&(a), (v))\n"
+                          "#define PCLR_ATOMIC_OR(a, v) atomic_or(&(a), (v))\n"
+                          "#define PCLR_ATOMIC_MIN(a, v) atomic_min(&(a), (v))\n"
+                          "#define PCLR_ATOMIC_MAX(a, v) atomic_max(&(a), (v))\n"
                           "#define PCLR_BITS(d) as_ulong(d)\n"
                           "#define PCLR_CLZ(x) ((int)clz((uint)(x)))\n"
+                          "typedef %s pclr_r; /* the result */\n"
                           "#define PCLR_RESULT(b) %s\n"
                           "/* PoCL 3 (LLVM 15) loses the local-memory atomics of a function called both inside\n"
                           "   and outside a function with barriers, unless it is inlined: inline them all */\n"
                           "#ifdef __clang__\n#undef PCLR_FN\n#define PCLR_FN static inline __attribute__((always_inline))\n#endif\n"
                           "#define PCLR_COLD PCLR_FN\n",
-                       dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
+                       dbl ? "double" : "float", dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
+    pclr__put(g->w, "#define PCLR_PRECISE\n#define PCLR_EQ(a, b) ((a) == (b))\n#define PCLR_CAST(t, x) ((t)(x))\n"
+                    "#define PCLR_DIGIT 0xffffffff\n#define PCLR_M52 ((pclr_u64)0xfffffffffffff)\n"
+                    "/* the group's cells and specials word, passed on as pointers */\n"
+                    "#define PCLR_CELLS_PARAMS , PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials\n"
+                    "#define PCLR_CELLS_ARGS , cells, specials\n#define PCLR_SPECIALS (*specials)\n"
+                    "#define PCLR_GROUP_CELLS , cells, &specials\n"
+                    "#define PCLR_LDS_PARAM , PCLR_LOCAL pclr_acc *lds\n#define PCLR_GROUP_LDS , lds\n"
+                    "/* the launch's cells (the kernel's total), then the flags word */\n"
+                    "#define PCLR_TOTAL(k) total[k]\n#define PCLR_TOTAL_VOLATILE(k) ((PCLR_GLOBAL volatile pclr_i64 *)total)[k]\n"
+                    "#define PCLR_FLAGS (*(PCLR_GLOBAL uint *)(total + PCLR_CELLS))\n"
+                    "#define PCLR_FLAGS_VOLATILE (*(PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS))\n"
+                    "#define PCLR_COUNTER (*counter)\n#define PCLR_STORE_RESULT(r) out[0] = (r)\n");
+}
+
+/* The group's shared variables (ind: the indent; C declares them in the kernel,
+   GLSL at global scope before the functions that name them); lds: its tree's. */
+static void pclr__gen_exact_shared(pclr__gen *g, const pclr_config *c, const char *ind, int lds) {
+    if (lds) PCLR__GEN_PUTF(g, "%sPCLR_SHARED pclr_acc lds[%s];\n", ind, c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
+    else PCLR__GEN_PUTF(g, "%sPCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */\n"
+                           "%sPCLR_SHARED uint specials;\n%sPCLR_SHARED int cell_lo, cell_hi;\n%sPCLR_SHARED %s is_last;\n",
+                        ind, ind, ind, ind, pclr__xglsl(c) ? "bool" : "uint");
 }
 
 /* Lane k of a work-item's lanes (base: a pclr_lanes expression; part 's' the
@@ -3743,7 +3818,7 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
    a vector's values (part 'x', base: a pclr_values expression). */
 static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *buf, size_t cap, const char *base, char part, int k) {
     const int dbl_lanes = pclr__reduced(c) == PCLR_DOUBLE && part != 'x', v1 = c->vector_width == 1;
-    if (g->cuda) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
+    if (g->cuda || pclr__xglsl(c)) snprintf(buf, cap, "%s.%c[%d]", base, part == 'x' ? 's' : part, k);
     else if (dbl_lanes && v1) snprintf(buf, cap, "%s.%c", base, part);
     else if (dbl_lanes) snprintf(buf, cap, "%s.%c.s%x", base, part, k);
     else if (v1) snprintf(buf, cap, "%s", base);
@@ -3755,38 +3830,39 @@ static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *b
    checked additions, spills, merges and deposits. */
 static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     const pclr_type rt = pclr__reduced(c); /* the elements', or their map's */
-    const int dbl = rt == PCLR_DOUBLE, V = c->vector_width;
+    const int dbl = rt == PCLR_DOUBLE, V = c->vector_width, glsl = pclr__xglsl(c);
     const pclr__exact_shape x = pclr__exact_shape_of(rt);
     char a[64], b[64];
     int k;
     pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
                     "   The exact sum of the elements, rounded once (nearest, ties to even). */\n");
-    pclr__gen_value(g, c);
+    if (!glsl) pclr__gen_value(g, c);
     pclr__gen_exact_words(g, c);
-    PCLR__GEN_PUTF(g, "typedef %s pclr_r; /* the result */\n"
-                      "/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - %d),\n"
+    PCLR__GEN_PUTF(g, "/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - %d),\n"
                       "   carried in 64 bits: deposits add signed pieces under 2^32 to it. */\n"
                       "#define PCLR_CELLS %d\n#define PCLR_CELL_EMIN (%d)\n"
                       "/* the result's precision; its smallest and largest ulp, in bits of the cells */\n"
                       "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
-                   dbl ? "double" : "float", -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
+                   -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
+    if (glsl) pclr__gen_exact_shared(g, c, "", 0);
     pclr__put(g->w,
         "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
         "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
         "   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */\n"
-        "#define PCLR_ADD_CHECKED(t, x, exact) do { const double s_ = (t) + (x); \\\n"
-        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n"
+        "#define PCLR_ADD_CHECKED(t, x, exact) do { PCLR_PRECISE const double s_ = (t) + (x), d_ = s_ - (t), f_ = s_ - (x); \\\n"
+        "    (exact) &= PCLR_EQ(d_, (x)) & PCLR_EQ(f_, (t)); (t) = s_; } while (false)\n"
         "/* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN\n"
         "   or an overflow make e NaN) */\n"
-        "#define PCLR_TWO_SUM(s, x, e) do { const double t_ = (s) + (x), v_ = t_ - (s); \\\n"
-        "    (e) = ((s) - (t_ - v_)) + ((x) - v_); (s) = t_; } while (0)\n"
+        "#define PCLR_TWO_SUM(s, x, e) do { PCLR_PRECISE const double ts_ = (s) + (x), tv_ = ts_ - (s), \\\n"
+        "    te_ = ((s) - (ts_ - tv_)) + ((x) - tv_); (e) = te_; (s) = ts_; } while (false)\n"
         "/* A finite double d = m 2^q (m < 2^53 an integer) as signed pieces of the\n"
-        "   cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */\n"
-        "typedef struct pclr_pieces { int k; pclr_i64 p0, p1, p2; } pclr_pieces;\n"
+        "   cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */\n");
+    pclr__xstruct(g, c, "pclr_pieces", " int k; pclr_i64 p0, p1, p2; ");
+    pclr__put(g->w,
         "PCLR_FN pclr_pieces pclr_pieces_of(double d) {\n"
         "    const pclr_u64 b = PCLR_BITS(d);\n"
-        "    const int e = (int)(b >> 52) & 0x7ff;\n"
-        "    pclr_u64 m = (b & (pclr_u64)0xfffffffffffff) | ((pclr_u64)(e != 0) << 52);\n"
+        "    const int e = PCLR_CAST(int, b >> 52) & 0x7ff;\n"
+        "    pclr_u64 m = (b & PCLR_M52) | (PCLR_CAST(pclr_u64, e != 0) << 52);\n"
         "    int p = (e != 0 ? e : 1) - 1075 - PCLR_CELL_EMIN;\n"
         "    pclr_pieces r;\n");
     if (x.emin > -1074) /* the smallest p is 1 - 1075 - emin */
@@ -3795,64 +3871,70 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         "    const int sh = p & 31;\n"
         "    const pclr_u64 w = m << sh, top = sh != 0 ? m >> (64 - sh) : 0; /* m 2^sh: 85 bits */\n"
         "    r.k = p >> 5;\n"
-        "    r.p0 = (pclr_i64)(w & 0xffffffff);\n"
-        "    r.p1 = (pclr_i64)(w >> 32);\n"
-        "    r.p2 = (pclr_i64)top;\n"
-        "    if (b >> 63) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }\n"
+        "    r.p0 = PCLR_CAST(pclr_i64, w & PCLR_DIGIT);\n"
+        "    r.p1 = PCLR_CAST(pclr_i64, w >> 32);\n"
+        "    r.p2 = PCLR_CAST(pclr_i64, top);\n"
+        "    if ((b >> 63) != 0) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }\n"
         "    return r;\n"
         "}\n"
         "/* One value into the group's cells; inf and NaN set flags instead (1 NaN, 2 +inf, 4 -inf). */\n"
-        "PCLR_COLD void pclr_put(double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
-        "    if (x - x != 0) {\n"
-        "        PCLR_ATOMIC_OR(specials, x != x ? 1u : x > 0 ? 2u : 4u);\n"
+        "PCLR_COLD void pclr_put(double x PCLR_CELLS_PARAMS) {\n"
+        "    PCLR_PRECISE const double z = x - x; /* 0, or NaN for inf and NaN */\n"
+        "    if (z != 0) {\n"
+        "        PCLR_ATOMIC_OR(PCLR_SPECIALS, x != x ? 1u : x > 0 ? 2u : 4u);\n"
         "    } else if (x != 0) {\n"
         "        const pclr_pieces q = pclr_pieces_of(x);\n"
-        "        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells + q.k, q.p0);\n"
-        "        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 1, q.p1);\n"
-        "        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 2, q.p2);\n"
+        "        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells[q.k], q.p0);\n"
+        "        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 1], q.p1);\n"
+        "        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 2], q.p2);\n"
         "    }\n"
         "}\n");
     /* pclr_acc: a running sum in the group tree */
-    if (dbl)
-        pclr__put(g->w, "/* A running sum: s, and the exact sum c of the rounding errors of s. */\n"
-                        "typedef struct pclr_acc { double s, c; } pclr_acc;\n"
-                        "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n"
-                        "PCLR_FN void pclr_put_acc(pclr_acc a, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
-                        "    pclr_put(a.s, cells, specials);\n"
-                        "    pclr_put(a.c, cells, specials);\n"
+    if (dbl) {
+        pclr__put(g->w, "/* A running sum: s, and the exact sum c of the rounding errors of s. */\n");
+        pclr__xstruct(g, c, "pclr_acc", " double s, c; ");
+        pclr__put(g->w, "PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }\n"
+                        "PCLR_FN void pclr_put_acc(pclr_acc a PCLR_CELLS_PARAMS) {\n"
+                        "    pclr_put(a.s PCLR_CELLS_ARGS);\n"
+                        "    pclr_put(a.c PCLR_CELLS_ARGS);\n"
                         "}\n"
                         "/* Two running sums into one: s by TwoSum, its error into c, checked; a merge\n"
                         "   that would round puts the four parts into the cells. */\n"
-                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {\n"
                         "    pclr_acc t = a;\n"
                         "    double e;\n"
                         "    int exact = 1;\n"
                         "    PCLR_TWO_SUM(t.s, b.s, e);\n"
                         "    PCLR_ADD_CHECKED(t.c, b.c, exact);\n"
                         "    PCLR_ADD_CHECKED(t.c, e, exact);\n"
-                        "    if (exact) return t;\n"
-                        "    pclr_put_acc(a, cells, specials);\n"
-                        "    pclr_put_acc(b, cells, specials);\n"
+                        "    if (exact != 0) return t;\n"
+                        "    pclr_put_acc(a PCLR_CELLS_ARGS);\n"
+                        "    pclr_put_acc(b PCLR_CELLS_ARGS);\n"
                         "    return pclr_acc_zero();\n"
                         "}\n");
-    else
-        pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n"
-                        "typedef double pclr_acc;\n#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
+    } else {
+        pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n");
+        pclr__xalias(g, c, "double", "pclr_acc");
+        pclr__put(g->w, "#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
                         "/* Two running sums into one; the rounding error (TwoSum) goes into the cells. */\n"
-                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {\n"
                         "    double e;\n"
                         "    PCLR_TWO_SUM(a, b, e); /* (no overflow: |a|, |b| < 2^159) */\n"
-                        "    if (e != 0) pclr_put(e, cells, specials);\n"
+                        "    if (e != 0) pclr_put(e PCLR_CELLS_ARGS);\n"
                         "    return a;\n"
                         "}\n");
+    }
     /* pclr_lanes: level 1's running sums, one per lane of a loaded vector; pclr_values: a vector's values in double */
     pclr__put(g->w, "/* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add\n"
                     "   independently (SIMD on CPUs: OpenCL vector types) ---- */\n");
-    if (g->cuda) {
-        PCLR__GEN_PUTF(g, "typedef struct pclr_values { double s[%d]; } pclr_values;\n", V);
-        if (dbl) PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { double s[%d], c[%d]; } pclr_lanes;\n", V, V);
-        else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
-        pclr__put(g->w, "typedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+    if (g->cuda || glsl) {
+        snprintf(a, sizeof a, " double s[%d]; ", V);
+        pclr__xstruct(g, c, "pclr_values", a);
+        snprintf(a, sizeof a, " double s[%d], c[%d]; ", V, V);
+        if (dbl) pclr__xstruct(g, c, "pclr_lanes", a);
+        else pclr__xalias(g, c, "pclr_values", "pclr_lanes");
+        pclr__xalias(g, c, "int", "pclr_mask");
+        PCLR__GEN_PUTF(g, "#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) %s\n", glsl ? "((m) != 0)" : "(m)");
     } else {
         if (V == 1) pclr__put(g->w, "typedef double pclr_values;\ntypedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
         else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\ntypedef long%d pclr_mask; /* comparisons: -1 true */\n"
@@ -3867,27 +3949,40 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     }
     pclr__put(g->w, "    return t;\n}\n");
     /* PCLR_VALUES_OF(v, i): the values of a load v (a pclr_in; i: its first element's index) in double */
-    if (!g->cuda && !g->map && c->type == PCLR_FLOAT)
+    if (!g->cuda && !glsl && !g->map && c->type == PCLR_FLOAT)
         PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) convert_double%s(v)\n", V == 1 ? "" : V == 2 ? "2" : V == 4 ? "4" : V == 8 ? "8" : "16");
-    else if (!g->cuda && !g->map && dbl)
+    else if (!g->cuda && !glsl && !g->map && dbl)
         pclr__put(g->w, "#define PCLR_VALUES_OF(v, i) (v)\n");
     else { /* (a macro: a map's call takes the kernel's parameters) */
-        char e[160];
+        char e[1800];
         pclr__put(g->w, "PCLR_FN pclr_values pclr_values_make(");
         for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "double x%d%s", k, k + 1 < V ? ", " : ") {\n    pclr_values x;\n");
         for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    %s = x%d;\n", pclr__xlane(g, c, a, sizeof a, "x", 'x', k), k);
-        pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
-        for (k = 0; k < V; ++k) {
-            pclr__gen_elem(g, k, e, sizeof e);
-            PCLR__GEN_PUTF(g, "%sPCLR_VALUE(%s)%s", k && k % 2 == 0 ? "\\\n    " : "", e, k + 1 < V ? ", " : ")\n");
+        if (glsl) { /* GLSL: the words of a load (v, and y's v2) taken apart as the other GLSL kernels do */
+            const int y = g->map && g->map->y;
+            PCLR__GEN_PUTF(g, "    return x;\n}\npclr_values pclr_values_of(pclr_in_x v, %suint64_t i) {\n    return pclr_values_make(",
+                           y ? "pclr_in_y v2, " : "");
+            for (k = 0; k < V; ++k) {
+                pclr__gvalue(g, c, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "%s%s", e, k + 1 < V ? ",\n                            " : ");\n}\n");
+            }
+            PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) pclr_values_of(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
+            pclr__gvalue(g, c, -1, e, sizeof e);
+            PCLR__GEN_PUTF(g, "/* the element at relative index r */\ndouble pclr_value_at(uint64_t r) { return %s; }\n", e);
+        } else {
+            pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
+            for (k = 0; k < V; ++k) {
+                pclr__gen_elem(g, k, e, sizeof e);
+                PCLR__GEN_PUTF(g, "%sPCLR_VALUE(%s)%s", k && k % 2 == 0 ? "\\\n    " : "", e, k + 1 < V ? ", " : ")\n");
+            }
         }
     }
     /* the checked addition of a vector into the lanes */
-    if (!g->cuda && !dbl)
+    if (!g->cuda && !glsl && !dbl)
         pclr__put(g->w, "/* t += x lane by lane, checked as PCLR_ADD_CHECKED */\n"
                         "#define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \\\n"
                         "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n");
-    else if (!g->cuda)
+    else if (!g->cuda && !glsl)
         pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked as PCLR_ADD_CHECKED */\n"
                         "#define PCLR_ADD_LANES(t, x, exact) do { \\\n"
                         "    const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \\\n"
@@ -3898,47 +3993,49 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < V; ++k)
             PCLR__GEN_PUTF(g, dbl ? " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);"
                                   : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
-        pclr__put(g->w, " \\\n} while (0)\n");
+        pclr__put(g->w, " \\\n} while (false)\n");
     }
     /* the spill, the fold of a vector and of one element, the lanes' sum */
     PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
                       "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
                       "   than 53 bits within a running sum). */\n"
-                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
-                      "    const double x[%d] = {", (dbl ? 3 : 2) * V);
+                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {\n"
+                      "    const double x[%d] = ", (dbl ? 3 : 2) * V);
+    if (glsl) PCLR__GEN_PUTF(g, "double[%d](", (dbl ? 3 : 2) * V);
+    else pclr__put(g->w, "{");
     for (k = 0; k < V; ++k) {
         PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
         if (dbl) PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
     }
-    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : "};\n");
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : glsl ? ");\n" : "};\n");
     PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
-                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k], cells, specials);\n"
+                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);\n"
                       "    return pclr_lanes_zero();\n"
                       "}\n", (dbl ? 3 : 2) * V);
     pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
-                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {\n"
                     "    pclr_lanes t = acc;\n"
                     "    pclr_mask exact = PCLR_MASK_ALL;\n"
                     "    PCLR_ADD_LANES(t, x, exact);\n"
-                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x, cells, specials);\n"
+                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);\n"
                     "}\n");
     pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
     pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
     PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
-                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
-                      "    pclr_put(%s, cells, specials);\n", a);
-    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s, cells, specials);\n", b);
-    PCLR__GEN_PUTF(g, "    pclr_put(x, cells, specials);\n    %s = 0.0;\n", a);
+                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
+                      "    pclr_put(%s PCLR_CELLS_ARGS);\n", a);
+    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", b);
+    PCLR__GEN_PUTF(g, "    pclr_put(x PCLR_CELLS_ARGS);\n    %s = 0.0;\n", a);
     if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
     pclr__put(g->w, "    return acc;\n"
                     "}\n"
-                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
                     "    int exact = 1;\n");
     if (dbl)
         PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
                           "    PCLR_TWO_SUM(s, x, e);\n"
                           "    PCLR_ADD_CHECKED(c, e, exact);\n"
-                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
                           "    %s = s;\n"
                           "    %s = c;\n"
                           "    return acc;\n"
@@ -3946,27 +4043,30 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     else
         PCLR__GEN_PUTF(g, "    double s = %s;\n"
                           "    PCLR_ADD_CHECKED(s, x, exact);\n"
-                          "    if (!exact) return pclr_spill_one(acc, x, cells, specials);\n"
+                          "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
                           "    %s = s;\n"
                           "    return acc;\n"
                           "}\n", a, a);
     pclr__put(g->w, "/* The lanes into one running sum: TwoSum merges, their errors into the cells. */\n"
-                    "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n");
+                    "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
     if (dbl) {
         PCLR__GEN_PUTF(g, "    pclr_acc a%s;\n    a.s = %s;\n", V > 1 ? ", b" : "", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
         PCLR__GEN_PUTF(g, "    a.c = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', 0));
         for (k = 1; k < V; ++k) {
             PCLR__GEN_PUTF(g, "    b.s = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
-            PCLR__GEN_PUTF(g, "    b.c = %s;\n    a = pclr_merge(a, b, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+            PCLR__GEN_PUTF(g, "    b.c = %s;\n    a = pclr_merge(a, b PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
         }
     } else {
         PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
-        for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s, cells, specials);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+        for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
     }
-    pclr__gen_elem(g, -1, a, sizeof a);
-    PCLR__GEN_PUTF(g, "    return a;\n}\n"
-                      "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s), cells, &specials)\n"
-                      "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i), cells, &specials)\n", a);
+    pclr__put(g->w, "    return a;\n}\n"
+                    "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n");
+    if (glsl) pclr__put(g->w, "#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)\n");
+    else {
+        pclr__gen_elem(g, -1, a, sizeof a);
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s) PCLR_GROUP_CELLS)\n", a);
+    }
 }
 
 /* Level 2 for the exact sum: the running sums merge up a tree (lanes whose
@@ -3974,7 +4074,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
     const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
     pclr__put(g->w, PCLR__TEXT_LEVEL2);
-    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+    if (pclr__xglsl(c)) pclr__gen_exact_shared(g, c, "", 1);
+    if (c->variant == PCLR_VARIANT_SHUFFLE) { /* (not on Vulkan: pclr_config_resolve) */
         if (g->cuda && !dbl) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
         else if (g->cuda)
             pclr__put(g->w, "PCLR_FN pclr_acc pclr_shfl_down(pclr_acc v, uint delta) {\n"
@@ -3995,38 +4096,37 @@ static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
             pclr__put(g->w, "    return v;\n}\n#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))\n");
         }
         pclr__put(g->w, "/* lanes below delta merge their partner's sum: lane 0 gets the wave's */\n"
-                        "PCLR_FN pclr_acc pclr_wave_sum(pclr_acc v, uint width, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {\n"
+                        "PCLR_FN pclr_acc pclr_wave_sum(pclr_acc v, uint width PCLR_CELLS_PARAMS) {\n"
                         "    const uint lane = PCLR_LID % PCLR_WAVE;\n"
                         "#pragma unroll\n"
                         "    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1) {\n"
                         "        const pclr_acc o = PCLR_SHFL_DOWN(v, delta);\n"
-                        "        if (delta < width && lane < delta) v = pclr_merge(v, o, cells, specials);\n"
+                        "        if (delta < width && lane < delta) v = pclr_merge(v, o PCLR_CELLS_ARGS);\n"
                         "    }\n"
                         "    return v;\n"
                         "}\n");
     }
-    pclr__put(g->w, "PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc, PCLR_LOCAL pclr_acc *lds, PCLR_LOCAL pclr_i64 *cells,\n"
-                    "                                PCLR_LOCAL uint *specials) {\n"
+    pclr__put(g->w, "PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc PCLR_LDS_PARAM PCLR_CELLS_PARAMS) {\n"
                     "    const uint lid = PCLR_LID;\n");
     if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width)
-        pclr__put(g->w, "    acc = pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n"
+        pclr__put(g->w, "    acc = pclr_wave_sum(acc, PCLR_WAVE PCLR_CELLS_ARGS);\n"
                         "    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;\n"
                         "    PCLR_BARRIER();\n"
                         "    if (lid < PCLR_WAVE) {\n"
                         "        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : pclr_acc_zero();\n"
-                        "        acc = pclr_wave_sum(acc, PCLR_GROUP / PCLR_WAVE, cells, specials);\n"
+                        "        acc = pclr_wave_sum(acc, PCLR_GROUP / PCLR_WAVE PCLR_CELLS_ARGS);\n"
                         "    }\n"
                         "    return acc;\n");
     else if (c->variant == PCLR_VARIANT_SHUFFLE)
         pclr__put(g->w, "    (void)lds; (void)lid; /* one wave */\n"
-                        "    return pclr_wave_sum(acc, PCLR_WAVE, cells, specials);\n");
+                        "    return pclr_wave_sum(acc, PCLR_WAVE PCLR_CELLS_ARGS);\n");
     else
         PCLR__GEN_PUTF(g, "    lds[lid] = acc;\n"
                           "    PCLR_BARRIER();\n"
                           "    /* the divergence-free tree%s */\n"
                           "#pragma unroll%s\n"
                           "    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {\n"
-                          "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s], cells, specials);\n"
+                          "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s] PCLR_CELLS_ARGS);\n"
                           "        PCLR_BARRIER();\n"
                           "    }\n"
                           "    return acc;\n",
@@ -4036,78 +4136,117 @@ static void pclr__gen_exact_group(pclr__gen *g, const pclr_config *c) {
 
 /* Rounds the launch's cells into the result (the last group's work-item 0). */
 static void pclr__gen_exact_round(pclr__gen *g, const pclr_config *c) {
-    const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
+    const int dbl = pclr__reduced(c) == PCLR_DOUBLE, glsl = pclr__xglsl(c);
     PCLR__GEN_PUTF(g,
         "/* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----\n"
-        "   specials: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.\n"
-        "   c[lo..hi] are the nonzero cells (c[hi + 1] is 0 and may be written). */\n"
+        "   flags: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.\n"
+        "   cells[lo..hi] are the nonzero cells (cells[hi + 1] is 0 and may be written). */\n"
         "#define PCLR_SIGN_BIT %s\n#define PCLR_INF_BITS %s\n#define PCLR_NAN_BITS %s\n"
-        "PCLR_FN pclr_r pclr_round(PCLR_LOCAL pclr_i64 *c, int lo, int hi, uint specials) {\n"
-        "    if ((specials & 1) != 0 || (specials & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);\n"
-        "    if (specials != 0) return PCLR_RESULT(specials == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);\n"
+        "PCLR_FN pclr_r pclr_round(int lo, int hi, uint flags PCLR_CELLS_PARAMS) {\n"
+        "    if ((flags & 1) != 0 || (flags & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);\n"
+        "    if (flags != 0) return PCLR_RESULT(flags == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);\n"
         "    if (hi < 0) return PCLR_RESULT(0); /* an exact zero is +0, as 0 elements give */\n"
         "    /* carries up: each cell keeps a digit in [0, 2^32); the last carry (0 or -1) is the sign */\n"
         "    pclr_i64 carry = 0;\n"
         "    int k;\n"
         "    for (k = lo; k <= hi + 1; ++k) {\n"
-        "        const pclr_i64 v = c[k] + carry;\n"
-        "        c[k] = v & 0xffffffff;\n"
+        "        const pclr_i64 v = cells[k] + carry;\n"
+        "        cells[k] = v & PCLR_DIGIT;\n"
         "        carry = v >> 32;\n"
         "    }\n"
-        "    const int neg = carry < 0;\n"
+        "    const bool neg = carry < 0;\n"
         "    if (neg) { /* the magnitude: the digits' two's complement */\n"
         "        pclr_i64 borrow = 1;\n"
         "        for (k = lo; k <= hi + 1; ++k) {\n"
-        "            const pclr_i64 v = (~c[k] & 0xffffffff) + borrow;\n"
-        "            c[k] = v & 0xffffffff;\n"
+        "            const pclr_i64 v = (~cells[k] & PCLR_DIGIT) + borrow;\n"
+        "            cells[k] = v & PCLR_DIGIT;\n"
         "            borrow = v >> 32;\n"
         "        }\n"
         "    }\n"
         "    int top = hi + 1;\n"
-        "    while (top > lo && c[top] == 0) --top;\n"
-        "    if (c[top] == 0) return PCLR_RESULT(0); /* exact cancellation */\n"
+        "    while (top > lo && cells[top] == 0) --top;\n"
+        "    if (cells[top] == 0) return PCLR_RESULT(0); /* exact cancellation */\n"
         "    /* the result's ulp, in bits of the cells: PCLR_MANT bits below the leading one, or the subnormal ulp */\n"
-        "    const int msb = 32 * top + 31 - PCLR_CLZ(c[top]);\n"
+        "    const int msb = 32 * top + 31 - PCLR_CLZ(cells[top]);\n"
         "    const int ulp = msb - (PCLR_MANT - 1) > PCLR_SUB_ULP ? msb - (PCLR_MANT - 1) : PCLR_SUB_ULP;\n"
         "    const pclr_u64 sign = neg ? PCLR_SIGN_BIT : 0;\n"
         "    if (ulp > PCLR_TOP_ULP) return PCLR_RESULT(sign | PCLR_INF_BITS);\n"
         "    /* 64 bits from the guard bit (the one below the ulp) up; the sticky bit: any lower one */\n"
         "    const int gk = (ulp - 1) >> 5, gs = (ulp - 1) & 31;\n"
-        "    const pclr_u64 d0 = (pclr_u64)c[gk], d1 = gk + 1 <= top ? (pclr_u64)c[gk + 1] : 0,\n"
-        "                   d2 = gk + 2 <= top ? (pclr_u64)c[gk + 2] : 0;\n"
+        "    const pclr_u64 d0 = PCLR_CAST(pclr_u64, cells[gk]), d1 = gk + 1 <= top ? PCLR_CAST(pclr_u64, cells[gk + 1]) : 0,\n"
+        "                   d2 = gk + 2 <= top ? PCLR_CAST(pclr_u64, cells[gk + 2]) : 0;\n"
         "    const pclr_u64 w = ((d1 << 32 | d0) >> gs) | (gs != 0 ? d2 << (64 - gs) : 0);\n"
-        "    int sticky = (d0 & (((pclr_u64)1 << gs) - 1)) != 0;\n"
-        "    for (k = lo; k < gk; ++k) sticky |= c[k] != 0;\n"
+        "    int sticky = PCLR_CAST(int, (d0 & ((PCLR_CAST(pclr_u64, 1) << gs) - 1)) != 0);\n"
+        "    for (k = lo; k < gk; ++k) sticky |= PCLR_CAST(int, cells[k] != 0);\n"
         "    pclr_u64 kept = w >> 1;\n"
-        "    kept += (w & 1) != 0 && (sticky || (kept & 1) != 0);\n"
+        "    if ((w & 1) != 0 && (sticky != 0 || (kept & 1) != 0)) kept += 1;\n"
         "    /* exponent field and mantissa in one sum: kept's leading bit (or a carry\n"
         "       out of the rounding) steps the exponent; past the largest value it gives inf */\n"
-        "    return PCLR_RESULT(sign | (((pclr_u64)(ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));\n"
+        "    return PCLR_RESULT(sign | ((PCLR_CAST(pclr_u64, ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));\n"
         "}\n",
-        dbl ? "((pclr_u64)1 << 63)" : "((pclr_u64)1 << 31)", dbl ? "((pclr_u64)0x7ff0000000000000)" : "((pclr_u64)0x7f800000)",
-        dbl ? "((pclr_u64)0x7ff8000000000000)" : "((pclr_u64)0x7fc00000)");
+        glsl ? (dbl ? "0x8000000000000000ul" : "0x80000000ul") : dbl ? "((pclr_u64)1 << 63)" : "((pclr_u64)1 << 31)",
+        glsl ? (dbl ? "0x7ff0000000000000ul" : "0x7f800000ul") : dbl ? "((pclr_u64)0x7ff0000000000000)" : "((pclr_u64)0x7f800000)",
+        glsl ? (dbl ? "0x7ff8000000000000ul" : "0x7fc00000ul") : dbl ? "((pclr_u64)0x7ff8000000000000)" : "((pclr_u64)0x7fc00000)");
+}
+
+/* Level 1's frame in GLSL (pclr__gen_level1's in C: there the head is found
+   from x's address, here from its first element's index in the binding; the
+   exact sum does not depend on the split). loop: the main loop's text. */
+static void pclr__gen_exact_level1_glsl(pclr__gen *g, const pclr_config *c, const char *loop) {
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
+                        "    pclr_u64 head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
+                        "    if (head > n) head = n;\n"
+                        "    if (thread < head) PCLR_FOLD1(acc, thread);\n");
+    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const pclr_u64 head = 0;\n");
+    pclr__put(g->w, "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n"
+                    "    const pclr_u64 vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
+    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
+                         "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
+                         "    pclr_u64 i = thread * block;\n"
+                         "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
+    pclr__put(g->w, loop);
+    if (c->unroll > 1)
+        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
+                        "    for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
+                        "        if (i + k * stride < end) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
+    if (c->vector_width > 1)
+        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
+                        "    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, head + nvec * PCLR_VECTOR + thread);\n");
 }
 
 /* The exact kernel: levels 1 and 2 as the others, level 3 through the cells. */
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
+    const int glsl = pclr__xglsl(c);
     pclr__gen_exact_ops(g, c);
     pclr__gen_exact_group(g, c);
     pclr__gen_exact_round(g, c);
-    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
-                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
-                             "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
-                             "                             PCLR_GLOBAL uint *counter");
-    PCLR__GEN_PUTF(g,
-        "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n"
-        "    PCLR_SHARED pclr_acc lds[%s];\n"
-        "    PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */\n"
-        "    PCLR_SHARED uint specials;\n"
-        "    PCLR_SHARED int cell_lo, cell_hi;\n"
-        PCLR__TEXT_IS_LAST
+    if (glsl) {
+        pclr__put(g->w, "/* ---- the kernel ---- */\n");
+        if (g->map && g->map->y)
+            pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
+                            "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
+                            "#define PCLR_LOAD(j) pclr_load(vx + (j), vy + (j))\n");
+        else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define PCLR_LOAD(j) xv[uint(vx + (j))]\n");
+        pclr__put(g->w, "void main() {\n"
+                        "    const pclr_u64 n = args.n;\n"
+                        "    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */\n");
+    } else {
+        pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                                 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                                 "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
+                                 "                             PCLR_GLOBAL uint *counter");
+        pclr__put(g->w, "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n");
+        pclr__gen_exact_shared(g, c, "    ", 1);
+        pclr__gen_exact_shared(g, c, "    ", 0);
+    }
+    pclr__put(g->w,
         "    const uint lid = PCLR_LID;\n"
         "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
-        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
-        "    PCLR_GLOBAL const pclr_t *p = in + offset;\n"
+        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n");
+    if (!glsl) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t *p = in + offset;\n");
+    pclr__put(g->w,
         "    pclr_lanes acc = pclr_lanes_zero();\n"
         "    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;\n"
         "    if (lid == 0) {\n"
@@ -4115,38 +4254,41 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "        cell_lo = PCLR_CELLS;\n"
         "        cell_hi = -1;\n"
         "    }\n"
-        "    PCLR_BARRIER();\n",
-        c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE" : "PCLR_GROUP");
-    pclr__gen_level1(g, c,
-        "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
-        "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
-        "#pragma unroll\n"
-        "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
-        "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
-        "        pclr_lanes t = acc;\n"
-        "        pclr_mask exact = PCLR_MASK_ALL;\n"
-        "#pragma unroll\n"
-        "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);\n"
-        "        if (PCLR_ALL(exact)) {\n"
-        "            acc = t;\n"
-        "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
-        "#pragma unroll 1\n"
-        "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
-        "        }\n"
-        "    }\n");
+        "    PCLR_BARRIER();\n");
+    {
+        static const char loop[] =
+            "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+            "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
+            "        /* the round's additions, each checked: kept when none rounded (nearly always) */\n"
+            "        pclr_lanes t = acc;\n"
+            "        pclr_mask exact = PCLR_MASK_ALL;\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);\n"
+            "        if (PCLR_ALL(exact)) {\n"
+            "            acc = t;\n"
+            "        } else { /* again vector by vector, from memory (cached): those that would round spill */\n"
+            "#pragma unroll 1\n"
+            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "        }\n"
+            "    }\n";
+        if (glsl) pclr__gen_exact_level1_glsl(g, c, loop);
+        else pclr__gen_level1(g, c, loop);
+    }
     PCLR__GEN_PUTF(g,
         "    /* Level 2, in-group. */\n"
-        "    pclr_acc sum = pclr_lanes_sum(acc, cells, &specials);\n"
-        "    sum = pclr_group_sum(sum, lds, cells, &specials);\n"
+        "    pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);\n"
+        "    sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);\n"
         "    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */\n"
-        "    if (lid == 0) pclr_put_acc(sum, cells, &specials);\n"
+        "    if (lid == 0) pclr_put_acc(sum PCLR_GROUP_CELLS);\n"
         "    PCLR_BARRIER();\n"
         "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
         "        /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */\n"
-        "        const pclr_i64 d = (cells[k] & 0xffffffff) + (k > 0 ? cells[k - 1] >> 32 : 0);\n"
-        "        if (d != 0) PCLR_ATOMIC_ADD64(total + k, d);\n"
+        "        const pclr_i64 d = (cells[k] & PCLR_DIGIT) + (k > 0 ? cells[k - 1] >> 32 : 0);\n"
+        "        if (d != 0) PCLR_ATOMIC_ADD64(PCLR_TOTAL(k), d);\n"
         "    }\n"
-        "    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR((PCLR_GLOBAL uint *)(total + PCLR_CELLS), specials);\n"
+        "    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR(PCLR_FLAGS, specials);\n"
         "    if (lid < PCLR_CELLS) PCLR_DEVICE_FENCE(); /* release: the group's atomics before its ticket */\n"
         "    PCLR_BARRIER();\n"
         "    if (lid == 0) {\n"
@@ -4158,24 +4300,23 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "    /* the last group: the launch's cells into local memory (zeroed for the next launch), rounded */\n"
         "    PCLR_DEVICE_FENCE();\n"
         "    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {\n"
-        "        const pclr_i64 v = ((PCLR_GLOBAL volatile pclr_i64 *)total)[k];\n"
+        "        const pclr_i64 v = PCLR_TOTAL_VOLATILE(k);\n"
         "        cells[k] = v;\n"
-        "        total[k] = 0;\n"
+        "        PCLR_TOTAL(k) = 0;\n"
         "        if (v != 0) {\n"
-        "            PCLR_ATOMIC_MIN(&cell_lo, (int)k);\n"
-        "            PCLR_ATOMIC_MAX(&cell_hi, (int)k);\n"
+        "            PCLR_ATOMIC_MIN(cell_lo, PCLR_CAST(int, k));\n"
+        "            PCLR_ATOMIC_MAX(cell_hi, PCLR_CAST(int, k));\n"
         "        }\n"
         "    }\n"
         "    PCLR_BARRIER();\n"
         "    if (lid == 0) {\n"
-        "        PCLR_GLOBAL volatile uint *flags = (PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS);\n"
-        "        const uint sp = *flags;\n"
-        "        *flags = 0;\n"
-        "        out[0] = pclr_round(cells, cell_lo, cell_hi, sp);\n"
-        "        *counter = 0;\n"
+        "        const uint sp = PCLR_FLAGS_VOLATILE;\n"
+        "        PCLR_FLAGS_VOLATILE = 0;\n"
+        "        PCLR_STORE_RESULT(pclr_round(cell_lo, cell_hi, sp PCLR_GROUP_CELLS));\n"
+        "        PCLR_COUNTER = 0;\n"
         "    }\n"
         "}\n",
-        g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL);
+        g->cuda ? PCLR__TEXT_TICKET_CUDA : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL);
 }
 #else /* PCLREDUCE_NO_EXACT: never called (pclr_config_resolve refuses accumulate = exact) */
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
@@ -4645,6 +4786,10 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         if (E.zero) /* (the kernel is dispatched as groups x 1 x 1) */
             pclr__put(g->w, "#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */\n");
         pclr__mfunction(&E);
+    }
+    if (c->accumulate == PCLR_EXACT) { /* the exact kernel, in GLSL's words */
+        pclr__gen_exact(g, c);
+        return;
     }
     pclr__glsl_ops(g, c);
     pclr__glsl_group(g, c);

@@ -19,8 +19,10 @@
 
    A context works on the engine's own VkInstance / VkPhysicalDevice /
    VkDevice / queue family (its device must have VK_KHR_push_descriptor
-   and shaderInt64 enabled, shaderFloat64 for doubles), or creates its own
-   (tools, tests). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
+   and shaderInt64 enabled, shaderFloat64 for doubles and exact sums, and
+   for exact sums shaderBufferInt64Atomics and shaderSharedInt64Atomics of
+   VK_KHR_shader_atomic_int64, taken as enabled where the physical device
+   has them), or creates its own (tools, tests; it enables those it finds). Kernels keep inf, NaN and -0 (SignedZeroInfNanPreserve)
    where the device reports it; on the engine's device only at Vulkan 1.2+
    (whether VK_KHR_shader_float_controls is enabled there is not known).
    Each configuration is one compute pipeline, built once
@@ -314,8 +316,9 @@ PCLR_EXTERN_C_END
 PCLR__DEPRECATED_OK_BEGIN
 
 #define PCLR__VK_BINDINGS 5
-#define PCLR__VK_CTL_BYTES 256      /* word 0: the ticket counter; words 2..7: the atomic finish's running values */
+#define PCLR__VK_CTL_BYTES 1024     /* word 0: the ticket counter; words 2..7: the atomic finish's running values; */
 #define PCLR__VK_CTL_SLOTS 2        /* first word of the running values, (uint|int) x (sum|min|max) */
+#define PCLR__VK_CTL_ZEROED 64      /* word 64 on: the exact sum's cells (pclr__zeroed_scratch_bytes), zero between launches */
 #define PCLR__VK_RESULT_BYTES 256   /* the blocking calls' state, host-visible */
 #define PCLR__VK_STAGING_BYTES ((VkDeviceSize)64 << 20)
 #define PCLR__VK_ROUNDED(bytes) ((bytes) ? ((VkDeviceSize)(bytes) + 15) / 16 * 16 : 16) /* what a buffer of ours holds */
@@ -345,6 +348,7 @@ struct pclr_vk_context {
     uint32_t queue_family;
     VkQueue queue;
     pclr_vk_features features;
+    int atomic64;                    /* 64-bit atomics on buffers and shared memory (VK_KHR_shader_atomic_int64): exact sums */
     VkPhysicalDeviceMemoryProperties memory;
     float timestamp_period;          /* ns per tick; 0: no timestamps on the queue */
     VkDescriptorSetLayout set_layout;
@@ -588,7 +592,7 @@ static pclr_result pclr__vk_copy(pclr_vk_context *ctx, const pclr__vk_mem *m, Vk
    occupancy); every device with subgroup operations: the subgroup step. */
 static void pclr__vk_defaults(const pclr__engine *e, pclr_config *c) {
     const pclr_vk_context *ctx = (const pclr_vk_context *)e;
-    if (c->variant == PCLR_VARIANT_DEFAULT && ctx->features.subgroup_ops) c->variant = PCLR_VARIANT_SHUFFLE;
+    if (c->variant == PCLR_VARIANT_DEFAULT && ctx->features.subgroup_ops && c->accumulate != PCLR_EXACT) c->variant = PCLR_VARIANT_SHUFFLE;
     if (ctx->features.vendor_id == 0x10DE) {
         if (c->unroll == 0) c->unroll = 8;
         if (c->groups_per_unit == 0) c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;
@@ -615,6 +619,15 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
     if (pclr__needs_fp64(c) && !ctx->features.float64) {
         *why = "doubles need shaderFloat64, which this Vulkan device lacks (or the engine did not enable)";
         return PCLR_ERR_NO_FP64;
+    }
+    if (c->accumulate == PCLR_EXACT && !ctx->atomic64) {
+        *why = "exact sums add 64-bit integer cells with atomics: they need shaderBufferInt64Atomics and shaderSharedInt64Atomics "
+               "(VK_KHR_shader_atomic_int64), which this Vulkan device lacks";
+        return PCLR_ERR_NO_INT64_ATOMICS;
+    }
+    if (c->accumulate == PCLR_EXACT && (uint64_t)c->group_size * 16 + PCLR__EXACT_SCRATCH_BYTES + 64 > ctx->features.max_shared_bytes) {
+        *why = "the exact sum's shared memory (group size x 16 bytes, and the group's cells) is above the device's maxComputeSharedMemorySize";
+        return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
     if (c->variant == PCLR_VARIANT_SHUFFLE && !ctx->features.subgroup_ops) {
         *why = "the shuffle variant needs subgroup arithmetic and relative shuffles in compute shaders";
@@ -908,6 +921,23 @@ static pclr_result pclr__vk_facts(pclr_vk_context *ctx, const VkPhysicalDeviceFe
     ctx->vk.GetPhysicalDeviceQueueFamilyProperties(ctx->physical, &nfam, fam);
     ctx->timestamp_period = p2.properties.limits.timestampComputeAndGraphics && ctx->queue_family < nfam &&
                             fam[ctx->queue_family].timestampValidBits ? p2.properties.limits.timestampPeriod : 0.0f;
+    { /* 64-bit atomics (the exact sum's cells): VK_KHR_shader_atomic_int64's features, through vkGetPhysicalDeviceFeatures2
+         (Vulkan 1.1); a program's device is taken to have enabled what its physical device supports */
+        PFN_vkGetPhysicalDeviceFeatures2 features2 =
+            (PFN_vkGetPhysicalDeviceFeatures2)ctx->vk.GetInstanceProcAddr(ctx->instance, "vkGetPhysicalDeviceFeatures2");
+        VkPhysicalDeviceFeatures2 pf;
+        VkPhysicalDeviceShaderAtomicInt64FeaturesKHR a64;
+        memset(&pf, 0, sizeof pf);
+        memset(&a64, 0, sizeof a64);
+        pf.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        a64.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES_KHR;
+        pf.pNext = &a64;
+        ctx->atomic64 = 0;
+        if (features2 && (f->api_version >= VK_MAKE_VERSION(1, 2, 0) || pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_shader_atomic_int64"))) {
+            features2(ctx->physical, &pf);
+            ctx->atomic64 = a64.shaderBufferInt64Atomics == VK_TRUE && a64.shaderSharedInt64Atomics == VK_TRUE;
+        }
+    }
     if (!f->int64)
         return pclr__fail(&ctx->e, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "%s lacks shaderInt64 (the kernels count in 64 bits)%s",
                           f->device_name, enabled ? ", or the engine did not enable it" : "");
@@ -923,7 +953,8 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     VkDeviceQueueCreateInfo qi;
     VkDeviceCreateInfo di;
     VkPhysicalDeviceFeatures supported, want;
-    const char *ext[2];
+    VkPhysicalDeviceShaderAtomicInt64FeaturesKHR a64;
+    const char *ext[3];
     uint32_t exts = 0;
     const float priority = 1.0f;
     uint32_t n = 64, i, best = UINT32_MAX;
@@ -948,6 +979,14 @@ static pclr_result pclr__vk_own_device(pclr_vk_context *ctx) {
     di.pQueueCreateInfos = &qi;
     di.pEnabledFeatures = &want;
     if (pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_push_descriptor")) ext[exts++] = "VK_KHR_push_descriptor";
+    memset(&a64, 0, sizeof a64);
+    if (ctx->atomic64) { /* the exact sum's 64-bit atomics on buffers and shared memory (found in pclr__vk_facts) */
+        a64.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES_KHR;
+        a64.shaderBufferInt64Atomics = VK_TRUE;
+        a64.shaderSharedInt64Atomics = VK_TRUE;
+        di.pNext = &a64;
+        if (pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_shader_atomic_int64")) ext[exts++] = "VK_KHR_shader_atomic_int64";
+    }
     /* the kernels' SignedZeroInfNanPreserve (the instance is Vulkan 1.1: the extension, not 1.2 core) */
     if (pclr__vk_has_extension(ctx, ctx->physical, "VK_KHR_shader_float_controls")) ext[exts++] = "VK_KHR_shader_float_controls";
     else ctx->features.preserve32 = ctx->features.preserve64 = 0;
@@ -1391,7 +1430,7 @@ static pclr_result pclr__vk_scratch(pclr__engine *e, const pclr__entry *en, pclr
     pclr_result r;
     if (what == PCLR__SCRATCH_TICKETS)
         return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on Vulkan yet");
-    if (what == PCLR__SCRATCH_COUNTER || (what == PCLR__SCRATCH_FOLD && en->cfg.finish == PCLR_FINISH_ATOMIC)) {
+    if (what == PCLR__SCRATCH_COUNTER || (what == PCLR__SCRATCH_FOLD && (en->cfg.finish == PCLR_FINISH_ATOMIC || pclr__zeroed_scratch_bytes(&en->cfg)))) {
         *m = pclr__vk_mem_of(ctx->ctl.buffer);
         return PCLR_OK;
     }
@@ -1538,6 +1577,7 @@ static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const p
     if (!(rec = pclr__vk_record_of(ctx, fold))) return pclr__fail(e, PCLR_ERR_BACKEND, "the fold scratch is not the context's");
     pclr__vk_whole(rec, &info[2]);
     if (en->cfg.finish == PCLR_FINISH_ATOMIC) push.part_at = PCLR__VK_CTL_SLOTS + (uint32_t)pclr__atomic_slot(&en->cfg);
+    if (pclr__zeroed_scratch_bytes(&en->cfg)) push.part_at = PCLR__VK_CTL_ZEROED; /* the exact sum's cells and flags word */
     info[3].buffer = counter; /* word 0 */
     info[3].offset = 0;
     info[3].range = 16;

@@ -165,6 +165,8 @@ lane_a() {
     SHADERC=$(bash tests/shaderc.sh build)
     step vulkan sh -c "gcc -std=c99 $WARN -O1 -o $B/test_vulkan tests/test_vulkan.c -ldl -lm && PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 $B/test_vulkan"
     step vulkan-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vulkan_asan tests/test_vulkan.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_SHADERC_LIBRARY=$SHADERC PCLR_TEST_QUICK=1 PCLR_TEST_SKIP_MATRIX=1 $B/test_vulkan_asan"
+    # exact sums on Vulkan (the exact kernel in GLSL's words): test_exact's cases and knob sets against the CPU reference
+    step exact-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_exact_vulkan tests/test_exact.c -ldl -lm && PCLR_SHADERC_LIBRARY=$SHADERC $B/test_exact_vulkan --backend vulkan"
   else
     echo "skip: vulkan (no vulkan/vulkan.h: apt-get install libvulkan-dev)"
   fi

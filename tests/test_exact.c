@@ -14,8 +14,9 @@
    every knob setting tried (group size, unroll, vector width, stride,
    variant, grid), as in the CPU reference, and those bits must be Python's.
 
-   Usage: test_exact [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]
-   Built with -DPCLR_TEST_CUDA it also compiles every knob set's CUDA kernel
+   Usage: test_exact [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]
+   Built with -DPCLR_TEST_VULKAN it runs on Vulkan too (--backend vulkan; PCLR_SHADERC_LIBRARY names
+   shaderc where it is not found). Built with -DPCLR_TEST_CUDA it also compiles every knob set's CUDA kernel
    through NVRTC (--nvrtc-only: that and the API checks, no device run).
    Environment: PCLR_TEST_SEED=S reproduces a run (the seed is printed);
    PCLR_TEST_QUICK=1 fewer sizes and knob sets; PCLR_TEST_FULL=1 every knob
@@ -27,6 +28,9 @@
 #define PCLREDUCE_OPENCL
 #ifdef PCLR_TEST_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifdef PCLR_TEST_VULKAN
+#define PCLREDUCE_VULKAN
 #endif
 #include "../pclreduce.h"
 #include "pclr_test.h"
@@ -405,7 +409,7 @@ static void api(void) {
 }
 
 /* ------------------------------------------------------------------ the device */
-/* vector 0: the default; -1: the widest load (32 bytes); per_unit: groups per compute unit (0: the default) */
+/* vector 0: the default; -1: the widest load (32 bytes), -2: 16 bytes (Vulkan's widest); per_unit: groups per compute unit (0: the default) */
 typedef struct knobs { const char *name; int vector, unroll, group, wave; pclr_stride stride; pclr_variant variant; int per_unit; } knobs;
 static const knobs g_knobs[] = {
     {"defaults", 0, 0, 0, 0, PCLR_STRIDE_DEFAULT, PCLR_VARIANT_DEFAULT, 0},
@@ -416,6 +420,7 @@ static const knobs g_knobs[] = {
     {"shuffle group 512 vector 1 unroll 8", 1, 8, 512, 32, PCLR_STRIDE_GLOBAL, PCLR_VARIANT_SHUFFLE, 0},
     {"defaults, one group per unit", 0, 0, 0, 0, PCLR_STRIDE_DEFAULT, PCLR_VARIANT_DEFAULT, 1},
     {"group 32 vector 1 unroll 1, 64 groups per unit", 1, 1, 32, 0, PCLR_STRIDE_GLOBAL, PCLR_VARIANT_UNROLLED, 64},
+    {"16-byte loads unroll 8 group 128 naive local", -2, 8, 128, 0, PCLR_STRIDE_LOCAL, PCLR_VARIANT_NAIVE, 0},
 };
 
 static long g_reduces, g_refused;
@@ -455,7 +460,7 @@ static void run_device(pclr_context *ctx) {
             c.type = ty;
             c.op = PCLR_SUM;
             c.accumulate = PCLR_EXACT;
-            c.vector_width = kn->vector < 0 ? (int)(32 / pclr_type_size(ty)) : kn->vector;
+            c.vector_width = kn->vector < 0 ? (int)((kn->vector == -1 ? 32 : 16) / pclr_type_size(ty)) : kn->vector;
             c.unroll = kn->unroll;
             c.group_size = kn->group;
             c.wave_width = kn->wave;
@@ -657,7 +662,7 @@ static void nvrtc_compiles(void) {
             c.op = PCLR_SUM;
             c.accumulate = PCLR_EXACT;
             c.backend = PCLR_CUDA;
-            c.vector_width = kn->vector < 0 ? (int)(32 / pclr_type_size(c.type)) : kn->vector;
+            c.vector_width = kn->vector < 0 ? (int)((kn->vector == -1 ? 32 : 16) / pclr_type_size(c.type)) : kn->vector;
             c.unroll = kn->unroll;
             c.group_size = kn->group;
             c.wave_width = kn->wave == 64 ? 0 : kn->wave; /* CUDA warps are 32 wide */
@@ -702,7 +707,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--big")) g_big = 1;
         else if (!strcmp(argv[i], "--nvrtc-only")) nvrtc_only = 1;
         else if (!strcmp(argv[i], "-v")) g_verbose = 1;
-        else { fprintf(stderr, "usage: test_exact [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]\n"); return 2; }
+        else { fprintf(stderr, "usage: test_exact [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [--nvrtc-only] [-v]\n"); return 2; }
     }
     if (!desc.backends[0]) desc.backends[0] = PCLR_OPENCL;
     g_quick = (env = getenv("PCLR_TEST_QUICK")) != NULL && *env && *env != '0';

@@ -1,7 +1,9 @@
 /* The GLSL dialect (backend vulkan) of every type x op x accumulator x
    variant x finish that goes together, and a few maps, compiled by glslc
-   (GLSL 4.50 compute, Vulkan 1.1); plus the refusals a GLSL kernel has
-   (exact sums, loads other than 4, 8 or 16 bytes). Prints "skip: ..." and
+   (GLSL 4.50 compute, Vulkan 1.1); exact sums (the kernel OpenCL and CUDA
+   have, in GLSL's words) of half, float and double on every load width,
+   variant and stride, and of maps; plus the refusals a GLSL kernel has
+   (the shuffle variant of exact sums, loads other than 4, 8 or 16 bytes). Prints "skip: ..." and
    compiles nothing without glslc. PCLR_TEST_QUICK=1: the finishes and
    variants in turn instead of all. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
@@ -94,11 +96,53 @@ int main(void) {
             c.op = (pclr_op)o;
             compile(&c, maps[i].map);
         }
+    /* exact sums: every element type, load width, tree variant, stride and unroll depth (quick: in turn), and maps */
+    {
+        static const pclr_type xt[] = {PCLR_HALF, PCLR_FLOAT, PCLR_DOUBLE};
+        static const struct { pclr_type x, y; const char *map, *params; } xmaps[] = {
+            {PCLR_FLOAT, PCLR_FLOAT, "double(x) * y", NULL}, {PCLR_FLOAT, 0, "x * s", "float s"},
+            {PCLR_DOUBLE, PCLR_DOUBLE, "x - y", NULL}, {PCLR_HALF, PCLR_FLOAT, "x * y", NULL}};
+        int w;
+        for (t = 0; t < 3; ++t)
+            for (w = 4; w <= 16; w *= 2)
+                for (v = 1; v < 4; ++v)
+                    for (f = 0; f < 2; ++f) {
+                        char what[160];
+                        memset(&c, 0, sizeof c);
+                        c.backend = PCLR_VULKAN;
+                        c.type = xt[t];
+                        c.op = PCLR_SUM;
+                        c.accumulate = PCLR_EXACT;
+                        c.vector_width = w / (int)pclr_type_size(xt[t]);
+                        c.variant = variants[v];
+                        c.stride = f ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
+                        c.unroll = 1 << ((t + v + f) % 4);
+                        if (quick && (k++ % 3) != 0) continue;
+                        snprintf(what, sizeof what, "%s sum exact vector %d %s %s unroll %d", pclr_type_name(c.type), c.vector_width,
+                                 pclr_variant_name(c.variant), pclr_stride_name(c.stride), c.unroll);
+                        compile(&c, what);
+                    }
+        for (i = 0; i < sizeof xmaps / sizeof xmaps[0]; ++i) {
+            char what[160];
+            memset(&c, 0, sizeof c);
+            c.backend = PCLR_VULKAN;
+            c.type = xmaps[i].x;
+            c.y_type = xmaps[i].y;
+            c.map = xmaps[i].map;
+            c.params = xmaps[i].params;
+            c.op = PCLR_SUM;
+            c.accumulate = PCLR_EXACT;
+            snprintf(what, sizeof what, "sum exact of the map %s", xmaps[i].map);
+            compile(&c, what);
+        }
+    }
     /* what GLSL kernels refuse */
     memset(&c, 0, sizeof c);
     c.backend = PCLR_VULKAN;
     c.accumulate = PCLR_EXACT;
-    CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "exact sums are refused");
+    c.variant = PCLR_VARIANT_SHUFFLE;
+    CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "the shuffle variant of exact sums is refused");
+    c.variant = PCLR_VARIANT_DEFAULT;
     c.accumulate = PCLR_NATIVE;
     c.type = PCLR_UINT16;
     c.vector_width = 1;

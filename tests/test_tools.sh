@@ -362,8 +362,13 @@ else
   check "gen --backend vulkan --map without --op prints the map's GLSL function" \
     grep -q "^float pclr_map(float x, uint64_t i)" <($GEN --backend vulkan --type float --map "x * x")
   check "gen --lang glsl --map: the same" cmp -s <($GEN --lang glsl --type float --map "x * x") <($GEN --backend vulkan --type float --map "x * x")
-  $GEN --backend vulkan --type float --op sum --accumulate exact >"$T/out" 2>"$T/err"; rc=$?
-  check "gen vulkan exact is refused (rc $rc)" [ $rc = 2 ] && check "gen vulkan exact says why" grep -q "not written in GLSL" "$T/err"
+  $GEN --backend vulkan --type float --op sum --accumulate exact >"$T/exact.comp"; rc=$?
+  check "gen vulkan exact prints the exact kernel in GLSL (rc $rc)" grep -q "accumulate exact" "$T/exact.comp"
+  if command -v glslc >/dev/null 2>&1; then
+    check "glslc compiles gen's vulkan exact kernel" glslc -fshader-stage=comp --target-env=vulkan1.1 "$T/exact.comp" -o "$T/exact.spv"
+  fi
+  $GEN --backend vulkan --type float --op sum --accumulate exact --variant shuffle >"$T/out" 2>"$T/err"; rc=$?
+  check "gen vulkan exact shuffle is refused (rc $rc)" [ $rc = 2 ] && check "gen vulkan exact shuffle says why" grep -q "not shuffle" "$T/err"
   $GEN --backend vulkan --type float --map "x +" >"$T/out" 2>"$T/err"; rc=$?
   check "gen vulkan bad map exits 2 (rc $rc)" [ $rc = 2 ] && check "gen vulkan bad map says why" test -s "$T/err"
   # pclreduce-run --backend vulkan: every result format, the same lines as the CPU's
@@ -419,9 +424,14 @@ else
   check "run --backend vulkan -v shows the config that runs" grep -q "^config: .*backend=vulkan" "$T/out"
   check "run --backend vulkan --device 0 runs" [ "$($RUN --backend vulkan --device 0 --type uint --op sum --input "$T/u32.bin" 2>&1 | tail -1)" = "result: 500500" ]
   # refusals: the same sentences and exit codes as on the other backends
-  $RUN --backend vulkan --type float --op sum --accumulate exact --n 10 >"$T/out" 2>"$T/err"; rc=$?
-  check "run vulkan exact exits 1 (got $rc)" [ $rc = 1 ]
-  check "run vulkan exact says why" grep -q "exact sums are not written in GLSL" "$T/err"
+  expect_vk "result: 3" --type float --op sum --accumulate exact --input "$T/f32exact.bin"
+  expect_vk "result: 1" --type double --op sum --accumulate exact --input "$T/f64exact.bin"
+  cpu=$($RUN --backend cpu --type float --op sum --accumulate exact --n 100003 --seed 5 | tail -1)
+  vk=$($RUN --backend vulkan --type float --op sum --accumulate exact --n 100003 --seed 5 2>"$T/err" | tail -1)
+  check "run vulkan exact is the CPU's bits ($vk, cpu $cpu)" [ "$vk" = "$cpu" ]
+  $RUN --backend vulkan --type float --op sum --accumulate exact --variant shuffle --n 10 >"$T/out" 2>"$T/err"; rc=$?
+  check "run vulkan exact shuffle exits 1 (got $rc)" [ $rc = 1 ]
+  check "run vulkan exact shuffle says why" grep -q "not shuffle" "$T/err"
   $RUN --backend vulkan --device 99 --type uint --op sum --n 10 >"$T/out" 2>"$T/err"; rc=$?
   check "run vulkan --device 99 exits 1 (got $rc)" [ $rc = 1 ]
   check "run vulkan --device 99 says why" grep -q "no Vulkan device 99" "$T/err"

@@ -41,12 +41,13 @@ typedef float pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 typedef long pclr_i64;
-#define PCLR_ATOMIC_ADD64(p, v) atom_add((p), (v))
-#define PCLR_ATOMIC_OR(p, v) atomic_or((p), (v))
-#define PCLR_ATOMIC_MIN(p, v) atomic_min((p), (v))
-#define PCLR_ATOMIC_MAX(p, v) atomic_max((p), (v))
+#define PCLR_ATOMIC_ADD64(a, v) atom_add(&(a), (v))
+#define PCLR_ATOMIC_OR(a, v) atomic_or(&(a), (v))
+#define PCLR_ATOMIC_MIN(a, v) atomic_min(&(a), (v))
+#define PCLR_ATOMIC_MAX(a, v) atomic_max(&(a), (v))
 #define PCLR_BITS(d) as_ulong(d)
 #define PCLR_CLZ(x) ((int)clz((uint)(x)))
+typedef float pclr_r; /* the result */
 #define PCLR_RESULT(b) as_float((uint)(b))
 /* PoCL 3 (LLVM 15) loses the local-memory atomics of a function called both inside
    and outside a function with barriers, unless it is inlined: inline them all */
@@ -55,7 +56,25 @@ typedef long pclr_i64;
 #define PCLR_FN static inline __attribute__((always_inline))
 #endif
 #define PCLR_COLD PCLR_FN
-typedef float pclr_r; /* the result */
+#define PCLR_PRECISE
+#define PCLR_EQ(a, b) ((a) == (b))
+#define PCLR_CAST(t, x) ((t)(x))
+#define PCLR_DIGIT 0xffffffff
+#define PCLR_M52 ((pclr_u64)0xfffffffffffff)
+/* the group's cells and specials word, passed on as pointers */
+#define PCLR_CELLS_PARAMS , PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials
+#define PCLR_CELLS_ARGS , cells, specials
+#define PCLR_SPECIALS (*specials)
+#define PCLR_GROUP_CELLS , cells, &specials
+#define PCLR_LDS_PARAM , PCLR_LOCAL pclr_acc *lds
+#define PCLR_GROUP_LDS , lds
+/* the launch's cells (the kernel's total), then the flags word */
+#define PCLR_TOTAL(k) total[k]
+#define PCLR_TOTAL_VOLATILE(k) ((PCLR_GLOBAL volatile pclr_i64 *)total)[k]
+#define PCLR_FLAGS (*(PCLR_GLOBAL uint *)(total + PCLR_CELLS))
+#define PCLR_FLAGS_VOLATILE (*(PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS))
+#define PCLR_COUNTER (*counter)
+#define PCLR_STORE_RESULT(r) out[0] = (r)
 /* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - 160),
    carried in 64 bits: deposits add signed pieces under 2^32 to it. */
 #define PCLR_CELLS 12
@@ -67,40 +86,41 @@ typedef float pclr_r; /* the result */
 /* t += x, checked: exact stays 1 only if the addition did not round. With
    |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;
    with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */
-#define PCLR_ADD_CHECKED(t, x, exact) do { const double s_ = (t) + (x); \
-    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)
+#define PCLR_ADD_CHECKED(t, x, exact) do { PCLR_PRECISE const double s_ = (t) + (x), d_ = s_ - (t), f_ = s_ - (x); \
+    (exact) &= PCLR_EQ(d_, (x)) & PCLR_EQ(f_, (t)); (t) = s_; } while (false)
 /* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN
    or an overflow make e NaN) */
-#define PCLR_TWO_SUM(s, x, e) do { const double t_ = (s) + (x), v_ = t_ - (s); \
-    (e) = ((s) - (t_ - v_)) + ((x) - v_); (s) = t_; } while (0)
+#define PCLR_TWO_SUM(s, x, e) do { PCLR_PRECISE const double ts_ = (s) + (x), tv_ = ts_ - (s), \
+    te_ = ((s) - (ts_ - tv_)) + ((x) - tv_); (e) = te_; (s) = ts_; } while (false)
 /* A finite double d = m 2^q (m < 2^53 an integer) as signed pieces of the
    cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */
 typedef struct pclr_pieces { int k; pclr_i64 p0, p1, p2; } pclr_pieces;
 PCLR_FN pclr_pieces pclr_pieces_of(double d) {
     const pclr_u64 b = PCLR_BITS(d);
-    const int e = (int)(b >> 52) & 0x7ff;
-    pclr_u64 m = (b & (pclr_u64)0xfffffffffffff) | ((pclr_u64)(e != 0) << 52);
+    const int e = PCLR_CAST(int, b >> 52) & 0x7ff;
+    pclr_u64 m = (b & PCLR_M52) | (PCLR_CAST(pclr_u64, e != 0) << 52);
     int p = (e != 0 ? e : 1) - 1075 - PCLR_CELL_EMIN;
     pclr_pieces r;
     if (p < 0) { m >>= -p; p = 0; } /* below 2^-160: float data has zeros there */
     const int sh = p & 31;
     const pclr_u64 w = m << sh, top = sh != 0 ? m >> (64 - sh) : 0; /* m 2^sh: 85 bits */
     r.k = p >> 5;
-    r.p0 = (pclr_i64)(w & 0xffffffff);
-    r.p1 = (pclr_i64)(w >> 32);
-    r.p2 = (pclr_i64)top;
-    if (b >> 63) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }
+    r.p0 = PCLR_CAST(pclr_i64, w & PCLR_DIGIT);
+    r.p1 = PCLR_CAST(pclr_i64, w >> 32);
+    r.p2 = PCLR_CAST(pclr_i64, top);
+    if ((b >> 63) != 0) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }
     return r;
 }
 /* One value into the group's cells; inf and NaN set flags instead (1 NaN, 2 +inf, 4 -inf). */
-PCLR_COLD void pclr_put(double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
-    if (x - x != 0) {
-        PCLR_ATOMIC_OR(specials, x != x ? 1u : x > 0 ? 2u : 4u);
+PCLR_COLD void pclr_put(double x PCLR_CELLS_PARAMS) {
+    PCLR_PRECISE const double z = x - x; /* 0, or NaN for inf and NaN */
+    if (z != 0) {
+        PCLR_ATOMIC_OR(PCLR_SPECIALS, x != x ? 1u : x > 0 ? 2u : 4u);
     } else if (x != 0) {
         const pclr_pieces q = pclr_pieces_of(x);
-        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells + q.k, q.p0);
-        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 1, q.p1);
-        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells + q.k + 2, q.p2);
+        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells[q.k], q.p0);
+        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 1], q.p1);
+        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 2], q.p2);
     }
 }
 /* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */
@@ -108,10 +128,10 @@ typedef double pclr_acc;
 #define pclr_acc_zero() 0.0
 #define pclr_put_acc pclr_put
 /* Two running sums into one; the rounding error (TwoSum) goes into the cells. */
-PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
+PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {
     double e;
     PCLR_TWO_SUM(a, b, e); /* (no overflow: |a|, |b| < 2^159) */
-    if (e != 0) pclr_put(e, cells, specials);
+    if (e != 0) pclr_put(e PCLR_CELLS_ARGS);
     return a;
 }
 /* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add
@@ -145,105 +165,104 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
 /* A vector that would round: the lanes and the values go into the cells, and the
    lanes restart from 0 (rare for most data; on every vector for data spanning more
    than 53 bits within a running sum). */
-PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
+PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
     const double x[8] = {t.s0, t.s1, t.s2, t.s3, v.s0, v.s1, v.s2, v.s3};
 #pragma unroll 1
-    for (int k = 0; k < 8; ++k) pclr_put(x[k], cells, specials);
+    for (int k = 0; k < 8; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);
     return pclr_lanes_zero();
 }
 /* One vector into the lanes, checked; a vector that would round is spilled. */
-PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
+PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {
     pclr_lanes t = acc;
     pclr_mask exact = PCLR_MASK_ALL;
     PCLR_ADD_LANES(t, x, exact);
-    return PCLR_ALL(exact) ? t : pclr_spill(acc, x, cells, specials);
+    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);
 }
 /* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */
-PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
-    pclr_put(acc.s0, cells, specials);
-    pclr_put(x, cells, specials);
+PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
+    pclr_put(acc.s0 PCLR_CELLS_ARGS);
+    pclr_put(x PCLR_CELLS_ARGS);
     acc.s0 = 0.0;
     return acc;
 }
-PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
+PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
     int exact = 1;
     double s = acc.s0;
     PCLR_ADD_CHECKED(s, x, exact);
-    if (!exact) return pclr_spill_one(acc, x, cells, specials);
+    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);
     acc.s0 = s;
     return acc;
 }
 /* The lanes into one running sum: TwoSum merges, their errors into the cells. */
-PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t, PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials) {
+PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {
     pclr_acc a = t.s0;
-    a = pclr_merge(a, t.s1, cells, specials);
-    a = pclr_merge(a, t.s2, cells, specials);
-    a = pclr_merge(a, t.s3, cells, specials);
+    a = pclr_merge(a, t.s1 PCLR_CELLS_ARGS);
+    a = pclr_merge(a, t.s2 PCLR_CELLS_ARGS);
+    a = pclr_merge(a, t.s3 PCLR_CELLS_ARGS);
     return a;
 }
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(PCLR_MAP((x), q[i], (i))), cells, &specials)
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i), cells, &specials)
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(PCLR_MAP((x), q[i], (i))) PCLR_GROUP_CELLS)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc, PCLR_LOCAL pclr_acc *lds, PCLR_LOCAL pclr_i64 *cells,
-                                PCLR_LOCAL uint *specials) {
+PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc PCLR_LDS_PARAM PCLR_CELLS_PARAMS) {
     const uint lid = PCLR_LID;
     lds[lid] = acc;
     PCLR_BARRIER();
     /* the divergence-free tree */
 #pragma unroll
     for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s], cells, specials);
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s] PCLR_CELLS_ARGS);
         PCLR_BARRIER();
     }
     return acc;
 }
 /* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----
-   specials: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.
-   c[lo..hi] are the nonzero cells (c[hi + 1] is 0 and may be written). */
+   flags: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.
+   cells[lo..hi] are the nonzero cells (cells[hi + 1] is 0 and may be written). */
 #define PCLR_SIGN_BIT ((pclr_u64)1 << 31)
 #define PCLR_INF_BITS ((pclr_u64)0x7f800000)
 #define PCLR_NAN_BITS ((pclr_u64)0x7fc00000)
-PCLR_FN pclr_r pclr_round(PCLR_LOCAL pclr_i64 *c, int lo, int hi, uint specials) {
-    if ((specials & 1) != 0 || (specials & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);
-    if (specials != 0) return PCLR_RESULT(specials == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);
+PCLR_FN pclr_r pclr_round(int lo, int hi, uint flags PCLR_CELLS_PARAMS) {
+    if ((flags & 1) != 0 || (flags & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);
+    if (flags != 0) return PCLR_RESULT(flags == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);
     if (hi < 0) return PCLR_RESULT(0); /* an exact zero is +0, as 0 elements give */
     /* carries up: each cell keeps a digit in [0, 2^32); the last carry (0 or -1) is the sign */
     pclr_i64 carry = 0;
     int k;
     for (k = lo; k <= hi + 1; ++k) {
-        const pclr_i64 v = c[k] + carry;
-        c[k] = v & 0xffffffff;
+        const pclr_i64 v = cells[k] + carry;
+        cells[k] = v & PCLR_DIGIT;
         carry = v >> 32;
     }
-    const int neg = carry < 0;
+    const bool neg = carry < 0;
     if (neg) { /* the magnitude: the digits' two's complement */
         pclr_i64 borrow = 1;
         for (k = lo; k <= hi + 1; ++k) {
-            const pclr_i64 v = (~c[k] & 0xffffffff) + borrow;
-            c[k] = v & 0xffffffff;
+            const pclr_i64 v = (~cells[k] & PCLR_DIGIT) + borrow;
+            cells[k] = v & PCLR_DIGIT;
             borrow = v >> 32;
         }
     }
     int top = hi + 1;
-    while (top > lo && c[top] == 0) --top;
-    if (c[top] == 0) return PCLR_RESULT(0); /* exact cancellation */
+    while (top > lo && cells[top] == 0) --top;
+    if (cells[top] == 0) return PCLR_RESULT(0); /* exact cancellation */
     /* the result's ulp, in bits of the cells: PCLR_MANT bits below the leading one, or the subnormal ulp */
-    const int msb = 32 * top + 31 - PCLR_CLZ(c[top]);
+    const int msb = 32 * top + 31 - PCLR_CLZ(cells[top]);
     const int ulp = msb - (PCLR_MANT - 1) > PCLR_SUB_ULP ? msb - (PCLR_MANT - 1) : PCLR_SUB_ULP;
     const pclr_u64 sign = neg ? PCLR_SIGN_BIT : 0;
     if (ulp > PCLR_TOP_ULP) return PCLR_RESULT(sign | PCLR_INF_BITS);
     /* 64 bits from the guard bit (the one below the ulp) up; the sticky bit: any lower one */
     const int gk = (ulp - 1) >> 5, gs = (ulp - 1) & 31;
-    const pclr_u64 d0 = (pclr_u64)c[gk], d1 = gk + 1 <= top ? (pclr_u64)c[gk + 1] : 0,
-                   d2 = gk + 2 <= top ? (pclr_u64)c[gk + 2] : 0;
+    const pclr_u64 d0 = PCLR_CAST(pclr_u64, cells[gk]), d1 = gk + 1 <= top ? PCLR_CAST(pclr_u64, cells[gk + 1]) : 0,
+                   d2 = gk + 2 <= top ? PCLR_CAST(pclr_u64, cells[gk + 2]) : 0;
     const pclr_u64 w = ((d1 << 32 | d0) >> gs) | (gs != 0 ? d2 << (64 - gs) : 0);
-    int sticky = (d0 & (((pclr_u64)1 << gs) - 1)) != 0;
-    for (k = lo; k < gk; ++k) sticky |= c[k] != 0;
+    int sticky = PCLR_CAST(int, (d0 & ((PCLR_CAST(pclr_u64, 1) << gs) - 1)) != 0);
+    for (k = lo; k < gk; ++k) sticky |= PCLR_CAST(int, cells[k] != 0);
     pclr_u64 kept = w >> 1;
-    kept += (w & 1) != 0 && (sticky || (kept & 1) != 0);
+    if ((w & 1) != 0 && (sticky != 0 || (kept & 1) != 0)) kept += 1;
     /* exponent field and mantissa in one sum: kept's leading bit (or a carry
        out of the rounding) steps the exponent; past the largest value it gives inf */
-    return PCLR_RESULT(sign | (((pclr_u64)(ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));
+    return PCLR_RESULT(sign | ((PCLR_CAST(pclr_u64, ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));
 }
 typedef struct pclr_in { pclr_vec x; pclr_vec2 y; } pclr_in; /* one load: a vector of x and one of y */
 PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {
@@ -316,17 +335,17 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
-    pclr_acc sum = pclr_lanes_sum(acc, cells, &specials);
-    sum = pclr_group_sum(sum, lds, cells, &specials);
+    pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
+    sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);
     /* Level 3: the group's sum joins its cells, which go into the launch's cells. */
-    if (lid == 0) pclr_put_acc(sum, cells, &specials);
+    if (lid == 0) pclr_put_acc(sum PCLR_GROUP_CELLS);
     PCLR_BARRIER();
     for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {
         /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */
-        const pclr_i64 d = (cells[k] & 0xffffffff) + (k > 0 ? cells[k - 1] >> 32 : 0);
-        if (d != 0) PCLR_ATOMIC_ADD64(total + k, d);
+        const pclr_i64 d = (cells[k] & PCLR_DIGIT) + (k > 0 ? cells[k - 1] >> 32 : 0);
+        if (d != 0) PCLR_ATOMIC_ADD64(PCLR_TOTAL(k), d);
     }
-    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR((PCLR_GLOBAL uint *)(total + PCLR_CELLS), specials);
+    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR(PCLR_FLAGS, specials);
     if (lid < PCLR_CELLS) PCLR_DEVICE_FENCE(); /* release: the group's atomics before its ticket */
     PCLR_BARRIER();
     if (lid == 0) {
@@ -338,20 +357,19 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     /* the last group: the launch's cells into local memory (zeroed for the next launch), rounded */
     PCLR_DEVICE_FENCE();
     for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {
-        const pclr_i64 v = ((PCLR_GLOBAL volatile pclr_i64 *)total)[k];
+        const pclr_i64 v = PCLR_TOTAL_VOLATILE(k);
         cells[k] = v;
-        total[k] = 0;
+        PCLR_TOTAL(k) = 0;
         if (v != 0) {
-            PCLR_ATOMIC_MIN(&cell_lo, (int)k);
-            PCLR_ATOMIC_MAX(&cell_hi, (int)k);
+            PCLR_ATOMIC_MIN(cell_lo, PCLR_CAST(int, k));
+            PCLR_ATOMIC_MAX(cell_hi, PCLR_CAST(int, k));
         }
     }
     PCLR_BARRIER();
     if (lid == 0) {
-        PCLR_GLOBAL volatile uint *flags = (PCLR_GLOBAL volatile uint *)(total + PCLR_CELLS);
-        const uint sp = *flags;
-        *flags = 0;
-        out[0] = pclr_round(cells, cell_lo, cell_hi, sp);
-        *counter = 0;
+        const uint sp = PCLR_FLAGS_VOLATILE;
+        PCLR_FLAGS_VOLATILE = 0;
+        PCLR_STORE_RESULT(pclr_round(cell_lo, cell_hi, sp PCLR_GROUP_CELLS));
+        PCLR_COUNTER = 0;
     }
 }

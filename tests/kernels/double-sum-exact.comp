@@ -1,0 +1,366 @@
+/* pclreduce 0.4.0 kernel: type=double op=sum backend=vulkan accumulate=exact wave=32 group=256 unroll=4 vector=2 stride=global variant=unrolled finish=last_group groups_per_unit=8
+   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter; push constants: offset, n, offset2, out_at, part_at */
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+/* ---- GLSL 4.50 compute (Vulkan) ---- */
+#define pclr_u64 uint64_t
+#define PCLR_WAVE 32
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 2
+layout(local_size_x = PCLR_GROUP) in;
+#define pclr_in_x uvec4 /* one load of x: 16 bytes */
+layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };
+layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };
+layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };
+layout(push_constant) uniform pclr_args_block {
+    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */
+    layout(offset = 8) uint64_t n;
+    layout(offset = 16) uint64_t offset2; /* y's first element */
+    layout(offset = 24) uint out_at;      /* out's first word */
+    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */
+} args;
+uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
+/* ---- the operation: sum, accumulate exact ----
+   The exact sum of the elements, rounded once (nearest, ties to even). */
+#extension GL_EXT_shader_atomic_int64 : require
+#define pclr_i64 int64_t
+#define pclr_v double /* the values, in double */
+#define PCLR_FN
+#define PCLR_COLD
+#define PCLR_SHARED shared
+#define PCLR_PRECISE precise
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_BARRIER() barrier()
+#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
+#define PCLR_EQ(a, b) int((a) == (b))
+#define PCLR_CAST(t, x) t(x)
+#define PCLR_DIGIT 0xffffffffl
+#define PCLR_M52 0xffffffffffffful
+#define PCLR_ATOMIC_ADD64(a, v) atomicAdd((a), (v))
+#define PCLR_ATOMIC_OR(a, v) atomicOr((a), (v))
+#define PCLR_ATOMIC_MIN(a, v) atomicMin((a), (v))
+#define PCLR_ATOMIC_MAX(a, v) atomicMax((a), (v))
+#define PCLR_BITS(d) doubleBitsToUint64(d)
+#define PCLR_CLZ(x) (31 - findMSB(uint(x)))
+#define pclr_r uint64_t /* the result's bits */
+#define PCLR_RESULT(b) uint64_t(b)
+/* the group's cells and specials are the shared variables below */
+#define PCLR_CELLS_PARAMS
+#define PCLR_CELLS_ARGS
+#define PCLR_SPECIALS specials
+#define PCLR_GROUP_CELLS
+#define PCLR_LDS_PARAM
+#define PCLR_GROUP_LDS
+/* the launch's cells from word args.part_at of the partials, then the flags word */
+layout(std430, set = 0, binding = 2) coherent buffer pclr_cell_words { int64_t pclr_total[]; };
+#define PCLR_TOTAL(k) pclr_total[args.part_at / 2u + (k)]
+#define PCLR_TOTAL_VOLATILE(k) PCLR_TOTAL(k)
+#define PCLR_FLAGS pw[args.part_at + 2u * PCLR_CELLS]
+#define PCLR_FLAGS_VOLATILE PCLR_FLAGS
+#define PCLR_COUNTER counter
+void pclr_store_result(uint64_t b) { outw[args.out_at] = uint(b); outw[args.out_at + 1u] = uint(b >> 32); }
+#define PCLR_STORE_RESULT(r) pclr_store_result(r)
+/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - 1088),
+   carried in 64 bits: deposits add signed pieces under 2^32 to it. */
+#define PCLR_CELLS 69
+#define PCLR_CELL_EMIN (-1088)
+/* the result's precision; its smallest and largest ulp, in bits of the cells */
+#define PCLR_MANT 53
+#define PCLR_SUB_ULP 14
+#define PCLR_TOP_ULP 2059
+PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */
+PCLR_SHARED uint specials;
+PCLR_SHARED int cell_lo, cell_hi;
+PCLR_SHARED bool is_last;
+/* t += x, checked: exact stays 1 only if the addition did not round. With
+   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;
+   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */
+#define PCLR_ADD_CHECKED(t, x, exact) do { PCLR_PRECISE const double s_ = (t) + (x), d_ = s_ - (t), f_ = s_ - (x); \
+    (exact) &= PCLR_EQ(d_, (x)) & PCLR_EQ(f_, (t)); (t) = s_; } while (false)
+/* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN
+   or an overflow make e NaN) */
+#define PCLR_TWO_SUM(s, x, e) do { PCLR_PRECISE const double ts_ = (s) + (x), tv_ = ts_ - (s), \
+    te_ = ((s) - (ts_ - tv_)) + ((x) - tv_); (e) = te_; (s) = ts_; } while (false)
+/* A finite double d = m 2^q (m < 2^53 an integer) as signed pieces of the
+   cells: m lands at bit p = q - PCLR_CELL_EMIN, in cells p/32 .. p/32 + 2. */
+struct pclr_pieces { int k; pclr_i64 p0, p1, p2; };
+PCLR_FN pclr_pieces pclr_pieces_of(double d) {
+    const pclr_u64 b = PCLR_BITS(d);
+    const int e = PCLR_CAST(int, b >> 52) & 0x7ff;
+    pclr_u64 m = (b & PCLR_M52) | (PCLR_CAST(pclr_u64, e != 0) << 52);
+    int p = (e != 0 ? e : 1) - 1075 - PCLR_CELL_EMIN;
+    pclr_pieces r;
+    const int sh = p & 31;
+    const pclr_u64 w = m << sh, top = sh != 0 ? m >> (64 - sh) : 0; /* m 2^sh: 85 bits */
+    r.k = p >> 5;
+    r.p0 = PCLR_CAST(pclr_i64, w & PCLR_DIGIT);
+    r.p1 = PCLR_CAST(pclr_i64, w >> 32);
+    r.p2 = PCLR_CAST(pclr_i64, top);
+    if ((b >> 63) != 0) { r.p0 = -r.p0; r.p1 = -r.p1; r.p2 = -r.p2; }
+    return r;
+}
+/* One value into the group's cells; inf and NaN set flags instead (1 NaN, 2 +inf, 4 -inf). */
+PCLR_COLD void pclr_put(double x PCLR_CELLS_PARAMS) {
+    PCLR_PRECISE const double z = x - x; /* 0, or NaN for inf and NaN */
+    if (z != 0) {
+        PCLR_ATOMIC_OR(PCLR_SPECIALS, x != x ? 1u : x > 0 ? 2u : 4u);
+    } else if (x != 0) {
+        const pclr_pieces q = pclr_pieces_of(x);
+        if (q.p0 != 0) PCLR_ATOMIC_ADD64(cells[q.k], q.p0);
+        if (q.p1 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 1], q.p1);
+        if (q.p2 != 0) PCLR_ATOMIC_ADD64(cells[q.k + 2], q.p2);
+    }
+}
+/* A running sum: s, and the exact sum c of the rounding errors of s. */
+struct pclr_acc { double s, c; };
+PCLR_FN pclr_acc pclr_acc_zero(void) { pclr_acc a; a.s = 0.0; a.c = 0.0; return a; }
+PCLR_FN void pclr_put_acc(pclr_acc a PCLR_CELLS_PARAMS) {
+    pclr_put(a.s PCLR_CELLS_ARGS);
+    pclr_put(a.c PCLR_CELLS_ARGS);
+}
+/* Two running sums into one: s by TwoSum, its error into c, checked; a merge
+   that would round puts the four parts into the cells. */
+PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {
+    pclr_acc t = a;
+    double e;
+    int exact = 1;
+    PCLR_TWO_SUM(t.s, b.s, e);
+    PCLR_ADD_CHECKED(t.c, b.c, exact);
+    PCLR_ADD_CHECKED(t.c, e, exact);
+    if (exact != 0) return t;
+    pclr_put_acc(a PCLR_CELLS_ARGS);
+    pclr_put_acc(b PCLR_CELLS_ARGS);
+    return pclr_acc_zero();
+}
+/* ---- level 1's running sums: one per lane of a loaded vector, so that the lanes add
+   independently (SIMD on CPUs: OpenCL vector types) ---- */
+struct pclr_values { double s[2]; };
+struct pclr_lanes { double s[2], c[2]; };
+#define pclr_mask int
+#define PCLR_MASK_ALL 1
+#define PCLR_ALL(m) ((m) != 0)
+PCLR_FN pclr_lanes pclr_lanes_zero(void) {
+    pclr_lanes t;
+    t.s[0] = 0.0;
+    t.c[0] = 0.0;
+    t.s[1] = 0.0;
+    t.c[1] = 0.0;
+    return t;
+}
+PCLR_FN pclr_values pclr_values_make(double x0, double x1) {
+    pclr_values x;
+    x.s[0] = x0;
+    x.s[1] = x1;
+    return x;
+}
+pclr_values pclr_values_of(pclr_in_x v, uint64_t i) {
+    return pclr_values_make(pclr_v(packDouble2x32(uvec2(v[0], v[1]))),
+                            pclr_v(packDouble2x32(uvec2(v[2], v[3]))));
+}
+#define PCLR_VALUES_OF(v, i) pclr_values_of((v), (i))
+/* the element at relative index r */
+double pclr_value_at(uint64_t r) { return pclr_v(packDouble2x32(uvec2(pclr_xw(2ul * (args.offset + r)), pclr_xw(2ul * (args.offset + r) + 1ul)))); }
+/* t += x lane by lane: s by TwoSum, its error into c, checked */
+#define PCLR_ADD_LANES(t, x, exact) do { double e_; \
+    PCLR_TWO_SUM((t).s[0], (x).s[0], e_); PCLR_ADD_CHECKED((t).c[0], e_, exact); \
+    PCLR_TWO_SUM((t).s[1], (x).s[1], e_); PCLR_ADD_CHECKED((t).c[1], e_, exact); \
+} while (false)
+/* A vector that would round: the lanes and the values go into the cells, and the
+   lanes restart from 0 (rare for most data; on every vector for data spanning more
+   than 53 bits within a running sum). */
+PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
+    const double x[6] = double[6](t.s[0], t.c[0], t.s[1], t.c[1], v.s[0], v.s[1]);
+#pragma unroll 1
+    for (int k = 0; k < 6; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);
+    return pclr_lanes_zero();
+}
+/* One vector into the lanes, checked; a vector that would round is spilled. */
+PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {
+    pclr_lanes t = acc;
+    pclr_mask exact = PCLR_MASK_ALL;
+    PCLR_ADD_LANES(t, x, exact);
+    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);
+}
+/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */
+PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
+    pclr_put(acc.s[0] PCLR_CELLS_ARGS);
+    pclr_put(acc.c[0] PCLR_CELLS_ARGS);
+    pclr_put(x PCLR_CELLS_ARGS);
+    acc.s[0] = 0.0;
+    acc.c[0] = 0.0;
+    return acc;
+}
+PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
+    int exact = 1;
+    double s = acc.s[0], c = acc.c[0], e;
+    PCLR_TWO_SUM(s, x, e);
+    PCLR_ADD_CHECKED(c, e, exact);
+    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);
+    acc.s[0] = s;
+    acc.c[0] = c;
+    return acc;
+}
+/* The lanes into one running sum: TwoSum merges, their errors into the cells. */
+PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {
+    pclr_acc a, b;
+    a.s = t.s[0];
+    a.c = t.c[0];
+    b.s = t.s[1];
+    b.c = t.c[1];
+    a = pclr_merge(a, b PCLR_CELLS_ARGS);
+    return a;
+}
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
+#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+PCLR_SHARED pclr_acc lds[PCLR_GROUP];
+PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc PCLR_LDS_PARAM PCLR_CELLS_PARAMS) {
+    const uint lid = PCLR_LID;
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s] PCLR_CELLS_ARGS);
+        PCLR_BARRIER();
+    }
+    return acc;
+}
+/* ---- the result: the cells' exact sum, rounded to nearest (ties to even) ----
+   flags: any NaN, or +inf with -inf, gives NaN; else an infinity gives itself.
+   cells[lo..hi] are the nonzero cells (cells[hi + 1] is 0 and may be written). */
+#define PCLR_SIGN_BIT 0x8000000000000000ul
+#define PCLR_INF_BITS 0x7ff0000000000000ul
+#define PCLR_NAN_BITS 0x7ff8000000000000ul
+PCLR_FN pclr_r pclr_round(int lo, int hi, uint flags PCLR_CELLS_PARAMS) {
+    if ((flags & 1) != 0 || (flags & 6) == 6) return PCLR_RESULT(PCLR_NAN_BITS);
+    if (flags != 0) return PCLR_RESULT(flags == 2 ? PCLR_INF_BITS : PCLR_SIGN_BIT | PCLR_INF_BITS);
+    if (hi < 0) return PCLR_RESULT(0); /* an exact zero is +0, as 0 elements give */
+    /* carries up: each cell keeps a digit in [0, 2^32); the last carry (0 or -1) is the sign */
+    pclr_i64 carry = 0;
+    int k;
+    for (k = lo; k <= hi + 1; ++k) {
+        const pclr_i64 v = cells[k] + carry;
+        cells[k] = v & PCLR_DIGIT;
+        carry = v >> 32;
+    }
+    const bool neg = carry < 0;
+    if (neg) { /* the magnitude: the digits' two's complement */
+        pclr_i64 borrow = 1;
+        for (k = lo; k <= hi + 1; ++k) {
+            const pclr_i64 v = (~cells[k] & PCLR_DIGIT) + borrow;
+            cells[k] = v & PCLR_DIGIT;
+            borrow = v >> 32;
+        }
+    }
+    int top = hi + 1;
+    while (top > lo && cells[top] == 0) --top;
+    if (cells[top] == 0) return PCLR_RESULT(0); /* exact cancellation */
+    /* the result's ulp, in bits of the cells: PCLR_MANT bits below the leading one, or the subnormal ulp */
+    const int msb = 32 * top + 31 - PCLR_CLZ(cells[top]);
+    const int ulp = msb - (PCLR_MANT - 1) > PCLR_SUB_ULP ? msb - (PCLR_MANT - 1) : PCLR_SUB_ULP;
+    const pclr_u64 sign = neg ? PCLR_SIGN_BIT : 0;
+    if (ulp > PCLR_TOP_ULP) return PCLR_RESULT(sign | PCLR_INF_BITS);
+    /* 64 bits from the guard bit (the one below the ulp) up; the sticky bit: any lower one */
+    const int gk = (ulp - 1) >> 5, gs = (ulp - 1) & 31;
+    const pclr_u64 d0 = PCLR_CAST(pclr_u64, cells[gk]), d1 = gk + 1 <= top ? PCLR_CAST(pclr_u64, cells[gk + 1]) : 0,
+                   d2 = gk + 2 <= top ? PCLR_CAST(pclr_u64, cells[gk + 2]) : 0;
+    const pclr_u64 w = ((d1 << 32 | d0) >> gs) | (gs != 0 ? d2 << (64 - gs) : 0);
+    int sticky = PCLR_CAST(int, (d0 & ((PCLR_CAST(pclr_u64, 1) << gs) - 1)) != 0);
+    for (k = lo; k < gk; ++k) sticky |= PCLR_CAST(int, cells[k] != 0);
+    pclr_u64 kept = w >> 1;
+    if ((w & 1) != 0 && (sticky != 0 || (kept & 1) != 0)) kept += 1;
+    /* exponent field and mantissa in one sum: kept's leading bit (or a carry
+       out of the rounding) steps the exponent; past the largest value it gives inf */
+    return PCLR_RESULT(sign | ((PCLR_CAST(pclr_u64, ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));
+}
+/* ---- the kernel ---- */
+#define pclr_in pclr_in_x
+#define PCLR_LOAD(j) xv[uint(vx + (j))]
+void main() {
+    const pclr_u64 n = args.n;
+    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    pclr_lanes acc = pclr_lanes_zero();
+    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;
+    if (lid == 0) {
+        specials = 0;
+        cell_lo = PCLR_CELLS;
+        cell_hi = -1;
+    }
+    PCLR_BARRIER();
+    /* Level 1, in-thread. Elements before the first whole load form the head. */
+    pclr_u64 head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;
+    if (head > n) head = n;
+    if (thread < head) PCLR_FOLD1(acc, thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    const pclr_u64 vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */
+    /* grid stride: consecutive work-items read consecutive vectors */
+    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
+    pclr_u64 i = thread;
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+        /* the round's additions, each checked: kept when none rounded (nearly always) */
+        pclr_lanes t = acc;
+        pclr_mask exact = PCLR_MASK_ALL;
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);
+        if (PCLR_ALL(exact)) {
+            acc = t;
+        } else { /* again vector by vector, from memory (cached): those that would round spill */
+#pragma unroll 1
+            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+        }
+    }
+    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */
+    for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+        if (i + k * stride < end) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, head + nvec * PCLR_VECTOR + thread);
+    /* Level 2, in-group. */
+    pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
+    sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);
+    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */
+    if (lid == 0) pclr_put_acc(sum PCLR_GROUP_CELLS);
+    PCLR_BARRIER();
+    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {
+        /* a cell's digit plus the carry of the cell below: a group adds under 2^33 per cell */
+        const pclr_i64 d = (cells[k] & PCLR_DIGIT) + (k > 0 ? cells[k - 1] >> 32 : 0);
+        if (d != 0) PCLR_ATOMIC_ADD64(PCLR_TOTAL(k), d);
+    }
+    if (lid == 0 && specials != 0) PCLR_ATOMIC_OR(PCLR_FLAGS, specials);
+    if (lid < PCLR_CELLS) PCLR_DEVICE_FENCE(); /* release: the group's atomics before its ticket */
+    PCLR_BARRIER();
+    if (lid == 0) {
+        is_last = atomicAdd(counter, 1u) == groups - 1;
+        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
+    }
+    PCLR_BARRIER();
+    if (!is_last) return;
+    /* the last group: the launch's cells into local memory (zeroed for the next launch), rounded */
+    PCLR_DEVICE_FENCE();
+    for (uint k = lid; k < PCLR_CELLS; k += PCLR_GROUP) {
+        const pclr_i64 v = PCLR_TOTAL_VOLATILE(k);
+        cells[k] = v;
+        PCLR_TOTAL(k) = 0;
+        if (v != 0) {
+            PCLR_ATOMIC_MIN(cell_lo, PCLR_CAST(int, k));
+            PCLR_ATOMIC_MAX(cell_hi, PCLR_CAST(int, k));
+        }
+    }
+    PCLR_BARRIER();
+    if (lid == 0) {
+        const uint sp = PCLR_FLAGS_VOLATILE;
+        PCLR_FLAGS_VOLATILE = 0;
+        PCLR_STORE_RESULT(pclr_round(cell_lo, cell_hi, sp PCLR_GROUP_CELLS));
+        PCLR_COUNTER = 0;
+    }
+}
