@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 2
@@ -47,7 +46,6 @@ pclr_s pclr_partial(uint j) {
 bool pclr_neg(pclr_v x) { return int(unpackDouble2x32(x).y) < 0; } /* the sign bit */
 /* NaN propagates; -0 orders before +0 */
 pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
-pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
 pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_min(a.v, b.v); return a; }
 pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(packDouble2x32(uvec2(pclr_xw(2ul * (args.offset + r)), pclr_xw(2ul * (args.offset + r) + 1ul)))))); }

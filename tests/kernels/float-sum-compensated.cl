@@ -20,7 +20,6 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -30,7 +29,6 @@ typedef float4 pclr_vec; /* 16-byte loads */
 typedef float pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
 typedef float pclr_a; /* sums accumulate in this type */
-PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 /* Neumaier's step: t = s + x, and the rounding error of that addition into c */
 #define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))
 #define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \

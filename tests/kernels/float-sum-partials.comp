@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -35,16 +34,6 @@ pclr_s pclr_identity() {
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.s);
 }
-void pclr_store_partial(uint at, pclr_s s) {
-    pw[at + 0u] = floatBitsToUint(s.s);
-}
-/* a partial another group wrote (pw is coherent) */
-pclr_s pclr_partial(uint j) {
-    const uint at = j * PCLR_STATE_WORDS;
-    pclr_s s;
-    s.s = uintBitsToFloat(pw[at + 0u]);
-    return s;
-}
 pclr_s pclr_merge(pclr_s a, pclr_s b) { a.s += b.s; return a; }
 pclr_s pclr_lift(pclr_v x) { pclr_s s; s.s = pclr_a(x); return s; }
 pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(uintBitsToFloat(pclr_xw((args.offset + r)))))); }
@@ -58,7 +47,6 @@ pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
 }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
-shared bool is_last;
 /* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
 pclr_s pclr_tree(pclr_s acc) {
     const uint lid = gl_LocalInvocationID.x;

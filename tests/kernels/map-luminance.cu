@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -105,7 +104,6 @@ PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.m2 += d * d;
     return a;
 }
-PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) { PCLR_COUNT_IN(a, x, 1); return pclr_fold_value(a, x); }
 /* Chan et al.: two parts' means and M2 into one; the result's moments are about its mean */
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (b.n == 0) return a;
@@ -121,7 +119,6 @@ PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
     a.hi = pclr_max(a.hi, b.hi);
     return a;
 }
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(PCLR_MAP((x), (i))))
 /* Folds one loaded vector into the accumulator, element by element. */
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_COUNT_IN(acc, PCLR_VALUE(PCLR_MAP((v), (i))), PCLR_VECTOR); \

@@ -39,7 +39,6 @@ typedef int pclr_v; /* values are computed in this type */
 typedef pclr_i64 pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return (pclr_i64)((pclr_u64)a + (pclr_u64)b); } /* wraps */
 typedef pclr_i64 pclr_s;
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_IDENTITY ((pclr_s)0)
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_add(a, b); }
 #define PCLR_LIFT(x, i) ((pclr_s)PCLR_VALUE(x))

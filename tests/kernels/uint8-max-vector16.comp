@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 16
@@ -44,7 +43,6 @@ pclr_s pclr_partial(uint j) {
     s.v = pw[at + 0u];
     return s;
 }
-pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }
 pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }
 pclr_s pclr_merge(pclr_s a, pclr_s b) { a.v = pclr_max(a.v, b.v); return a; }
 pclr_s pclr_lift(pclr_v x) { pclr_s s; s.v = x; return s; }
