@@ -946,11 +946,13 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__TEXT_WORD_OPENCL(macro, opencl, cuda) "#define PCLR_" #macro opencl "\n"
 #define PCLR__TEXT_WORD_CUDA(macro, opencl, cuda) "#define PCLR_" #macro cuda "\n"
 #define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-#define PCLR__TEXT_PRELUDE_OPENCL(FP64) \
-    "/* ---- OpenCL C ---- */\n" FP64 "typedef ulong pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_OPENCL)
-#define PCLR__TEXT_PRELUDE_CUDA                                    \
+/* (the generator writes the head, then the words its kernel reads) */
+#define PCLR__TEXT_PRELUDE_HEAD_OPENCL(FP64) "/* ---- OpenCL C ---- */\n" FP64 "typedef ulong pclr_u64;\n"
+#define PCLR__TEXT_PRELUDE_OPENCL(FP64) PCLR__TEXT_PRELUDE_HEAD_OPENCL(FP64) PCLR__TEXT_WORDS(PCLR__TEXT_WORD_OPENCL)
+#define PCLR__TEXT_PRELUDE_HEAD_CUDA                               \
     "/* ---- CUDA C (NVRTC) ---- */\ntypedef unsigned int uint;\n" \
-    "typedef unsigned long long pclr_u64;\n" PCLR__TEXT_WORDS(PCLR__TEXT_WORD_CUDA)
+    "typedef unsigned long long pclr_u64;\n"
+#define PCLR__TEXT_PRELUDE_CUDA PCLR__TEXT_PRELUDE_HEAD_CUDA PCLR__TEXT_WORDS(PCLR__TEXT_WORD_CUDA)
 #define PCLR__TEXT_FENCE_CUDA \
 "/* Release/acquire between groups: fence.acq_rel is the light fence for that\n" \
 "   pattern (__threadfence is a sequentially consistent fence.sc). */\n" \
@@ -2384,7 +2386,7 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
 /* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map);
    zero: the GLSL kernel's floating +0 literals are pclr_zero (see pclr__mzero) */
-typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep, zero; } pclr__memit;
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep, zero, zeros; } pclr__memit; /* zeros: pclr_zero written */
 #define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
 
 static const char *pclr__mtname(pclr_type t, int lang) {
@@ -2440,7 +2442,7 @@ static int pclr__mzero(const pclr__memit *E, int id, pclr_type to) {
 /* node id converted to type `to` */
 static void pclr__mas(pclr__memit *E, int id, pclr_type to) {
     const pclr_type from = (pclr_type)E->t->node[id].type;
-    if (pclr__mzero(E, id, to)) { pclr__put(E->w, to == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero"); return; }
+    if (pclr__mzero(E, id, to)) { pclr__put(E->w, to == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero"); ++E->zeros; return; }
     if (from == to) { pclr__mnode_text(E, id); return; }
     if (pclr__mis_int(to) && !pclr__mis_int(from)) { /* saturating, NaN to 0: a helper (NVIDIA's conversions give INT_MIN for NaN) */
         PCLR__MPUTF(E, "pclr_%s_of_%s(", pclr__msuffix(to), pclr__msuffix(from));
@@ -2489,7 +2491,7 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     int k;
     switch (m->kind) {
     case PCLR__MN_LIT:
-        if (pclr__mzero(E, id, t)) pclr__put(E->w, t == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero");
+        if (pclr__mzero(E, id, t)) { pclr__put(E->w, t == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero"); ++E->zeros; }
         else if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
         else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
                          t == PCLR_INT ? "" : t == PCLR_UINT ? "u" : t == PCLR_INT64 ? (L == 0 ? "L" : L == 1 ? "ll" : "l")
@@ -3067,6 +3069,7 @@ typedef struct pclr__gen {
     int glsl;               /* the dialect: GLSL (Vulkan), else CUDA C (cuda) or OpenCL C */
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
+    int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -3099,38 +3102,117 @@ static const char *pclr__kextreme(const pclr__gen *g, pclr_type t, int big) {
     return v;
 }
 
+/* What a kernel reads, so that nothing else is written (tests/kernel_dead_code.py checks that every
+   definition of a kernel is read). A layout program is one of: columns; rows or segments by teams of
+   c->lanes < c->group_size work-items (staged through local memory where pclr__rows_staged); a group
+   per row or segment, split groups sharing a long one (pclr__gen_layout). */
+static int pclr__rows_staged(const pclr_config *c, int lanes);
+static int pclr__gen_row_groups(const pclr_config *c) { /* a layout's group per row */
+    return c->layout != PCLR_LAYOUT_ONE && c->layout != PCLR_LAYOUT_COLUMNS && c->lanes >= c->group_size;
+}
+static int pclr__gen_teams(const pclr_config *c) { /* a layout's teams of more than one work-item per row */
+    return c->layout != PCLR_LAYOUT_ONE && c->layout != PCLR_LAYOUT_COLUMNS && c->lanes > 1 && c->lanes < c->group_size;
+}
+static int pclr__gen_team_wave(const pclr_config *c) { /* teams reduced by pclr_wave_reduce */
+    return pclr__gen_teams(c) && c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width;
+}
+static int pclr__gen_staged(const pclr_config *c) { /* rows staged through local memory */
+    return c->layout != PCLR_LAYOUT_ONE && c->lanes < c->group_size && pclr__rows_staged(c, c->lanes);
+}
+/* pclr_group_reduce: the single-array kernels and a layout's group per row */
+static int pclr__gen_group_reduce(const pclr_config *c) { return c->layout == PCLR_LAYOUT_ONE || pclr__gen_row_groups(c); }
+/* pclr_wave_reduce and the shuffles */
+static int pclr__gen_waves(const pclr_config *c) {
+    return c->variant == PCLR_VARIANT_SHUFFLE && (pclr__gen_group_reduce(c) || pclr__gen_team_wave(c));
+}
+/* the partials read back (PCLR_PARTIAL): the last group's fold, a layout's split rows and tiles */
+static int pclr__gen_reads_partials(const pclr_config *c, size_t state_size) {
+    if (c->layout != PCLR_LAYOUT_ONE) return c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c);
+    return c->finish == PCLR_FINISH_LAST_GROUP && !pclr__words_finish(c, state_size);
+}
+
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
     int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
+    if (c->layout != PCLR_LAYOUT_ONE) return c->variant == PCLR_VARIANT_SEQUENTIAL && pclr__gen_row_groups(c); /* its group reduce */
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
 
-/* An input's element type (a scalar, or a map's pixel of 2 or 4 of them) and its load vector. */
+/* An input's element type (a scalar, or a map's pixel of 2 or 4 of them) and its load vector (vec NULL: none). */
 static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pclr_type t, int width) {
     const int comps = g->map ? g->map->comps : 1, size = (int)pclr_type_size(t) * comps;
     const char *half = t == PCLR_HALF ? " /* half: its 16 bits */" : "";
     if (comps == 1) PCLR__GEN_PUTF(g, "typedef %s %s;%s\n", pclr__ktype(t, g->cuda), name, half);
     else if (g->cuda) PCLR__GEN_PUTF(g, "typedef struct __align__(%d) { %s x, y%s; } %s;%s\n", size, pclr__ktype(t, 1), comps == 4 ? ", z, w" : "", name, half);
     else PCLR__GEN_PUTF(g, "typedef %s%d %s;%s\n", pclr__ktype(t, 0), comps, name, half);
+    if (!vec) return; /* (the layouts load one element at a time) */
     if (width == 1) PCLR__GEN_PUTF(g, "typedef %s %s; /* one element per load */\n", name, vec);
     else if (g->cuda) PCLR__GEN_PUTF(g, "struct __align__(%d) %s { %s s[%d]; }; /* %d-byte loads */\n", size * width, vec, name, width, size * width);
     else PCLR__GEN_PUTF(g, "typedef %s%d %s; /* %d-byte loads */\n", pclr__ktype(t, 0), width, vec, size * width);
 }
 
+/* Whether the kernel reads knob macro m (PCLR__KNOBS): the wave only where it shuffles (not GLSL's
+   subgroups), the vector only where it loads vectors (not the layouts), the unroll depth only where
+   it walks (not the staged rows). */
+static int pclr__gen_knob_read(const pclr_config *c, const char *m) {
+    if (!strcmp(m, "PCLR_WAVE")) return c->backend != PCLR_VULKAN && pclr__gen_waves(c);
+    if (!strcmp(m, "PCLR_VECTOR")) return c->layout == PCLR_LAYOUT_ONE;
+    if (!strcmp(m, "PCLR_UNROLL")) return !pclr__gen_staged(c);
+    return 1;
+}
+
+/* Whether the kernel reads prelude word w (PCLR__TEXT_WORDS): local-memory pointers only in the
+   functions that take lds, barriers only where a group steps together. */
+static int pclr__gen_word_read(const pclr_config *c, size_t state_size, const char *w) {
+    const int one = c->layout == PCLR_LAYOUT_ONE, exact = one && c->accumulate == PCLR_EXACT;
+    const int team_tree = pclr__gen_teams(c) && !pclr__gen_team_wave(c);
+    if (!strcmp(w, "LOCAL"))
+        return exact || pclr__gen_group_reduce(c) || pclr__gen_tree_rolled(c) || team_tree || (c->layout == PCLR_LAYOUT_COLUMNS && c->lanes > 1);
+    if (!strcmp(w, "BARRIER()"))
+        return exact || pclr__gen_tree_rolled(c) || team_tree || c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c) ||
+               pclr__gen_staged(c) || (one && c->finish == PCLR_FINISH_LAST_GROUP && !pclr__words_finish(c, state_size)) ||
+               (pclr__gen_group_reduce(c) && c->variant != PCLR_VARIANT_COLLECTIVE &&
+                (c->variant != PCLR_VARIANT_SHUFFLE || c->group_size > c->wave_width));
+    return 1;
+}
+
+/* Whether a CUDA kernel names a 64-bit signed integer (pclr_i64): its elements, state, sums or map. */
+static int pclr__gen_i64(const pclr__gen *g, const pclr_config *c) {
+    int k;
+    if (c->layout == PCLR_LAYOUT_ONE && c->accumulate == PCLR_EXACT) return 1; /* the cells */
+    if (c->type == PCLR_INT64 || g->l.value == PCLR_INT64 || g->l.sum == PCLR_INT64 || g->l.moment == PCLR_INT64) return 1;
+    for (k = 0; k < g->l.count; ++k)
+        if (g->l.field[k].type == PCLR_INT64) return 1;
+    if (!g->map) return 0;
+    if (g->map->x == PCLR_INT64 || g->map->y == PCLR_INT64 || g->map->type == PCLR_INT64) return 1;
+    for (k = 0; k < g->map->params; ++k)
+        if (g->map->param[k] == PCLR_INT64) return 1;
+    for (k = 0; k < g->map->count; ++k)
+        if (g->map->node[k].type == PCLR_INT64) return 1;
+    return 0;
+}
+
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
-    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_CUDA "typedef long long pclr_i64;\n");
-    else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_OPENCL(""));
-    if (c->finish != PCLR_FINISH_PARTIALS && !words) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
-    if (g->cuda && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
-    if (g->cuda && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
+    const int one = c->layout == PCLR_LAYOUT_ONE;
+    const int fence = one ? c->finish != PCLR_FINISH_PARTIALS && !words : c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c);
+    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_HEAD_CUDA);
+    else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_HEAD_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_HEAD_OPENCL(""));
+#define PCLR__GEN_WORD(macro, in_cl, in_cu) \
+    if (pclr__gen_word_read(c, g->l.size, #macro)) pclr__put(g->w, g->cuda ? PCLR__TEXT_WORD_CUDA(macro, in_cl, in_cu) : PCLR__TEXT_WORD_OPENCL(macro, in_cl, in_cu));
+    PCLR__TEXT_WORDS(PCLR__GEN_WORD)
+#undef PCLR__GEN_WORD
+    if (g->cuda && pclr__gen_i64(g, c)) pclr__put(g->w, "typedef long long pclr_i64;\n");
+    if (fence) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
+    if (g->cuda && one && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
+    if (g->cuda && one && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
-    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
 #undef PCLR__GEN_KNOB
-    pclr__gen_input(g, "pclr_t", "pclr_vec", c->type, c->vector_width);
-    if (g->map && g->map->y) pclr__gen_input(g, "pclr_t2", "pclr_vec2", g->map->y, c->vector_width);
+    pclr__gen_input(g, "pclr_t", one ? "pclr_vec" : NULL, c->type, c->vector_width);
+    if (g->map && g->map->y) pclr__gen_input(g, "pclr_t2", one ? "pclr_vec2" : NULL, g->map->y, c->vector_width);
 }
 
 /* pclr_half_to_float: binary16 bits to float, exactly. */
@@ -3154,7 +3236,9 @@ static void pclr__gen_half(pclr__gen *g) {
 
 /* The value of element x in the compute type (a map's elements are its values already). */
 static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
-    PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
+    /* (pclr_v: in PCLR_VALUE, but half's; in the functions of minmax, argmin, argmax and stats) */
+    if (c->type != PCLR_HALF || g->map || c->op == PCLR_MINMAX || c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX || c->op == PCLR_STATS)
+        PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
     if (c->type != PCLR_HALF || g->map) {
         pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
     } else {
@@ -3182,7 +3266,7 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
     wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
-    E.zero = 0;
+    E.zero = E.zeros = 0;
     for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
         const pclr__mnode *m = &g->map->node[k];
         if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
@@ -3329,16 +3413,17 @@ static void pclr__gen_op_fn(pclr__gen *g, const char *head, int local, const cha
 
 /* The op's functions from its entry, in g's dialect: pclr_identity, pclr_merge, and pclr_lift or pclr_fold
    (stats: pclr_count_in and pclr_fold_value, which a load's fold calls once and per element). */
-static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d) {
+static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d, int merges, int fold1) {
     if (d->about) PCLR__GEN_PUTF(g, "/* %s */\n", d->about);
     pclr__gen_op_fn(g, "pclr_s pclr_identity(void)", 1, d->identity, "s");
     if (!g->glsl) pclr__put(g->w, "#define PCLR_IDENTITY pclr_identity()\n");
-    pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
+    if (merges) pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
     if (d->lift) pclr__gen_op_fn(g, "pclr_s pclr_lift(pclr_v x)", 1, d->lift, "s");
     if (d->count) {
         pclr__gen_op_fn(g, "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
         pclr__gen_op_fn(g, "pclr_s pclr_fold_value(pclr_s a, pclr_v x)", 0, d->fold, "a");
-        pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
+        if (fold1) /* (a load's fold counts its values at once) */
+            pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
     } else if (d->fold) {
         const int at = strstr(d->fold, "= i;") != NULL; /* the fold takes the element's index */
         pclr__gen_op_fn(g, at ? "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)" : "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, d->fold, "a");
@@ -3346,17 +3431,20 @@ static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d) {
 }
 
 /* The state: a typedef (one field) or a struct, and how a partial another group wrote is read. */
-static void pclr__gen_state(pclr__gen *g) {
+static void pclr__gen_state(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
+    const int partials = pclr__gen_reads_partials(c, l->size);
     int i;
     if (l->count == 1) {
         PCLR__GEN_PUTF(g, "typedef %s pclr_s;\n", pclr__ktype(l->field[0].type, g->cuda));
-        pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
+        if (partials) pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
         return;
     }
     pclr__put(g->w, "typedef struct pclr_s {");
     for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__ktype(l->field[i].type, g->cuda), l->field[i].name);
-    pclr__put(g->w, " } pclr_s;\n/* a partial written by another group, read field by field through a volatile pointer */\n"
+    pclr__put(g->w, " } pclr_s;\n");
+    if (!partials) return;
+    pclr__put(g->w, "/* a partial written by another group, read field by field through a volatile pointer */\n"
                     "PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {\n    pclr_s s;\n");
     for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, "    s.%s = vp[j].%s;\n", l->field[i].name, l->field[i].name);
     pclr__put(g->w, "    return s;\n}\n#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))\n");
@@ -3384,9 +3472,10 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
     const pclr_type t = c->type;
     const int d = t == PCLR_DOUBLE;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s ---- */\n"
-                      "typedef pclr_t pclr_s; /* the state: the element itself */\n"
-                      "#define PCLR_PARTIAL(vp, j) (vp)[j]\n#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n",
-                   pclr_op_name(c->op));
+                      "typedef pclr_t pclr_s; /* the state: the element itself */\n", pclr_op_name(c->op));
+    if (pclr__gen_reads_partials(c, g->l.size)) pclr__put(g->w, "#define PCLR_PARTIAL(vp, j) (vp)[j]\n");
+    if (!g->vloads || c->vector_width > 1) /* (one element: the head and tail of vectors, the layouts) */
+        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))\n");
     PCLR__GEN_PUTF(g, "#define PCLR_IDENTITY %s\n", c->op == PCLR_MIN ? pclr__kextreme(g, t, 1) : c->op == PCLR_MAX ? pclr__kextreme(g, t, 0)
                                                     : pclr__is_float(t) ? (d ? "0.0" : "0.0f") : t == PCLR_UINT ? "0u" : "0");
     if (c->op == PCLR_SUM && t == PCLR_INT) {
@@ -3402,7 +3491,8 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, c->op == PCLR_SUM ? PCLR__TEXT_MERGE(PCLR__MERGE_SUM) : c->op == PCLR_MIN ? PCLR__TEXT_MERGE(PCLR__MERGE_MIN)
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
     }
-    if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
+    if (!g->vloads) ; /* (a layout folds one element at a time) */
+    else if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
     else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
     else if (c->vector_width == 4) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
     else { /* 8 or 16 elements (the macro form stops at 4) */
@@ -3418,6 +3508,10 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, g->l.value);
     const int sequential = !d->lift;
+    /* PCLR_FOLD1 is read by the layouts, by the head and tail of vectors, and by a PCLR_FOLD written as it */
+    const int fold1 = !g->vloads || c->vector_width > 1 || !g->map;
+    /* pclr_merge is read everywhere but in rows of one work-item each folded by pclr_fold alone */
+    const int merges = !sequential || c->layout == PCLR_LAYOUT_ONE || c->layout == PCLR_LAYOUT_COLUMNS || c->lanes > 1;
     char x1[160], e[160];
     int k;
     if (pclr__state_is_element(c)) {
@@ -3432,15 +3526,16 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     pclr__gen_add(g, d);
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
                                                  pclr__ktype(g->l.moment, g->cuda));
-    pclr__gen_state(g);
-    pclr__gen_op_fns(g, d);
+    pclr__gen_state(g, c);
+    pclr__gen_op_fns(g, d, merges, fold1);
     if (d->lift) pclr__put(g->w, "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
     /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
     pclr__gen_elem(g, -1, x1, sizeof x1);
     if (sequential) {
         const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
-        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
+        if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
             pclr__gen_elem(g, 0, e, sizeof e);
@@ -3455,8 +3550,9 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
             pclr__put(g->w, " \\\n} while (0)\n");
         }
     } else {
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
-        if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
+        if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
+        if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else if (c->vector_width == 1) {
             pclr__gen_elem(g, 0, e, sizeof e);
             PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
@@ -3485,9 +3581,10 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
     const pclr_type st = l->field[0].type; /* a one-field state's type */
     int i;
+    if (!pclr__gen_group_reduce(c) && !pclr__gen_waves(c)) return; /* a layout whose teams or columns reduce without them */
     pclr__put(g->w, PCLR__TEXT_LEVEL2);
     if (pclr__gen_tree_rolled(c)) pclr__put(g->w, PCLR__TEXT_TREE_ROLLED);
-    if (c->variant == PCLR_VARIANT_SHUFFLE) {
+    if (pclr__gen_waves(c)) {
         if (g->cuda && l->count == 1) pclr__put(g->w, PCLR__TEXT_SHFL_CUDA);
         else if (g->cuda) {
             pclr__put(g->w, "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */\n");
@@ -3513,6 +3610,7 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
         }
         pclr__put(g->w, PCLR__TEXT_WAVE_REDUCE);
     }
+    if (!pclr__gen_group_reduce(c)) return; /* (teams of a wave: pclr_wave_reduce alone) */
     if (c->variant == PCLR_VARIANT_SEQUENTIAL) { /* one function, not a call of it (PoCL 3 crashes on a struct state there) */
         pclr__put(g->w, "#define pclr_group_reduce pclr_tree_rolled\n");
         return;
@@ -3575,7 +3673,8 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
     const int y = g->map && g->map->y;
     int k;
-    if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
+    if (!g->vloads) ; /* (a layout loads its elements one by one) */
+    else if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
     else pclr__put(g->w, "typedef struct pclr_in { pclr_vec x; pclr_vec2 y; } pclr_in; /* one load: a vector of x and one of y */\n"
                          "PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {\n"
                          "    pclr_in r;\n    r.x = pv[j];\n    r.y = qv[j];\n    return r;\n}\n"
@@ -3915,7 +4014,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     } else {
         pclr__put(g->w, "/* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */\n");
         pclr__xalias(g, c, "double", "pclr_acc");
-        pclr__put(g->w, "#define pclr_acc_zero() 0.0\n#define pclr_put_acc pclr_put\n"
+        if (c->variant == PCLR_VARIANT_SHUFFLE && c->group_size > c->wave_width) pclr__put(g->w, "#define pclr_acc_zero() 0.0\n"); /* (the waves' step) */
+        pclr__put(g->w, "#define pclr_put_acc pclr_put\n"
                         "/* Two running sums into one; the rounding error (TwoSum) goes into the cells. */\n"
                         "PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {\n"
                         "    double e;\n"
@@ -4472,9 +4572,10 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
         pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
                         "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                         "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
-    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n#define pclr_u64 uint64_t\n");
+    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n");
+    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, "#define pclr_u64 uint64_t\n"); /* (PCLR__TEXT_STRIDE_GLOBAL's) */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
-    PCLR__KNOB_KIND_##kind(, PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
+    PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
 #undef PCLR__GEN_KNOB
     pclr__put(g->w, "layout(local_size_x = PCLR_GROUP) in;\n");
@@ -4501,10 +4602,12 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
         at += sz;
     }
     pclr__put(g->w, "} args;\n");
-    /* word w of an input, counted from its binding's start */
-    if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
+    /* word w of an input, counted from its binding's start (pclr_fold1's: the head and tail of loads) */
+    if (c->vector_width == 1) ;
+    else if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
     else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);
-    if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
+    if (c->vector_width == 1) ;
+    else if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
     else if (yw) PCLR__GEN_PUTF(g, "uint pclr_yw(uint64_t w) { return yv[uint(w / %dul)][uint(w %% %dul)]; }\n", yw, yw);
 }
 
@@ -4535,14 +4638,17 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "struct pclr_s {");
     for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
     pclr__put(g->w, " };\n");
-    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
+    if (c->finish != PCLR_FINISH_ATOMIC) PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
     pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
     for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
-    pclr__put(g->w, "}\nvoid pclr_store_partial(uint at, pclr_s s) {\n");
-    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
-    pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
-    for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
-    pclr__put(g->w, "    return s;\n}\n");
+    pclr__put(g->w, "}\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP) { /* the partials, written and read back */
+        pclr__put(g->w, "void pclr_store_partial(uint at, pclr_s s) {\n");
+        for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+        pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
+        for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+        pclr__put(g->w, "    return s;\n}\n");
+    }
     if (nan && (min || max))
         PCLR__GEN_PUTF(g, "bool pclr_neg(pclr_v x) { return %s; } /* the sign bit */\n",
                             dbl ? "int(unpackDouble2x32(x).y) < 0" : "floatBitsToInt(x) < 0");
@@ -4559,13 +4665,14 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
                               "    c += e;\n"
                               "    s = t;\n"
                               "}\n");
-    pclr__gen_op_fns(g, d);
+    pclr__gen_op_fns(g, d, 1, 1);
     /* the folds: one element at relative index r (binding index args.offset + r), and one load */
     pclr__gvalue(g, c, -1, e, sizeof e);
     {
         const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
         const int y = g->map && g->map->y;
-        if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
+        if (c->vector_width == 1) ; /* (pclr_fold1: the head and tail of loads) */
+        else if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
         else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
                           "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
@@ -4606,8 +4713,10 @@ static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) 
 static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
     int i;
-    pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\nshared bool is_last;\n"
-                    "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
+    pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, "shared bool is_last;\n");
+    if (c->finish == PCLR_FINISH_LAST_GROUP || (c->variant != PCLR_VARIANT_NAIVE && !pclr__gsubgroup(c))) /* its fold, the group step */
+        pclr__put(g->w, "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
                     "pclr_s pclr_tree(pclr_s acc) {\n"
                     "    const uint lid = gl_LocalInvocationID.x;\n"
                     "    barrier(); /* lds may still be read by an earlier call */\n"
@@ -4780,9 +4889,17 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         E.t = g->map;
         E.lang = PCLR__ML_GLSL;
         E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
-        E.zero = 0;
+        E.zero = E.zeros = 0;
         PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
         for (k = 0; k < g->map->count; ++k) E.zero |= pclr__mzero_lit(&g->map->node[k]);
+        if (E.zero) { /* a dry run: pclr_zero only where a zero literal is written as a float (integer zeros stay 0) */
+            pclr__writer dry;
+            dry.buf = NULL; dry.cap = 0; dry.len = 0;
+            E.w = &dry;
+            pclr__mfunction(&E);
+            E.w = g->w;
+            E.zero = E.zeros > 0;
+        }
         if (E.zero) /* (the kernel is dispatched as groups x 1 x 1) */
             pclr__put(g->w, "#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */\n");
         pclr__mfunction(&E);
@@ -4926,9 +5043,10 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
     const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
     const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS;
     char tk[64];
-    PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n#define PCLR_LANES %d\n", pclr_layout_name(c->layout),
-                   c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row", c->lanes);
-    pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS);
+    PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n", pclr_layout_name(c->layout),
+                   c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row");
+    if (c->layout == PCLR_LAYOUT_COLUMNS || c->lanes < c->group_size) PCLR__GEN_PUTF(g, "#define PCLR_LANES %d\n", c->lanes);
+    if (pclr__gen_reads_partials(c, g->l.size)) pclr__put(g->w, PCLR__TEXT_FOLD_PARTIALS); /* split rows and tiles */
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
         pclr__put(g->w, "#define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */\n");
         if (c->lanes == 1 && !y && c->rows) /* the few-rows program (pclr__cols_few) */
@@ -5016,7 +5134,8 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                           "}\n", tk, PCLR__TEXT_COLUMN_FOLD);
         return;
     }
-    if (seg)
+    if (pclr__gen_staged(c)) ; /* (a staged tile holds whole rows cols apart) */
+    else if (seg)
         pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
                         "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
                         "#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \\\n"
@@ -5196,6 +5315,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.t = pclr__ktype(c.type, g.cuda);
     g.vector = c.vector_width;
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
+    g.vloads = c.layout == PCLR_LAYOUT_ONE;
     g.map = NULL;
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
         pclr_device_facts dev;
@@ -5263,7 +5383,7 @@ PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, c
     E.t = &t;
     E.lang = k;
     E.keep = 0;
-    E.zero = 0;
+    E.zero = E.zeros = 0;
     pclr__mfunction(&E);
     return pclr__finish_text(&w, size_needed);
 }

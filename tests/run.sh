@@ -55,6 +55,12 @@ have valgrind && step cache-valgrind sh -c "valgrind -q --error-exitcode=9 --lea
 step kernels sh -c "gcc -std=c99 $WARN -O1 -o $B/pclreduce-gen gen/pclreduce-gen.c -lm && rm -rf $B/kernels &&
   PCLR_GEN=$B/pclreduce-gen bash tests/kernels.sh $B/kernels && diff -ru -x list.txt -x segments.bin tests/kernels $B/kernels"
 
+# 1b''. no generated kernel holds a definition that nothing in it reads (tests/kernel_dead_code.py): pclreduce-gen over a
+#       seeded sample of backend x type x op x accumulate x variant x finish x vector x stride x maps x layouts (its seed
+#       printed; PCLR_TEST_SEED reproduces it, PCLR_TEST_FULL=1 samples more), then the golden kernels of tests/kernels/
+have python3 && step kernel-dead-code sh -c "gcc -std=c99 $WARN -O1 -o $B/pclreduce-gen gen/pclreduce-gen.c -lm &&
+  PCLR_GEN=$B/pclreduce-gen python3 tests/kernel_dead_code.py --matrix"
+
 # 1c. the public API's size: at most 110 functions, deprecated ones apart; an old program (the 0.3 calls,
 #     deprecated wrappers) and a new one (no deprecated call: PCLREDUCE_WARN_DEPRECATED under -Werror), run
 step api-count bash tests/api_count.sh

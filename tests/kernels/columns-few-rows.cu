@@ -5,7 +5,6 @@ typedef unsigned int uint;
 typedef unsigned long long pclr_u64;
 #define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
 #define PCLR_GLOBAL
-#define PCLR_LOCAL
 #define PCLR_RESTRICT __restrict__ /* read-only loads */
 #define PCLR_SHARED __shared__
 #define PCLR_FN static __device__ __forceinline__
@@ -13,7 +12,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -21,53 +19,15 @@ typedef long long pclr_i64;
 #else
 #define PCLR_DEVICE_FENCE() __threadfence()
 #endif
-/* The ticket: the atomic releases this group's partial and acquires the others'. */
-static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
-#else
-    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
-#endif
-}
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
-#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
-#else
-#define PCLR_GRID_DEPENDENCY()
-#endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef float pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 /* ---- the operation: sum ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
-/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-#define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
-/* Lane 0 of each wave gets the wave's result. */
-PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
-#pragma unroll
-    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
-        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
-    return v;
-}
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    acc = pclr_wave_reduce(acc, PCLR_WAVE);
-    PCLR_BARRIER(); /* lds may still be read by an earlier call */
-    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
-    PCLR_BARRIER();
-    if (lid < PCLR_WAVE) {
-        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
-        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
-    }
-    return acc;
-}
 /* ---- the layout: columns, 1 work-item down each column ---- */
 #define PCLR_LANES 1
 PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
@@ -79,8 +39,6 @@ PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, 
 #define PCLR_TILE (PCLR_GROUP / PCLR_LANES) /* neighbouring columns: a row's elements are read side by side */
 #define PCLR_FEW_ROWS 4 /* rows the few-rows path takes */
 #define pclr_down_column(acc, lds) (acc) /* one lane per column */
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -21,25 +20,9 @@ typedef long long pclr_i64;
 #else
 #define PCLR_DEVICE_FENCE() __threadfence()
 #endif
-/* The ticket: the atomic releases this group's partial and acquires the others'. */
-static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
-#else
-    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
-#endif
-}
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
-#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
-#else
-#define PCLR_GRID_DEPENDENCY()
-#endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef double pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 /* ---- the operation: stats, accumulate native ---- */
 typedef double pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
@@ -121,38 +104,6 @@ PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
     return pclr_fold_value(pclr_count_in(a, x, 1), x);
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x))
-#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)
-/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
-    v.n = __shfl_down_sync(0xffffffffu, v.n, delta);
-    v.s = __shfl_down_sync(0xffffffffu, v.s, delta);
-    v.lo = __shfl_down_sync(0xffffffffu, v.lo, delta);
-    v.hi = __shfl_down_sync(0xffffffffu, v.hi, delta);
-    v.shift = __shfl_down_sync(0xffffffffu, v.shift, delta);
-    v.d1 = __shfl_down_sync(0xffffffffu, v.d1, delta);
-    v.m2 = __shfl_down_sync(0xffffffffu, v.m2, delta);
-    return v;
-}
-#define PCLR_SHFL_DOWN(v, delta) pclr_shfl_down((v), (delta))
-/* Lane 0 of each wave gets the wave's result. */
-PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
-#pragma unroll
-    for (uint delta = PCLR_WAVE / 2; delta > 0; delta >>= 1)
-        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
-    return v;
-}
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    acc = pclr_wave_reduce(acc, PCLR_WAVE);
-    PCLR_BARRIER(); /* lds may still be read by an earlier call */
-    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
-    PCLR_BARRIER();
-    if (lid < PCLR_WAVE) {
-        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
-        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
-    }
-    return acc;
-}
 /* ---- the layout: columns, 8 work-items down each column ---- */
 #define PCLR_LANES 8
 PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
@@ -175,8 +126,6 @@ PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return acc;
 }
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

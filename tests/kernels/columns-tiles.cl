@@ -20,48 +20,15 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef float pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 /* ---- the operation: sum ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
-/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
-   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
-   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
-PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    PCLR_BARRIER(); /* lds may still be read by an earlier call */
-    lds[lid] = acc;
-    PCLR_BARRIER();
-#pragma unroll 1
-    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        PCLR_BARRIER();
-    }
-    return lds[0];
-}
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    PCLR_BARRIER();
-    lds[lid] = acc;
-    PCLR_BARRIER();
-    /* the divergence-free tree, fully unrolled for the compile-time group size */
-#pragma unroll
-    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        PCLR_BARRIER();
-    }
-    return lds[0];
-}
 /* ---- the layout: columns, 8 work-items down each column ---- */
 #define PCLR_LANES 8
 PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
@@ -84,8 +51,6 @@ PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return acc;
 }
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

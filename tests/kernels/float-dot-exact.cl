@@ -21,7 +21,6 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -125,7 +124,6 @@ PCLR_COLD void pclr_put(double x PCLR_CELLS_PARAMS) {
 }
 /* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */
 typedef double pclr_acc;
-#define pclr_acc_zero() 0.0
 #define pclr_put_acc pclr_put
 /* Two running sums into one; the rounding error (TwoSum) goes into the cells. */
 PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {

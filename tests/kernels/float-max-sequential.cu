@@ -13,13 +13,11 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
 #define PCLR_GRID_DEPENDENCY()
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 8
@@ -27,7 +25,6 @@ typedef float pclr_t;
 struct __align__(32) pclr_vec { pclr_t s[8]; }; /* 32-byte loads */
 /* ---- the operation: max ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY (-__int_as_float(0x7f800000))
 #define PCLR_NEG(x) (__float_as_int(x) < 0)

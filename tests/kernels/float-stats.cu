@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700

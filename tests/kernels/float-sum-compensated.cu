@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -34,14 +33,6 @@ typedef float pclr_a; /* sums accumulate in this type */
 #define PCLR_KBN(s, c, x) do { const pclr_a t_ = (s) + (x); \
     (c) += PCLR_ABS(s) >= PCLR_ABS(x) ? ((s) - t_) + (x) : ((x) - t_) + (s); (s) = t_; } while (0)
 typedef struct pclr_s { float s; float c; } pclr_s;
-/* a partial written by another group, read field by field through a volatile pointer */
-PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
-    pclr_s s;
-    s.s = vp[j].s;
-    s.c = vp[j].c;
-    return s;
-}
-#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
 /* the sum s and the sum c of its additions' rounding errors (Neumaier) */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;

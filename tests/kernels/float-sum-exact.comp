@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -118,7 +117,6 @@ PCLR_COLD void pclr_put(double x PCLR_CELLS_PARAMS) {
 }
 /* A running sum, exact in double (float elements are doubles with 24-bit mantissas). */
 #define pclr_acc double
-#define pclr_acc_zero() 0.0
 #define pclr_put_acc pclr_put
 /* Two running sums into one; the rounding error (TwoSum) goes into the cells. */
 PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {

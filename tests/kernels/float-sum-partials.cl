@@ -12,7 +12,6 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -20,7 +19,6 @@ typedef float pclr_t;
 typedef float4 pclr_vec; /* 16-byte loads */
 /* ---- the operation: sum ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }

@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -29,16 +28,6 @@ struct pclr_s { float s; };
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.s);
-}
-void pclr_store_partial(uint at, pclr_s s) {
-    pw[at + 0u] = floatBitsToUint(s.s);
-}
-/* a partial another group wrote (pw is coherent) */
-pclr_s pclr_partial(uint j) {
-    const uint at = j * PCLR_STATE_WORDS;
-    pclr_s s;
-    s.s = uintBitsToFloat(pw[at + 0u]);
-    return s;
 }
 pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 pclr_s pclr_identity(void) {
@@ -66,7 +55,6 @@ pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
 }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
-shared bool is_last;
 /* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
 pclr_s pclr_tree(pclr_s acc) {
     const uint lid = gl_LocalInvocationID.x;

@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -27,7 +26,6 @@ typedef float pclr_t;
 struct __align__(16) pclr_vec { pclr_t s[4]; }; /* 16-byte loads */
 /* ---- the operation: sum ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }

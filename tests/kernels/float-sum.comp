@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4

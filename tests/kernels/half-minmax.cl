@@ -20,7 +20,6 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 8

@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -49,14 +48,6 @@ PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 #endif
 }
 typedef struct pclr_s { float lo; float hi; } pclr_s;
-/* a partial written by another group, read field by field through a volatile pointer */
-PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
-    pclr_s s;
-    s.lo = vp[j].lo;
-    s.hi = vp[j].hi;
-    return s;
-}
-#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s.lo = __int_as_float(0x7f800000);

@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -38,7 +37,6 @@ typedef float pclr_v; /* values are computed in this type */
 typedef float pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 typedef float pclr_s;
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s = (pclr_a)0;

@@ -21,7 +21,6 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 1
@@ -110,10 +109,6 @@ PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.m2 += d * d;
     return a;
 }
-PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
-    return pclr_fold_value(pclr_count_in(a, x, 1), x);
-}
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(PCLR_MAP((x), (i))))
 /* Folds one loaded vector into the accumulator, element by element. */
 #define PCLR_FOLD(acc, v, i) do { \
     (acc) = pclr_count_in((acc), PCLR_VALUE(PCLR_MAP((v), (i))), PCLR_VECTOR); \

@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 1
@@ -21,7 +20,6 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 24) uint out_at;      /* out's first word */
     layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */
 } args;
-uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the map: 0.2126*x.x+0.7152*x.y+0.0722*x.z ---- */
 double pclr_map(vec4 x, uint64_t i) {
     precise double r = (((0.21260000000000001lf * double(x.x)) + (0.71519999999999995lf * double(x.y))) + (0.0722lf * double(x.z)));
@@ -113,7 +111,6 @@ pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
 pclr_s pclr_fold(pclr_s a, pclr_v x) {
     return pclr_fold_value(pclr_count_in(a, x, 1), x);
 }
-pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, pclr_v(pclr_map(vec4(uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 0ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 1ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 2ul))), uintBitsToFloat(pclr_xw(((args.offset + r) * 4ul + 3ul)))), r))); }
 /* Folds one load (its first element at relative index i) into the accumulator, element by element. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
     acc = pclr_fold(acc, pclr_v(pclr_map(vec4(uintBitsToFloat(v[0]), uintBitsToFloat(v[1]), uintBitsToFloat(v[2]), uintBitsToFloat(v[3])), i + 0ul)));

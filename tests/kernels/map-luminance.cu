@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -122,10 +121,6 @@ PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.m2 += d * d;
     return a;
 }
-PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
-    return pclr_fold_value(pclr_count_in(a, x, 1), x);
-}
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(PCLR_MAP((x), (i))))
 /* Folds one loaded vector into the accumulator, element by element. */
 #define PCLR_FOLD(acc, v, i) do { \
     (acc) = pclr_count_in((acc), PCLR_VALUE(PCLR_MAP((v), (i))), PCLR_VECTOR); \

@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -24,7 +23,6 @@ layout(push_constant) uniform pclr_args_block {
 } args;
 uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the map: x>t?1:0 ---- */
-#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */
 int pclr_map(int x, uint64_t i, int p0 /* t */) {
     precise int r = ((int(x > p0) != int(0)) ? 1 : 0);
     return r;

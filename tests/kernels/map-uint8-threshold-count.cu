@@ -39,7 +39,6 @@ typedef int pclr_v; /* values are computed in this type */
 typedef pclr_i64 pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return (pclr_i64)((pclr_u64)a + (pclr_u64)b); } /* wraps */
 typedef pclr_i64 pclr_s;
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s = (pclr_a)0;

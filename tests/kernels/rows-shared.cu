@@ -13,7 +13,6 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -21,32 +20,16 @@ typedef long long pclr_i64;
 #else
 #define PCLR_DEVICE_FENCE() __threadfence()
 #endif
-/* The ticket: the atomic releases this group's partial and acquires the others'. */
-static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
-#else
-    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
-#endif
-}
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
-#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
-#else
-#define PCLR_GRID_DEPENDENCY()
-#endif
 #define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef float pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 /* ---- the operation: sum ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), (v))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 #define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
 /* Lane 0 of each wave gets the wave's result. */
@@ -69,7 +52,6 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     return acc;
 }
 /* ---- the layout: rows, 256 work-items per row ---- */
-#define PCLR_LANES 256
 PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
     PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
     pclr_s s = PCLR_IDENTITY;
@@ -78,8 +60,6 @@ PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, 
 }
 /* Row r: cols elements from element r * pitch. */
 #define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

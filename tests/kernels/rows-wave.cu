@@ -5,53 +5,20 @@ typedef unsigned int uint;
 typedef unsigned long long pclr_u64;
 #define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
 #define PCLR_GLOBAL
-#define PCLR_LOCAL
 #define PCLR_RESTRICT __restrict__ /* read-only loads */
 #define PCLR_SHARED __shared__
 #define PCLR_FN static __device__ __forceinline__
-#define PCLR_BARRIER() __syncthreads()
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
-typedef long long pclr_i64;
-/* Release/acquire between groups: fence.acq_rel is the light fence for that
-   pattern (__threadfence is a sequentially consistent fence.sc). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
-#else
-#define PCLR_DEVICE_FENCE() __threadfence()
-#endif
-/* The ticket: the atomic releases this group's partial and acquires the others'. */
-static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
-#else
-    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
-#endif
-}
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
-#define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
-#else
-#define PCLR_GRID_DEPENDENCY()
-#endif
 #define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef int pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 /* ---- the operation: argmax ---- */
 typedef int pclr_v; /* values are computed in this type */
 #define PCLR_VALUE(x) ((pclr_v)(x))
 typedef struct pclr_s { pclr_u64 i; int v; } pclr_s;
-/* a partial written by another group, read field by field through a volatile pointer */
-PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
-    pclr_s s;
-    s.i = vp[j].i;
-    s.v = vp[j].v;
-    return s;
-}
-#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
 /* b wins with the better value; ties go to the smaller index. A work-item meets its elements
    in index order: a strictly better value wins its fold, and any element beats the identity (no index yet) */
 PCLR_FN pclr_s pclr_identity(void) {
@@ -71,7 +38,6 @@ PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
     return a;
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x), (i))
-#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
     v.i = __shfl_down_sync(0xffffffffu, v.i, delta);
@@ -86,32 +52,12 @@ PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
         if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
     return v;
 }
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    acc = pclr_wave_reduce(acc, PCLR_WAVE);
-    PCLR_BARRIER(); /* lds may still be read by an earlier call */
-    if (lid % PCLR_WAVE == 0) lds[lid / PCLR_WAVE] = acc;
-    PCLR_BARRIER();
-    if (lid < PCLR_WAVE) {
-        acc = lid < PCLR_GROUP / PCLR_WAVE ? lds[lid] : PCLR_IDENTITY;
-        acc = pclr_wave_reduce(acc, PCLR_GROUP / PCLR_WAVE);
-    }
-    return acc;
-}
 /* ---- the layout: rows, 32 work-items per row ---- */
 #define PCLR_LANES 32
-PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
-    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
-    pclr_s s = PCLR_IDENTITY;
-    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
-    return s;
-}
 /* Row r: cols elements from element r * pitch. */
 #define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
 /* a team is an aligned part of a wave: its lane 0 gets the team's value */
 #define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

@@ -12,20 +12,9 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
-/* Orders a group's partial before its ticket, device-wide. */
-#if __OPENCL_C_VERSION__ >= 200
-#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
-#elif defined(cl_nv_pragma_unroll)
-#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
-#else
-#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
-#endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
-#define PCLR_VECTOR 1
 typedef float pclr_t;
-typedef pclr_t pclr_vec; /* one element per load */
 #pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */
 /* ---- the map: x*x ---- */
 PCLR_FN float pclr_map(pclr_t x, pclr_u64 i) {
@@ -38,7 +27,6 @@ typedef float pclr_v; /* values are computed in this type */
 typedef float pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 typedef float pclr_s;
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s = (pclr_a)0;
@@ -56,44 +44,8 @@ PCLR_FN pclr_s pclr_lift(pclr_v x) {
 }
 #define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((v), (i)), (i)))
-/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
-   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
-   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
-PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    PCLR_BARRIER(); /* lds may still be read by an earlier call */
-    lds[lid] = acc;
-    PCLR_BARRIER();
-#pragma unroll 1
-    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        PCLR_BARRIER();
-    }
-    return lds[0];
-}
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
-    const uint lid = PCLR_LID;
-    PCLR_BARRIER();
-    lds[lid] = acc;
-    PCLR_BARRIER();
-    /* the divergence-free tree, fully unrolled for the compile-time group size */
-#pragma unroll
-    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        PCLR_BARRIER();
-    }
-    return lds[0];
-}
 /* ---- the layout: segments, 32 work-items per row ---- */
 #define PCLR_LANES 32
-PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
-    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
-    pclr_s s = PCLR_IDENTITY;
-    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
-    return s;
-}
 /* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked
    here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */
 #define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \
@@ -111,8 +63,6 @@ PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return acc;
 }
-typedef pclr_vec pclr_in; /* one load: a vector of x */
-#define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,

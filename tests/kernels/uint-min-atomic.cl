@@ -20,7 +20,6 @@ typedef ulong pclr_u64;
 #else
 #define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -28,7 +27,6 @@ typedef uint pclr_t;
 typedef uint4 pclr_vec; /* 16-byte loads */
 /* ---- the operation: min ---- */
 typedef pclr_t pclr_s; /* the state: the element itself */
-#define PCLR_PARTIAL(vp, j) (vp)[j]
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0xffffffffu
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a < b ? a : b; }

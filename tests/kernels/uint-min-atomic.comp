@@ -4,7 +4,6 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
-#define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -25,19 +24,8 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 /* ---- the operation: min ---- */
 #define pclr_v uint /* values are computed in this type */
 struct pclr_s { uint v; };
-#define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = uint(s.v);
-}
-void pclr_store_partial(uint at, pclr_s s) {
-    pw[at + 0u] = uint(s.v);
-}
-/* a partial another group wrote (pw is coherent) */
-pclr_s pclr_partial(uint j) {
-    const uint at = j * PCLR_STATE_WORDS;
-    pclr_s s;
-    s.v = pw[at + 0u];
-    return s;
 }
 pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }
 pclr_s pclr_identity(void) {
@@ -65,7 +53,6 @@ pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
 }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
-shared bool is_last;
 /* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
 pclr_s pclr_tree(pclr_s acc) {
     const uint lid = gl_LocalInvocationID.x;
