@@ -3235,9 +3235,9 @@ static void pclr__gen_half(pclr__gen *g) {
 }
 
 /* The value of element x in the compute type (a map's elements are its values already). */
-static void pclr__gen_value(pclr__gen *g, const pclr_config *c) {
-    /* (pclr_v: in PCLR_VALUE, but half's; in the functions of minmax, argmin, argmax and stats) */
-    if (c->type != PCLR_HALF || g->map || c->op == PCLR_MINMAX || c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX || c->op == PCLR_STATS)
+static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
+    /* (pclr_v: in PCLR_VALUE, but half's; in the op's functions (op_fns)) */
+    if (c->type != PCLR_HALF || g->map || op_fns)
         PCLR__GEN_PUTF(g, "typedef %s pclr_v; /* values are computed in this type */\n", pclr__ktype(g->l.value, g->cuda));
     if (c->type != PCLR_HALF || g->map) {
         pclr__put(g->w, "#define PCLR_VALUE(x) ((pclr_v)(x))\n");
@@ -3521,7 +3521,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
-    pclr__gen_value(g, c);
+    pclr__gen_value(g, c, 1);
     if (pclr__op_uses(d, "pclr_min") || pclr__op_uses(d, "pclr_max")) pclr__gen_minmax_fns(g, pclr__op_uses(d, "pclr_min"), pclr__op_uses(d, "pclr_max"));
     pclr__gen_add(g, d);
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
@@ -3825,6 +3825,13 @@ static void pclr__xalias(pclr__gen *g, const pclr_config *c, const char *type, c
     else PCLR__GEN_PUTF(g, "typedef %s %s;\n", type, name);
 }
 
+/* Whether the exact kernel adds single doubles checked (PCLR_ADD_CHECKED, PCLR_EQ): the head's and tail's
+   elements (a vector of more than one), double running sums, and every lane on CUDA and GLSL (OpenCL's float
+   lanes add as a vector). */
+static int pclr__exact_checked(const pclr__gen *g, const pclr_config *c) {
+    return c->vector_width > 1 || pclr__reduced(c) == PCLR_DOUBLE || g->cuda || pclr__xglsl(c);
+}
+
 /* The dialect's words for the exact kernel: types and casts, atomics (64-bit
    ones too), bit casts, clz, function qualifiers, `precise` (GLSL: the error-free
    additions must not be contracted or reordered), and the cells: C passes the
@@ -3835,7 +3842,7 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
     const int dbl = pclr__reduced(c) == PCLR_DOUBLE;
     if (pclr__xglsl(c)) {
         PCLR__GEN_PUTF(g, "#extension GL_EXT_shader_atomic_int64 : require\n"
-                          "#define pclr_i64 int64_t\n#define pclr_v double /* the values, in double */\n"
+                          "#define pclr_i64 int64_t\n%s"
                           "#define PCLR_FN\n#define PCLR_COLD\n#define PCLR_SHARED shared\n#define PCLR_PRECISE precise\n"
                           "#define PCLR_LID gl_LocalInvocationID.x\n"
                           "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"
@@ -3859,7 +3866,15 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
                           "#define PCLR_COUNTER counter\n"
                           "void pclr_store_result(uint64_t b) { outw[args.out_at] = uint(b);%s }\n"
                           "#define PCLR_STORE_RESULT(r) pclr_store_result(r)\n",
+                       c->type == PCLR_FLOAT && !pclr__has_map(c) ? "" : "#define pclr_v double /* the values, in double */\n",
                        dbl ? " outw[args.out_at + 1u] = uint(b >> 32);" : "");
+        if (c->type == PCLR_FLOAT && !pclr__has_map(c)) /* (pclr__gelem) */
+            pclr__put(g->w, "/* float bits as a double, exactly: a subnormal too (NVIDIA's Vulkan driver flushes it in float) */\n"
+                            "double pclr_f2d(uint b) {\n"
+                            "    if ((b & 0x7f800000u) != 0u) return double(uintBitsToFloat(b));\n"
+                            "    const double m = double(b & 0x7fffffu) * packDouble2x32(uvec2(0u, 874u << 20)); /* 2^-149 */\n"
+                            "    return (b >> 31) != 0u ? -m : m;\n"
+                            "}\n");
         return;
     }
     if (g->cuda)
@@ -3889,7 +3904,8 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
                           "#ifdef __clang__\n#undef PCLR_FN\n#define PCLR_FN static inline __attribute__((always_inline))\n#endif\n"
                           "#define PCLR_COLD PCLR_FN\n",
                        dbl ? "double" : "float", dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
-    pclr__put(g->w, "#define PCLR_PRECISE\n#define PCLR_EQ(a, b) ((a) == (b))\n#define PCLR_CAST(t, x) ((t)(x))\n"
+    if (pclr__exact_checked(g, c)) pclr__put(g->w, "#define PCLR_EQ(a, b) ((a) == (b))\n");
+    pclr__put(g->w, "#define PCLR_PRECISE\n#define PCLR_CAST(t, x) ((t)(x))\n"
                     "#define PCLR_DIGIT 0xffffffff\n#define PCLR_M52 ((pclr_u64)0xfffffffffffff)\n"
                     "/* the group's cells and specials word, passed on as pointers */\n"
                     "#define PCLR_CELLS_PARAMS , PCLR_LOCAL pclr_i64 *cells, PCLR_LOCAL uint *specials\n"
@@ -3935,7 +3951,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     int k;
     pclr__put(g->w, "/* ---- the operation: sum, accumulate exact ----\n"
                     "   The exact sum of the elements, rounded once (nearest, ties to even). */\n");
-    if (!glsl) pclr__gen_value(g, c);
+    /* (pclr_v and PCLR_VALUE: OpenCL's float and double loads become doubles without them, but one element) */
+    if (!glsl && (V > 1 || g->cuda || g->map || (rt != PCLR_FLOAT && !dbl))) pclr__gen_value(g, c, 0);
     pclr__gen_exact_words(g, c);
     PCLR__GEN_PUTF(g, "/* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - %d),\n"
                       "   carried in 64 bits: deposits add signed pieces under 2^32 to it. */\n"
@@ -3944,12 +3961,13 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                       "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
                    -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
     if (glsl) pclr__gen_exact_shared(g, c, "", 0);
-    pclr__put(g->w,
+    if (pclr__exact_checked(g, c)) pclr__put(g->w,
         "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
         "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
         "   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */\n"
         "#define PCLR_ADD_CHECKED(t, x, exact) do { PCLR_PRECISE const double s_ = (t) + (x), d_ = s_ - (t), f_ = s_ - (x); \\\n"
-        "    (exact) &= PCLR_EQ(d_, (x)) & PCLR_EQ(f_, (t)); (t) = s_; } while (false)\n"
+        "    (exact) &= PCLR_EQ(d_, (x)) & PCLR_EQ(f_, (t)); (t) = s_; } while (false)\n");
+    pclr__put(g->w,
         "/* Knuth's TwoSum: s + x becomes s and its rounding error e, exactly (inf, NaN\n"
         "   or an overflow make e NaN) */\n"
         "#define PCLR_TWO_SUM(s, x, e) do { PCLR_PRECISE const double ts_ = (s) + (x), tv_ = ts_ - (s), \\\n"
@@ -4068,7 +4086,7 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
             }
             PCLR__GEN_PUTF(g, "#define PCLR_VALUES_OF(v, i) pclr_values_of(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
             pclr__gvalue(g, c, -1, e, sizeof e);
-            PCLR__GEN_PUTF(g, "/* the element at relative index r */\ndouble pclr_value_at(uint64_t r) { return %s; }\n", e);
+            if (V > 1) PCLR__GEN_PUTF(g, "/* the element at relative index r */\ndouble pclr_value_at(uint64_t r) { return %s; }\n", e);
         } else {
             pclr__put(g->w, "    return x;\n}\n#define PCLR_VALUES_OF(v, i) pclr_values_make(");
             for (k = 0; k < V; ++k) {
@@ -4119,34 +4137,36 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                     "    PCLR_ADD_LANES(t, x, exact);\n"
                     "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);\n"
                     "}\n");
-    pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
-    pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
-    PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
-                      "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
-                      "    pclr_put(%s PCLR_CELLS_ARGS);\n", a);
-    if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", b);
-    PCLR__GEN_PUTF(g, "    pclr_put(x PCLR_CELLS_ARGS);\n    %s = 0.0;\n", a);
-    if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
-    pclr__put(g->w, "    return acc;\n"
-                    "}\n"
-                    "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
-                    "    int exact = 1;\n");
-    if (dbl)
-        PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
-                          "    PCLR_TWO_SUM(s, x, e);\n"
-                          "    PCLR_ADD_CHECKED(c, e, exact);\n"
-                          "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
-                          "    %s = s;\n"
-                          "    %s = c;\n"
-                          "    return acc;\n"
-                          "}\n", a, b, a, b);
-    else
-        PCLR__GEN_PUTF(g, "    double s = %s;\n"
-                          "    PCLR_ADD_CHECKED(s, x, exact);\n"
-                          "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
-                          "    %s = s;\n"
-                          "    return acc;\n"
-                          "}\n", a, a);
+    if (V > 1) { /* one element at a time: the head and the tail */
+        pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
+        pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
+        PCLR__GEN_PUTF(g, "/* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */\n"
+                          "PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
+                          "    pclr_put(%s PCLR_CELLS_ARGS);\n", a);
+        if (dbl) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", b);
+        PCLR__GEN_PUTF(g, "    pclr_put(x PCLR_CELLS_ARGS);\n    %s = 0.0;\n", a);
+        if (dbl) PCLR__GEN_PUTF(g, "    %s = 0.0;\n", b);
+        pclr__put(g->w, "    return acc;\n"
+                        "}\n"
+                        "PCLR_FN pclr_lanes pclr_fold_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {\n"
+                        "    int exact = 1;\n");
+        if (dbl)
+            PCLR__GEN_PUTF(g, "    double s = %s, c = %s, e;\n"
+                              "    PCLR_TWO_SUM(s, x, e);\n"
+                              "    PCLR_ADD_CHECKED(c, e, exact);\n"
+                              "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
+                              "    %s = s;\n"
+                              "    %s = c;\n"
+                              "    return acc;\n"
+                              "}\n", a, b, a, b);
+        else
+            PCLR__GEN_PUTF(g, "    double s = %s;\n"
+                              "    PCLR_ADD_CHECKED(s, x, exact);\n"
+                              "    if (exact == 0) return pclr_spill_one(acc, x PCLR_CELLS_ARGS);\n"
+                              "    %s = s;\n"
+                              "    return acc;\n"
+                              "}\n", a, a);
+    }
     pclr__put(g->w, "/* The lanes into one running sum: TwoSum merges, their errors into the cells. */\n"
                     "PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
     if (dbl) {
@@ -4162,7 +4182,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     }
     pclr__put(g->w, "    return a;\n}\n"
                     "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n");
-    if (glsl) pclr__put(g->w, "#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)\n");
+    if (V == 1) ;
+    else if (glsl) pclr__put(g->w, "#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)\n");
     else {
         pclr__gen_elem(g, -1, a, sizeof a);
         PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s) PCLR_GROUP_CELLS)\n", a);
@@ -4515,7 +4536,8 @@ static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, 
         pclr__gscalar(part[j], sizeof part[j], t, w0, w1, sh);
     }
     if (!g->map) { /* the op's value */
-        snprintf(buf, cap, "pclr_v(%s)", part[0]);
+        if (c->accumulate == PCLR_EXACT && t == PCLR_FLOAT) snprintf(buf, cap, "pclr_f2d(%s)", w0); /* (no float step) */
+        else snprintf(buf, cap, "pclr_v(%s)", part[0]);
     } else if (comps == 1) {
         snprintf(buf, cap, "%s(%s)", pclr__mtname(pclr__mpromote(t), PCLR__ML_GLSL), part[0]);
     } else {
@@ -4573,7 +4595,8 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
                         "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                         "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
     pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, "#define pclr_u64 uint64_t\n"); /* (PCLR__TEXT_STRIDE_GLOBAL's) */
+    if (c->stride == PCLR_STRIDE_GLOBAL || c->accumulate == PCLR_EXACT) /* (PCLR__TEXT_STRIDE_GLOBAL's, the exact sum's) */
+        pclr__put(g->w, "#define pclr_u64 uint64_t\n");
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
     PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
@@ -4602,7 +4625,7 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
         at += sz;
     }
     pclr__put(g->w, "} args;\n");
-    /* word w of an input, counted from its binding's start (pclr_fold1's: the head and tail of loads) */
+    /* word w of an input, counted from its binding's start (one element's: the head and tail of loads) */
     if (c->vector_width == 1) ;
     else if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
     else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);

@@ -47,8 +47,8 @@ typedef float pclr_r; /* the result */
 #define PCLR_FN static inline __attribute__((always_inline))
 #endif
 #define PCLR_COLD PCLR_FN
-#define PCLR_PRECISE
 #define PCLR_EQ(a, b) ((a) == (b))
+#define PCLR_PRECISE
 #define PCLR_CAST(t, x) ((t)(x))
 #define PCLR_DIGIT 0xffffffff
 #define PCLR_M52 ((pclr_u64)0xfffffffffffff)

@@ -25,7 +25,6 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
    The exact sum of the elements, rounded once (nearest, ties to even). */
 #extension GL_EXT_shader_atomic_int64 : require
 #define pclr_i64 int64_t
-#define pclr_v double /* the values, in double */
 #define PCLR_FN
 #define PCLR_COLD
 #define PCLR_SHARED shared
@@ -63,6 +62,12 @@ layout(std430, set = 0, binding = 2) coherent buffer pclr_cell_words { int64_t p
 #define PCLR_COUNTER counter
 void pclr_store_result(uint64_t b) { outw[args.out_at] = uint(b); }
 #define PCLR_STORE_RESULT(r) pclr_store_result(r)
+/* float bits as a double, exactly: a subnormal too (NVIDIA's Vulkan driver flushes it in float) */
+double pclr_f2d(uint b) {
+    if ((b & 0x7f800000u) != 0u) return double(uintBitsToFloat(b));
+    const double m = double(b & 0x7fffffu) * packDouble2x32(uvec2(0u, 874u << 20)); /* 2^-149 */
+    return (b >> 31) != 0u ? -m : m;
+}
 /* The superaccumulator: cell k holds a 32-bit digit of weight 2^(32 k - 160),
    carried in 64 bits: deposits add signed pieces under 2^32 to it. */
 #define PCLR_CELLS 12
@@ -149,14 +154,14 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
     return x;
 }
 pclr_values pclr_values_of(pclr_in_x v, uint64_t i) {
-    return pclr_values_make(pclr_v(uintBitsToFloat(v[0])),
-                            pclr_v(uintBitsToFloat(v[1])),
-                            pclr_v(uintBitsToFloat(v[2])),
-                            pclr_v(uintBitsToFloat(v[3])));
+    return pclr_values_make(pclr_f2d(v[0]),
+                            pclr_f2d(v[1]),
+                            pclr_f2d(v[2]),
+                            pclr_f2d(v[3]));
 }
 #define PCLR_VALUES_OF(v, i) pclr_values_of((v), (i))
 /* the element at relative index r */
-double pclr_value_at(uint64_t r) { return pclr_v(uintBitsToFloat(pclr_xw((args.offset + r)))); }
+double pclr_value_at(uint64_t r) { return pclr_f2d(pclr_xw((args.offset + r))); }
 /* t += x lane by lane, checked */
 #define PCLR_ADD_LANES(t, x, exact) do { \
     PCLR_ADD_CHECKED((t).s[0], (x).s[0], exact); \

@@ -40,8 +40,8 @@ typedef float pclr_v; /* values are computed in this type */
 typedef float pclr_r; /* the result */
 #define PCLR_RESULT(b) __int_as_float((int)(uint)(b))
 #define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */
-#define PCLR_PRECISE
 #define PCLR_EQ(a, b) ((a) == (b))
+#define PCLR_PRECISE
 #define PCLR_CAST(t, x) ((t)(x))
 #define PCLR_DIGIT 0xffffffff
 #define PCLR_M52 ((pclr_u64)0xfffffffffffff)
