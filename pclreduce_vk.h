@@ -1706,7 +1706,7 @@ static pclr_result pclr__vk_tune_begin(pclr__engine *e) {
     return PCLR_OK;
 }
 /* calls reduces of n elements at offsets[i] of pool, recorded (pclr__engine_async) into the context's command buffer
-   between two timestamps; their states all go to the result buffer. No layouts here (not timed on Vulkan yet). */
+   between two timestamps; their states all go to the result buffer (a layout's: to out). */
 static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
                                  const uint64_t *offsets, int calls) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
@@ -1715,8 +1715,6 @@ static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pc
     pclr_buffer states;
     uint64_t ticks[2];
     int i;
-    (void)out;
-    if (c->layout != PCLR_LAYOUT_ONE) return -1.0;
     if (pclr__vk_begin(ctx) != PCLR_OK) return -1.0;
     memset(&in, 0, sizeof in);
     in.x = pool;
@@ -1730,7 +1728,7 @@ static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pc
     ctx->vk.CmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
     for (i = 0; i < calls; ++i) {
         in.x_offset = offsets[i];
-        if (pclr__engine_async(e, "pclr_vk_tune", c, &in, &states, 0, &sync) != PCLR_OK) {
+        if (pclr__engine_async(e, "pclr_vk_tune", c, &in, c->layout != PCLR_LAYOUT_ONE ? out : &states, 0, &sync) != PCLR_OK) {
             ctx->vk.EndCommandBuffer(ctx->cmd);
             return -1.0;
         }

@@ -350,8 +350,8 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
                 c.stride = PCLR_STRIDE_DEFAULT;
             }
             if ((type == PCLR_FLOAT || type == PCLR_INT) && (!quick || quick_shape(seed, t, 101, nshapes) == s)) /* every strategy, forced */
-                /* (lavapipe ends a shader's loop after 65535 iterations, it seems: a work-item per row of 300007 elements
-                   stops at 4 x 65535 of them; Vulkan starts at 4 lanes) */
+                /* (lavapipe ends a shader's loops after 65535 iterations, Mesa's LP_MAX_TGSI_LOOP_ITERATIONS: a work-item
+                   per row of 300007 elements stops at 4 x 65535 of them; Vulkan starts at 4 lanes) */
                 for (lanes = quick ? 8 : pclr_get_backend(ctx) == PCLR_VULKAN ? 4 : 1; lanes <= 64; lanes *= (quick ? 8 : 4)) {
                     c.lanes = lanes;
                     c.group_size = 64; /* lanes 64: a group per row, shared rows split */
@@ -485,7 +485,11 @@ done:
 int main(int argc, char **argv) {
     uint64_t seed = getenv("PCLR_TEST_SEED") ? strtoull(getenv("PCLR_TEST_SEED"), NULL, 0) : (uint64_t)time(NULL);
     const int nvrtc_only = argc > 1 && !strcmp(argv[1], "--nvrtc-only");
+#ifdef PCLR_TEST_VULKAN
     static const pclr_backend backends[] = {PCLR_OPENCL, PCLR_CUDA, PCLR_CPU, PCLR_VULKAN};
+#else
+    static const pclr_backend backends[] = {PCLR_OPENCL, PCLR_CUDA, PCLR_CPU};
+#endif
     size_t b;
     quick = getenv("PCLR_TEST_QUICK") != NULL;
     setvbuf(stdout, NULL, _IOLBF, 0); /* a hang or crash on a device still shows how far it got */
@@ -495,7 +499,7 @@ int main(int argc, char **argv) {
 #ifdef PCLR_TEST_CUDA
     nvrtc_checks();
 #endif
-    for (b = 0; !nvrtc_only && b < 4; ++b) {
+    for (b = 0; !nvrtc_only && b < sizeof backends / sizeof backends[0]; ++b) {
         const char *only = getenv("PCLR_TEST_BACKEND"); /* one backend (a GPU machine's runs) */
         pclr_desc d;
         pclr_context *ctx = NULL;
