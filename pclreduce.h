@@ -4713,7 +4713,7 @@ static int pclr__rows_staged(const pclr_config *c, int lanes) {
 #ifndef PCLREDUCE_NO_LAYOUTS /* the layout kernels (docs/usage.md "Leaving features out") */
 /* The layout kernels are one text for OpenCL C, CUDA C and GLSL (issue 32): where the dialects
    differ, the text names a spelling, which each dialect's prelude of the layout defines.
-   X(spelling, OpenCL C, CUDA C, GLSL); a value begins with its space. Inputs are read through
+   W(spelling, OpenCL C, CUDA C, GLSL); a value begins with its space. Inputs are read through
    cursors: a pointer in C, an element index in GLSL (whose inputs are arrays of words). */
 #define PCLR__TEXT_LAYOUT_WORDS(W)                                                                                   \
     W(X(e), " in[e]", " in[e]", " pclr_x(e)") /* element e of x, counted from the binding's start in GLSL */         \
@@ -4751,7 +4751,7 @@ static int pclr__rows_staged(const pclr_config *c, int lanes) {
    (the push constants'). */
 static void pclr__layout_open(pclr__gen *g, const pclr_config *c, int is_last, int stage) {
     if (c->backend == PCLR_VULKAN) {
-        if (stage) pclr__put(g->w, "shared pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n");
+        if (stage) pclr__put(g->w, "PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n");
         pclr__put(g->w, "/* ---- the kernel ---- */\n"
                         "void main() {\n"
                         "    const uint64_t offset = args.offset, offset2 = args.offset2, n = args.n, rows = args.rows, cols = args.cols;\n"

@@ -138,7 +138,7 @@ PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LDS_PARAM) {
 #define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)
 /* a word of padding after every 32: rows read side by side fall in different banks */
 #define PCLR_PAD(i) ((i) + ((i) >> 5))
-shared pclr_t stage[PCLR_PAD(PCLR_STAGE)];
+PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];
 /* ---- the kernel ---- */
 void main() {
     const uint64_t offset = args.offset, offset2 = args.offset2, n = args.n, rows = args.rows, cols = args.cols;
