@@ -624,6 +624,15 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
         *why = "the group's shared memory (group size x the op's state) is above the device's maxComputeSharedMemorySize";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
+#ifndef PCLREDUCE_NO_LAYOUTS
+    if (c->lanes && c->lanes < c->group_size && pclr__rows_staged(c, c->lanes)) { /* a staged program's tile beside lds (pclr__gen_layout) */
+        const uint64_t es = pclr_type_size(c->type) < 4 ? 4 : pclr_type_size(c->type), tile = (uint64_t)c->group_size * pclr__stage_per(c);
+        if ((uint64_t)c->group_size * l.size + (tile + tile / 32) * es > ctx->features.max_shared_bytes) {
+            *why = "a tile of short rows and the group's states need more shared memory than the device's maxComputeSharedMemorySize";
+            return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+        }
+    }
+#endif
     if (pclr__has_map(c) && pclr__map_parse(c, &t, NULL, 0) == PCLR_OK &&
         pclr__vk_push_bytes(c, t.param, t.params) > ctx->features.max_push_constants) {
         *why = "the map's parameters do not fit in the device's push constants (maxPushConstantsSize)";
