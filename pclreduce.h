@@ -2280,9 +2280,10 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (c.backend == PCLR_VULKAN) { /* see "the GLSL kernel" */
         const int xbytes = c.vector_width * (int)pclr_type_size(c.type) * (c.components > 1 ? c.components : 1);
         const int ybytes = pclr__has_map(&c) && c.y_type ? xbytes / (int)pclr_type_size(c.type) * (int)pclr_type_size(c.y_type) : 4;
-        if (c.layout != PCLR_LAYOUT_ONE) { *why = "rows, columns and segments are not written in GLSL yet (the opencl and cuda backends have them)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         if (c.accumulate == PCLR_EXACT && c.variant == PCLR_VARIANT_SHUFFLE) { *why = "Vulkan's exact sum merges in a tree in shared memory: variant naive, sequential or unrolled (not shuffle)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-        if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        if (c.layout != PCLR_LAYOUT_ONE) { /* one element a load, from 32-bit words */
+            if (xbytes > 16 || ybytes > 16) { *why = "Vulkan layouts read elements (pixels) of at most 16 bytes"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else if ((xbytes != 4 && xbytes != 8 && xbytes != 16) || (ybytes != 4 && ybytes != 8 && ybytes != 16)) { *why = "Vulkan kernels load 4, 8 or 16 bytes at a time: vector width x element size (a map's y too)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     }
     {
         pclr__layout l;
@@ -4457,6 +4458,10 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
    subgroup arithmetic and relative shuffles (gl_SubgroupSize is read at run
    time: any subgroup width works). */
 #define PCLR__GLSL_ARGS_BYTES 32 /* the push constants before a map's parameters */
+#define PCLR__GLSL_LAYOUT_ARGS_BYTES 64 /* a layout's: rows, cols, pitch and split follow */
+static uint32_t pclr__glsl_args_bytes(const pclr_config *c) {
+    return c->layout != PCLR_LAYOUT_ONE ? PCLR__GLSL_LAYOUT_ARGS_BYTES : PCLR__GLSL_ARGS_BYTES;
+}
 
 static const char *pclr__gtype(pclr_type t) {
     switch (t) {
@@ -4483,8 +4488,8 @@ static const char *pclr__gextreme(pclr_type t, int big) {
 
 /* Bytes one load of x (y: 1) reads: 4, 8 or 16 (pclr_config_resolve checked). */
 static int pclr__gload_bytes(const pclr__gen *g, const pclr_config *c, int y) {
-    const int comps = g->map ? g->map->comps : 1;
-    return c->vector_width * comps * (int)pclr_type_size(y ? g->map->y : c->type);
+    const int comps = g->map ? g->map->comps : 1, b = c->vector_width * comps * (int)pclr_type_size(y ? g->map->y : c->type);
+    return b < 4 ? 4 : b; /* (a layout's 1- and 2-byte elements: read from words, pclr_xw) */
 }
 
 /* Scalar s of the input (x or y) of element type t as its natural GLSL type, from words:
@@ -4587,7 +4592,8 @@ static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char
 static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup) {
     const int xw = pclr__gload_bytes(g, c, 0) / 4, yw = g->map && g->map->y ? pclr__gload_bytes(g, c, 1) / 4 : 0;
     const char *vt[5] = {"", "uint", "uvec2", "", "uvec4"};
-    int k, at = PCLR__GLSL_ARGS_BYTES;
+    const int lay = c->layout != PCLR_LAYOUT_ONE;
+    int k, at = (int)pclr__glsl_args_bytes(c);
     pclr__put(g->w, "#version 450\n"
                     "#extension GL_ARB_gpu_shader_int64 : require\n");
     if (subgroup)
@@ -4605,8 +4611,10 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
     PCLR__GEN_PUTF(g, "#define pclr_in_x %s /* one load of x: %d bytes */\n", vt[xw], xw * 4);
     PCLR__GEN_PUTF(g, "layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };\n"
                       "layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };\n"
-                      "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };\n"
-                      "layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };\n");
+                      "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };\n");
+    if (lay) pclr__put(g->w, "layout(std430, set = 0, binding = 3) coherent buffer pclr_ctl_words { uint ctl[]; }; /* [0] the segments' status, [1 + k] tickets */\n"
+                             "layout(std430, set = 0, binding = 5) readonly buffer pclr_offset_words { uint64_t pclr_offsets[]; }; /* segments' */\n");
+    else pclr__put(g->w, "layout(std430, set = 0, binding = 3) coherent buffer pclr_counter_word { uint counter; };\n");
     if (c->finish == PCLR_FINISH_ATOMIC && g->l.field[0].type == PCLR_INT)
         pclr__put(g->w, "layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_ints { int pwi[]; }; /* the same words, signed */\n");
     if (yw) PCLR__GEN_PUTF(g, "#define pclr_in_y %s /* one load of y: %d bytes */\n"
@@ -4617,6 +4625,8 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
                     "    layout(offset = 16) uint64_t offset2; /* y's first element */\n"
                     "    layout(offset = 24) uint out_at;      /* out's first word */\n"
                     "    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */\n");
+    if (lay) pclr__put(g->w, "    layout(offset = 32) uint64_t rows;\n    layout(offset = 40) uint64_t cols;\n"
+                             "    layout(offset = 48) uint64_t pitch;\n    layout(offset = 56) uint64_t split;\n");
     for (k = 0; g->map && k < g->map->params; ++k) {
         const int sz = pclr__mis_int(g->map->param[k]) && g->map->param[k] != PCLR_INT64 && g->map->param[k] != PCLR_UINT64 ? 4
                      : g->map->param[k] == PCLR_FLOAT ? 4 : 8;
@@ -4902,6 +4912,47 @@ static void pclr__glsl_main(pclr__gen *g, const pclr_config *c) {
     }
 }
 
+/* A layout's GLSL: the names the layout kernels' one text uses (pclr__gen_layout; the C dialects get them
+   from their preludes and ops), over the GLSL op and group step: pclr_t is what pclr_x reads (the op's value,
+   or the map's input: pclr__gelem), PCLR_FOLD1 folds one (a map's y read beside it, at q + i; columns: q + i
+   * pitch), and the group step takes the C form's second argument (PCLR_LDS_ARG: GLSL's lds is global). */
+static void pclr__glsl_layout_words(pclr__gen *g, const pclr_config *c) {
+    const int y = g->map && g->map->y, at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX;
+    char e[1700];
+    int k;
+    pclr__put(g->w, "/* ---- the layout's words: the layout kernel is the C dialects' text ---- */\n"
+                    "#define PCLR_FN\n#define PCLR_SHARED shared\n#define PCLR_BARRIER() barrier()\n"
+                    "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n#define PCLR_LID gl_LocalInvocationID.x\n"
+                    "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"
+                    "#define PCLR_IDENTITY pclr_identity()\n#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"
+                    "pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }\n");
+    for (k = 0; k <= y; ++k) { /* pclr_t and pclr_x; a map's y: pclr_t2 and pclr_y */
+        const pclr_type t = k ? g->map->y : c->type;
+        const int comps = g->map ? g->map->comps : 1;
+        const pclr_type pt = pclr__mpromote(t);
+        const char *pre = pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64";
+        if (!g->map) pclr__put(g->w, "#define pclr_t pclr_v /* an element's value */\n");
+        else if (comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t%s %s /* the map's input */\n", k ? "2" : "", pclr__mtname(pt, PCLR__ML_GLSL));
+        else PCLR__GEN_PUTF(g, "#define pclr_t%s %svec%d /* the map's input */\n", k ? "2" : "", pre, comps);
+        pclr__gelem(g, c, k, -1, "e", e, sizeof e);
+        PCLR__GEN_PUTF(g, "pclr_t%s pclr_%s(uint64_t e) { return %s; }\n", k ? "2" : "", k ? "y" : "x", e);
+    }
+    PCLR__GEN_PUTF(g, "pclr_s pclr_fold_one(pclr_s acc, pclr_t x, %suint64_t i) {\n    const pclr_v v = ", y ? "pclr_t2 y, " : "");
+    if (!g->map) pclr__put(g->w, "x;\n");
+    else {
+        PCLR__GEN_PUTF(g, "pclr_v(pclr_map(x, %si", y ? "y, " : "");
+        for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
+        pclr__put(g->w, "));\n");
+    }
+    if (pclr__folds_each(c)) PCLR__GEN_PUTF(g, "    return pclr_fold(acc, v%s);\n}\n", at ? ", i" : "");
+    else pclr__put(g->w, "    return pclr_merge(acc, pclr_lift(v));\n}\n");
+    if (!y) pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))\n");
+    else PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), pclr_y(q + %s), (i))\n",
+                        c->layout == PCLR_LAYOUT_COLUMNS ? "(i) * pitch" : "(i)");
+}
+
+static void pclr__gen_layout(pclr__gen *g, const pclr_config *c); /* (the layouts section) */
+
 /* The whole GLSL kernel (after pclr_kernel_source's first comment). */
 static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
@@ -4933,6 +4984,11 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     }
     pclr__glsl_ops(g, c);
     pclr__glsl_group(g, c);
+    if (c->layout != PCLR_LAYOUT_ONE) {
+        pclr__glsl_layout_words(g, c);
+        pclr__gen_layout(g, c); /* the layout kernels' one text */
+        return;
+    }
     pclr__glsl_main(g, c);
 }
 
@@ -4967,12 +5023,58 @@ static int pclr__rows_staged(const pclr_config *c, int lanes) {
 }
 
 #ifndef PCLREDUCE_NO_LAYOUTS /* the layout kernels (docs/usage.md "Leaving features out") */
+/* The layout kernels are one text for OpenCL C, CUDA C and GLSL (issue 32): where the dialects
+   differ, the text names a spelling, which each dialect's prelude of the layout defines.
+   W(spelling, OpenCL C, CUDA C, GLSL); a value begins with its space. Inputs are read through
+   cursors: a pointer in C, an element index in GLSL (whose inputs are arrays of words). */
+#define PCLR__TEXT_LAYOUT_WORDS(W)                                                                                   \
+    W(X(e), " in[e]", " in[e]", " pclr_x(e)") /* element e of x, counted from the binding's start in GLSL */         \
+    W(XREF, " PCLR_GLOBAL const pclr_t *", " PCLR_GLOBAL const pclr_t *", " uint64_t") /* a cursor into x */          \
+    W(XAT(e), " (in + (e))", " (in + (e))", " (e)")         /* the cursor at element e of x */                       \
+    W(YREF, " PCLR_GLOBAL const pclr_t2 *", " PCLR_GLOBAL const pclr_t2 *", " uint64_t")                             \
+    W(YAT(e), " (in2 + (e))", " (in2 + (e))", " (e)")                                                                \
+    W(LD(p, k), " (p)[k]", " (p)[k]", " pclr_x((p) + (k))") /* element k from x's cursor p */                        \
+    W(STORE_OUT(k, s), " out[k] = (s)", " out[k] = (s)", " pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))") \
+    W(STORE_PARTIAL(k, s), " partials[k] = (s)", " partials[k] = (s)", " pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))") \
+    W(CTL(k), " ctl[k]", " ctl[k]", " ctl[uint(k)]")                                                                 \
+    W(TICKET(k), " atomic_inc(ctl + 1 + (k))", " atomicAdd(ctl + 1 + (k), 1u)", " atomicAdd(ctl[uint(1u + (k))], 1u)") \
+    W(OFFSET(k), " offsets[k]", " offsets[k]", " pclr_offsets[uint(k)]")                                             \
+    W(CAST(T, x), " ((T)(x))", " ((T)(x))", " T(x)")                                                                 \
+    W(UNUSED(x), " (void)(x)", " (void)(x)", "")                                                                     \
+    W(LDS_PARAM, " PCLR_LOCAL pclr_s *lds", " PCLR_LOCAL pclr_s *lds", " uint pclr_no_lds") /* GLSL: the global lds */ \
+    W(LDS_ARG, " lds", " lds", " 0u")                                                                                \
+    W(STATES_PARAM, " PCLR_GLOBAL pclr_s *partials", " PCLR_GLOBAL pclr_s *partials", " uint partials")              \
+    W(STATES_VIEW, " PCLR_GLOBAL volatile const pclr_s *", " PCLR_GLOBAL volatile const pclr_s *", " uint")          \
+    W(STATES_ARG, " partials", " partials", " 0u")
+#define PCLR__TEXT_LAYOUT_WORD_OPENCL(s, opencl, cuda, glsl) "#define PCLR_" #s opencl "\n",
+#define PCLR__TEXT_LAYOUT_WORD_CUDA(s, opencl, cuda, glsl) "#define PCLR_" #s cuda "\n",
+#define PCLR__TEXT_LAYOUT_WORD_GLSL(s, opencl, cuda, glsl) "#define PCLR_" #s glsl "\n",
+
 #define PCLR__TEXT_LAYOUT_ARGS \
 "/* ---- the kernel ---- */\n" \
 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n" \
 "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n" \
 "                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,\n" \
 "                             PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */"
+
+/* The kernel's opening: its local memory (lds, and is_last and stage when asked) and its arguments. C: the
+   entry point with its arguments, the declarations inside. GLSL: shared memory is declared at global scope
+   (lds and is_last are pclr__glsl_group's already), then main, whose first constants are the arguments
+   (the push constants'). */
+static void pclr__layout_open(pclr__gen *g, const pclr_config *c, int is_last, int stage) {
+    if (c->backend == PCLR_VULKAN) {
+        if (stage) pclr__put(g->w, "PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n");
+        pclr__put(g->w, "/* ---- the kernel ---- */\n"
+                        "void main() {\n"
+                        "    const uint64_t offset = args.offset, offset2 = args.offset2, n = args.n, rows = args.rows, cols = args.cols;\n"
+                        "    const uint64_t pitch = args.pitch, split = args.split;\n");
+        return;
+    }
+    pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+    if (stage) pclr__put(g->w, "    PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n");
+    pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n");
+    if (is_last) pclr__put(g->w, "    PCLR_SHARED uint is_last;\n");
+}
 
 /* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
 static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char *acc, const char *start, const char *end, const char *step,
@@ -5014,8 +5116,8 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
    and a fixed tree joins them (deterministic; in parallel, so that a few
    hundred partials cost a few L2 round trips, not hundreds). */
 #define PCLR__TEXT_FOLD_PARTIALS \
-"PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {\n" \
-"    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */\n" \
+"PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {\n" \
+"    PCLR_STATES_VIEW vp = partials; /* written by other groups */\n" \
 "    pclr_s s = PCLR_IDENTITY;\n" \
 "    for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));\n" \
 "    return s;\n" \
@@ -5028,18 +5130,18 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
    (the partials stored before the ticket's barrier come out garbage). */
 #define PCLR__TEXT_COLUMN_FOLD \
 "#ifdef PCLR_FOLD_IN_ONE\n" \
-"            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);\n" \
+"            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, pclr_fold_partials(PCLR_STATES_ARG, col * split, split, 0, 1));\n" \
 "#else\n" \
-"            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;\n" \
-"            acc = pclr_down_column(acc, lds);\n" \
-"            if (lane == 0 && col < cols) out[col] = acc;\n" \
+"            acc = col < cols ? pclr_fold_partials(PCLR_STATES_ARG, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;\n" \
+"            acc = pclr_down_column(acc, PCLR_LDS_ARG);\n" \
+"            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, acc);\n" \
 "#endif\n"
 #define PCLR__TEXT_ROW_FOLD \
 "#ifdef PCLR_FOLD_IN_ONE\n" \
 "                if (is_last) {\n" \
 "                    PCLR_DEVICE_FENCE(); /* acquire */\n" \
-"                    out[r] = pclr_fold_partials(partials, r * split, split, 0, 1);\n" \
-"                    ctl[1 + r] = 0;\n" \
+"                    PCLR_STORE_OUT(r, pclr_fold_partials(PCLR_STATES_ARG, r * split, split, 0, 1));\n" \
+"                    PCLR_CTL(1 + r) = 0u;\n" \
 "                }\n" \
 "            }\n" \
 "#else\n" \
@@ -5048,24 +5150,58 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
 "            PCLR_BARRIER();\n" \
 "            if (is_last) { /* (uniform: is_last is the group's) */\n" \
 "                PCLR_DEVICE_FENCE();\n" \
-"                acc = pclr_group_reduce(pclr_fold_partials(partials, r * split, split, lid, PCLR_GROUP), lds);\n" \
+"                acc = pclr_group_reduce(pclr_fold_partials(PCLR_STATES_ARG, r * split, split, lid, PCLR_GROUP), PCLR_LDS_ARG);\n" \
 "                if (lid == 0) {\n" \
-"                    out[r] = acc;\n" \
-"                    ctl[1 + r] = 0;\n" \
+"                    PCLR_STORE_OUT(r, acc);\n" \
+"                    PCLR_CTL(1 + r) = 0u;\n" \
 "                }\n" \
 "            }\n" \
 "#endif\n"
 
-/* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. */
+/* Elements of a staged tile per work-item: 16 KiB of tile, 1 to 16 each. GLSL: 8 KiB (Vulkan promises 16 KiB
+   of shared memory, lds beside it) of elements of 4 bytes at least (pclr_t: a value). */
 static int pclr__stage_per(const pclr_config *c) {
-    const int per = 16384 / (c->group_size * (int)pclr_type_size(c->type));
+    const int vk = c->backend == PCLR_VULKAN, es = (int)pclr_type_size(c->type);
+    const int per = (vk ? 8192 : 16384) / (c->group_size * (vk && es < 4 ? 4 : es));
     return per < 1 ? 1 : per > 16 ? 16 : per;
 }
 
+static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c);
+
+/* The layout's kernel: its text (pclr__gen_layout_body) is written once for every dialect over the dialect's
+   spellings (PCLR__TEXT_LAYOUT_WORDS); it is written first into scratch memory, so that only the
+   spellings it reads come before it. */
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
-    const char *ticket = g->cuda ? "atomicAdd(ctl + 1 + %s, 1u)" : "atomic_inc(ctl + 1 + %s)";
-    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS;
-    char tk[64];
+    static const char *const words[3][32] = {{PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_OPENCL) NULL},
+                                             {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_CUDA) NULL},
+                                             {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_GLSL) NULL}};
+    const int dialect = c->backend == PCLR_VULKAN ? 2 : g->cuda ? 1 : 0;
+    pclr__writer body;
+    pclr__gen b = *g;
+    int k;
+    body.cap = (size_t)1 << 17;
+    body.len = 0;
+    body.buf = (char *)malloc(body.cap);
+    b.w = &body;
+    if (body.buf) pclr__gen_layout_body(&b, c);
+    for (k = 0; words[dialect][k]; ++k) { /* "#define PCLR_NAME..." where the body reads PCLR_NAME */
+        const char *name = words[dialect][k] + 8, *p = body.buf;
+        size_t n = 0;
+        int used = !body.buf || body.len >= body.cap; /* (no scratch: every spelling) */
+        while (pclr__mis_ident((unsigned char)name[n])) ++n;
+        while (!used && (p = strstr(p, "PCLR_")) != NULL) {
+            used = !strncmp(p, name, n) && !pclr__mis_ident((unsigned char)p[n]) && (p == body.buf || !pclr__mis_ident((unsigned char)p[-1]));
+            p += 5;
+        }
+        if (used) pclr__put(g->w, words[dialect][k]);
+    }
+    if (body.buf && body.len < body.cap) pclr__put(g->w, body.buf);
+    else pclr__gen_layout_body(g, c);
+    free(body.buf);
+}
+
+static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c) {
+    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS, glsl = c->backend == PCLR_VULKAN;
     PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n", pclr_layout_name(c->layout),
                    c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row");
     if (c->layout == PCLR_LAYOUT_COLUMNS || c->lanes < c->group_size) PCLR__GEN_PUTF(g, "#define PCLR_LANES %d\n", c->lanes);
@@ -5076,7 +5212,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
             PCLR__GEN_PUTF(g, "#define PCLR_FEW_ROWS %d /* rows the few-rows path takes */\n", (int)c->rows);
         if (c->lanes > 1)
             pclr__put(g->w, "/* down a column: its lanes' values in a tree through local memory; lane 0 gets the column's */\n"
-                            "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "PCLR_FN pclr_s pclr_down_column(pclr_s acc, PCLR_LDS_PARAM) {\n"
                             "    const uint lid = PCLR_LID, lane = lid / PCLR_TILE;\n"
                             "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
                             "    lds[lid] = acc;\n"
@@ -5089,12 +5225,10 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                             "    return acc;\n"
                             "}\n");
         else pclr__put(g->w, "#define pclr_down_column(acc, lds) (acc) /* one lane per column */\n");
-        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
-        pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
-                        "    PCLR_SHARED uint is_last;\n"
-                        "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
+        pclr__layout_open(g, c, 1, 0);
+        pclr__put(g->w, "    const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;\n"
                         "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;\n"
-                        "    (void)offsets; (void)n; (void)lds;\n");
+                        "    PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(lds);\n");
         if (c->lanes == 1 && !y && c->rows) /* (pclr__plan_layout launches tiles / 4 groups for it) */
             pclr__put(g->w,
                 "    if (split == 1 && rows <= PCLR_FEW_ROWS) {\n"
@@ -5107,7 +5241,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                 "#pragma unroll\n"
                 "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r) {\n"
                 "                    const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;\n"
-                "                    if (col < cols && r < rows) w[k][r] = in[offset + r * pitch + col];\n"
+                "                    if (col < cols && r < rows) w[k][r] = PCLR_X(offset + r * pitch + col);\n"
                 "                }\n"
                 "#pragma unroll\n"
                 "            for (uint k = 0; k < 4; ++k) {\n"
@@ -5115,8 +5249,8 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                 "                pclr_s acc = PCLR_IDENTITY;\n"
                 "#pragma unroll\n"
                 "                for (uint r = 0; r < PCLR_FEW_ROWS; ++r)\n"
-                "                    if (r < rows) PCLR_FOLD1(acc, w[k][r], (pclr_u64)r);\n"
-                "                if (col < cols) out[col] = acc;\n"
+                "                    if (r < rows) PCLR_FOLD1(acc, w[k][r], PCLR_CAST(pclr_u64, r));\n"
+                "                if (col < cols) PCLR_STORE_OUT(col, acc);\n"
                 "            }\n"
                 "        }\n"
                 "        return;\n"
@@ -5128,52 +5262,52 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                         "        const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;\n"
                         "        pclr_s acc = PCLR_IDENTITY;\n"
                         "        if (col < cols) {\n"
-                        "            PCLR_GLOBAL const pclr_t *p = in + offset + col;\n");
-        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + col;\n");
-        pclr__gen_walk(g, c->unroll, "            ", "acc", "b + lane", "e", "PCLR_LANES", "p[(%s) * pitch]");
+                        "            PCLR_XREF p = PCLR_XAT(offset + col);\n");
+        if (y) pclr__put(g->w, "            PCLR_YREF q = PCLR_YAT(offset2 + col);\n");
+        pclr__gen_walk(g, c->unroll, "            ", "acc", "b + lane", "e", "PCLR_LANES", "PCLR_LD(p, (%s) * pitch)");
         pclr__put(g->w, "        }\n");
-        pclr__put(g->w, "        acc = pclr_down_column(acc, lds);\n");
-        snprintf(tk, sizeof tk, ticket, "tile");
-        PCLR__GEN_PUTF(g, "        if (split == 1) {\n"
-                          "            if (lane == 0 && col < cols) out[col] = acc;\n"
-                          "            continue;\n"
-                          "        }\n"
-                          "        /* the last of the tile's groups folds their partials in order (deterministic) */\n"
-                          "        if (lane == 0 && col < cols) partials[col * split + part] = acc;\n"
-                          "        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */\n"
-                          "        PCLR_BARRIER();\n"
-                          "        if (lid == 0) {\n"
-                          "            is_last = %s == split - 1;\n"
-                          "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
-                          "        }\n"
-                          "        PCLR_BARRIER();\n"
-                          "        if (is_last) { /* (uniform: is_last is the group's) */\n"
-                          "            PCLR_DEVICE_FENCE();\n"
-                          "%s"
-                          "            if (lid == 0) ctl[1 + tile] = 0;\n"
-                          "        }\n"
-                          "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
-                          "    }\n"
-                          "}\n", tk, PCLR__TEXT_COLUMN_FOLD);
+        pclr__put(g->w, "        acc = pclr_down_column(acc, PCLR_LDS_ARG);\n");
+        pclr__put(g->w, "        if (split == 1) {\n"
+                        "            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, acc);\n"
+                        "            continue;\n"
+                        "        }\n"
+                        "        /* the last of the tile's groups folds their partials in order (deterministic) */\n"
+                        "        if (lane == 0 && col < cols) PCLR_STORE_PARTIAL(col * split + part, acc);\n"
+                        "        PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */\n"
+                        "        PCLR_BARRIER();\n"
+                        "        if (lid == 0) {\n"
+                        "            is_last = PCLR_TICKET(tile) == split - 1;\n"
+                        "            if (is_last) PCLR_DEVICE_FENCE(); /* acquire */\n"
+                        "        }\n"
+                        "        PCLR_BARRIER();\n"
+                        "        if (is_last) { /* (uniform: is_last is the group's) */\n"
+                        "            PCLR_DEVICE_FENCE();\n"
+                        PCLR__TEXT_COLUMN_FOLD
+                        "            if (lid == 0) PCLR_CTL(1 + tile) = 0u;\n"
+                        "        }\n"
+                        "        PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                        "    }\n"
+                        "}\n");
         return;
     }
+    /* (braces, not do-while (0): GLSL's conditions are bool) */
     if (pclr__gen_staged(c)) ; /* (a staged tile holds whole rows cols apart) */
     else if (seg)
         pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
                         "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
-                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { const pclr_u64 a_ = offsets[r], b_ = offsets[(r) + 1]; \\\n"
-                        "    if (b_ < a_ || b_ > n) { ctl[0] = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } } while (0)\n");
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \\\n"
+                        "    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }\n");
     else
         pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
-                        "#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)\n");
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }\n");
     if (c->lanes < c->group_size) { /* teams of PCLR_LANES work-items, PCLR_UNROLL rows each per step */
         if (c->lanes == 1) pclr__put(g->w, "#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */\n");
-        else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width)
+        else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width && !glsl) /* (GLSL: the subgroup's width is not known here) */
             pclr__put(g->w, "/* a team is an aligned part of a wave: its lane 0 gets the team's value */\n"
                             "#define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)\n");
         else
             pclr__put(g->w, "/* a team's values in a tree through local memory; its lane 0 gets the result */\n"
-                            "PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+                            "PCLR_FN pclr_s pclr_team_reduce(pclr_s acc, PCLR_LDS_PARAM) {\n"
                             "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES;\n"
                             "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n"
                             "    lds[lid] = acc;\n"
@@ -5191,25 +5325,23 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                               "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
                               "/* a word of padding after every 32: rows read side by side fall in different banks */\n"
                               "#define PCLR_PAD(i) ((i) + ((i) >> 5))\n", pclr__stage_per(c));
-            pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+            pclr__layout_open(g, c, 0, 1);
             pclr__put(g->w,
                 "    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)\n"
                 "       into local memory; then a team of PCLR_LANES work-items folds each row there. */\n"
-                "    PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];\n"
-                "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
                 "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
-                "    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */\n"
+                "    const uint tile_rows = PCLR_STAGE / PCLR_CAST(uint, pitch); /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */\n"
                 "    const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (rows + tile_rows - 1) / tile_rows;\n"
-                "    (void)lds; (void)partials; (void)ctl; (void)split; (void)offsets; (void)n;\n"
+                "    PCLR_UNUSED(lds); PCLR_UNUSED(partials); PCLR_UNUSED(ctl); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n);\n"
                 "    for (pclr_u64 tile = PCLR_GROUP_ID; tile < tiles; tile += groups) {\n"
                 "        const pclr_u64 first = tile * tile_rows;\n"
-                "        const uint nr = rows - first < tile_rows ? (uint)(rows - first) : tile_rows;\n"
-                "        const uint span = (nr - 1) * (uint)pitch + (uint)cols; /* the last row's padding may lie past the end */\n"
-                "        PCLR_GLOBAL const pclr_t *p = in + offset + first * pitch;\n"
+                "        const uint nr = rows - first < tile_rows ? PCLR_CAST(uint, rows - first) : tile_rows;\n"
+                "        const uint span = (nr - 1) * PCLR_CAST(uint, pitch) + PCLR_CAST(uint, cols); /* the last row's padding may lie past the end */\n"
+                "        PCLR_XREF p = PCLR_XAT(offset + first * pitch);\n"
                 "        pclr_t w[PCLR_STAGE_PER];\n"
                 "#pragma unroll\n"
                 "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
-                "            if (lid + u * PCLR_GROUP < span) w[u] = p[lid + u * PCLR_GROUP];\n"
+                "            if (lid + u * PCLR_GROUP < span) w[u] = PCLR_LD(p, lid + u * PCLR_GROUP);\n"
                 "        PCLR_BARRIER(); /* the last tile's rows are folded */\n"
                 "#pragma unroll\n"
                 "        for (uint u = 0; u < PCLR_STAGE_PER; ++u)\n"
@@ -5219,22 +5351,22 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                 "            const uint r = r0 + team;\n"
                 "            pclr_s acc = PCLR_IDENTITY;\n"
                 "            if (r < nr)\n"
-                "                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * (uint)pitch + j)], j);\n"
-                "            acc = pclr_team_reduce(acc, lds);\n"
-                "            if (lane == 0 && r < nr) out[first + r] = acc;\n"
+                "                for (uint j = lane; j < PCLR_CAST(uint, cols); j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * PCLR_CAST(uint, pitch) + j)], j);\n"
+                "            acc = pclr_team_reduce(acc, PCLR_LDS_ARG);\n"
+                "            if (lane == 0 && r < nr) PCLR_STORE_OUT(first + r, acc);\n"
                 "        }\n"
                 "    }\n"
                 "}\n");
             return;
         }
-        pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
+        pclr__layout_open(g, c, 0, 0);
         pclr__put(g->w, "#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)\n"
-                        "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
                         "    const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;\n"
                         "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
-                        "    PCLR_GLOBAL const pclr_t *x = in + offset;\n"
-                        "    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;\n");
-        if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *y = in2 + offset2;\n");
+                        "    PCLR_XREF x = PCLR_XAT(offset);\n"
+                        "    PCLR_UNUSED(lds); PCLR_UNUSED(partials); PCLR_UNUSED(ctl); PCLR_UNUSED(split); PCLR_UNUSED(pitch); PCLR_UNUSED(cols);\n"
+                        "    PCLR_UNUSED(offsets); PCLR_UNUSED(n);\n");
+        if (y) pclr__put(g->w, "    PCLR_YREF y = PCLR_YAT(offset2);\n");
         PCLR__GEN_PUTF(g,
             "    /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */\n"
             "    for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;\n"
@@ -5252,37 +5384,35 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
             "        /* each lane's first element of every row: the loads of short rows all in flight */\n"
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
-            "            if (lane < len[k]) v[k] = x[lo[k] + lane];\n"
+            "            if (lane < len[k]) v[k] = PCLR_LD(x, lo[k] + lane);\n"
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL; ++k)\n"
             "            if (lane < len[k]) {\n"
             "%s"
-            "                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);\n"
+            "                PCLR_FOLD1(acc[k], v[k], PCLR_CAST(pclr_u64, lane));\n"
             "            }\n"
             "        /* the rest of longer rows */\n"
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
-            "            PCLR_GLOBAL const pclr_t *p = x + lo[k];\n", y ? "                PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n" : "");
-        if (y) pclr__put(g->w, "            PCLR_GLOBAL const pclr_t2 *q = y + lo[k];\n");
-        pclr__gen_walk(g, c->unroll, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "p[%s]");
+            "            PCLR_XREF p = x + lo[k];\n", y ? "                PCLR_YREF q = y + lo[k];\n" : "");
+        if (y) pclr__put(g->w, "            PCLR_YREF q = y + lo[k];\n");
+        pclr__gen_walk(g, c->unroll, "            ", "acc[k]", "lane + PCLR_LANES", "len[k]", "PCLR_LANES", "PCLR_LD(p, %s)");
         pclr__put(g->w, "        }\n"
                         "#pragma unroll\n"
                         "        for (uint k = 0; k < PCLR_UNROLL; ++k) {\n"
-                        "            const pclr_s s = pclr_team_reduce(acc[k], lds);\n"
+                        "            const pclr_s s = pclr_team_reduce(acc[k], PCLR_LDS_ARG);\n"
                         "            const pclr_u64 r = first + k * PCLR_TEAMS + team;\n"
-                        "            if (lane == 0 && r < rows) out[r] = s;\n"
+                        "            if (lane == 0 && r < rows) PCLR_STORE_OUT(r, s);\n"
                         "        }\n"
                         "    }\n"
                         "}\n");
         return;
     }
     /* a group per row; split groups share a long row */
-    pclr__gen_kernel_open(g, PCLR__TEXT_LAYOUT_ARGS);
-    pclr__put(g->w, "    PCLR_SHARED pclr_s lds[PCLR_GROUP];\n"
-                    "    PCLR_SHARED uint is_last;\n"
-                    "    const uint lid = PCLR_LID;\n"
+    pclr__layout_open(g, c, 1, 0);
+    pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                     "    const pclr_u64 groups = PCLR_NUM_GROUPS;\n"
-                    "    (void)pitch; (void)cols; (void)offsets; (void)n;\n"
+                    "    PCLR_UNUSED(pitch); PCLR_UNUSED(cols); PCLR_UNUSED(offsets); PCLR_UNUSED(n);\n"
                     "    for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {\n"
                     "        const pclr_u64 r = task / split, part = task % split;\n"
                     "        pclr_u64 lo = 0, len = 0;\n"
@@ -5290,25 +5420,24 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                     "        /* split groups share the row: each folds a contiguous chunk */\n"
                     "        const pclr_u64 chunk = (len + split - 1) / split;\n"
                     "        const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;\n"
-                    "        PCLR_GLOBAL const pclr_t *p = in + offset + lo;\n");
-    if (y) pclr__put(g->w, "        PCLR_GLOBAL const pclr_t2 *q = in2 + offset2 + lo;\n");
+                    "        PCLR_XREF p = PCLR_XAT(offset + lo);\n");
+    if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
     pclr__put(g->w, "        pclr_s acc = PCLR_IDENTITY;\n");
-    pclr__gen_walk(g, c->unroll, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "p[%s]");
-    snprintf(tk, sizeof tk, ticket, "r");
-    PCLR__GEN_PUTF(g, "        acc = pclr_group_reduce(acc, lds);\n"
-                      "        if (split == 1) {\n"
-                      "            if (lid == 0) out[r] = acc;\n"
-                      "        } else {\n"
-                      "            /* the last of the row's groups folds their partials (deterministic) */\n"
-                      "            if (lid == 0) {\n"
-                      "                partials[task] = acc;\n"
-                      "                PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
-                      "                is_last = %s == split - 1;\n"
-                      "%s"
-                      "            PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
-                      "        }\n"
-                      "    }\n"
-                      "}\n", tk, PCLR__TEXT_ROW_FOLD);
+    pclr__gen_walk(g, c->unroll, "        ", "acc", "b + lid", "e", "PCLR_GROUP", "PCLR_LD(p, %s)");
+    pclr__put(g->w, "        acc = pclr_group_reduce(acc, PCLR_LDS_ARG);\n"
+                    "        if (split == 1) {\n"
+                    "            if (lid == 0) PCLR_STORE_OUT(r, acc);\n"
+                    "        } else {\n"
+                    "            /* the last of the row's groups folds their partials (deterministic) */\n"
+                    "            if (lid == 0) {\n"
+                    "                PCLR_STORE_PARTIAL(task, acc);\n"
+                    "                PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n"
+                    "                is_last = PCLR_TICKET(r) == split - 1;\n"
+                    PCLR__TEXT_ROW_FOLD
+                    "            PCLR_BARRIER(); /* is_last is read before the next task sets it */\n"
+                    "        }\n"
+                    "    }\n"
+                    "}\n");
 }
 #else /* PCLREDUCE_NO_LAYOUTS: never called (pclr_config_resolve refuses layouts) */
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
@@ -5355,9 +5484,11 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
     pclr__describe(&w, &c);
     if (c.backend == PCLR_VULKAN) { /* (the comment's text may not hold a '#version' line: it comes first) */
-        pclr__put(&w, "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter");
+        pclr__put(&w, c.layout != PCLR_LAYOUT_ONE ? "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 ctl" : "\n   entry: main; bindings 0 x, 1 out, 2 partials, 3 counter");
         if (g.map && g.map->y) pclr__put(&w, ", 4 y");
+        if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, ", 5 offsets");
         pclr__put(&w, "; push constants: offset, n, offset2, out_at, part_at");
+        if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, ", rows, cols, pitch, split");
         if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
         pclr__put(&w, " */\n");
         pclr__gen_glsl(&g, &c);

@@ -27,7 +27,7 @@
    (whether VK_KHR_shader_float_controls is enabled there is not known).
    Each configuration is one compute pipeline, built once
    (SPIR-V cached on disk beside CUBIN and OpenCL binaries); every pipeline
-   shares one descriptor set layout (five storage buffers, pushed per
+   shares one descriptor set layout (six storage buffers, pushed per
    dispatch) and one pipeline layout.
 
    Buffers: a buffer's handle is its VkBuffer. pclr_buffer_create makes one
@@ -315,7 +315,7 @@ PCLR_EXTERN_C_END
 #define PCLREDUCE_VK_IMPLEMENTED
 PCLR__DEPRECATED_OK_BEGIN
 
-#define PCLR__VK_BINDINGS 5
+#define PCLR__VK_BINDINGS 6         /* x, out, partials, counter (a layout's ctl), y, a layout's segment offsets */
 #define PCLR__VK_CTL_BYTES 1024     /* word 0: the ticket counter; words 2..7: the atomic finish's running values; */
 #define PCLR__VK_CTL_SLOTS 2        /* first word of the running values, (uint|int) x (sum|min|max) */
 #define PCLR__VK_CTL_ZEROED 64      /* word 64 on: the exact sum's cells (pclr__zeroed_scratch_bytes), zero between launches */
@@ -360,6 +360,7 @@ struct pclr_vk_context {
     VkFence fence;
     VkQueryPool timestamps;
     pclr__vk_mem ctl, result, partials;
+    pclr__vk_mem lay_ctl, lay_states; /* a layout's status word and tickets (host-visible, zero between launches); its states (blocking) */
     pclr__vk_mem retired[PCLR__VK_RETIRED];
     int retired_count;
     pclr__vk_mem *buffers;           /* pclr_vk_buffer_create's and pclr_buffer_create's, found by their VkBuffer */
@@ -601,9 +602,8 @@ static void pclr__vk_defaults(const pclr__engine *e, pclr_config *c) {
 
 /* Bytes of push constants cfg's kernel takes (its parameters after the fixed ones). */
 static uint32_t pclr__vk_push_bytes(const pclr_config *c, const pclr_type *param, int params) {
-    uint32_t at = PCLR__GLSL_ARGS_BYTES;
+    uint32_t at = pclr__glsl_args_bytes(c);
     int k;
-    (void)c;
     for (k = 0; k < params; ++k) {
         const uint32_t sz = param[k] == PCLR_INT64 || param[k] == PCLR_UINT64 || param[k] == PCLR_DOUBLE ? 8 : 4;
         at = (at + sz - 1) / sz * sz + sz;
@@ -637,6 +637,15 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
         *why = "the group's shared memory (group size x the op's state) is above the device's maxComputeSharedMemorySize";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
+#ifndef PCLREDUCE_NO_LAYOUTS
+    if (c->lanes && c->lanes < c->group_size && pclr__rows_staged(c, c->lanes)) { /* a staged program's tile beside lds (pclr__gen_layout) */
+        const uint64_t es = pclr_type_size(c->type) < 4 ? 4 : pclr_type_size(c->type), tile = (uint64_t)c->group_size * pclr__stage_per(c);
+        if ((uint64_t)c->group_size * l.size + (tile + tile / 32) * es > ctx->features.max_shared_bytes) {
+            *why = "a tile of short rows and the group's states need more shared memory than the device's maxComputeSharedMemorySize";
+            return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
+        }
+    }
+#endif
     if (pclr__has_map(c) && pclr__map_parse(c, &t, NULL, 0) == PCLR_OK &&
         pclr__vk_push_bytes(c, t.param, t.params) > ctx->features.max_push_constants) {
         *why = "the map's parameters do not fit in the device's push constants (maxPushConstantsSize)";
@@ -1166,6 +1175,8 @@ PCLR_API void pclr_vk_destroy(pclr_vk_context *ctx) {
         pclr__vk_mem_free(ctx, &ctx->partials);
         pclr__vk_mem_free(ctx, &ctx->ctl);
         pclr__vk_mem_free(ctx, &ctx->result);
+        pclr__vk_mem_free(ctx, &ctx->lay_ctl);
+        pclr__vk_mem_free(ctx, &ctx->lay_states);
         if (ctx->timestamps) ctx->vk.DestroyQueryPool(ctx->device, ctx->timestamps, NULL);
         if (ctx->fence) ctx->vk.DestroyFence(ctx->device, ctx->fence, NULL);
         if (ctx->pool) ctx->vk.DestroyCommandPool(ctx->device, ctx->pool, NULL);
@@ -1310,7 +1321,8 @@ static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b) {
 /* The context's scratch: the partials, the control words (counter, atomic slots), the blocking calls' result. */
 static const pclr__vk_mem *pclr__vk_scratch_of(const pclr_vk_context *ctx, VkBuffer b) {
     if (b == VK_NULL_HANDLE) return NULL;
-    return b == ctx->partials.buffer ? &ctx->partials : b == ctx->ctl.buffer ? &ctx->ctl : b == ctx->result.buffer ? &ctx->result : NULL;
+    return b == ctx->partials.buffer ? &ctx->partials : b == ctx->ctl.buffer ? &ctx->ctl : b == ctx->result.buffer ? &ctx->result
+         : b == ctx->lay_ctl.buffer ? &ctx->lay_ctl : b == ctx->lay_states.buffer ? &ctx->lay_states : NULL;
 }
 /* Any buffer the context has a record of (NULL: a program's own VkBuffer). */
 static const pclr__vk_mem *pclr__vk_record_of(pclr_vk_context *ctx, VkBuffer b) {
@@ -1424,22 +1436,37 @@ static pclr_result pclr__vk_partials(pclr_vk_context *ctx, uint64_t bytes) {
 }
 
 /* FOLD: the partials, or for the atomic finish the control words (launch pushes the slot's index);
-   PARTIALS: the partials; COUNTER: the control words (word 0); RESULT: the host-visible result buffer. */
+   PARTIALS: the partials; COUNTER: the control words (word 0); TICKETS: a layout's status word and tickets,
+   fewer than 4 x the groups (pclr__plan_layout), host-visible and made zero; RESULT: the host-visible result
+   buffer, or a layout's states buffer (grown; blocking reduces only, done before it grows again). */
 static pclr_result pclr__vk_scratch(pclr__engine *e, const pclr__entry *en, pclr__scratch_kind what, uint64_t bytes, pclr__mem *m) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
     pclr_result r;
-    if (what == PCLR__SCRATCH_TICKETS)
-        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on Vulkan yet");
+    if (what == PCLR__SCRATCH_TICKETS) {
+        if (!ctx->lay_ctl.buffer) {
+            if ((r = pclr__vk_mem_create(ctx, ((VkDeviceSize)ctx->e.facts.compute_units * 256 + 64) * 4, 1, &ctx->lay_ctl)) != PCLR_OK) return r;
+            if (!ctx->lay_ctl.mapped) return pclr__fail(e, PCLR_ERR_BACKEND, "vkMapMemory failed for the layout tickets");
+            memset(ctx->lay_ctl.mapped, 0, (size_t)ctx->lay_ctl.size);
+        }
+        *m = pclr__vk_mem_of(ctx->lay_ctl.buffer);
+        return PCLR_OK;
+    }
     if (what == PCLR__SCRATCH_COUNTER || (what == PCLR__SCRATCH_FOLD && (en->cfg.finish == PCLR_FINISH_ATOMIC || pclr__zeroed_scratch_bytes(&en->cfg)))) {
         *m = pclr__vk_mem_of(ctx->ctl.buffer);
         return PCLR_OK;
     }
     if (what == PCLR__SCRATCH_RESULT) {
-        if (bytes > ctx->result.size)
-            return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "%llu bytes of states do not fit the context's %llu-byte result buffer "
-                              "(rows, columns and segments are not offered on Vulkan yet)", (unsigned long long)bytes,
-                              (unsigned long long)ctx->result.size);
-        *m = pclr__vk_mem_of(ctx->result.buffer);
+        if (bytes <= ctx->result.size) {
+            *m = pclr__vk_mem_of(ctx->result.buffer);
+            return PCLR_OK;
+        }
+        if (bytes > ctx->lay_states.size) { /* (the last blocking reduce that used it is done) */
+            pclr__vk_mem_free(ctx, &ctx->lay_states);
+            memset(&ctx->lay_states, 0, sizeof ctx->lay_states);
+            if ((r = pclr__vk_mem_create(ctx, bytes, 1, &ctx->lay_states)) != PCLR_OK) return r;
+            if (!ctx->lay_states.mapped) return pclr__fail(e, PCLR_ERR_BACKEND, "vkMapMemory failed for the layout's states");
+        }
+        *m = pclr__vk_mem_of(ctx->lay_states.buffer);
         return PCLR_OK;
     }
     if ((r = pclr__vk_partials(ctx, bytes)) != PCLR_OK) return r;
@@ -1494,6 +1521,7 @@ static void pclr__vk_whole(const pclr__vk_mem *m, VkDescriptorBufferInfo *info) 
     info->range = m->size;
 }
 
+/* (a layout's rows, cols, pitch and split then take bytes 32 to 63: pclr__glsl_args_bytes) */
 typedef struct pclr__vk_push { uint64_t offset, n, offset2; uint32_t out_at, part_at; unsigned char params[224]; } pclr__vk_push;
 
 /* One dispatch: barrier, pipeline, the five buffers, the push constants. */
@@ -1520,9 +1548,10 @@ static void pclr__vk_dispatch(pclr_vk_context *ctx, VkCommandBuffer cmd, const p
 }
 
 /* One pass as one dispatch. The bindings: 0 x (from the binding alignment below its first element), 1 out (the
-   states from out_index on), 2 the fold scratch, 3 the counter (control word 0), 4 y (or x again); the push
-   constants: x's and y's first elements counted from their bindings' starts, n, out's first word, the atomic
-   finish's word, then the map's parameters. A two-pass finish's second pass reads the partials as x, whole. */
+   states from out_index on), 2 the fold scratch, 3 the counter (control word 0; a layout's: its tickets, whole),
+   4 y (or x again), 5 a layout's segment offsets (or the counter); the push constants: x's and y's first elements
+   counted from their bindings' starts, n, out's first word, the atomic finish's word, a layout's rows, cols, pitch
+   and split, then the map's parameters. A two-pass finish's second pass reads the partials as x, whole. */
 static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const pclr_sync *sync) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
     const pclr__entry *en = p->en;
@@ -1536,7 +1565,6 @@ static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const p
     uint64_t skip, at, bytes, size;
     pclr_result r;
     int k;
-    if (p->b) return pclr__fail(e, PCLR_ERR_UNSUPPORTED_COMBINATION, "rows, columns and segments are not offered on Vulkan yet");
     if (cmd == VK_NULL_HANDLE)
         return pclr__fail(e, PCLR_ERR_NULL_POINTER, "Vulkan's asynchronous reduce records into sync.vulkan_commands, which is NULL");
     memset(&push, 0, sizeof push);
@@ -1567,7 +1595,7 @@ static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const p
     for (k = 0; k < en->params; ++k) { /* at their offsets in the push constants (pclr__vk_push_bytes) */
         unsigned char v[8];
         const size_t sz = pclr__param_arg(en->param[k], p->params[k], v);
-        uint32_t pat = PCLR__GLSL_ARGS_BYTES, j;
+        uint32_t pat = pclr__glsl_args_bytes(&en->cfg), j;
         for (j = 0; j <= (uint32_t)k; ++j) {
             const uint32_t s = en->param[j] == PCLR_INT64 || en->param[j] == PCLR_UINT64 || en->param[j] == PCLR_DOUBLE ? 8 : 4;
             pat = (pat + s - 1) / s * s + (j < (uint32_t)k ? s : 0);
@@ -1581,6 +1609,17 @@ static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const p
     info[3].buffer = counter; /* word 0 */
     info[3].offset = 0;
     info[3].range = 16;
+    info[5] = info[3];
+    if (p->b) { /* a layout's: the tickets, the offsets, rows, cols, pitch, split */
+        const uint64_t shape[4] = {p->b->shape.rows, p->b->shape.cols, p->b->shape.pitch, p->b->plan.split};
+        const VkBuffer offsets = pclr__vk_buffer_of(p->offsets);
+        if (!(rec = pclr__vk_record_of(ctx, counter))) return pclr__fail(e, PCLR_ERR_BACKEND, "the layout's tickets are not the context's");
+        pclr__vk_whole(rec, &info[3]);
+        if (p->b->shape.layout == PCLR_LAYOUT_SEGMENTS && offsets != counter &&
+            (r = pclr__vk_span(ctx, "in.offsets", offsets, p->offsets_bytes, 0, (p->b->shape.rows + 1) * 8, &info[5], &skip)) != PCLR_OK)
+            return r;
+        memcpy((unsigned char *)&push + PCLR__GLSL_ARGS_BYTES, shape, sizeof shape);
+    }
     /* the states: out_index's byte, and on the last pass the bytes of pclr_vk_record's out_offset beyond whole states */
     bytes = p->out_count * ss;
     at = p->out_index * ss + (p->last ? ctx->out_bias : 0);
@@ -1716,7 +1755,7 @@ static pclr_result pclr__vk_tune_begin(pclr__engine *e) {
     return PCLR_OK;
 }
 /* calls reduces of n elements at offsets[i] of pool, recorded (pclr__engine_async) into the context's command buffer
-   between two timestamps; their states all go to the result buffer. No layouts here (Vulkan has none yet). */
+   between two timestamps; their states all go to the result buffer (a layout's: to out). */
 static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pclr_buffer *pool, const pclr_buffer *out, uint64_t n,
                                  const uint64_t *offsets, int calls) {
     pclr_vk_context *ctx = (pclr_vk_context *)e;
@@ -1725,8 +1764,6 @@ static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pc
     pclr_buffer states;
     uint64_t ticks[2];
     int i;
-    (void)out;
-    if (c->layout != PCLR_LAYOUT_ONE) return -1.0;
     if (pclr__vk_begin(ctx) != PCLR_OK) return -1.0;
     memset(&in, 0, sizeof in);
     in.x = pool;
@@ -1740,7 +1777,7 @@ static double pclr__vk_tune_time(pclr__engine *e, const pclr_config *c, const pc
     ctx->vk.CmdWriteTimestamp(ctx->cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, ctx->timestamps, 0);
     for (i = 0; i < calls; ++i) {
         in.x_offset = offsets[i];
-        if (pclr__engine_async(e, "pclr_vk_tune", c, &in, &states, 0, &sync) != PCLR_OK) {
+        if (pclr__engine_async(e, "pclr_vk_tune", c, &in, c->layout != PCLR_LAYOUT_ONE ? out : &states, 0, &sync) != PCLR_OK) {
             ctx->vk.EndCommandBuffer(ctx->cmd);
             return -1.0;
         }

@@ -239,6 +239,10 @@ lane_b() {
   layout_seed=${PCLR_TEST_SEED:-$(date +%s)}
   step layout sh -c "gcc -std=c99 $WARN -O2 -o $B/test_layout tests/test_layout.c -ldl -lm && PCLR_TEST_SEED=$layout_seed PCLR_TEST_QUICK=1 $B/test_layout"
   step layout-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_layout_asan tests/test_layout.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_SEED=$layout_seed PCLR_TEST_QUICK=1 PCLR_TEST_NO_TUNE=1 $B/test_layout_asan"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then # the same shapes on Vulkan (lavapipe here), the GLSL kernels of the same text
+    LAYOUT_SHADERC=$(bash tests/shaderc.sh build)
+    step layout-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_layout_vulkan tests/test_layout.c -ldl -lm && PCLR_SHADERC_LIBRARY=$LAYOUT_SHADERC PCLR_TEST_BACKEND=vulkan PCLR_TEST_SEED=$layout_seed PCLR_TEST_QUICK=1 $B/test_layout_vulkan"
+  fi
   step map sh -c "gcc -std=c99 $WARN -O2 -o $B/test_map tests/test_map.c -ldl -lm && $B/test_map"
   step map-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_map_asan tests/test_map.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_map_asan"
   if [ -n "$CUDA_INC" ]; then

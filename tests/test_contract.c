@@ -389,7 +389,7 @@ static int refused(suite *s, const pclr_config *cfg, pclr_result r) {
     if (s->backend == PCLR_CPU) return 0;
     if (r != PCLR_ERR_NO_FP64 && r != PCLR_ERR_NO_INT64_ATOMICS && r != PCLR_ERR_UNSUPPORTED_BY_DEVICE &&
         !(r == PCLR_ERR_UNSUPPORTED_COMBINATION && s->backend == PCLR_VULKAN &&
-          (cfg->layout != PCLR_LAYOUT_ONE || cfg->accumulate == PCLR_EXACT || (cfg->y_type && tsize(cfg->y_type) < 4))))
+          (cfg->accumulate == PCLR_EXACT || (cfg->layout == PCLR_LAYOUT_ONE && cfg->y_type && tsize(cfg->y_type) < 4))))
         return 0;
     if (!s->refused++) {
         describe_cfg(cfg, d, sizeof d);

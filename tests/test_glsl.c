@@ -2,8 +2,10 @@
    variant x finish that goes together, and a few maps, compiled by glslc
    (GLSL 4.50 compute, Vulkan 1.1); exact sums (the kernel OpenCL and CUDA
    have, in GLSL's words) of half, float and double on every load width,
-   variant and stride, and of maps; plus the refusals a GLSL kernel has
-   (the shuffle variant of exact sums, loads other than 4, 8 or 16 bytes). Prints "skip: ..." and
+   variant and stride, and of maps; the layouts (rows, columns, segments: each
+   strategy by its lanes, staged short rows, few-rows columns) x ops x types, with
+   maps; plus the refusals a GLSL kernel has (the shuffle variant of exact sums,
+   loads other than 4, 8 or 16 bytes, a layout's pixels over 16 bytes). Prints "skip: ..." and
    compiles nothing without glslc. PCLR_TEST_QUICK=1: the finishes and
    variants in turn instead of all. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
@@ -135,6 +137,50 @@ int main(void) {
             snprintf(what, sizeof what, "sum exact of the map %s", xmaps[i].map);
             compile(&c, what);
         }
+    }
+    {   /* the layouts: the C dialects' text over the GLSL words (pclr__glsl_layout_words) */
+        static const pclr_layout lays[] = {PCLR_LAYOUT_ROWS, PCLR_LAYOUT_COLUMNS, PCLR_LAYOUT_SEGMENTS};
+        static const int lanes[] = {1, 4, 32, 256};
+        static const pclr_op ops[] = {PCLR_SUM, PCLR_MIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT};
+        static const pclr_type types[] = {PCLR_FLOAT, PCLR_INT, PCLR_HALF, PCLR_DOUBLE, PCLR_UINT8, PCLR_INT64, PCLR_INT16, PCLR_UINT64};
+        size_t la, b, op;
+        for (la = 0; la < 3; ++la)
+            for (b = 0; b < 4; ++b)
+                for (op = 0; op < 6; ++op) {
+                    char what[160];
+                    memset(&c, 0, sizeof c);
+                    c.backend = PCLR_VULKAN;
+                    c.layout = lays[la];
+                    c.lanes = lanes[b];
+                    c.op = ops[op];
+                    c.type = types[(la + b + op) % 8];
+                    if (op == 0 && b == 1) { c.map = "x * y + t"; c.params = "float t"; c.y_type = PCLR_FLOAT; c.type = PCLR_FLOAT; }
+                    if (op == 0 && b == 2) c.accumulate = PCLR_COMPENSATED, c.type = PCLR_FLOAT;
+                    if (op == 1 && b == 3) { c.map = "0.5 * x.x + x.y"; c.components = 2; c.type = PCLR_UINT8; }
+                    if (op == 2 && b == 0) c.variant = PCLR_VARIANT_SHUFFLE; /* (teams: the local-memory tree) */
+                    if (quick && (k++ % 3) != 0) continue;
+                    snprintf(what, sizeof what, "%s lanes %d %s %s%s%s", pclr_layout_name(c.layout), c.lanes, pclr_type_name(c.type),
+                             pclr_op_name(c.op), c.map ? " map " : "", c.map ? c.map : "");
+                    compile(&c, what);
+                    if (c.layout == PCLR_LAYOUT_ROWS && c.lanes < 256 && !c.y_type && c.components <= 1) { /* short rows through shared memory */
+                        c.rows = 1000; c.cols = 3; c.pitch = 4;
+                        c.stride = PCLR_STRIDE_GLOBAL;
+                        snprintf(what, sizeof what, "staged rows lanes %d %s %s", c.lanes, pclr_type_name(c.type), pclr_op_name(c.op));
+                        compile(&c, what);
+                    }
+                    if (c.layout == PCLR_LAYOUT_COLUMNS && c.lanes == 1 && !c.y_type) { /* a few-rows program (rows: 1, 2, 4, 8) */
+                        c.rows = (uint64_t)1 << (op % 4);
+                        snprintf(what, sizeof what, "columns of %d rows %s %s", (int)c.rows, pclr_type_name(c.type), pclr_op_name(c.op));
+                        compile(&c, what);
+                    }
+                }
+        memset(&c, 0, sizeof c);
+        c.backend = PCLR_VULKAN;
+        c.layout = PCLR_LAYOUT_ROWS;
+        c.type = PCLR_DOUBLE;
+        c.map = "x.x + x.w";
+        c.components = 4;
+        CHECK(pclr_kernel_source(&c, NULL, 0, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a layout's 32-byte pixels are refused");
     }
     /* what GLSL kernels refuse */
     memset(&c, 0, sizeof c);

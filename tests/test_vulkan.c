@@ -1293,6 +1293,12 @@ static void test_generic_async(void) {
         CHECK(r == PCLR_OK, "pclr_reduce_async %s %s %s: %s", pclr_type_name(c.type), pclr_op_name(c.op), pclr_finish_name(c.finish),
               pclr_last_error(ctx));
     }
+    memset(&c, 0, sizeof c); /* rows, recorded: 4 rows of 10000 elements 12000 apart, their states at byte 800 */
+    c.layout = PCLR_LAYOUT_ROWS;
+    c.rows = 4; c.cols = 10000; c.pitch = 12000;
+    in.x_offset = 0;
+    in.n = 0;
+    CHECK(pclr_reduce_async(ctx, &c, &in, &sb, 800 / 4, &sync) == PCLR_OK, "pclr_reduce_async of rows: %s", pclr_last_error(ctx));
     memset(&c, 0, sizeof c);
     in.n = 0;
     CHECK(pclr_reduce_async(ctx, &c, &in, &sb, 15 * 64 / 4, &sync) == PCLR_OK, "pclr_reduce_async of n = 0: %s", pclr_last_error(ctx));
@@ -1325,6 +1331,16 @@ static void test_generic_async(void) {
     }
     pclr_buffer_read(ctx, made, 15 * 64, &sum, 4);
     CHECK(sum == 0.0f, "n = 0: the identity's state (%g)", (double)sum);
+    {
+        float rows_got[4], rows_want[4];
+        memset(&c, 0, sizeof c);
+        c.layout = PCLR_LAYOUT_ROWS;
+        c.rows = 4; c.cols = 10000; c.pitch = 12000;
+        pclr_buffer_read(ctx, made, 800, rows_got, sizeof rows_got);
+        CHECK(pclr_cpu_reduce_layout(&c, host, NULL, NULL, 0, NULL, rows_want) == PCLR_OK && !memcmp(rows_got, rows_want, sizeof rows_got),
+              "pclr_reduce_async of rows: %g %g %g %g, not %g %g %g %g", (double)rows_got[0], (double)rows_got[1], (double)rows_got[2],
+              (double)rows_got[3], (double)rows_want[0], (double)rows_want[1], (double)rows_want[2], (double)rows_want[3]);
+    }
     vk->DestroyCommandPool(dev, pool, NULL);
 done:
     pclr_buffer_destroy(ctx, made);

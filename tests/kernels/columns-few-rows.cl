@@ -28,10 +28,24 @@ typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
+#define PCLR_X(e) in[e]
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_TICKET(k) atomic_inc(ctl + 1 + (k))
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
 /* ---- the layout: columns, 1 work-item down each column ---- */
 #define PCLR_LANES 1
-PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
-    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_STATES_VIEW vp = partials; /* written by other groups */
     pclr_s s = PCLR_IDENTITY;
     for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
     return s;
@@ -48,7 +62,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     PCLR_SHARED uint is_last;
     const uint lid = PCLR_LID, c_in = lid % PCLR_TILE, lane = lid / PCLR_TILE;
     const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (cols + PCLR_TILE - 1) / PCLR_TILE;
-    (void)offsets; (void)n; (void)lds;
+    PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(lds);
     if (split == 1 && rows <= PCLR_FEW_ROWS) {
         /* A few rows: each work-item takes a column of 4 tiles, all their loads in flight
            (a column at a time would wait for one or two loads, then write). */
@@ -59,7 +73,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll
                 for (uint r = 0; r < PCLR_FEW_ROWS; ++r) {
                     const pclr_u64 col = (task + k * groups) * PCLR_TILE + c_in;
-                    if (col < cols && r < rows) w[k][r] = in[offset + r * pitch + col];
+                    if (col < cols && r < rows) w[k][r] = PCLR_X(offset + r * pitch + col);
                 }
 #pragma unroll
             for (uint k = 0; k < 4; ++k) {
@@ -67,8 +81,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                 pclr_s acc = PCLR_IDENTITY;
 #pragma unroll
                 for (uint r = 0; r < PCLR_FEW_ROWS; ++r)
-                    if (r < rows) PCLR_FOLD1(acc, w[k][r], (pclr_u64)r);
-                if (col < cols) out[col] = acc;
+                    if (r < rows) PCLR_FOLD1(acc, w[k][r], PCLR_CAST(pclr_u64, r));
+                if (col < cols) PCLR_STORE_OUT(col, acc);
             }
         }
         return;
@@ -80,48 +94,48 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         const pclr_u64 b = part * band < rows ? part * band : rows, e = b + band < rows ? b + band : rows;
         pclr_s acc = PCLR_IDENTITY;
         if (col < cols) {
-            PCLR_GLOBAL const pclr_t *p = in + offset + col;
+            PCLR_XREF p = PCLR_XAT(offset + col);
             pclr_u64 j = b + lane;
             for (; j + (PCLR_UNROLL - 1) * PCLR_LANES < e; j += PCLR_UNROLL * PCLR_LANES) {
                 pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
 #pragma unroll
-                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[(j + u * PCLR_LANES) * pitch];
+                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_LANES) * pitch);
 #pragma unroll
                 for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
             }
             if (j < e) {
                 pclr_t w[PCLR_UNROLL - 1];
 #pragma unroll
-                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[((j + u * PCLR_LANES < e ? j + u * PCLR_LANES : j)) * pitch];
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, ((j + u * PCLR_LANES < e ? j + u * PCLR_LANES : j)) * pitch);
 #pragma unroll
                 for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
                     if (j + u * PCLR_LANES < e) PCLR_FOLD1(acc, w[u], j + u * PCLR_LANES);
             }
         }
-        acc = pclr_down_column(acc, lds);
+        acc = pclr_down_column(acc, PCLR_LDS_ARG);
         if (split == 1) {
-            if (lane == 0 && col < cols) out[col] = acc;
+            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, acc);
             continue;
         }
         /* the last of the tile's groups folds their partials in order (deterministic) */
-        if (lane == 0 && col < cols) partials[col * split + part] = acc;
+        if (lane == 0 && col < cols) PCLR_STORE_PARTIAL(col * split + part, acc);
         PCLR_DEVICE_FENCE(); /* release: the partials before the ticket */
         PCLR_BARRIER();
         if (lid == 0) {
-            is_last = atomic_inc(ctl + 1 + tile) == split - 1;
+            is_last = PCLR_TICKET(tile) == split - 1;
             if (is_last) PCLR_DEVICE_FENCE(); /* acquire */
         }
         PCLR_BARRIER();
         if (is_last) { /* (uniform: is_last is the group's) */
             PCLR_DEVICE_FENCE();
 #ifdef PCLR_FOLD_IN_ONE
-            if (lane == 0 && col < cols) out[col] = pclr_fold_partials(partials, col * split, split, 0, 1);
+            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, pclr_fold_partials(PCLR_STATES_ARG, col * split, split, 0, 1));
 #else
-            acc = col < cols ? pclr_fold_partials(partials, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;
-            acc = pclr_down_column(acc, lds);
-            if (lane == 0 && col < cols) out[col] = acc;
+            acc = col < cols ? pclr_fold_partials(PCLR_STATES_ARG, col * split, split, lane, PCLR_LANES) : PCLR_IDENTITY;
+            acc = pclr_down_column(acc, PCLR_LDS_ARG);
+            if (lane == 0 && col < cols) PCLR_STORE_OUT(col, acc);
 #endif
-            if (lid == 0) ctl[1 + tile] = 0;
+            if (lid == 0) PCLR_CTL(1 + tile) = 0u;
         }
         PCLR_BARRIER(); /* is_last is read before the next task sets it */
     }

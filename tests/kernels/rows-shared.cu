@@ -51,15 +51,27 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return acc;
 }
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_TICKET(k) atomicAdd(ctl + 1 + (k), 1u)
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
 /* ---- the layout: rows, 256 work-items per row ---- */
-PCLR_FN pclr_s pclr_fold_partials(PCLR_GLOBAL pclr_s *partials, pclr_u64 first, pclr_u64 split, uint from, uint step) {
-    PCLR_GLOBAL volatile const pclr_s *vp = partials; /* written by other groups */
+PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {
+    PCLR_STATES_VIEW vp = partials; /* written by other groups */
     pclr_s s = PCLR_IDENTITY;
     for (pclr_u64 k = from; k < split; k += step) s = pclr_merge(s, PCLR_PARTIAL(vp, first + k));
     return s;
 }
 /* Row r: cols elements from element r * pitch. */
-#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
+#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }
 /* ---- the kernel ---- */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
@@ -69,7 +81,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     PCLR_SHARED uint is_last;
     const uint lid = PCLR_LID;
     const pclr_u64 groups = PCLR_NUM_GROUPS;
-    (void)pitch; (void)cols; (void)offsets; (void)n;
+    PCLR_UNUSED(pitch); PCLR_UNUSED(cols); PCLR_UNUSED(offsets); PCLR_UNUSED(n);
     for (pclr_u64 task = PCLR_GROUP_ID; task < rows * split; task += groups) {
         const pclr_u64 r = task / split, part = task % split;
         pclr_u64 lo = 0, len = 0;
@@ -77,38 +89,38 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         /* split groups share the row: each folds a contiguous chunk */
         const pclr_u64 chunk = (len + split - 1) / split;
         const pclr_u64 b = part * chunk < len ? part * chunk : len, e = b + chunk < len ? b + chunk : len;
-        PCLR_GLOBAL const pclr_t *p = in + offset + lo;
+        PCLR_XREF p = PCLR_XAT(offset + lo);
         pclr_s acc = PCLR_IDENTITY;
         pclr_u64 j = b + lid;
         for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < e; j += PCLR_UNROLL * PCLR_GROUP) {
             pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
 #pragma unroll
-            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[j + u * PCLR_GROUP];
+            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, j + u * PCLR_GROUP);
 #pragma unroll
             for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
         }
         if (j < e) {
             pclr_t w[PCLR_UNROLL - 1];
 #pragma unroll
-            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[(j + u * PCLR_GROUP < e ? j + u * PCLR_GROUP : j)];
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_GROUP < e ? j + u * PCLR_GROUP : j));
 #pragma unroll
             for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
                 if (j + u * PCLR_GROUP < e) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
         }
-        acc = pclr_group_reduce(acc, lds);
+        acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
         if (split == 1) {
-            if (lid == 0) out[r] = acc;
+            if (lid == 0) PCLR_STORE_OUT(r, acc);
         } else {
             /* the last of the row's groups folds their partials (deterministic) */
             if (lid == 0) {
-                partials[task] = acc;
+                PCLR_STORE_PARTIAL(task, acc);
                 PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
-                is_last = atomicAdd(ctl + 1 + r, 1u) == split - 1;
+                is_last = PCLR_TICKET(r) == split - 1;
 #ifdef PCLR_FOLD_IN_ONE
                 if (is_last) {
                     PCLR_DEVICE_FENCE(); /* acquire */
-                    out[r] = pclr_fold_partials(partials, r * split, split, 0, 1);
-                    ctl[1 + r] = 0;
+                    PCLR_STORE_OUT(r, pclr_fold_partials(PCLR_STATES_ARG, r * split, split, 0, 1));
+                    PCLR_CTL(1 + r) = 0u;
                 }
             }
 #else
@@ -117,10 +129,10 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             PCLR_BARRIER();
             if (is_last) { /* (uniform: is_last is the group's) */
                 PCLR_DEVICE_FENCE();
-                acc = pclr_group_reduce(pclr_fold_partials(partials, r * split, split, lid, PCLR_GROUP), lds);
+                acc = pclr_group_reduce(pclr_fold_partials(PCLR_STATES_ARG, r * split, split, lid, PCLR_GROUP), PCLR_LDS_ARG);
                 if (lid == 0) {
-                    out[r] = acc;
-                    ctl[1 + r] = 0;
+                    PCLR_STORE_OUT(r, acc);
+                    PCLR_CTL(1 + r) = 0u;
                 }
             }
 #endif

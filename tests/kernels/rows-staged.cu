@@ -27,6 +27,13 @@ PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 #endif
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
 /* ---- the layout: rows, 1 work-item per row ---- */
 #define PCLR_LANES 1
 #define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */
@@ -40,23 +47,23 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
                              PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
                              PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
-    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)
-       into local memory; then a team of PCLR_LANES work-items folds each row there. */
     PCLR_SHARED pclr_t stage[PCLR_PAD(PCLR_STAGE)];
     PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    /* Short rows: the group loads a tile of whole rows (coalesced, every load in flight)
+       into local memory; then a team of PCLR_LANES work-items folds each row there. */
     const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;
-    const uint tile_rows = PCLR_STAGE / (uint)pitch; /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */
+    const uint tile_rows = PCLR_STAGE / PCLR_CAST(uint, pitch); /* the host keeps 1 <= cols <= pitch <= PCLR_STAGE */
     const pclr_u64 groups = PCLR_NUM_GROUPS, tiles = (rows + tile_rows - 1) / tile_rows;
-    (void)lds; (void)partials; (void)ctl; (void)split; (void)offsets; (void)n;
+    PCLR_UNUSED(lds); PCLR_UNUSED(partials); PCLR_UNUSED(ctl); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n);
     for (pclr_u64 tile = PCLR_GROUP_ID; tile < tiles; tile += groups) {
         const pclr_u64 first = tile * tile_rows;
-        const uint nr = rows - first < tile_rows ? (uint)(rows - first) : tile_rows;
-        const uint span = (nr - 1) * (uint)pitch + (uint)cols; /* the last row's padding may lie past the end */
-        PCLR_GLOBAL const pclr_t *p = in + offset + first * pitch;
+        const uint nr = rows - first < tile_rows ? PCLR_CAST(uint, rows - first) : tile_rows;
+        const uint span = (nr - 1) * PCLR_CAST(uint, pitch) + PCLR_CAST(uint, cols); /* the last row's padding may lie past the end */
+        PCLR_XREF p = PCLR_XAT(offset + first * pitch);
         pclr_t w[PCLR_STAGE_PER];
 #pragma unroll
         for (uint u = 0; u < PCLR_STAGE_PER; ++u)
-            if (lid + u * PCLR_GROUP < span) w[u] = p[lid + u * PCLR_GROUP];
+            if (lid + u * PCLR_GROUP < span) w[u] = PCLR_LD(p, lid + u * PCLR_GROUP);
         PCLR_BARRIER(); /* the last tile's rows are folded */
 #pragma unroll
         for (uint u = 0; u < PCLR_STAGE_PER; ++u)
@@ -66,9 +73,9 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             const uint r = r0 + team;
             pclr_s acc = PCLR_IDENTITY;
             if (r < nr)
-                for (uint j = lane; j < (uint)cols; j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * (uint)pitch + j)], j);
-            acc = pclr_team_reduce(acc, lds);
-            if (lane == 0 && r < nr) out[first + r] = acc;
+                for (uint j = lane; j < PCLR_CAST(uint, cols); j += PCLR_LANES) PCLR_FOLD1(acc, stage[PCLR_PAD(r * PCLR_CAST(uint, pitch) + j)], j);
+            acc = pclr_team_reduce(acc, PCLR_LDS_ARG);
+            if (lane == 0 && r < nr) PCLR_STORE_OUT(first + r, acc);
         }
     }
 }

@@ -52,10 +52,17 @@ PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
         if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
     return v;
 }
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
 /* ---- the layout: rows, 32 work-items per row ---- */
 #define PCLR_LANES 32
 /* Row r: cols elements from element r * pitch. */
-#define PCLR_ROW_BOUNDS(r, lo, len) do { (lo) = (r) * pitch; (len) = cols; } while (0)
+#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }
 /* a team is an aligned part of a wave: its lane 0 gets the team's value */
 #define pclr_team_reduce(acc, lds) pclr_wave_reduce((acc), PCLR_LANES)
 /* ---- the kernel ---- */
@@ -63,12 +70,13 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
                              PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
                              PCLR_GLOBAL uint *ctl /* [0]: the segments' status; [1 + k]: row or tile k's ticket */) {
-#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)
     PCLR_SHARED pclr_s lds[PCLR_GROUP];
+#define PCLR_TEAMS (PCLR_GROUP / PCLR_LANES)
     const uint lid = PCLR_LID, lane = lid % PCLR_LANES, team = lid / PCLR_LANES;
     const pclr_u64 groups = PCLR_NUM_GROUPS;
-    PCLR_GLOBAL const pclr_t *x = in + offset;
-    (void)lds; (void)partials; (void)ctl; (void)split; (void)pitch; (void)cols; (void)offsets; (void)n;
+    PCLR_XREF x = PCLR_XAT(offset);
+    PCLR_UNUSED(lds); PCLR_UNUSED(partials); PCLR_UNUSED(ctl); PCLR_UNUSED(split); PCLR_UNUSED(pitch); PCLR_UNUSED(cols);
+    PCLR_UNUSED(offsets); PCLR_UNUSED(n);
     /* a step: PCLR_UNROLL rows per team, neighbouring teams on neighbouring rows */
     for (pclr_u64 first = PCLR_GROUP_ID * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL; first < rows;
          first += groups * PCLR_GROUP / PCLR_LANES * PCLR_UNROLL) {
@@ -85,28 +93,28 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         /* each lane's first element of every row: the loads of short rows all in flight */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k)
-            if (lane < len[k]) v[k] = x[lo[k] + lane];
+            if (lane < len[k]) v[k] = PCLR_LD(x, lo[k] + lane);
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k)
             if (lane < len[k]) {
-                PCLR_FOLD1(acc[k], v[k], (pclr_u64)lane);
+                PCLR_FOLD1(acc[k], v[k], PCLR_CAST(pclr_u64, lane));
             }
         /* the rest of longer rows */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) {
-            PCLR_GLOBAL const pclr_t *p = x + lo[k];
+            PCLR_XREF p = x + lo[k];
             pclr_u64 j = lane + PCLR_LANES;
             for (; j + (PCLR_UNROLL - 1) * PCLR_LANES < len[k]; j += PCLR_UNROLL * PCLR_LANES) {
                 pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
 #pragma unroll
-                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = p[j + u * PCLR_LANES];
+                for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, j + u * PCLR_LANES);
 #pragma unroll
                 for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc[k], w[u], j + u * PCLR_LANES);
             }
             if (j < len[k]) {
                 pclr_t w[PCLR_UNROLL - 1];
 #pragma unroll
-                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = p[(j + u * PCLR_LANES < len[k] ? j + u * PCLR_LANES : j)];
+                for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_LANES < len[k] ? j + u * PCLR_LANES : j));
 #pragma unroll
                 for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
                     if (j + u * PCLR_LANES < len[k]) PCLR_FOLD1(acc[k], w[u], j + u * PCLR_LANES);
@@ -114,9 +122,9 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         }
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) {
-            const pclr_s s = pclr_team_reduce(acc[k], lds);
+            const pclr_s s = pclr_team_reduce(acc[k], PCLR_LDS_ARG);
             const pclr_u64 r = first + k * PCLR_TEAMS + team;
-            if (lane == 0 && r < rows) out[r] = s;
+            if (lane == 0 && r < rows) PCLR_STORE_OUT(r, s);
         }
     }
 }
