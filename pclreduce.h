@@ -4601,7 +4601,7 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
                         "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                         "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
     pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL || c->accumulate == PCLR_EXACT) /* (PCLR__TEXT_STRIDE_GLOBAL's, the exact sum's) */
+    if (c->stride == PCLR_STRIDE_GLOBAL || c->accumulate == PCLR_EXACT || c->layout != PCLR_LAYOUT_ONE) /* (PCLR__TEXT_STRIDE_GLOBAL's, the exact sum's, a layout's) */
         pclr__put(g->w, "#define pclr_u64 uint64_t\n");
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
     PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
@@ -4635,11 +4635,11 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup)
         at += sz;
     }
     pclr__put(g->w, "} args;\n");
-    /* word w of an input, counted from its binding's start (one element's: the head and tail of loads) */
-    if (c->vector_width == 1) ;
+    /* word w of an input, counted from its binding's start (one element's: the head and tail of loads, a layout's) */
+    if (c->vector_width == 1 && c->layout == PCLR_LAYOUT_ONE) ;
     else if (xw == 1) pclr__put(g->w, "uint pclr_xw(uint64_t w) { return xv[uint(w)]; }\n");
     else PCLR__GEN_PUTF(g, "uint pclr_xw(uint64_t w) { return xv[uint(w / %dul)][uint(w %% %dul)]; }\n", xw, xw);
-    if (c->vector_width == 1) ;
+    if (c->vector_width == 1 && c->layout == PCLR_LAYOUT_ONE) ;
     else if (yw == 1) pclr__put(g->w, "uint pclr_yw(uint64_t w) { return yv[uint(w)]; }\n");
     else if (yw) PCLR__GEN_PUTF(g, "uint pclr_yw(uint64_t w) { return yv[uint(w / %dul)][uint(w %% %dul)]; }\n", yw, yw);
 }

@@ -24,6 +24,7 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 48) uint64_t pitch;
     layout(offset = 56) uint64_t split;
 } args;
+uint pclr_xw(uint64_t w) { return xv[uint(w / 2ul)][uint(w % 2ul)]; }
 /* ---- the operation: stats, accumulate native ---- */
 #define pclr_v double /* values are computed in this type */
 #define pclr_a double /* sums accumulate in this type (integers wrap) */

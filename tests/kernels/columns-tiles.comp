@@ -24,6 +24,7 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 48) uint64_t pitch;
     layout(offset = 56) uint64_t split;
 } args;
+uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the operation: sum, accumulate native ---- */
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */

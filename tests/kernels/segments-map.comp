@@ -24,6 +24,7 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 48) uint64_t pitch;
     layout(offset = 56) uint64_t split;
 } args;
+uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the map: x*x ---- */
 float pclr_map(float x, uint64_t i) {
     precise float r = (x * x);
