@@ -3357,12 +3357,18 @@ static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
             continue;
         }
         if (!pclr__mis_ident((unsigned char)t[k])) {
-            PCLR__GEN_PUTF(g, "%c", t[k++]);
+            if (!(c_dialect && t[k] == '!' && k + 6 < len && !strncmp(t + k + 1, "isnan(", 6))) /* (below) */
+                PCLR__GEN_PUTF(g, "%c", t[k]);
+            ++k;
             continue;
         }
         while (e < len && pclr__mis_ident((unsigned char)t[e])) ++e;
         for (j = 0; j < 4; ++j) is_cast |= e - k == strlen(casts[j]) && !memcmp(t + k, casts[j], e - k);
-        if (c_dialect && e < len && t[e] == '(' && (is_cast || (e - k == 5 && !memcmp(t + k, "isnan", 5)))) {
+        if (c_dialect && e - k == 4 && !memcmp(t + k, "bool", 4)) { /* (the kernels' flags are ints in C) */
+            pclr__put(g->w, "int");
+            k = e;
+        } else if (c_dialect && e < len && t[e] == '(' && (is_cast || (e - k == 5 && !memcmp(t + k, "isnan", 5)))) {
+            const int negated = !is_cast && k > 0 && t[k - 1] == '!'; /* !isnan(v): v == v */
             int depth = 0;
             for (close = e; close < len; ++close)
                 if (t[close] == '(') ++depth;
@@ -3372,13 +3378,13 @@ static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
             while (m < close && (pclr__mis_ident((unsigned char)t[m]) || t[m] == '.')) ++m;
             if (m == close) open = shut = "";
             if (is_cast) PCLR__GEN_PUTF(g, "(%.*s)%s", (int)(e - k), t + k, open);
-            else pclr__put(g->w, "("); /* isnan(v): (v != v) */
+            else if (!negated) pclr__put(g->w, "("); /* isnan(v): (v != v) */
             pclr__gen_op_span(g, t + e + 1, close - e - 1);
             if (!is_cast) {
-                PCLR__GEN_PUTF(g, "%s != %s", shut, open);
+                PCLR__GEN_PUTF(g, "%s %s %s", shut, negated ? "==" : "!=", open);
                 pclr__gen_op_span(g, t + e + 1, close - e - 1);
             }
-            pclr__put(g->w, is_cast ? shut : shut[0] ? "))" : ")");
+            pclr__put(g->w, is_cast || negated ? shut : shut[0] ? "))" : ")");
             k = close + 1;
         } else if (e - k == 7 && (!memcmp(t + k, "PCLR_HI", 7) || !memcmp(t + k, "PCLR_LO", 7))) {
             const int big = t[k + 5] == 'H';

@@ -48,13 +48,13 @@ PCLR_FN pclr_s pclr_identity(void) {
 }
 #define PCLR_IDENTITY pclr_identity()
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    const bool b_wins = (b.v != b.v) ? (!(a.v != a.v) || b.i < a.i)
-                                   : (!(a.v != a.v) && (b.v > a.v || (b.v == a.v && b.i < a.i)));
+    const int b_wins = (b.v != b.v) ? (a.v == a.v || b.i < a.i)
+                                   : (a.v == a.v && (b.v > a.v || (b.v == a.v && b.i < a.i)));
     if (b_wins) { a.v = b.v; a.i = b.i; }
     return a;
 }
 PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
-    if (x > a.v || ((x != x) && !(a.v != a.v)) || a.i == ~0UL) { a.v = x; a.i = i; }
+    if (x > a.v || ((x != x) && a.v == a.v) || a.i == ~0UL) { a.v = x; a.i = i; }
     return a;
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x), (i))

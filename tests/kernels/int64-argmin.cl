@@ -47,7 +47,7 @@ PCLR_FN pclr_s pclr_identity(void) {
 }
 #define PCLR_IDENTITY pclr_identity()
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    const bool b_wins = b.v < a.v || (b.v == a.v && b.i < a.i);
+    const int b_wins = b.v < a.v || (b.v == a.v && b.i < a.i);
     if (b_wins) { a.v = b.v; a.i = b.i; }
     return a;
 }
