@@ -25,7 +25,27 @@
    Thread safety: the core has no global mutable state; every function is
    reentrant. Backend contexts are documented in their headers.
 
-   License: MIT (the full text is at the end of this file and in LICENSE). */
+   License: MIT (the full text is at the end of this file and in LICENSE).
+
+   Index: search for the tag (">>gen") to jump to its section.
+     what a program sees
+       >>codes     result codes                    >>context   the generic context, pclr_reduce
+       >>config    the description: pclr_config    >>knobs     the knobs, defined once (PCLR__KNOBS)
+       >>results   inputs, results, sizes          >>macro     the macro form (PCLREDUCE_MACRO_FORM)
+       >>cache     the kernel cache                >>text      kernel text the generator and the macro
+       >>tune      the tuning file                             form share (only where asked for)
+     the implementation (>>impl)
+       >>map       the map language: parser        >>source    pclr_kernel_source, pclr_map_source
+       >>state     an op's state, its fields       >>plan      the planner: groups, a layout's strategy
+       >>ops       the built-in ops as data        >>cpu       the CPU reference
+       >>resolve   pclr_config_resolve             >>combine   combining two results
+       >>mapgen    writing a map out, per dialect  >>files     disk cache and tuning file I/O
+       >>gen       the generator: the op writer,   >>engine    the one reduce pipeline (pclr__engine_reduce)
+                   the one-array C kernels         >>loading   loading OpenCL, CUDA, Vulkan at run time
+       >>exact     the exact sum's kernel          >>generic   the generic context
+       >>glsl      the GLSL kernel (Vulkan)        >>cpu-backend  the CPU reference as a backend
+       >>layouts   rows, columns, segments         >>deprecated   0.3's verbs (go in 0.5)
+                                                   >>backends  the backend headers the program asked for */
 #ifndef PCLREDUCE_H
 #define PCLREDUCE_H
 
@@ -85,7 +105,7 @@
 
 PCLR_EXTERN_C_BEGIN
 
-/* ---------------------------------------------------------------- results */
+/* ---------------------------------------------------------------- result codes  >>codes */
 typedef enum pclr_result {
     PCLR_OK = 0,
     PCLR_ERR_NULL_POINTER,          /* a required pointer argument is NULL */
@@ -111,7 +131,7 @@ typedef enum pclr_result {
     PCLR_RESULT_COUNT_
 } pclr_result;
 
-/* ------------------------------------------------------------ configuration
+/* ------------------------------------------------------------ configuration  >>config
    Zero means "default" everywhere (sokol style): a zero-initialised config is
    a float sum with every knob at its default. */
 /* Element types: uint/int are 32-bit, half is IEEE binary16 storage (a
@@ -228,7 +248,7 @@ typedef struct pclr_config {
                                  (COLUMNS) in a group, a power of two up to the group size; 0 = by shape */
 } pclr_config;
 
-/* ------------------------------------------------------------ results
+/* ------------------------------------------------------------ results  >>results
    What pclr_reduce writes (pclr_result_size bytes):
    - sum, min, max: one value (sum: of type pclr_sum_type; min/max: of type
      pclr_value_type), count: a uint64_t: the scalar itself, so that a float
@@ -432,7 +452,7 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
 PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed);
 
-/* ------------------------------------------------------------ kernel cache
+/* ------------------------------------------------------------ kernel cache  >>cache
    Compiled binaries (OpenCL program binaries, CUBIN) on disk, one file per
    identity: <dir>/<16 hex digits of pclr_hash64(identity)>.bin. The identity
    is every byte that defines the binary (the backends pass source, options,
@@ -473,7 +493,7 @@ PCLR_API int pclr_cache_load(const char *dir, const void *identity, size_t ident
 PCLR_API pclr_result pclr_cache_store(const char *dir, const void *identity, size_t identity_len, const void *data,
                                       size_t size);
 
-/* ------------------------------------------------------------ tuning file
+/* ------------------------------------------------------------ tuning file  >>tune
    Measured winners, one per line in a text file people can read and edit:
      cuda "NVIDIA H100 80GB HBM3" "13000" float sum 20 group=256 unroll=4 vector=4 wave=32
          stride=global variant=shuffle finish=last_group groups_per_unit=8 gbps=2871.3
@@ -617,7 +637,7 @@ typedef struct pclr_tune_options {
 PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_options *opt, pclr_tune_measure_fn measure,
                                      void *measure_user, pclr_tune_entry *out, size_t cap, size_t *count);
 
-/* ------------------------------------------------------------ the generic context
+/* ------------------------------------------------------------ the generic context  >>context
    One context over whichever backend works here, so that a program needs no
    backend-specific code (miniaudio's ma_context_init is the model):
 
@@ -801,7 +821,7 @@ PCLR_API const char *pclr_build_log(const pclr_context *ctx);
    protocol as pclr_config_describe. */
 PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 
-/* ------------------------------------------------------------ the knobs
+/* ------------------------------------------------------------ the knobs  >>knobs
    Every knob once: X(kind, name in describe and the tuning file, pclr_config
    field, kernel macro, default). kind: ARG (chosen by the caller; the macro
    form takes it as an argument), ENUM, INT, HOST (host side only: not in a
@@ -828,7 +848,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 #define PCLR__KNOB_KIND_INT(named, number, host) number
 #define PCLR__KNOB_KIND_HOST(named, number, host) host
 
-/* ------------------------------------------------------------ macro form
+/* ------------------------------------------------------------ macro form  >>macro
    PCLR_SOURCE_CL(uint, sum, 32, 8) and PCLR_SOURCE_CUDA(float, max, 32, 4)
    expand at compile time to one string literal: a complete kernel for that
    type (uint|int|float|double), op (sum|min|max), wave width and unroll
@@ -908,7 +928,13 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
 #endif /* PCLREDUCE_MACRO_FORM */
 
-/* ------------------------------------------------------------ kernel text
+PCLR_EXTERN_C_END
+
+#endif /* PCLREDUCE_H */
+
+#if (defined(PCLREDUCE_MACRO_FORM) || defined(PCLREDUCE_IMPLEMENTATION)) && !defined(PCLR__TEXT_DEFINED)
+#define PCLR__TEXT_DEFINED /* (the generator's and the macro form's; a program sees them only if it asks) */
+/* ------------------------------------------------------------ kernel text  >>text
    Written once, for both the generator (pclr_kernel_source, which puts the
    pieces one configuration needs) and the macro form above (which joins the
    pieces of the default configurations). A parameter is a string: a literal
@@ -1271,12 +1297,9 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "        }\n" \
 "    }\n" \
 "}\n"
+#endif /* the kernel text */
 
-PCLR_EXTERN_C_END
-
-#endif /* PCLREDUCE_H */
-
-/* ====================================================================== */
+/* ======================================================== the implementation  >>impl */
 #if defined(PCLREDUCE_IMPLEMENTATION) && !defined(PCLREDUCE_IMPLEMENTED)
 #define PCLREDUCE_IMPLEMENTED
 PCLR__DEPRECATED_OK_BEGIN
@@ -1469,7 +1492,7 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
     return v;
 }
 
-/* ------------------------------------------------------------ map expressions
+/* ------------------------------------------------------------ map expressions  >>map
    A map is parsed into a small tree (pclr__mtree) and type-checked once; the
    generator writes the tree out in a kernel's language and the CPU reference
    evaluates it. Only text the tree writes reaches a compiler: the inputs are
@@ -2003,7 +2026,7 @@ PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t ca
     return pclr__map_parse(cfg, &t, why, cap);
 }
 
-/* ------------------------------------------------------------ the op's state
+/* ------------------------------------------------------------ the op's state  >>state
    What a work-item carries while it reduces, field by field (each field one
    of the 32/64-bit compute types, named by its pclr_type). The kernel
    declares it as a typedef (one field) or a struct (several); the host reads
@@ -2211,6 +2234,7 @@ static int pclr__is_pow2_in(int v, int lo, int hi) {
     return v >= lo && v <= hi && (v & (v - 1)) == 0;
 }
 
+/* ---- resolving a configuration: defaults, checks, the sentence why  >>resolve */
 PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why) {
     pclr_config c;
     const char *dummy = NULL;
@@ -2383,7 +2407,7 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
     return PCLR_OK;
 }
 
-/* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2) */
+/* ---- writing a map out: OpenCL C, CUDA C or GLSL (lang 0, 1, 2)  >>mapgen */
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
 /* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map);
    zero: the GLSL kernel's floating +0 literals are pclr_zero (see pclr__mzero) */
@@ -3044,7 +3068,7 @@ static void pclr__mfunction(pclr__memit *E) { (void)E; }
 #endif /* PCLREDUCE_NO_MAP */
 
 
-/* ------------------------------------------------------------ the generator
+/* ------------------------------------------------------------ the generator  >>gen
    pclr_kernel_source writes only what one configuration needs: one dialect's
    prelude, the op's state and its functions (from its layout, pclr__layout),
    then the pieces of its variant, stride and finish. Choices are made here in
@@ -3766,7 +3790,7 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                        ticket, g->cuda ? "atomicExch" : "atomic_xchg");
 }
 
-/* ------------------------------------------------------------ the exact sum
+/* ------------------------------------------------------------ the exact sum  >>exact
    accumulate = exact (sums of half, float, double): the exact sum of the
    elements rounded once to nearest-even, so that every knob, grid, backend
    and device gives the same bits (docs/exact-sums.md: the method and why it
@@ -4450,7 +4474,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
 #endif /* PCLREDUCE_NO_EXACT */
 
-/* ------------------------------------------------------------ the GLSL kernel
+/* ------------------------------------------------------------ the GLSL kernel  >>glsl
    backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
    shaderc or the caller's compiler) with the same three levels. GLSL has no
    pointers: every input is an array of 32-bit words, loaded as uint, uvec2
@@ -4998,7 +5022,7 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     pclr__glsl_main(g, c);
 }
 
-/* ------------------------------------------------------------ layouts
+/* ------------------------------------------------------------ layouts  >>layouts
    Rows, columns and segments: one kernel reduces many rows (docs/layouts.md).
    The op's pieces (PCLR_FOLD1, pclr_merge, the group and wave reductions) are the single reduction's; these kernels only walk
    the layout. Rows and segments: a team of PCLR_LANES work-items per row
@@ -5449,6 +5473,10 @@ static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
 #endif /* PCLREDUCE_NO_LAYOUTS */
 
+/* ------------------------------------------------------------ the generator's entry points  >>source
+   pclr_kernel_source (every dialect: the one-array kernel, the exact sum, the layouts), pclr_map_source,
+   pclr_kernel_options. */
+
 /* Resolves cfg into *c and points w at buf, under the protocol of pclr_kernel_source. */
 static pclr_result pclr__gen_start(const pclr_config *cfg, pclr_config *c, pclr__writer *w, char *buf, size_t cap,
                                    size_t *size_needed) {
@@ -5558,6 +5586,8 @@ PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size
     return pclr__finish_text(&w, size_needed);
 }
 
+/* ------------------------------------------------------------ the planner  >>plan
+   How many groups of what size: one array (pclr_plan), a layout's strategy (pclr_plan_layout). */
 PCLR_API uint64_t pclr_max_groups(const pclr_config *cfg, const pclr_device_facts *dev) {
     uint64_t units;
     if (!cfg || !dev) return 0;
@@ -6017,7 +6047,7 @@ PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out) {
     return pclr__identity_result(&c, out);
 }
 
-/* ------------------------------------------------ CPU reference (every type, op, accumulator)
+/* ------------------------------------------------ CPU reference (every type, op, accumulator)  >>cpu
    pclr__cpu_reference(type, op, acc, data, n, result): type, op and acc are
    resolved (never DEFAULT). Writes pclr_result_size bytes (see "results").
    Order: float sums and the moments of stats are computed in blocks of
@@ -6891,7 +6921,7 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     return r;
 }
 
-/* ------------------------------------------------ combining two results (pclr_combine) */
+/* ------------------------------------------------ combining two results (pclr_combine)  >>combine */
 static int pclr__cmb_nan(pclr_type t, const pclr_scalar *v) {
     return t == PCLR_FLOAT ? v->f32 != v->f32 : t == PCLR_DOUBLE ? v->f64 != v->f64 : 0;
 }
@@ -7014,7 +7044,7 @@ PCLR_API uint64_t pclr_hash64(const void *data, size_t len, uint64_t seed) {
     return h;
 }
 
-/* ------------------------------------------------------------ files: kernel cache, tuning file
+/* ------------------------------------------------------------ files: kernel cache, tuning file  >>files
    Files are opened as descriptors and checked as opened (fstat), not looked
    up first: no FIFO or device (O_NONBLOCK, then regular files only), no
    symbolic link for a cache file (O_NOFOLLOW), and the owner and mode of
@@ -8069,7 +8099,7 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
     return 1;
 }
 
-/* ====================================================================== */
+/* ======================================================== the engine  >>engine */
 /* The engine every backend shares. A backend context starts with a
    pclr__engine and gives it a table of functions (pclr__backend_ops); the
    engine does the rest once: resolving configurations, the program cache in
@@ -8986,7 +9016,7 @@ PCLR__FN size_t pclr__engine_describe(const pclr__engine *e, char *buf, size_t c
 PCLR__FN const char *pclr__engine_error(const pclr__engine *e) { return e ? e->last_error : "no context (NULL)"; }
 PCLR__FN const char *pclr__engine_log(const pclr__engine *e) { return e && e->build_log ? e->build_log : ""; }
 
-/* ---------------------------------------------------------------- run-time library loading
+/* ---------------------------------------------------------------- run-time library loading  >>loading
    One mechanism for every library: a list of entry points (field of the
    table, symbol name) filled by dlopen/dlsym (LoadLibrary/GetProcAddress) or,
    under PCLREDUCE_NO_RUNTIME_LINKING, by the linked symbols (each backend's
@@ -9172,7 +9202,7 @@ PCLR__FN pclr_result pclr__load_api(const pclr__library *L, const char *path, vo
      (dst).error_cap = (d)->error_cap)
 
 /* A backend's table of functions, for the generic context. */
-/* ---------------------------------------------------------------- the generic context */
+/* ---------------------------------------------------------------- the generic context  >>generic */
 #if defined(PCLREDUCE_OPENCL) || defined(PCLREDUCE_CL_H)
 static void pclr__cl_ops(pclr__backend_ops *ops);
 static pclr_result pclr__cl_device_count(const pclr_desc *d, int *count);
@@ -9205,7 +9235,7 @@ struct pclr_context {
 /* the context's one-call-at-a-time flag (see pclr__enter) */
 PCLR__FN long *pclr__busy(pclr_context *ctx) { return &ctx->engine->busy; }
 
-/* ------------------------------------------------ the CPU reference as a backend
+/* ------------------------------------------------ the CPU reference as a backend  >>cpu-backend
    Buffers are host memory; one launch runs the reference (pclr_cpu_reduce_map, pclr_cpu_reduce_layout)
    over the whole input and writes the results. */
 PCLR__FN pclr_result pclr__cpu_alloc(pclr__engine *e, size_t bytes, pclr__mem *m) {
@@ -9546,7 +9576,7 @@ PCLR_API pclr_result pclr_reduce_async(pclr_context *ctx, const pclr_config *cfg
     PCLR__ONE_CALL(pclr__busy(ctx), pclr__reduce_async(ctx, cfg, in, states, first_state, sync, "pclr_reduce_async"));
 }
 
-/* ---- deprecated (0.4): the verbs before pclr_input */
+/* ---- deprecated (0.4): the verbs before pclr_input  >>deprecated */
 PCLR__FN pclr_input pclr__input_of(const pclr_buffer *x, uint64_t x_offset, const pclr_buffer *y, uint64_t y_offset, const double *params,
                                    const pclr_buffer *offsets, uint64_t n) {
     pclr_input in;
@@ -9622,7 +9652,7 @@ PCLR__DEPRECATED_OK_END
 
 #endif /* PCLREDUCE_IMPLEMENTATION */
 
-/* ====================================================================== */
+/* ======================================================== the backends  >>backends */
 /* The backends the program asked for (after the core's implementation, which they use). */
 #if defined(PCLREDUCE_OPENCL) && !defined(PCLREDUCE_CL_H)
 #include "pclreduce_cl.h"

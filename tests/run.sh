@@ -61,6 +61,9 @@ step kernels sh -c "gcc -std=c99 $WARN -O1 -o $B/pclreduce-gen gen/pclreduce-gen
 have python3 && step kernel-dead-code sh -c "gcc -std=c99 $WARN -O1 -o $B/pclreduce-gen gen/pclreduce-gen.c -lm &&
   PCLR_GEN=$B/pclreduce-gen python3 tests/kernel_dead_code.py --matrix"
 
+# 1b''. the index of pclreduce.h: every section tag (">>gen") listed once and marking one section
+have python3 && step index-tags python3 tests/index_tags.py
+
 # 1c. the public API's size: at most 110 functions, deprecated ones apart; an old program (the 0.3 calls,
 #     deprecated wrappers) and a new one (no deprecated call: PCLREDUCE_WARN_DEPRECATED under -Werror), run
 step api-count bash tests/api_count.sh
