@@ -3092,12 +3092,24 @@ typedef struct pclr__gen {
     const char *t; /* element type name in the kernel's dialect */
     const pclr__mtree *map; /* the map (NULL: none); its elements are f(x, [y,] i) */
     int glsl;               /* the dialect: GLSL (Vulkan), else CUDA C (cuda) or OpenCL C */
+    const char *after;      /* the text that follows, where it is written first (a GLSL layout's): a piece it
+                               does not read is not written (NULL: unknown) */
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
     int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
+
+/* Whether the text that follows reads name (yes where it is not known). */
+static int pclr__after_uses(const pclr__gen *g, const char *name) {
+    const size_t n = strlen(name);
+    const char *p = g->after;
+    if (!p) return 1;
+    for (; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == g->after || !pclr__mis_ident((unsigned char)p[-1])) && !pclr__mis_ident((unsigned char)p[n])) return 1;
+    return 0;
+}
 
 /* A compute or element type's name in the kernel (half is stored as its 16 bits). */
 static const char *pclr__ktype(pclr_type t, int cuda) {
@@ -4705,8 +4717,8 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
     for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
     pclr__put(g->w, "}\n");
-    if (c->finish == PCLR_FINISH_LAST_GROUP) { /* the partials, written and read back */
-        pclr__put(g->w, "void pclr_store_partial(uint at, pclr_s s) {\n");
+    if (c->layout != PCLR_LAYOUT_ONE ? pclr__after_uses(g, "PCLR_STORE_PARTIAL") : c->finish == PCLR_FINISH_LAST_GROUP) {
+        pclr__put(g->w, "void pclr_store_partial(uint at, pclr_s s) {\n"); /* the partials, written and read back */
         for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
         pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
         for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
@@ -4737,6 +4749,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
         if (c->vector_width == 1) ; /* (pclr_fold1: the head and tail of loads) */
         else if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
         else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
+        if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time: pclr__glsl_layout_words) */
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
                           "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
                        sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
@@ -4776,9 +4789,10 @@ static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) 
 static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
     int i;
+    const int layout = c->layout != PCLR_LAYOUT_ONE, group = !layout || pclr__after_uses(g, "pclr_group_reduce");
     pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\n");
-    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, "shared bool is_last;\n");
-    if (c->finish == PCLR_FINISH_LAST_GROUP || (c->variant != PCLR_VARIANT_NAIVE && !pclr__gsubgroup(c))) /* its fold, the group step */
+    if (layout ? pclr__after_uses(g, "is_last") : c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, "shared bool is_last;\n");
+    if ((!layout && c->finish == PCLR_FINISH_LAST_GROUP) || (group && c->variant != PCLR_VARIANT_NAIVE && !pclr__gsubgroup(c))) /* its fold, the group step */
         pclr__put(g->w, "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
                     "pclr_s pclr_tree(pclr_s acc) {\n"
                     "    const uint lid = gl_LocalInvocationID.x;\n"
@@ -4791,7 +4805,8 @@ static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
                     "    }\n"
                     "    return lds[0];\n"
                     "}\n");
-    if (c->variant == PCLR_VARIANT_NAIVE)
+    if (!group) ; /* (a layout's teams and columns reduce in their own trees) */
+    else if (c->variant == PCLR_VARIANT_NAIVE)
         pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
                         "    const uint lid = gl_LocalInvocationID.x;\n"
                         "    barrier();\n"
@@ -4950,12 +4965,16 @@ static void pclr__glsl_layout_words(pclr__gen *g, const pclr_config *c) {
     const int y = g->map && g->map->y, at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX;
     char e[1700];
     int k;
-    pclr__put(g->w, "/* ---- the layout's words: the layout kernel is the C dialects' text ---- */\n"
-                    "#define PCLR_FN\n#define PCLR_SHARED shared\n#define PCLR_BARRIER() barrier()\n"
-                    "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n#define PCLR_LID gl_LocalInvocationID.x\n"
-                    "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"
-                    "#define PCLR_IDENTITY pclr_identity()\n#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"
-                    "pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }\n");
+    static const char *const words[][2] = {
+        {"PCLR_FN", "#define PCLR_FN\n"}, {"PCLR_SHARED", "#define PCLR_SHARED shared\n"},
+        {"PCLR_BARRIER", "#define PCLR_BARRIER() barrier()\n"}, {"PCLR_DEVICE_FENCE", "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n"},
+        {"PCLR_LID", "#define PCLR_LID gl_LocalInvocationID.x\n"}, {"PCLR_GROUP_ID", "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n"},
+        {"PCLR_NUM_GROUPS", "#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"},
+        {"PCLR_IDENTITY", "#define PCLR_IDENTITY pclr_identity()\n"}, {"PCLR_PARTIAL", "#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"},
+        {"pclr_group_reduce", "pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }\n"}};
+    pclr__put(g->w, "/* ---- the layout's words: the layout kernel is the C dialects' text ---- */\n");
+    for (k = 0; k < (int)(sizeof words / sizeof words[0]); ++k)
+        if (pclr__after_uses(g, words[k][0])) pclr__put(g->w, words[k][1]);
     for (k = 0; k <= y; ++k) { /* pclr_t and pclr_x; a map's y: pclr_t2 and pclr_y */
         const pclr_type t = k ? g->map->y : c->type;
         const int comps = g->map ? g->map->comps : 1;
@@ -5012,13 +5031,26 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         pclr__gen_exact(g, c);
         return;
     }
-    pclr__glsl_ops(g, c);
-    pclr__glsl_group(g, c);
-    if (c->layout != PCLR_LAYOUT_ONE) {
+    if (c->layout != PCLR_LAYOUT_ONE) { /* the layout kernels' one text, written first: the GLSL pieces it reads go before it */
+        pclr__writer body;
+        pclr__gen b = *g;
+        body.cap = (size_t)1 << 17;
+        body.len = 0;
+        body.buf = (char *)malloc(body.cap);
+        b.w = &body;
+        if (body.buf) pclr__gen_layout(&b, c);
+        if (body.buf && body.len < body.cap) g->after = body.buf;
+        pclr__glsl_ops(g, c);
+        pclr__glsl_group(g, c);
         pclr__glsl_layout_words(g, c);
-        pclr__gen_layout(g, c); /* the layout kernels' one text */
+        if (g->after) pclr__put(g->w, body.buf);
+        else pclr__gen_layout(g, c);
+        g->after = NULL;
+        free(body.buf);
         return;
     }
+    pclr__glsl_ops(g, c);
+    pclr__glsl_group(g, c);
     pclr__glsl_main(g, c);
 }
 
@@ -5496,6 +5528,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     pclr__layout_of(&c, &g.l);
     g.cuda = c.backend == PCLR_CUDA;
     g.glsl = c.backend == PCLR_VULKAN;
+    g.after = NULL;
     g.is_float = pclr__is_float(c.type);
     g.tsize = (int)pclr_type_size(c.type) * (c.components ? c.components : 1);
     g.t = pclr__ktype(c.type, g.cuda);

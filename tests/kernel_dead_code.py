@@ -220,13 +220,6 @@ def dead_definitions(text):
     return result
 
 
-def known_gap(text):
-    """The one known gap (issue 32): a Vulkan layout kernel still holds pieces of the single-array GLSL kernel it is
-    written beside (the load fold, the last-group partials, the group tree) where its strategy does not read them."""
-    first = text.split("\n", 1)[0]
-    return "backend=vulkan" in first and " layout=" in first and " layout=one" not in first
-
-
 def check_text(label, text, out):
     dead = dead_definitions(text)
     for kind, name, note in dead:
@@ -371,7 +364,7 @@ def matrix(argv):
     write_segments(long_, [rng.randrange(10000, 200000) for _ in range(12)])
     jobs = [("golden " + name, a) for name, a in golden_configs()]
     jobs += [(None, a) for a in sample_configs(rng, count)]
-    passed = failed = refused = known = 0
+    passed = failed = refused = 0
     if self_test():
         passed += 1
     else:
@@ -394,10 +387,7 @@ def matrix(argv):
             print("FAIL: %s: exit %d: %s" % (shown, p.returncode, p.stderr.decode(errors="replace").strip()))
             continue
         dead = dead_definitions(p.stdout.decode(errors="replace"))
-        if dead and known_gap(p.stdout.decode(errors="replace")):
-            known += 1
-            print("known: %s: %s" % (shown, ", ".join(n for _, n, _ in dead)))
-        elif dead:
+        if dead:
             failed += 1
             print("FAIL: %s%s: %s" % (label + ": " if label else "", shown,
                                       ", ".join("%s %s%s" % (k, n, " (%s)" % note if note else "") for k, n, note in dead)))
@@ -409,12 +399,8 @@ def matrix(argv):
             continue
         path = os.path.join("tests/kernels", name)
         with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        dead = dead_definitions(text)
-        if dead and known_gap(text):
-            known += 1
-            print("known: %s: %s" % (path, ", ".join(n for _, n, _ in dead)))
-        elif dead:
+            dead = dead_definitions(f.read())
+        if dead:
             failed += 1
             print("FAIL: %s: %s" % (path, ", ".join("%s %s%s" % (k, n, " (%s)" % note if note else "") for k, n, note in dead)))
         else:
@@ -424,9 +410,6 @@ def matrix(argv):
     os.rmdir(tmp)
     print("kernel-dead-code: %d kernels checked (generated and committed), %d configurations refused by the library (skipped), %.1fs"
           % (passed + failed, refused, time.time() - t0))
-    if known:
-        print("kernel-dead-code: %d Vulkan layout kernels hold dead pieces of the single-array GLSL kernel (a known gap, "
-              "listed above as known:, not counted as failures)" % known)
     print("kernel-dead-code (seed %d): %d passed, %d failed" % (seed, passed, failed))
     return 1 if failed else 0
 

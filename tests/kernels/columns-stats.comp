@@ -111,30 +111,11 @@ pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
 pclr_s pclr_fold(pclr_s a, pclr_v x) {
     return pclr_fold_value(pclr_count_in(a, x, 1), x);
 }
-/* Folds one load (its first element at relative index i) into the accumulator, element by element. */
-pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
-    acc = pclr_fold(acc, pclr_v(packDouble2x32(uvec2(v[0], v[1]))));
-    return acc;
-}
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
 shared bool is_last;
-/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
-pclr_s pclr_tree(pclr_s acc) {
-    const uint lid = gl_LocalInvocationID.x;
-    barrier(); /* lds may still be read by an earlier call */
-    lds[lid] = acc;
-    barrier();
-    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        barrier();
-    }
-    return lds[0];
-}
-#define pclr_group_reduce pclr_tree
 /* ---- the layout's words: the layout kernel is the C dialects' text ---- */
 #define PCLR_FN
-#define PCLR_SHARED shared
 #define PCLR_BARRIER() barrier()
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_LID gl_LocalInvocationID.x
@@ -142,7 +123,6 @@ pclr_s pclr_tree(pclr_s acc) {
 #define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
 #define PCLR_IDENTITY pclr_identity()
 #define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
-pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(packDouble2x32(uvec2(pclr_xw(2ul * (e)), pclr_xw(2ul * (e) + 1ul)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {

@@ -58,11 +58,6 @@ pclr_s pclr_lift(pclr_v x) {
     s.s = pclr_a(x);
     return s;
 }
-/* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
-pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
-    const pclr_s e0 = pclr_lift(pclr_v(uintBitsToFloat(v)));
-    return pclr_merge(acc, e0);
-}
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
 shared bool is_last;
@@ -81,7 +76,6 @@ pclr_s pclr_tree(pclr_s acc) {
 #define pclr_group_reduce pclr_tree
 /* ---- the layout's words: the layout kernel is the C dialects' text ---- */
 #define PCLR_FN
-#define PCLR_SHARED shared
 #define PCLR_BARRIER() barrier()
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_LID gl_LocalInvocationID.x

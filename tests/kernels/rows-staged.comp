@@ -31,16 +31,6 @@ struct pclr_s { float v; };
 void pclr_store_out(uint at, pclr_s s) {
     outw[at + 0u] = floatBitsToUint(s.v);
 }
-void pclr_store_partial(uint at, pclr_s s) {
-    pw[at + 0u] = floatBitsToUint(s.v);
-}
-/* a partial another group wrote (pw is coherent) */
-pclr_s pclr_partial(uint j) {
-    const uint at = j * PCLR_STATE_WORDS;
-    pclr_s s;
-    s.v = uintBitsToFloat(pw[at + 0u]);
-    return s;
-}
 bool pclr_neg(pclr_v x) { return floatBitsToInt(x) < 0; } /* the sign bit */
 /* NaN propagates; -0 orders before +0 */
 pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
@@ -58,38 +48,16 @@ pclr_s pclr_lift(pclr_v x) {
     s.v = x;
     return s;
 }
-/* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
-pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
-    const pclr_s e0 = pclr_lift(pclr_v(uintBitsToFloat(v)));
-    return pclr_merge(acc, e0);
-}
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
-shared bool is_last;
-/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
-pclr_s pclr_tree(pclr_s acc) {
-    const uint lid = gl_LocalInvocationID.x;
-    barrier(); /* lds may still be read by an earlier call */
-    lds[lid] = acc;
-    barrier();
-    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {
-        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        barrier();
-    }
-    return lds[0];
-}
-#define pclr_group_reduce pclr_tree
 /* ---- the layout's words: the layout kernel is the C dialects' text ---- */
 #define PCLR_FN
 #define PCLR_SHARED shared
 #define PCLR_BARRIER() barrier()
-#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_LID gl_LocalInvocationID.x
 #define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
 #define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
 #define PCLR_IDENTITY pclr_identity()
-#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
-pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(uintBitsToFloat(pclr_xw((e)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
