@@ -1538,6 +1538,15 @@ static pclr_type pclr__mpromote(pclr_type t) {
 
 /* A character of a name (the map language's, and the op texts' of pclr__op_defs). */
 static int pclr__mis_ident(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || (ch >= '0' && ch <= '9'); }
+/* Whether text reads name as a word (a NULL text is not known: yes). */
+static int pclr__text_uses(const char *text, const char *name) {
+    const size_t n = strlen(name);
+    const char *p = text;
+    if (!p) return 1;
+    for (; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == text || !pclr__mis_ident((unsigned char)p[-1])) && !pclr__mis_ident((unsigned char)p[n])) return 1;
+    return 0;
+}
 #ifndef PCLREDUCE_NO_MAP /* the parser (docs/usage.md "Leaving features out") */
 static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
@@ -2126,16 +2135,9 @@ static const pclr__op_def pclr__op_defs[] = {
 /* Whether an op's text uses the identifier name (its helpers and types are written only where used). */
 static int pclr__op_uses(const pclr__op_def *d, const char *name) {
     const char *const parts[5] = {d->identity, d->lift, d->count, d->fold, d->merge};
-    const size_t n = strlen(name);
     int k;
-    for (k = 0; k < 5; ++k) {
-        const char *p = parts[k];
-        while (p && (p = strstr(p, name)) != NULL) {
-            const int before = p > parts[k] && pclr__mis_ident((unsigned char)p[-1]);
-            if (!before && !pclr__mis_ident((unsigned char)p[n])) return 1;
-            p += n;
-        }
-    }
+    for (k = 0; k < 5; ++k)
+        if (parts[k] && pclr__text_uses(parts[k], name)) return 1;
     return 0;
 }
 
@@ -3102,13 +3104,21 @@ typedef struct pclr__gen {
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
 
 /* Whether the text that follows reads name (yes where it is not known). */
-static int pclr__after_uses(const pclr__gen *g, const char *name) {
-    const size_t n = strlen(name);
-    const char *p = g->after;
-    if (!p) return 1;
-    for (; (p = strstr(p, name)) != NULL; p += n)
-        if ((p == g->after || !pclr__mis_ident((unsigned char)p[-1])) && !pclr__mis_ident((unsigned char)p[n])) return 1;
-    return 0;
+static int pclr__after_uses(const pclr__gen *g, const char *name) { return pclr__text_uses(g->after, name); }
+
+/* fn's text for c, written into scratch memory first (the caller frees it), so that what precedes it can be
+   written as it reads; NULL where no scratch could be had or the text did not fit (then fn writes straight out). */
+static char *pclr__gen_scratch(const pclr__gen *g, const pclr_config *c, void (*fn)(pclr__gen *, const pclr_config *)) {
+    pclr__writer w;
+    pclr__gen b = *g;
+    w.cap = (size_t)1 << 17;
+    w.len = 0;
+    if (!(w.buf = (char *)malloc(w.cap))) return NULL;
+    b.w = &w;
+    fn(&b, c);
+    if (w.len < w.cap) return w.buf;
+    free(w.buf);
+    return NULL;
 }
 
 /* A compute or element type's name in the kernel (half is stored as its 16 bits). */
@@ -5032,21 +5042,15 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         return;
     }
     if (c->layout != PCLR_LAYOUT_ONE) { /* the layout kernels' one text, written first: the GLSL pieces it reads go before it */
-        pclr__writer body;
-        pclr__gen b = *g;
-        body.cap = (size_t)1 << 17;
-        body.len = 0;
-        body.buf = (char *)malloc(body.cap);
-        b.w = &body;
-        if (body.buf) pclr__gen_layout(&b, c);
-        if (body.buf && body.len < body.cap) g->after = body.buf;
+        char *body = pclr__gen_scratch(g, c, pclr__gen_layout);
+        g->after = body;
         pclr__glsl_ops(g, c);
         pclr__glsl_group(g, c);
         pclr__glsl_layout_words(g, c);
-        if (g->after) pclr__put(g->w, body.buf);
+        if (body) pclr__put(g->w, body);
         else pclr__gen_layout(g, c);
         g->after = NULL;
-        free(body.buf);
+        free(body);
         return;
     }
     pclr__glsl_ops(g, c);
@@ -5238,28 +5242,19 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                                              {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_CUDA) NULL},
                                              {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_GLSL) NULL}};
     const int dialect = c->backend == PCLR_VULKAN ? 2 : g->cuda ? 1 : 0;
-    pclr__writer body;
-    pclr__gen b = *g;
+    char *body = pclr__gen_scratch(g, c, pclr__gen_layout_body); /* (NULL: every spelling) */
     int k;
-    body.cap = (size_t)1 << 17;
-    body.len = 0;
-    body.buf = (char *)malloc(body.cap);
-    b.w = &body;
-    if (body.buf) pclr__gen_layout_body(&b, c);
     for (k = 0; words[dialect][k]; ++k) { /* "#define PCLR_NAME..." where the body reads PCLR_NAME */
-        const char *name = words[dialect][k] + 8, *p = body.buf;
+        const char *from = words[dialect][k] + 8;
+        char name[32];
         size_t n = 0;
-        int used = !body.buf || body.len >= body.cap; /* (no scratch: every spelling) */
-        while (pclr__mis_ident((unsigned char)name[n])) ++n;
-        while (!used && (p = strstr(p, "PCLR_")) != NULL) {
-            used = !strncmp(p, name, n) && !pclr__mis_ident((unsigned char)p[n]) && (p == body.buf || !pclr__mis_ident((unsigned char)p[-1]));
-            p += 5;
-        }
-        if (used) pclr__put(g->w, words[dialect][k]);
+        for (; n + 1 < sizeof name && pclr__mis_ident((unsigned char)from[n]); ++n) name[n] = from[n];
+        name[n] = '\0';
+        if (pclr__text_uses(body, name)) pclr__put(g->w, words[dialect][k]);
     }
-    if (body.buf && body.len < body.cap) pclr__put(g->w, body.buf);
+    if (body) pclr__put(g->w, body);
     else pclr__gen_layout_body(g, c);
-    free(body.buf);
+    free(body);
 }
 
 static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c) {
