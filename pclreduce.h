@@ -923,7 +923,7 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
     PCLR__MF_KERNEL("PCLR_GROUP / PCLR_WAVE", PCLR__TEXT_GRID_DEPENDENCY, PCLR__TEXT_TICKET_AT_START_CUDA,       \
                     PCLR__TEXT_LAST_GROUP_WORDS_CUDA("pclr_group_reduce"))
 #define PCLR__MF_KERNEL(LDS, WAIT, START, LAST)                                                                          \
-    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD("PCLR_TSIZE") \
+    PCLR__TEXT_LOAD_X PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_IS_LAST WAIT PCLR__TEXT_IDS START PCLR__TEXT_HEAD \
     PCLR__TEXT_STRIDE_GLOBAL PCLR__TEXT_LOOP "#if PCLR_UNROLL > 1\n" PCLR__TEXT_PARTIAL_ROUND "#endif\n"               \
     PCLR__TEXT_TAIL PCLR__TEXT_LEVEL2_CALL PCLR__TEXT_ONE_GROUP LAST
 #endif /* PCLREDUCE_MACRO_FORM */
@@ -957,20 +957,49 @@ PCLR_EXTERN_C_END
 #define PCLR__TEXT_INF_CUDA_F "__int_as_float(0x7f800000)"
 #define PCLR__TEXT_INF_CUDA_D "__longlong_as_double(0x7ff0000000000000ll)"
 
-/* The preludes' words: X(PCLR_<name>, OpenCL C, CUDA C); a value begins with its space. */
-#define PCLR__TEXT_WORDS(X)                                                          \
-    X(KERNEL, " __kernel", " extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)") \
-    X(GLOBAL, " __global", "")                                                       \
-    X(LOCAL, " __local", "")                                                         \
-    X(RESTRICT, " restrict", " __restrict__ /* read-only loads */")                  \
-    X(SHARED, " __local", " __shared__")                                             \
-    X(FN, " static inline", " static __device__ __forceinline__")                    \
-    X(BARRIER(), " barrier(CLK_LOCAL_MEM_FENCE)", " __syncthreads()")                \
-    X(LID, " ((uint)get_local_id(0))", " ((uint)threadIdx.x)")                       \
-    X(GROUP_ID, " ((pclr_u64)get_group_id(0))", " ((pclr_u64)blockIdx.x)")           \
-    X(NUM_GROUPS, " ((pclr_u64)get_num_groups(0))", " ((pclr_u64)gridDim.x)")
-#define PCLR__TEXT_WORD_OPENCL(macro, opencl, cuda) "#define PCLR_" #macro opencl "\n"
-#define PCLR__TEXT_WORD_CUDA(macro, opencl, cuda) "#define PCLR_" #macro cuda "\n"
+/* The dialects' words, the spellings a kernel's text names where OpenCL C, CUDA C and GLSL differ:
+   W(PCLR_<name>, OpenCL C, CUDA C, GLSL); a value begins with its space. A generated kernel defines
+   the words its text reads (pclr__gen_words). Inputs are read through cursors: a pointer in C, an
+   element (or load) index in GLSL, whose inputs are arrays of 32-bit words. */
+#define PCLR__TEXT_WORDS(W)                                                                                      \
+    W(KERNEL, " __kernel", " extern \"C\" __global__ __launch_bounds__(PCLR_GROUP)", "")                        \
+    W(GLOBAL, " __global", "", "")                                                                               \
+    W(LOCAL, " __local", "", "")                                                                                 \
+    W(RESTRICT, " restrict", " __restrict__ /* read-only loads */", "")                                          \
+    W(SHARED, " __local", " __shared__", " shared")                                                              \
+    W(FN, " static inline", " static __device__ __forceinline__", "")                                           \
+    W(BARRIER(), " barrier(CLK_LOCAL_MEM_FENCE)", " __syncthreads()", " barrier()")                              \
+    W(LID, " ((uint)get_local_id(0))", " ((uint)threadIdx.x)", " gl_LocalInvocationID.x")                        \
+    W(GROUP_ID, " ((pclr_u64)get_group_id(0))", " ((pclr_u64)blockIdx.x)", " uint64_t(gl_WorkGroupID.x)")        \
+    W(NUM_GROUPS, " ((pclr_u64)get_num_groups(0))", " ((pclr_u64)gridDim.x)", " uint64_t(gl_NumWorkGroups.x)")   \
+    W(XREF, " PCLR_GLOBAL const pclr_t *", " PCLR_GLOBAL const pclr_t *", " uint64_t") /* a cursor into x */      \
+    W(XAT(e), " (in + (e))", " (in + (e))", " (e)")             /* the cursor at element e of x */               \
+    W(YREF, " PCLR_GLOBAL const pclr_t2 *", " PCLR_GLOBAL const pclr_t2 *", " uint64_t")                         \
+    W(YAT(e), " (in2 + (e))", " (in2 + (e))", " (e)")                                                            \
+    W(LD(p, k), " (p)[k]", " (p)[k]", " pclr_x((p) + (k))")     /* element k from x's cursor p */                \
+    W(ELEMENT_AT(p), " ((pclr_u64)(p) / sizeof(pclr_t))", " ((pclr_u64)(p) / sizeof(pclr_t))", " (p)") /* its address in elements */ \
+    W(VREF, " PCLR_GLOBAL const pclr_vec *", " PCLR_GLOBAL const pclr_vec *", " uint64_t") /* a cursor of loads */ \
+    W(VAT(p), " ((PCLR_GLOBAL const pclr_vec *)(p))", " ((PCLR_GLOBAL const pclr_vec *)(p))", " ((p) / PCLR_VECTOR)") \
+    W(V2REF, " PCLR_GLOBAL const pclr_vec2 *", " PCLR_GLOBAL const pclr_vec2 *", " uint64_t")                    \
+    W(V2AT(p), " ((PCLR_GLOBAL const pclr_vec2 *)(p))", " ((PCLR_GLOBAL const pclr_vec2 *)(p))", " ((p) / PCLR_VECTOR)") \
+    W(STORE_OUT(k, s), " out[k] = (s)", " out[k] = (s)", " pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))") \
+    W(STORE_PARTIAL(k, s), " partials[k] = (s)", " partials[k] = (s)", " pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))") \
+    W(COUNTER, " (*counter)", " (*counter)", " counter")        /* the single array's ticket counter */          \
+    W(CAST(T, x), " ((T)(x))", " ((T)(x))", " T(x)")                                                             \
+    W(UNUSED(x), " (void)(x)", " (void)(x)", "")                                                                 \
+    W(LDS_PARAM, " PCLR_LOCAL pclr_s *lds", " PCLR_LOCAL pclr_s *lds", " uint pclr_no_lds") /* GLSL: the global lds */ \
+    W(LDS_ARG, " lds", " lds", " 0u")                                                                            \
+    W(STATES_VIEW, " PCLR_GLOBAL volatile const pclr_s *", " PCLR_GLOBAL volatile const pclr_s *", " uint")      \
+    W(STATES_ARG, " partials", " partials", " 0u")                                                               \
+    /* the layouts' (rows, columns, segments) */                                                                 \
+    W(X(e), " in[e]", " in[e]", " pclr_x(e)") /* element e of x, counted from the binding's start in GLSL */      \
+    W(CTL(k), " ctl[k]", " ctl[k]", " ctl[uint(k)]")                                                             \
+    W(TICKET(k), " atomic_inc(ctl + 1 + (k))", " atomicAdd(ctl + 1 + (k), 1u)", " atomicAdd(ctl[uint(1u + (k))], 1u)") \
+    W(OFFSET(k), " offsets[k]", " offsets[k]", " pclr_offsets[uint(k)]")                                         \
+    W(STATES_PARAM, " PCLR_GLOBAL pclr_s *partials", " PCLR_GLOBAL pclr_s *partials", " uint partials")
+#define PCLR__TEXT_WORD_OPENCL(macro, opencl, cuda, glsl) "#define PCLR_" #macro opencl "\n"
+#define PCLR__TEXT_WORD_CUDA(macro, opencl, cuda, glsl) "#define PCLR_" #macro cuda "\n"
+#define PCLR__TEXT_WORD_GLSL(macro, opencl, cuda, glsl) "#define PCLR_" #macro glsl "\n"
 #define PCLR__TEXT_FP64 "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
 /* (the generator writes the head, then the words its kernel reads) */
 #define PCLR__TEXT_PRELUDE_HEAD_OPENCL(FP64) "/* ---- OpenCL C ---- */\n" FP64 "typedef ulong pclr_u64;\n"
@@ -1137,7 +1166,7 @@ PCLR_EXTERN_C_END
 "/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last\n" \
 "   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled\n" \
 "   barrier tree there; the fold runs once per launch, so the loop costs nothing). */\n" \
-"PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n" \
+"PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LDS_PARAM) {\n" \
 "    const uint lid = PCLR_LID;\n" \
 "    PCLR_BARRIER(); /* lds may still be read by an earlier call */\n" \
 "    lds[lid] = acc;\n" \
@@ -1158,7 +1187,7 @@ PCLR_EXTERN_C_END
 "        if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));\n" \
 "    return v;\n" \
 "}\n"
-#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {\n"
+#define PCLR__TEXT_GROUP_REDUCE "PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {\n"
 #define PCLR__TEXT_SHUFFLE_WAVES \
 "    const uint lid = PCLR_LID;\n" \
 "    acc = pclr_wave_reduce(acc, PCLR_WAVE);\n" \
@@ -1183,6 +1212,17 @@ PCLR_EXTERN_C_END
 "        PCLR_BARRIER();\n" \
 "    }\n"
 #define PCLR__TEXT_RETURN_LDS "    return lds[0];\n"
+#define PCLR__TEXT_TREE_NAIVE \
+"    const uint lid = PCLR_LID;\n" \
+"    PCLR_BARRIER();\n" \
+"    lds[lid] = acc;\n" \
+"    PCLR_BARRIER();\n" \
+"    /* interleaved tree, divergent modulo test (the paper's first version) */\n" \
+"#pragma unroll 1\n" \
+"    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n" \
+"        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n" \
+"        PCLR_BARRIER();\n" \
+"    }\n" PCLR__TEXT_RETURN_LDS
 
 /* the kernel; LDS: the local array's size */
 #define PCLR__TEXT_KERNEL(LDS) PCLR__TEXT_KERNEL_ARGS ") {\n" PCLR__TEXT_KERNEL_LDS(LDS)
@@ -1199,16 +1239,16 @@ PCLR_EXTERN_C_END
 "    const uint lid = PCLR_LID;\n" \
 "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n" \
 "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n" \
-"    PCLR_GLOBAL const pclr_t *p = in + offset;\n" \
+"    PCLR_XREF p = PCLR_XAT(offset);\n" \
 "    pclr_s acc = PCLR_IDENTITY;\n"
-/* level 1, in-thread; TSIZE: the element size in bytes */
-#define PCLR__TEXT_HEAD(TSIZE) \
+/* level 1, in-thread */
+#define PCLR__TEXT_HEAD \
 "    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n" \
-"    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / " TSIZE ") % PCLR_VECTOR) % PCLR_VECTOR;\n" \
+"    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;\n" \
 "    if (head > n) head = n;\n" \
-"    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);\n" \
+"    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);\n" \
 "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
-"    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);\n"
+"    PCLR_VREF pv = PCLR_VAT(p + head);\n"
 #define PCLR__TEXT_STRIDE_GLOBAL \
 "    /* grid stride: consecutive work-items read consecutive vectors */\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
@@ -1234,16 +1274,16 @@ PCLR_EXTERN_C_END
 "    }\n"
 #define PCLR__TEXT_TAIL \
 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
-"    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);\n"
+"    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);\n"
 #define PCLR__TEXT_LEVEL2_CALL \
 "    /* Level 2, in-group. */\n" \
-"    acc = pclr_group_reduce(acc, lds);\n"
+"    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);\n"
 
 /* level 3, between groups */
 #define PCLR__TEXT_ONE_GROUP \
 "    /* Level 3, between groups. */\n" \
 "    if (groups == 1) {\n" \
-"        if (lid == 0) out[0] = acc;\n" \
+"        if (lid == 0) PCLR_STORE_OUT(0, acc);\n" \
 "        return;\n" \
 "    }\n"
 #define PCLR__TEXT_TICKET_CL "atomic_inc(counter)"
@@ -1252,7 +1292,7 @@ PCLR_EXTERN_C_END
 #define PCLR__TEXT_LAST_GROUP(TICKET, TREE) \
 "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
-"        partials[group] = acc;\n" \
+"        PCLR_STORE_PARTIAL(group, acc);\n" \
 "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
 "        is_last = " TICKET " == groups - 1;\n" \
 "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
@@ -1261,14 +1301,14 @@ PCLR_EXTERN_C_END
 #define PCLR__TEXT_LAST_GROUP_CUDA(TREE) \
 "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
-"        partials[group] = acc;\n" \
+"        PCLR_STORE_PARTIAL(group, acc);\n" \
 "        is_last = pclr_ticket(counter) == groups - 1;\n" \
 "    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
 #define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_GLOBAL volatile const pclr_s *vp = partials;\n" PCLR__TEXT_FOLD(TREE, \
+"        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n" PCLR__TEXT_FOLD(TREE, \
 "            const pclr_s a = PCLR_PARTIAL(vp, j);\n" \
 "            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
@@ -1290,10 +1330,10 @@ PCLR_EXTERN_C_END
 "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" TAKE4 \
 "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
 "        }\n" \
-"        acc = " TREE "(acc, lds);\n" \
+"        acc = " TREE "(acc, PCLR_LDS_ARG);\n" \
 "        if (lid == 0) {\n" \
-"            out[0] = acc;\n" \
-"            *counter = 0;\n" \
+"            PCLR_STORE_OUT(0, acc);\n" \
+"            PCLR_COUNTER = 0;\n" \
 "        }\n" \
 "    }\n" \
 "}\n"
@@ -3099,6 +3139,7 @@ typedef struct pclr__gen {
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
     int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
+    int oom;                /* scratch memory could not be had */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -3107,18 +3148,54 @@ typedef struct pclr__gen {
 static int pclr__after_uses(const pclr__gen *g, const char *name) { return pclr__text_uses(g->after, name); }
 
 /* fn's text for c, written into scratch memory first (the caller frees it), so that what precedes it can be
-   written as it reads; NULL where no scratch could be had or the text did not fit (then fn writes straight out). */
-static char *pclr__gen_scratch(const pclr__gen *g, const pclr_config *c, void (*fn)(pclr__gen *, const pclr_config *)) {
+   written as it reads: measured in a dry run, then written. NULL where no memory could be had (g->oom is set). */
+static char *pclr__gen_scratch(pclr__gen *g, const pclr_config *c, void (*fn)(pclr__gen *, const pclr_config *)) {
     pclr__writer w;
     pclr__gen b = *g;
-    w.cap = (size_t)1 << 17;
-    w.len = 0;
-    if (!(w.buf = (char *)malloc(w.cap))) return NULL;
+    w.buf = NULL; w.cap = 0; w.len = 0;
     b.w = &w;
     fn(&b, c);
-    if (w.len < w.cap) return w.buf;
-    free(w.buf);
-    return NULL;
+    w.cap = w.len + 1;
+    w.len = 0;
+    if (!(w.buf = (char *)malloc(w.cap))) {
+        g->oom = 1;
+        return NULL;
+    }
+    fn(&b, c);
+    return w.buf;
+}
+
+/* fn's text, after the dialect's words (PCLR__TEXT_WORDS) that it reads and does not define itself. */
+static void pclr__gen_words(pclr__gen *g, const pclr_config *c, void (*fn)(pclr__gen *, const pclr_config *)) {
+#define PCLR__GEN_WORD_CL(w, opencl, cuda, glsl) PCLR__TEXT_WORD_OPENCL(w, opencl, cuda, glsl),
+#define PCLR__GEN_WORD_CUDA(w, opencl, cuda, glsl) PCLR__TEXT_WORD_CUDA(w, opencl, cuda, glsl),
+#define PCLR__GEN_WORD_GLSL(w, opencl, cuda, glsl) PCLR__TEXT_WORD_GLSL(w, opencl, cuda, glsl),
+    static const char *const words[3][48] = {{PCLR__TEXT_WORDS(PCLR__GEN_WORD_CL) NULL},
+                                             {PCLR__TEXT_WORDS(PCLR__GEN_WORD_CUDA) NULL},
+                                             {PCLR__TEXT_WORDS(PCLR__GEN_WORD_GLSL) NULL}};
+#undef PCLR__GEN_WORD_CL
+#undef PCLR__GEN_WORD_CUDA
+#undef PCLR__GEN_WORD_GLSL
+    const char *const *def = words[g->glsl ? 2 : g->cuda ? 1 : 0];
+    char *body = pclr__gen_scratch(g, c, fn), name[48][32];
+    int k, j, used[48] = {0}, more = 1;
+    if (!body) return;
+    for (k = 0; def[k]; ++k) { /* "#define PCLR_NAME..." */
+        const size_t n = strcspn(def[k] + 8, " (\n");
+        memcpy(name[k], def[k] + 8, n);
+        name[k][n] = '\0';
+    }
+    while (more) /* read by the text, or by a word it reads (PCLR_XREF reads PCLR_GLOBAL) */
+        for (more = 0, k = 0; def[k]; ++k)
+            for (j = -1; !used[k] && j < 48 && (j < 0 || def[j]); ++j)
+                if (j < 0 ? pclr__text_uses(body, name[k]) : used[j] && pclr__text_uses(def[j] + 8, name[k])) used[k] = more = 1;
+    for (k = 0; def[k]; ++k) {
+        char own[48]; /* (a kernel part that spells the word its own way: the exact sum's) */
+        snprintf(own, sizeof own, "#define %s", name[k]);
+        if (used[k] && !pclr__text_uses(body, own)) pclr__put(g->w, def[k]);
+    }
+    pclr__put(g->w, body);
+    free(body);
 }
 
 /* A compute or element type's name in the kernel (half is stored as its 16 bits). */
@@ -3208,21 +3285,6 @@ static int pclr__gen_knob_read(const pclr_config *c, const char *m) {
     return 1;
 }
 
-/* Whether the kernel reads prelude word w (PCLR__TEXT_WORDS): local-memory pointers only in the
-   functions that take lds, barriers only where a group steps together. */
-static int pclr__gen_word_read(const pclr_config *c, size_t state_size, const char *w) {
-    const int one = c->layout == PCLR_LAYOUT_ONE, exact = one && c->accumulate == PCLR_EXACT;
-    const int team_tree = pclr__gen_teams(c) && !pclr__gen_team_wave(c);
-    if (!strcmp(w, "LOCAL"))
-        return exact || pclr__gen_group_reduce(c) || pclr__gen_tree_rolled(c) || team_tree || (c->layout == PCLR_LAYOUT_COLUMNS && c->lanes > 1);
-    if (!strcmp(w, "BARRIER()"))
-        return exact || pclr__gen_tree_rolled(c) || team_tree || c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c) ||
-               pclr__gen_staged(c) || (one && c->finish == PCLR_FINISH_LAST_GROUP && !pclr__words_finish(c, state_size)) ||
-               (pclr__gen_group_reduce(c) && c->variant != PCLR_VARIANT_COLLECTIVE &&
-                (c->variant != PCLR_VARIANT_SHUFFLE || c->group_size > c->wave_width));
-    return 1;
-}
-
 /* Whether a CUDA kernel names a 64-bit signed integer (pclr_i64): its elements, state, sums or map. */
 static int pclr__gen_i64(const pclr__gen *g, const pclr_config *c) {
     int k;
@@ -3239,16 +3301,11 @@ static int pclr__gen_i64(const pclr__gen *g, const pclr_config *c) {
     return 0;
 }
 
+/* The C dialects' prelude after its head and words: types, the fence, the knobs, the inputs. */
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
     const int one = c->layout == PCLR_LAYOUT_ONE;
     const int fence = one ? c->finish != PCLR_FINISH_PARTIALS && !words : c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c);
-    if (g->cuda) pclr__put(g->w, PCLR__TEXT_PRELUDE_HEAD_CUDA);
-    else pclr__put(g->w, pclr__needs_fp64(c) ? PCLR__TEXT_PRELUDE_HEAD_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_HEAD_OPENCL(""));
-#define PCLR__GEN_WORD(macro, in_cl, in_cu) \
-    if (pclr__gen_word_read(c, g->l.size, #macro)) pclr__put(g->w, g->cuda ? PCLR__TEXT_WORD_CUDA(macro, in_cl, in_cu) : PCLR__TEXT_WORD_OPENCL(macro, in_cl, in_cu));
-    PCLR__TEXT_WORDS(PCLR__GEN_WORD)
-#undef PCLR__GEN_WORD
     if (g->cuda && pclr__gen_i64(g, c)) pclr__put(g->w, "typedef long long pclr_i64;\n");
     if (fence) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     if (g->cuda && one && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
@@ -3388,11 +3445,11 @@ static void pclr__gen_add(pclr__gen *g, const pclr__op_def *d) {
 static const char *pclr__gextreme(pclr_type t, int big);
 
 /* Writes len bytes of an op's neutral text (pclr__op_defs) in g's dialect, a line at a time indented by
-   four spaces: the C dialects cast as C does and test NaN as x != x; a one-field state is its field in
-   C (a typedef, not a struct); PCLR_HI, PCLR_LO and PCLR_NO_INDEX become the dialect's literals. */
+   four spaces: the C dialects cast as C does and test NaN as x != x; a one-field state is its field (a
+   typedef, not a struct); PCLR_HI, PCLR_LO and PCLR_NO_INDEX become the dialect's literals. */
 static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
     static const char *const casts[4] = {"pclr_v", "pclr_a", "pclr_m", "pclr_u64"};
-    const int c_dialect = !g->glsl, one = c_dialect && g->l.count == 1;
+    const int c_dialect = !g->glsl, one = g->l.count == 1;
     size_t k = 0;
     while (k < len) {
         size_t e = k, close;
@@ -3469,7 +3526,7 @@ static void pclr__gen_op_fn(pclr__gen *g, const char *head, int local, const cha
 static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d, int merges, int fold1) {
     if (d->about) PCLR__GEN_PUTF(g, "/* %s */\n", d->about);
     pclr__gen_op_fn(g, "pclr_s pclr_identity(void)", 1, d->identity, "s");
-    if (!g->glsl) pclr__put(g->w, "#define PCLR_IDENTITY pclr_identity()\n");
+    if (pclr__after_uses(g, "PCLR_IDENTITY")) pclr__put(g->w, "#define PCLR_IDENTITY pclr_identity()\n");
     if (merges) pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
     if (d->lift) pclr__gen_op_fn(g, "pclr_s pclr_lift(pclr_v x)", 1, d->lift, "s");
     if (d->count) {
@@ -3692,16 +3749,7 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, "    (void)lds; /* one wave: no second step */\n"
                         "    return pclr_wave_reduce(acc, PCLR_WAVE);\n");
     else if (c->variant == PCLR_VARIANT_NAIVE)
-        pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
-                        "    PCLR_BARRIER();\n"
-                        "    lds[lid] = acc;\n"
-                        "    PCLR_BARRIER();\n"
-                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
-                        "#pragma unroll 1\n"
-                        "    for (uint s = 1; s < PCLR_GROUP; s *= 2) {\n"
-                        "        if (lid % (2 * s) == 0) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
-                        "        PCLR_BARRIER();\n"
-                        "    }\n" PCLR__TEXT_RETURN_LDS);
+        pclr__put(g->w, PCLR__TEXT_TREE_NAIVE);
     else if (!g->cuda || c->wave_width != 32) /* UNROLLED */
         pclr__put(g->w, PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS);
     else /* UNROLLED, CUDA warps of 32: the smaller steps stay inside warp 0 (a group has one or more) */
@@ -3721,17 +3769,30 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "}\n");
 }
 
-/* What one step of the loop loads (pclr_in, PCLR_LOAD) and the kernel's arguments to its
-   opening brace; args: the text of its first arguments (PCLR__TEXT_KERNEL_ARGS, or the exact sum's). */
+/* What one step of the loop loads (pclr_in, PCLR_LOAD: a vector of x, and one of y beside it) and the
+   kernel's opening to its first statement. C: the entry point and its arguments (args: the text of the
+   first ones, PCLR__TEXT_KERNEL_ARGS or the exact sum's). GLSL: main, whose first constants are the
+   arguments (the push constants'); its shared memory is declared at global scope (pclr__glsl_group). */
 static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
     const int y = g->map && g->map->y;
     int k;
     if (!g->vloads) ; /* (a layout loads its elements one by one) */
+    else if (g->glsl && !y) pclr__put(g->w, "#define pclr_in pclr_in_x /* one load: words of x */\n#define PCLR_LOAD(j) xv[uint(pv + (j))]\n");
+    else if (g->glsl)
+        pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: words of x and of y */\n"
+                        "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
+                        "#define PCLR_LOAD(j) pclr_load(pv + (j), qv + (j))\n");
     else if (!y) pclr__put(g->w, PCLR__TEXT_LOAD_X);
     else pclr__put(g->w, "typedef struct pclr_in { pclr_vec x; pclr_vec2 y; } pclr_in; /* one load: a vector of x and one of y */\n"
                          "PCLR_FN pclr_in pclr_load(PCLR_GLOBAL const pclr_vec *pv, PCLR_GLOBAL const pclr_vec2 *qv, pclr_u64 j) {\n"
                          "    pclr_in r;\n    r.x = pv[j];\n    r.y = qv[j];\n    return r;\n}\n"
                          "#define PCLR_LOAD(j) pclr_load(pv, qv, (j))\n");
+    if (g->glsl) {
+        PCLR__GEN_PUTF(g, "/* ---- the kernel ---- */\n"
+                          "void main() {\n"
+                          "    const uint64_t offset = args.offset, n = args.n%s;\n", y ? ", offset2 = args.offset2" : "");
+        return;
+    }
     pclr__put(g->w, args);
     if (y) pclr__put(g->w, ",\n                             PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2");
     for (k = 0; g->map && k < g->map->params; ++k)
@@ -3743,14 +3804,12 @@ static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
    flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
 static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
     const int y = g->map && g->map->y;
-    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t2 *q = in2 + offset2; /* y, element for element with x */\n");
-    if (c->vector_width > 1) /* (the piece holds %: not a format) */
-        pclr__put(g->w, g->tsize == 8 ? PCLR__TEXT_HEAD("8") : g->tsize == 4 ? PCLR__TEXT_HEAD("4")
-                      : g->tsize == 2 ? PCLR__TEXT_HEAD("2") : PCLR__TEXT_HEAD("1"));
+    if (y) pclr__put(g->w, "    PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */\n");
+    if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_HEAD);
     else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
                          "    const pclr_u64 head = 0, nvec = n;\n"
-                         "    PCLR_GLOBAL const pclr_vec *pv = p;\n");
-    if (y) pclr__put(g->w, "    PCLR_GLOBAL const pclr_vec2 *qv = (PCLR_GLOBAL const pclr_vec2 *)(q + head); /* the host saw that y lines up */\n");
+                         "    PCLR_VREF pv = PCLR_VAT(p);\n");
+    if (y) pclr__put(g->w, "    PCLR_V2REF qv = PCLR_V2AT(q + head); /* the host saw that y lines up */\n");
     if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
     else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */\n"
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
@@ -3761,7 +3820,42 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
     if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
 }
 
-/* The kernel's head and levels 1 and 2. */
+/* Level 3, between groups, and the kernel's closing brace. */
+static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
+    const char *ticket = g->glsl ? "atomicAdd(counter, 1u)" : g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL;
+    const char *tree = pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce";
+    if (c->finish == PCLR_FINISH_PARTIALS)
+        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
+                        "    if (lid == 0) PCLR_STORE_OUT(group, acc);\n"
+                        "}\n");
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
+        PCLR__GEN_PUTF(g, pclr__words_finish(c, g->l.size) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
+                                                : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"), tree);
+    else if (c->finish == PCLR_FINISH_LAST_GROUP)
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket, tree);
+    else { /* the running value in one word of the partials, by the dialect's atomics */
+        static const char *const fns[3][4] = {{"atomic_add", "atomic_min", "atomic_max", "atomic_xchg"},
+                                              {"atomicAdd", "atomicMin", "atomicMax", "atomicExch"},
+                                              {"atomicAdd", "atomicMin", "atomicMax", "atomicExchange"}};
+        const int d = g->glsl ? 2 : g->cuda ? 1 : 0, f = c->op == PCLR_SUM ? 0 : c->op == PCLR_MIN ? 1 : 2;
+        const char *running = !g->glsl ? "partials" : g->l.field[0].type == PCLR_INT ? "pwi[args.part_at]" : "pw[args.part_at]";
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP
+                          "    /* %s holds the running value; it is the identity between calls. */\n"
+                          "    if (lid == 0) {\n"
+                          "        %s(%s, acc);\n"
+                          "        PCLR_DEVICE_FENCE();\n"
+                          "        if (%s == groups - 1) {\n"
+                          "            PCLR_DEVICE_FENCE();\n"
+                          "            PCLR_STORE_OUT(0, %s(%s, PCLR_IDENTITY));\n"
+                          "            PCLR_COUNTER = 0;\n"
+                          "        }\n"
+                          "    }\n"
+                          "}\n", g->glsl ? "The partials' word args.part_at" : "partials[0]", fns[d][f], running, ticket, fns[d][3], running);
+    }
+}
+
+/* The single array's kernel, one text for every dialect: its opening, levels 1 and 2 (the group step is
+   pclr__gen_group's), and level 3, between groups. */
 static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size);
     if (words) {
@@ -3769,47 +3863,19 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, PCLR__TEXT_COLLECT_CUDA);
     }
     pclr__gen_kernel_open(g, PCLR__TEXT_KERNEL_ARGS);
-    PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
-                                                 : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
-                                                 : "PCLR_GROUP");
-    if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
+    if (!g->glsl) {
+        PCLR__GEN_PUTF(g, PCLR__TEXT_KERNEL_LDS("%s"), c->variant == PCLR_VARIANT_SHUFFLE ? "PCLR_GROUP / PCLR_WAVE"
+                                                     : c->variant == PCLR_VARIANT_COLLECTIVE ? "1"
+                                                     : "PCLR_GROUP");
+        if (c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, PCLR__TEXT_IS_LAST);
+    }
     if (g->cuda) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY);
     pclr__put(g->w, PCLR__TEXT_IDS);
     if (words) pclr__put(g->w, PCLR__TEXT_TICKET_AT_START_CUDA);
-    if (c->finish == PCLR_FINISH_PARTIALS) pclr__put(g->w, "    (void)partials; (void)counter;\n");
+    if (c->finish == PCLR_FINISH_PARTIALS && !g->glsl) pclr__put(g->w, "    (void)partials; (void)counter;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP);
     pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
-}
-
-/* Level 3, between groups, and the kernel's closing brace. */
-static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
-    const char *ticket = g->cuda ? PCLR__TEXT_TICKET_CUDA : PCLR__TEXT_TICKET_CL;
-    if (c->finish == PCLR_FINISH_PARTIALS)
-        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
-                        "    if (lid == 0) out[group] = acc;\n"
-                        "}\n");
-    else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
-        PCLR__GEN_PUTF(g, pclr__words_finish(c, g->l.size) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
-                                                : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"),
-                       pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
-    else if (c->finish == PCLR_FINISH_LAST_GROUP)
-        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket,
-                       pclr__gen_tree_rolled(c) ? "pclr_tree_rolled" : "pclr_group_reduce");
-    else
-        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP
-                          "    /* partials[0] holds the running value; it is the identity between calls. */\n"
-                          "    if (lid == 0) {\n"
-                          "        %s(partials, acc);\n"
-                          "        PCLR_DEVICE_FENCE();\n"
-                          "        if (%s == groups - 1) {\n"
-                          "            PCLR_DEVICE_FENCE();\n"
-                          "            out[0] = %s(partials, PCLR_IDENTITY);\n"
-                          "            *counter = 0;\n"
-                          "        }\n"
-                          "    }\n"
-                          "}\n", g->cuda ? (c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax")
-                                            : (c->op == PCLR_SUM ? "atomic_add" : c->op == PCLR_MIN ? "atomic_min" : "atomic_max"),
-                       ticket, g->cuda ? "atomicExch" : "atomic_xchg");
+    pclr__gen_finish(g, c);
 }
 
 /* ------------------------------------------------------------ the exact sum  >>exact
@@ -4626,11 +4692,11 @@ static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *
 /* A field's value as 32-bit words into buffer `arr` at word index `at` (text), and back. */
 static void pclr__gstore_field(pclr__gen *g, const char *arr, const char *at, int off, const char *f, pclr_type t) {
     if (pclr_type_size(t) == 8) {
-        PCLR__GEN_PUTF(g, "    { const uvec2 w = %s(%ss.%s%s); %s[%s + %du] = w.x; %s[%s + %du] = w.y; }\n",
+        PCLR__GEN_PUTF(g, "    { const uvec2 w = %s(%s%s%s); %s[%s + %du] = w.x; %s[%s + %du] = w.y; }\n",
                        t == PCLR_DOUBLE ? "unpackDouble2x32" : "unpackUint2x32", t == PCLR_INT64 ? "uint64_t(" : "", f,
                        t == PCLR_INT64 ? ")" : "", arr, at, off, arr, at, off + 1);
     } else {
-        PCLR__GEN_PUTF(g, "    %s[%s + %du] = %s(s.%s);\n", arr, at, off, t == PCLR_FLOAT ? "floatBitsToUint" : "uint", f);
+        PCLR__GEN_PUTF(g, "    %s[%s + %du] = %s(%s);\n", arr, at, off, t == PCLR_FLOAT ? "floatBitsToUint" : "uint", f);
     }
 }
 static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char *f, pclr_type t) {
@@ -4638,23 +4704,39 @@ static void pclr__gload_field(pclr__gen *g, const char *arr, int off, const char
     snprintf(w[0], sizeof w[0], "%s[at + %du]", arr, off);
     snprintf(w[1], sizeof w[1], "%s[at + %du]", arr, off + 1);
     pclr__gscalar(v, sizeof v, t, w[0], w[1], "0u");
-    PCLR__GEN_PUTF(g, "    s.%s = %s;\n", f, v);
+    PCLR__GEN_PUTF(g, "    %s = %s;\n", f, v);
 }
 
-static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c, int subgroup) {
+/* Whether the group step uses subgroup operations (the shuffle variant), and
+   whether the whole state is one 32-bit value subgroupAdd/Min/Max reduce as
+   the op does (float min/max are not: NaN and -0 have their own rules). */
+static int pclr__gsubgroup(const pclr_config *c) { return c->variant == PCLR_VARIANT_SHUFFLE; }
+static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) {
+    const pclr_type t = g->l.field[0].type;
+    if (g->l.count != 1 || pclr_type_size(t) != 4 || c->op == PCLR_STATS) return NULL;
+    if (c->op == PCLR_SUM) return c->accumulate == PCLR_COMPENSATED ? NULL : "subgroupAdd";
+    if (t == PCLR_FLOAT) return NULL;
+    return c->op == PCLR_MIN ? "subgroupMin" : c->op == PCLR_MAX ? "subgroupMax" : NULL;
+}
+
+/* The GLSL prelude's head: the version and extensions come first. */
+static void pclr__glsl_head(pclr__gen *g, const pclr_config *c) {
+    pclr__put(g->w, "#version 450\n"
+                    "#extension GL_ARB_gpu_shader_int64 : require\n");
+    if (pclr__gsubgroup(c))
+        pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
+                        "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
+    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n"
+                    "#define pclr_u64 uint64_t\n");
+}
+
+/* The GLSL prelude after its head and words: the knobs, the bindings and the push constants (the arguments). */
+static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c) {
     const int xw = pclr__gload_bytes(g, c, 0) / 4, yw = g->map && g->map->y ? pclr__gload_bytes(g, c, 1) / 4 : 0;
     const char *vt[5] = {"", "uint", "uvec2", "", "uvec4"};
     const int lay = c->layout != PCLR_LAYOUT_ONE;
     int k, at = (int)pclr__glsl_args_bytes(c);
-    pclr__put(g->w, "#version 450\n"
-                    "#extension GL_ARB_gpu_shader_int64 : require\n");
-    if (subgroup)
-        pclr__put(g->w, "#extension GL_KHR_shader_subgroup_basic : require\n"
-                        "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
-                        "#extension GL_KHR_shader_subgroup_shuffle_relative : require\n");
-    pclr__put(g->w, "/* ---- GLSL 4.50 compute (Vulkan) ---- */\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL || c->accumulate == PCLR_EXACT || c->layout != PCLR_LAYOUT_ONE) /* (PCLR__TEXT_STRIDE_GLOBAL's, the exact sum's, a layout's) */
-        pclr__put(g->w, "#define pclr_u64 uint64_t\n");
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
     PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
     PCLR__KNOBS(PCLR__GEN_KNOB)
@@ -4712,7 +4794,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, l->value);
     const int nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
     const int sequential = !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
-    char e[4000];
+    char e[4000], lv[8][40];
     int i, k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
                    c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
@@ -4720,18 +4802,22 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
     if (pclr__op_uses(d, "pclr_a")) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
-    pclr__put(g->w, "struct pclr_s {");
-    for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
-    pclr__put(g->w, " };\n");
-    if (c->finish != PCLR_FINISH_ATOMIC) PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
+    if (l->count == 1) PCLR__GEN_PUTF(g, "#define pclr_s %s /* the state: one value */\n", pclr__gtype(l->field[0].type));
+    else {
+        pclr__put(g->w, "struct pclr_s {");
+        for (i = 0; i < l->count; ++i) PCLR__GEN_PUTF(g, " %s %s;", pclr__gtype(l->field[i].type), l->field[i].name);
+        pclr__put(g->w, " };\n");
+    }
+    for (i = 0; i < l->count; ++i) snprintf(lv[i], sizeof lv[i], l->count == 1 ? "s" : "s.%s", l->field[i].name);
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %du\n", words);
     pclr__put(g->w, "void pclr_store_out(uint at, pclr_s s) {\n");
-    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+    for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "outw", "at", (int)(l->offset[i] / 4), lv[i], l->field[i].type);
     pclr__put(g->w, "}\n");
-    if (c->layout != PCLR_LAYOUT_ONE ? pclr__after_uses(g, "PCLR_STORE_PARTIAL") : c->finish == PCLR_FINISH_LAST_GROUP) {
+    if (pclr__after_uses(g, "PCLR_STORE_PARTIAL")) {
         pclr__put(g->w, "void pclr_store_partial(uint at, pclr_s s) {\n"); /* the partials, written and read back */
-        for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+        for (i = 0; i < l->count; ++i) pclr__gstore_field(g, "pw", "at", (int)(l->offset[i] / 4), lv[i], l->field[i].type);
         pclr__put(g->w, "}\n/* a partial another group wrote (pw is coherent) */\npclr_s pclr_partial(uint j) {\n    const uint at = j * PCLR_STATE_WORDS;\n    pclr_s s;\n");
-        for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), l->field[i].name, l->field[i].type);
+        for (i = 0; i < l->count; ++i) pclr__gload_field(g, "pw", (int)(l->offset[i] / 4), lv[i], l->field[i].type);
         pclr__put(g->w, "    return s;\n}\n");
     }
     if (nan && (min || max))
@@ -4751,15 +4837,11 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
                               "    s = t;\n"
                               "}\n");
     pclr__gen_op_fns(g, d, 1, 1);
-    /* the folds: one element at relative index r (binding index args.offset + r), and one load */
-    pclr__gvalue(g, c, -1, e, sizeof e);
+    /* the fold of one load (one element: pclr__glsl_words) */
     {
         const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
         const int y = g->map && g->map->y;
-        if (c->vector_width == 1) ; /* (pclr_fold1: the head and tail of loads) */
-        else if (sequential) PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_fold(acc, %s%s); }\n", e, at ? ", r" : "");
-        else PCLR__GEN_PUTF(g, "pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(%s)); }\n", e);
-        if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time: pclr__glsl_layout_words) */
+        if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time) */
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
                           "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
                        sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
@@ -4780,209 +4862,80 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
             pclr__gtree(g, 0, c->vector_width);
             pclr__put(g->w, ");\n}\n");
         }
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_foldv((acc), %s, (i))\n", y ? "(v).x, (v).y" : "(v)");
     }
 }
 
-/* Whether the group step uses subgroup operations (the shuffle variant), and
-   whether the whole state is one 32-bit value subgroupAdd/Min/Max reduce as
-   the op does (float min/max are not: NaN and -0 have their own rules). */
-static int pclr__gsubgroup(const pclr_config *c) { return c->variant == PCLR_VARIANT_SHUFFLE; }
-static const char *pclr__gsubgroup_op(const pclr__gen *g, const pclr_config *c) {
-    const pclr_type t = g->l.field[0].type;
-    if (g->l.count != 1 || pclr_type_size(t) != 4 || c->op == PCLR_STATS) return NULL;
-    if (c->op == PCLR_SUM) return c->accumulate == PCLR_COMPENSATED ? NULL : "subgroupAdd";
-    if (t == PCLR_FLOAT) return NULL;
-    return c->op == PCLR_MIN ? "subgroupMin" : c->op == PCLR_MAX ? "subgroupMax" : NULL;
-}
-
-/* Level 2: the group's value, valid in work-item 0. */
+/* Level 2: the group's value, valid in work-item 0, from the C dialects' text (GLSL's lds is global: the
+   functions take a stand-in, PCLR_LDS_PARAM), but for the shuffle variant's subgroup operations, which
+   take any subgroup width. */
 static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
     int i;
-    const int layout = c->layout != PCLR_LAYOUT_ONE, group = !layout || pclr__after_uses(g, "pclr_group_reduce");
     pclr__put(g->w, PCLR__TEXT_LEVEL2 "shared pclr_s lds[PCLR_GROUP];\n");
-    if (layout ? pclr__after_uses(g, "is_last") : c->finish == PCLR_FINISH_LAST_GROUP) pclr__put(g->w, "shared bool is_last;\n");
-    if ((!layout && c->finish == PCLR_FINISH_LAST_GROUP) || (group && c->variant != PCLR_VARIANT_NAIVE && !pclr__gsubgroup(c))) /* its fold, the group step */
-        pclr__put(g->w, "/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */\n"
-                    "pclr_s pclr_tree(pclr_s acc) {\n"
-                    "    const uint lid = gl_LocalInvocationID.x;\n"
+    if (pclr__after_uses(g, "is_last")) pclr__put(g->w, "shared bool is_last;\n");
+    if (pclr__after_uses(g, "pclr_tree_rolled")) pclr__put(g->w, PCLR__TEXT_TREE_ROLLED);
+    if (!pclr__after_uses(g, "pclr_group_reduce")) return; /* (a layout's teams and columns reduce in their own trees) */
+    if (c->variant == PCLR_VARIANT_NAIVE) {
+        pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_NAIVE "}\n");
+        return;
+    }
+    if (!pclr__gsubgroup(c)) {
+        pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS "}\n");
+        return;
+    }
+    pclr__put(g->w, "/* Lane 0 of each subgroup gets the subgroup's value (any subgroup width). */\n"
+                    "pclr_s pclr_subgroup_reduce(pclr_s v) {\n");
+    if (pclr__gsubgroup_op(g, c)) PCLR__GEN_PUTF(g, "    return %s(v);\n}\n", pclr__gsubgroup_op(g, c));
+    else {
+        pclr__put(g->w, "    const uint width = min(gl_SubgroupSize, PCLR_GROUP), lane = gl_SubgroupInvocationID;\n"
+                        "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
+                        "        pclr_s o;\n");
+        for (i = 0; i < l->count; ++i) {
+            char f[40];
+            const pclr_type t = l->field[i].type;
+            snprintf(f, sizeof f, l->count == 1 ? "" : ".%s", l->field[i].name);
+            if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v%s), d));\n", f, f);
+            else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v%s), d));\n", f, f);
+            else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v%s)), d)));\n", f, f);
+            else PCLR__GEN_PUTF(g, "        o%s = subgroupShuffleDown(v%s, d);\n", f, f);
+        }
+        pclr__put(g->w, "        if (lane + d < width) v = pclr_merge(v, o);\n"
+                        "    }\n"
+                        "    return v;\n"
+                        "}\n");
+    }
+    pclr__put(g->w, PCLR__TEXT_GROUP_REDUCE
+                    "    const uint lid = gl_LocalInvocationID.x, m = gl_NumSubgroups;\n"
+                    "    acc = pclr_subgroup_reduce(acc);\n"
+                    "    if (m == 1u) return acc;\n"
                     "    barrier(); /* lds may still be read by an earlier call */\n"
-                    "    lds[lid] = acc;\n"
+                    "    if (gl_SubgroupInvocationID == 0u) lds[gl_SubgroupID] = acc;\n"
                     "    barrier();\n"
-                    "    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {\n"
-                    "        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);\n"
+                    "    if (m <= gl_SubgroupSize) { /* one more subgroup step */\n"
+                    "        if (gl_SubgroupID == 0u) acc = pclr_subgroup_reduce(lid < m ? lds[lid] : pclr_identity());\n"
+                    "        return acc;\n"
+                    "    }\n"
+                    "    for (uint s = m / 2u; s > 0u; s >>= 1) { /* narrow subgroups: a tree over their values */\n"
+                    "        if (lid < s) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
                     "        barrier();\n"
                     "    }\n"
                     "    return lds[0];\n"
                     "}\n");
-    if (!group) ; /* (a layout's teams and columns reduce in their own trees) */
-    else if (c->variant == PCLR_VARIANT_NAIVE)
-        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
-                        "    const uint lid = gl_LocalInvocationID.x;\n"
-                        "    barrier();\n"
-                        "    lds[lid] = acc;\n"
-                        "    barrier();\n"
-                        "    /* interleaved tree, divergent modulo test (the paper's first version) */\n"
-                        "    for (uint s = 1u; s < PCLR_GROUP; s *= 2u) {\n"
-                        "        if (lid % (2u * s) == 0u) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
-                        "        barrier();\n"
-                        "    }\n"
-                        "    return lds[0];\n"
-                        "}\n");
-    else if (!pclr__gsubgroup(c))
-        pclr__put(g->w, "#define pclr_group_reduce pclr_tree\n");
-    else {
-        const char *op = pclr__gsubgroup_op(g, c);
-        pclr__put(g->w, "/* Lane 0 of each subgroup gets the subgroup's value (any subgroup width). */\n"
-                        "pclr_s pclr_subgroup_reduce(pclr_s v) {\n");
-        if (op) PCLR__GEN_PUTF(g, "    v.%s = %s(v.%s);\n    return v;\n}\n", l->field[0].name, op, l->field[0].name);
-        else {
-            pclr__put(g->w, "    const uint width = min(gl_SubgroupSize, PCLR_GROUP), lane = gl_SubgroupInvocationID;\n"
-                            "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
-                            "        pclr_s o;\n");
-            for (i = 0; i < l->count; ++i) {
-                const char *f = l->field[i].name;
-                const pclr_type t = l->field[i].type;
-                if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o.%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v.%s), d));\n", f, f);
-                else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o.%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v.%s), d));\n", f, f);
-                else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o.%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v.%s)), d)));\n", f, f);
-                else PCLR__GEN_PUTF(g, "        o.%s = subgroupShuffleDown(v.%s, d);\n", f, f);
-            }
-            pclr__put(g->w, "        if (lane + d < width) v = pclr_merge(v, o);\n"
-                            "    }\n"
-                            "    return v;\n"
-                            "}\n");
-        }
-        pclr__put(g->w, "pclr_s pclr_group_reduce(pclr_s acc) {\n"
-                        "    const uint lid = gl_LocalInvocationID.x, m = gl_NumSubgroups;\n"
-                        "    acc = pclr_subgroup_reduce(acc);\n"
-                        "    if (m == 1u) return acc;\n"
-                        "    barrier(); /* lds may still be read by an earlier call */\n"
-                        "    if (gl_SubgroupInvocationID == 0u) lds[gl_SubgroupID] = acc;\n"
-                        "    barrier();\n"
-                        "    if (m <= gl_SubgroupSize) { /* one more subgroup step */\n"
-                        "        if (gl_SubgroupID == 0u) acc = pclr_subgroup_reduce(lid < m ? lds[lid] : pclr_identity());\n"
-                        "        return acc;\n"
-                        "    }\n"
-                        "    for (uint s = m / 2u; s > 0u; s >>= 1) { /* narrow subgroups: a tree over their values */\n"
-                        "        if (lid < s) lds[lid] = pclr_merge(lds[lid], lds[lid + s]);\n"
-                        "        barrier();\n"
-                        "    }\n"
-                        "    return lds[0];\n"
-                        "}\n");
-    }
 }
 
-/* Levels 1 and 3: the entry point. */
-static void pclr__glsl_main(pclr__gen *g, const pclr_config *c) {
-    const int y = g->map && g->map->y;
-    pclr__put(g->w, "/* ---- the kernel ---- */\n");
-    if (y) pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
-                           "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
-                           "#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v).x, (v).y, (i))\n");
-    else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define pclr_load(j, j2) xv[uint(j)]\n#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))\n");
-    pclr__put(g->w, "void main() {\n"
-                    "    const uint lid = gl_LocalInvocationID.x;\n"
-                    "    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);\n"
-                    "    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;\n"
-                    "    pclr_s acc = pclr_identity();\n");
-    if (c->vector_width > 1)
-        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
-                        "    uint64_t head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
-                        "    if (head > n) head = n;\n"
-                        "    if (thread < head) acc = pclr_fold1(acc, thread);\n");
-    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const uint64_t head = 0ul;\n");
-    pclr__put(g->w, "    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;\n"
-                    "    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
-    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
-                         "    const uint64_t block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
-                         "    uint64_t i = thread * block;\n"
-                         "    const uint64_t end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
-                    "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
-                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);\n"
-                    "        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n"
-                    "    }\n");
-    if (c->unroll > 1)
-        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
-                        "    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)\n"
-                        "        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
-    if (c->vector_width > 1)
-        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
-                        "    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_fold1(acc, head + nvec * PCLR_VECTOR + thread);\n");
-    pclr__put(g->w, "    /* Level 2, in-group. */\n    acc = pclr_group_reduce(acc);\n");
-    if (c->finish == PCLR_FINISH_PARTIALS) {
-        pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
-                        "    if (lid == 0u) pclr_store_out(args.out_at + uint(group) * PCLR_STATE_WORDS, acc);\n"
-                        "}\n");
-        return;
-    }
-    pclr__put(g->w, "    /* Level 3, between groups. */\n"
-                    "    if (groups == 1ul) {\n"
-                    "        if (lid == 0u) pclr_store_out(args.out_at, acc);\n"
-                    "        return;\n"
-                    "    }\n");
-    if (c->finish == PCLR_FINISH_LAST_GROUP)
-        pclr__put(g->w, "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n"
-                        "    if (lid == 0u) {\n"
-                        "        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);\n"
-                        "        memoryBarrierBuffer(); /* release: the partial before the ticket */\n"
-                        "        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;\n"
-                        "    }\n"
-                        "    barrier();\n"
-                        "    if (is_last) {\n"
-                        "        memoryBarrierBuffer(); /* acquire */\n"
-                        "        acc = pclr_identity();\n"
-                        "        /* four loads in flight: the fold's time is L2 round trips */\n"
-                        "        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {\n"
-                        "            const pclr_s a = pclr_partial(j);\n"
-                        "            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();\n"
-                        "            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();\n"
-                        "            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();\n"
-                        "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n"
-                        "        }\n"
-                        "        acc = pclr_tree(acc);\n"
-                        "        if (lid == 0u) {\n"
-                        "            pclr_store_out(args.out_at, acc);\n"
-                        "            counter = 0u;\n"
-                        "        }\n"
-                        "    }\n"
-                        "}\n");
-    else { /* ATOMIC: 32-bit integer sum, min, max */
-        const int sgn = g->l.field[0].type == PCLR_INT;
-        const char *fn = c->op == PCLR_SUM ? "atomicAdd" : c->op == PCLR_MIN ? "atomicMin" : "atomicMax";
-        PCLR__GEN_PUTF(g, "    /* the partials' word args.part_at holds the running value; it is the identity between calls */\n"
-                          "    if (lid == 0u) {\n"
-                          "        %s(%s[args.part_at], %sacc.%s);\n"
-                          "        memoryBarrierBuffer();\n"
-                          "        if (atomicAdd(counter, 1u) == uint(groups) - 1u) {\n"
-                          "            memoryBarrierBuffer();\n"
-                          "            outw[args.out_at] = uint(atomicExchange(%s[args.part_at], %s));\n"
-                          "            counter = 0u;\n"
-                          "        }\n"
-                          "    }\n"
-                          "}\n", fn, sgn ? "pwi" : "pw", c->op == PCLR_SUM && sgn ? "" : "", g->l.field[0].name, sgn ? "pwi" : "pw",
-                       c->op == PCLR_SUM ? (sgn ? "0" : "0u") : pclr__gextreme(g->l.field[0].type, c->op == PCLR_MIN));
-    }
-}
-
-/* A layout's GLSL: the names the layout kernels' one text uses (pclr__gen_layout; the C dialects get them
-   from their preludes and ops), over the GLSL op and group step: pclr_t is what pclr_x reads (the op's value,
-   or the map's input: pclr__gelem), PCLR_FOLD1 folds one (a map's y read beside it, at q + i; columns: q + i
-   * pitch), and the group step takes the C form's second argument (PCLR_LDS_ARG: GLSL's lds is global). */
-static void pclr__glsl_layout_words(pclr__gen *g, const pclr_config *c) {
+/* GLSL's names for what the kernels' one text reads (the C dialects get them from their preludes and
+   ops), over the GLSL op: the fence, PCLR_IDENTITY and PCLR_PARTIAL; pclr_t, what pclr_x reads (the
+   op's value, or the map's input: pclr__gelem); PCLR_FOLD1, which folds one element (a map's y read
+   beside it, at q + i; columns: q + i * pitch). Each where the text reads it. */
+static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
     const int y = g->map && g->map->y, at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX;
+    const int fold1 = pclr__after_uses(g, "PCLR_FOLD1");
     char e[1700];
     int k;
     static const char *const words[][2] = {
-        {"PCLR_FN", "#define PCLR_FN\n"}, {"PCLR_SHARED", "#define PCLR_SHARED shared\n"},
-        {"PCLR_BARRIER", "#define PCLR_BARRIER() barrier()\n"}, {"PCLR_DEVICE_FENCE", "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n"},
-        {"PCLR_LID", "#define PCLR_LID gl_LocalInvocationID.x\n"}, {"PCLR_GROUP_ID", "#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)\n"},
-        {"PCLR_NUM_GROUPS", "#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)\n"},
-        {"PCLR_IDENTITY", "#define PCLR_IDENTITY pclr_identity()\n"}, {"PCLR_PARTIAL", "#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"},
-        {"pclr_group_reduce", "pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }\n"}};
-    pclr__put(g->w, "/* ---- the layout's words: the layout kernel is the C dialects' text ---- */\n");
+        {"PCLR_DEVICE_FENCE", "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n"},
+        {"PCLR_PARTIAL", "#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"}};
     for (k = 0; k < (int)(sizeof words / sizeof words[0]); ++k)
         if (pclr__after_uses(g, words[k][0])) pclr__put(g->w, words[k][1]);
     for (k = 0; k <= y; ++k) { /* pclr_t and pclr_x; a map's y: pclr_t2 and pclr_y */
@@ -4990,12 +4943,14 @@ static void pclr__glsl_layout_words(pclr__gen *g, const pclr_config *c) {
         const int comps = g->map ? g->map->comps : 1;
         const pclr_type pt = pclr__mpromote(t);
         const char *pre = pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d" : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64";
+        if (!fold1 && !pclr__after_uses(g, k ? "pclr_t2" : "pclr_t") && (k || !pclr__after_uses(g, "PCLR_X"))) continue;
         if (!g->map) pclr__put(g->w, "#define pclr_t pclr_v /* an element's value */\n");
         else if (comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t%s %s /* the map's input */\n", k ? "2" : "", pclr__mtname(pt, PCLR__ML_GLSL));
         else PCLR__GEN_PUTF(g, "#define pclr_t%s %svec%d /* the map's input */\n", k ? "2" : "", pre, comps);
         pclr__gelem(g, c, k, -1, "e", e, sizeof e);
         PCLR__GEN_PUTF(g, "pclr_t%s pclr_%s(uint64_t e) { return %s; }\n", k ? "2" : "", k ? "y" : "x", e);
     }
+    if (!fold1) return;
     PCLR__GEN_PUTF(g, "pclr_s pclr_fold_one(pclr_s acc, pclr_t x, %suint64_t i) {\n    const pclr_v v = ", y ? "pclr_t2 y, " : "");
     if (!g->map) pclr__put(g->w, "x;\n");
     else {
@@ -5012,9 +4967,9 @@ static void pclr__glsl_layout_words(pclr__gen *g, const pclr_config *c) {
 
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c); /* (the layouts section) */
 
-/* The whole GLSL kernel (after pclr_kernel_source's first comment). */
+/* A GLSL kernel after its prelude's head and words. */
 static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
-    pclr__glsl_prelude(g, c, pclr__gsubgroup(c));
+    pclr__glsl_prelude(g, c);
     if (g->map) {
         pclr__memit E;
         int k;
@@ -5041,21 +4996,17 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
         pclr__gen_exact(g, c);
         return;
     }
-    if (c->layout != PCLR_LAYOUT_ONE) { /* the layout kernels' one text, written first: the GLSL pieces it reads go before it */
-        char *body = pclr__gen_scratch(g, c, pclr__gen_layout);
-        g->after = body;
+    { /* the kernel's one text, written first: the GLSL pieces it reads go before it */
+        char *text = pclr__gen_scratch(g, c, c->layout != PCLR_LAYOUT_ONE ? pclr__gen_layout : pclr__gen_kernel);
+        if (!text) return;
+        g->after = text;
         pclr__glsl_ops(g, c);
         pclr__glsl_group(g, c);
-        pclr__glsl_layout_words(g, c);
-        if (body) pclr__put(g->w, body);
-        else pclr__gen_layout(g, c);
+        pclr__glsl_words(g, c);
+        pclr__put(g->w, text);
         g->after = NULL;
-        free(body);
-        return;
+        free(text);
     }
-    pclr__glsl_ops(g, c);
-    pclr__glsl_group(g, c);
-    pclr__glsl_main(g, c);
 }
 
 /* ------------------------------------------------------------ layouts  >>layouts
@@ -5093,28 +5044,6 @@ static int pclr__rows_staged(const pclr_config *c, int lanes) {
    differ, the text names a spelling, which each dialect's prelude of the layout defines.
    W(spelling, OpenCL C, CUDA C, GLSL); a value begins with its space. Inputs are read through
    cursors: a pointer in C, an element index in GLSL (whose inputs are arrays of words). */
-#define PCLR__TEXT_LAYOUT_WORDS(W)                                                                                   \
-    W(X(e), " in[e]", " in[e]", " pclr_x(e)") /* element e of x, counted from the binding's start in GLSL */         \
-    W(XREF, " PCLR_GLOBAL const pclr_t *", " PCLR_GLOBAL const pclr_t *", " uint64_t") /* a cursor into x */          \
-    W(XAT(e), " (in + (e))", " (in + (e))", " (e)")         /* the cursor at element e of x */                       \
-    W(YREF, " PCLR_GLOBAL const pclr_t2 *", " PCLR_GLOBAL const pclr_t2 *", " uint64_t")                             \
-    W(YAT(e), " (in2 + (e))", " (in2 + (e))", " (e)")                                                                \
-    W(LD(p, k), " (p)[k]", " (p)[k]", " pclr_x((p) + (k))") /* element k from x's cursor p */                        \
-    W(STORE_OUT(k, s), " out[k] = (s)", " out[k] = (s)", " pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))") \
-    W(STORE_PARTIAL(k, s), " partials[k] = (s)", " partials[k] = (s)", " pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))") \
-    W(CTL(k), " ctl[k]", " ctl[k]", " ctl[uint(k)]")                                                                 \
-    W(TICKET(k), " atomic_inc(ctl + 1 + (k))", " atomicAdd(ctl + 1 + (k), 1u)", " atomicAdd(ctl[uint(1u + (k))], 1u)") \
-    W(OFFSET(k), " offsets[k]", " offsets[k]", " pclr_offsets[uint(k)]")                                             \
-    W(CAST(T, x), " ((T)(x))", " ((T)(x))", " T(x)")                                                                 \
-    W(UNUSED(x), " (void)(x)", " (void)(x)", "")                                                                     \
-    W(LDS_PARAM, " PCLR_LOCAL pclr_s *lds", " PCLR_LOCAL pclr_s *lds", " uint pclr_no_lds") /* GLSL: the global lds */ \
-    W(LDS_ARG, " lds", " lds", " 0u")                                                                                \
-    W(STATES_PARAM, " PCLR_GLOBAL pclr_s *partials", " PCLR_GLOBAL pclr_s *partials", " uint partials")              \
-    W(STATES_VIEW, " PCLR_GLOBAL volatile const pclr_s *", " PCLR_GLOBAL volatile const pclr_s *", " uint")          \
-    W(STATES_ARG, " partials", " partials", " 0u")
-#define PCLR__TEXT_LAYOUT_WORD_OPENCL(s, opencl, cuda, glsl) "#define PCLR_" #s opencl "\n",
-#define PCLR__TEXT_LAYOUT_WORD_CUDA(s, opencl, cuda, glsl) "#define PCLR_" #s cuda "\n",
-#define PCLR__TEXT_LAYOUT_WORD_GLSL(s, opencl, cuda, glsl) "#define PCLR_" #s glsl "\n",
 
 #define PCLR__TEXT_LAYOUT_ARGS \
 "/* ---- the kernel ---- */\n" \
@@ -5232,32 +5161,8 @@ static int pclr__stage_per(const pclr_config *c) {
     return per < 1 ? 1 : per > 16 ? 16 : per;
 }
 
-static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c);
-
-/* The layout's kernel: its text (pclr__gen_layout_body) is written once for every dialect over the dialect's
-   spellings (PCLR__TEXT_LAYOUT_WORDS); it is written first into scratch memory, so that only the
-   spellings it reads come before it. */
+/* The layout's kernel: one text for every dialect over the dialect's spellings (PCLR__TEXT_WORDS). */
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
-    static const char *const words[3][32] = {{PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_OPENCL) NULL},
-                                             {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_CUDA) NULL},
-                                             {PCLR__TEXT_LAYOUT_WORDS(PCLR__TEXT_LAYOUT_WORD_GLSL) NULL}};
-    const int dialect = c->backend == PCLR_VULKAN ? 2 : g->cuda ? 1 : 0;
-    char *body = pclr__gen_scratch(g, c, pclr__gen_layout_body); /* (NULL: every spelling) */
-    int k;
-    for (k = 0; words[dialect][k]; ++k) { /* "#define PCLR_NAME..." where the body reads PCLR_NAME */
-        const char *from = words[dialect][k] + 8;
-        char name[32];
-        size_t n = 0;
-        for (; n + 1 < sizeof name && pclr__mis_ident((unsigned char)from[n]); ++n) name[n] = from[n];
-        name[n] = '\0';
-        if (pclr__text_uses(body, name)) pclr__put(g->w, words[dialect][k]);
-    }
-    if (body) pclr__put(g->w, body);
-    else pclr__gen_layout_body(g, c);
-    free(body);
-}
-
-static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c) {
     const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS, glsl = c->backend == PCLR_VULKAN;
     PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n", pclr_layout_name(c->layout),
                    c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row");
@@ -5500,6 +5405,23 @@ static void pclr__gen_layout_body(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
 #endif /* PCLREDUCE_NO_LAYOUTS */
 
+/* An OpenCL C or CUDA C kernel after its prelude's head and words. */
+static void pclr__gen_c(pclr__gen *g, const pclr_config *c) {
+    pclr__gen_prelude(g, c);
+    if (g->map) {
+        if (!g->cuda) pclr__put(g->w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
+        pclr__gen_map(g, c);
+    }
+    if (c->accumulate == PCLR_EXACT && c->layout == PCLR_LAYOUT_ONE) {
+        pclr__gen_exact(g, c);
+        return;
+    }
+    pclr__gen_ops(g, c);
+    pclr__gen_group(g, c);
+    if (c->layout != PCLR_LAYOUT_ONE) pclr__gen_layout(g, c);
+    else pclr__gen_kernel(g, c);
+}
+
 /* ------------------------------------------------------------ the generator's entry points  >>source
    pclr_kernel_source (every dialect: the one-array kernel, the exact sum, the layouts), pclr_map_source,
    pclr_kernel_options. */
@@ -5530,6 +5452,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.vector = c.vector_width;
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.vloads = c.layout == PCLR_LAYOUT_ONE;
+    g.oom = 0;
     g.map = NULL;
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
         pclr_device_facts dev;
@@ -5553,32 +5476,19 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, ", rows, cols, pitch, split");
         if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
         pclr__put(&w, " */\n");
-        pclr__gen_glsl(&g, &c);
-        return pclr__finish_text(&w, size_needed);
+        pclr__glsl_head(&g, &c);
+        pclr__gen_words(&g, &c, pclr__gen_glsl);
+        return g.oom ? PCLR_ERR_OUT_OF_MEMORY : pclr__finish_text(&w, size_needed);
     }
     if (c.layout != PCLR_LAYOUT_ONE) pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl");
     else pclr__put(&w, "\n   entry: " PCLR_KERNEL_NAME "(in, offset, n, out, partials, counter");
     if (g.map && g.map->y) pclr__put(&w, ", in2, offset2");
     if (g.map && g.map->params) PCLR__GEN_PUTF(&g, ", p0..p%d", g.map->params - 1);
     pclr__put(&w, ") */\n");
-    pclr__gen_prelude(&g, &c);
-    if (g.map) {
-        if (!g.cuda) pclr__put(&w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
-        pclr__gen_map(&g, &c);
-    }
-    if (c.layout != PCLR_LAYOUT_ONE) {
-        pclr__gen_ops(&g, &c);
-        pclr__gen_group(&g, &c);
-        pclr__gen_layout(&g, &c);
-    } else if (c.accumulate == PCLR_EXACT) {
-        pclr__gen_exact(&g, &c);
-    } else {
-        pclr__gen_ops(&g, &c);
-        pclr__gen_group(&g, &c);
-        pclr__gen_kernel(&g, &c);
-        pclr__gen_finish(&g, &c);
-    }
-    return pclr__finish_text(&w, size_needed);
+    if (g.cuda) pclr__put(&w, PCLR__TEXT_PRELUDE_HEAD_CUDA);
+    else pclr__put(&w, pclr__needs_fp64(&c) ? PCLR__TEXT_PRELUDE_HEAD_OPENCL(PCLR__TEXT_FP64) : PCLR__TEXT_PRELUDE_HEAD_OPENCL(""));
+    pclr__gen_words(&g, &c, pclr__gen_c);
+    return g.oom ? PCLR_ERR_OUT_OF_MEMORY : pclr__finish_text(&w, size_needed);
 }
 
 PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, char *buf, size_t cap, size_t *size_needed) {

@@ -12,6 +12,20 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
+#define PCLR_X(e) in[e]
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_TICKET(k) atomicAdd(ctl + 1 + (k), 1u)
+#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -28,20 +42,6 @@ typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
-#define PCLR_X(e) in[e]
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
-#define PCLR_CTL(k) ctl[k]
-#define PCLR_TICKET(k) atomicAdd(ctl + 1 + (k), 1u)
-#define PCLR_CAST(T, x) ((T)(x))
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_ARG lds
-#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
-#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
-#define PCLR_STATES_ARG partials
 /* ---- the layout: columns, 1 work-item down each column ---- */
 #define PCLR_LANES 1
 PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {

@@ -4,6 +4,24 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
+#define PCLR_FN
+#define PCLR_BARRIER() barrier()
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_STORE_PARTIAL(k, s) pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_UNUSED(x)
+#define PCLR_LDS_PARAM uint pclr_no_lds
+#define PCLR_LDS_ARG 0u
+#define PCLR_STATES_VIEW uint
+#define PCLR_STATES_ARG 0u
+#define PCLR_CTL(k) ctl[uint(k)]
+#define PCLR_TICKET(k) atomicAdd(ctl[uint(1u + (k))], 1u)
+#define PCLR_STATES_PARAM uint partials
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 layout(local_size_x = PCLR_GROUP) in;
@@ -80,6 +98,7 @@ pclr_s pclr_identity(void) {
     s.m2 = pclr_m(0);
     return s;
 }
+#define PCLR_IDENTITY pclr_identity()
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (b.n == 0) return a;
     if (a.n == 0) return b;
@@ -114,14 +133,7 @@ pclr_s pclr_fold(pclr_s a, pclr_v x) {
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
 shared bool is_last;
-/* ---- the layout's words: the layout kernel is the C dialects' text ---- */
-#define PCLR_FN
-#define PCLR_BARRIER() barrier()
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
-#define PCLR_LID gl_LocalInvocationID.x
-#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
-#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
-#define PCLR_IDENTITY pclr_identity()
 #define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(packDouble2x32(uvec2(pclr_xw(2ul * (e)), pclr_xw(2ul * (e) + 1ul)))); }
@@ -130,19 +142,6 @@ pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
     return pclr_fold(acc, v);
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
-#define PCLR_XREF uint64_t
-#define PCLR_XAT(e) (e)
-#define PCLR_LD(p, k) pclr_x((p) + (k))
-#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
-#define PCLR_STORE_PARTIAL(k, s) pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))
-#define PCLR_CTL(k) ctl[uint(k)]
-#define PCLR_TICKET(k) atomicAdd(ctl[uint(1u + (k))], 1u)
-#define PCLR_UNUSED(x)
-#define PCLR_LDS_PARAM uint pclr_no_lds
-#define PCLR_LDS_ARG 0u
-#define PCLR_STATES_PARAM uint partials
-#define PCLR_STATES_VIEW uint
-#define PCLR_STATES_ARG 0u
 /* ---- the layout: columns, 8 work-items down each column ---- */
 #define PCLR_LANES 8
 PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {

@@ -13,6 +13,19 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_COUNTER (*counter)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
 /* Orders a group's partial before its ticket, device-wide. */
 #if __OPENCL_C_VERSION__ >= 200
 #define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
@@ -116,7 +129,7 @@ PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x) {
 /* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
    group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
    barrier tree there; the fold runs once per launch, so the loop costs nothing). */
-PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;
     PCLR_BARRIER(); /* lds may still be read by an earlier call */
     lds[lid] = acc;
@@ -128,7 +141,7 @@ PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return lds[0];
 }
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;
     PCLR_BARRIER();
     lds[lid] = acc;
@@ -152,14 +165,14 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
-    PCLR_GLOBAL const pclr_t *p = in + offset;
+    PCLR_XREF p = PCLR_XAT(offset);
     pclr_s acc = PCLR_IDENTITY;
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
-    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 8) % PCLR_VECTOR) % PCLR_VECTOR;
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
     const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
-    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
+    PCLR_VREF pv = PCLR_VAT(p + head);
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
@@ -181,17 +194,17 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
-    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
-    acc = pclr_group_reduce(acc, lds);
+    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
     /* Level 3, between groups. */
     if (groups == 1) {
-        if (lid == 0) out[0] = acc;
+        if (lid == 0) PCLR_STORE_OUT(0, acc);
         return;
     }
     /* the last group to finish folds the partials in a fixed order (deterministic) */
     if (lid == 0) {
-        partials[group] = acc;
+        PCLR_STORE_PARTIAL(group, acc);
         PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
         is_last = atomic_inc(counter) == groups - 1;
         if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
@@ -199,7 +212,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     PCLR_BARRIER();
     if (is_last) {
         PCLR_DEVICE_FENCE();
-        PCLR_GLOBAL volatile const pclr_s *vp = partials;
+        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
         acc = PCLR_IDENTITY;
         /* four loads in flight: the fold's time is L2 round trips */
         for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
@@ -209,10 +222,10 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
             acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
         }
-        acc = pclr_tree_rolled(acc, lds);
+        acc = pclr_tree_rolled(acc, PCLR_LDS_ARG);
         if (lid == 0) {
-            out[0] = acc;
-            *counter = 0;
+            PCLR_STORE_OUT(0, acc);
+            PCLR_COUNTER = 0;
         }
     }
 }

@@ -13,6 +13,10 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
 typedef long long pclr_i64;
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
@@ -302,11 +306,11 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     }
     PCLR_BARRIER();
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
-    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 8) % PCLR_VECTOR) % PCLR_VECTOR;
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
     const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
-    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
+    PCLR_VREF pv = PCLR_VAT(p + head);
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
@@ -337,7 +341,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
-    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
     pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
     sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);

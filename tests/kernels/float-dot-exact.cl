@@ -8,11 +8,18 @@ typedef ulong pclr_u64;
 #define PCLR_LOCAL __local
 #define PCLR_RESTRICT restrict
 #define PCLR_SHARED __local
-#define PCLR_FN static inline
 #define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_YREF PCLR_GLOBAL const pclr_t2 *
+#define PCLR_YAT(e) (in2 + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_V2REF PCLR_GLOBAL const pclr_vec2 *
+#define PCLR_V2AT(p) ((PCLR_GLOBAL const pclr_vec2 *)(p))
 /* Orders a group's partial before its ticket, device-wide. */
 #if __OPENCL_C_VERSION__ >= 200
 #define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
@@ -293,14 +300,14 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         cell_hi = -1;
     }
     PCLR_BARRIER();
-    PCLR_GLOBAL const pclr_t2 *q = in2 + offset2; /* y, element for element with x */
+    PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
-    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 4) % PCLR_VECTOR) % PCLR_VECTOR;
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
     const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
-    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
-    PCLR_GLOBAL const pclr_vec2 *qv = (PCLR_GLOBAL const pclr_vec2 *)(q + head); /* the host saw that y lines up */
+    PCLR_VREF pv = PCLR_VAT(p + head);
+    PCLR_V2REF qv = PCLR_V2AT(q + head); /* the host saw that y lines up */
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
@@ -331,7 +338,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
-    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
     pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
     sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);

@@ -4,6 +4,24 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
+#define PCLR_FN
+#define PCLR_BARRIER() barrier()
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_ELEMENT_AT(p) (p)
+#define PCLR_VREF uint64_t
+#define PCLR_VAT(p) ((p) / PCLR_VECTOR)
+#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_STORE_PARTIAL(k, s) pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_COUNTER counter
+#define PCLR_LDS_PARAM uint pclr_no_lds
+#define PCLR_LDS_ARG 0u
+#define PCLR_STATES_VIEW uint
+#define PCLR_STATES_ARG 0u
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 8
@@ -51,6 +69,7 @@ pclr_s pclr_identity(void) {
     s.hi = uintBitsToFloat(0xff800000u);
     return s;
 }
+#define PCLR_IDENTITY pclr_identity()
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
     a.lo = pclr_min(a.lo, b.lo);
     a.hi = pclr_max(a.hi, b.hi);
@@ -62,7 +81,6 @@ pclr_s pclr_lift(pclr_v x) {
     s.hi = x;
     return s;
 }
-pclr_s pclr_fold1(pclr_s acc, uint64_t r) { return pclr_merge(acc, pclr_lift(pclr_v(unpackHalf2x16(pclr_xw((args.offset + r) >> 1) >> (uint((args.offset + r) & 1ul) * 16u)).x))); }
 /* Folds one load (its first element at relative index i) into the accumulator, as a small tree. */
 pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
     const pclr_s e0 = pclr_lift(pclr_v(unpackHalf2x16(v[0] >> 0u).x));
@@ -75,79 +93,116 @@ pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
     const pclr_s e7 = pclr_lift(pclr_v(unpackHalf2x16(v[3] >> 16u).x));
     return pclr_merge(acc, pclr_merge(pclr_merge(pclr_merge(e0, e1), pclr_merge(e2, e3)), pclr_merge(pclr_merge(e4, e5), pclr_merge(e6, e7))));
 }
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_foldv((acc), (v), (i))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
 shared bool is_last;
-/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
-pclr_s pclr_tree(pclr_s acc) {
-    const uint lid = gl_LocalInvocationID.x;
-    barrier(); /* lds may still be read by an earlier call */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
     lds[lid] = acc;
-    barrier();
-    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
         if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        barrier();
+        PCLR_BARRIER();
     }
     return lds[0];
 }
-#define pclr_group_reduce pclr_tree
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
+#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
+#define pclr_t pclr_v /* an element's value */
+pclr_t pclr_x(uint64_t e) { return pclr_v(unpackHalf2x16(pclr_xw((e) >> 1) >> (uint((e) & 1ul) * 16u)).x); }
+pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
+    const pclr_v v = x;
+    return pclr_merge(acc, pclr_lift(v));
+}
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
+#define pclr_in pclr_in_x /* one load: words of x */
+#define PCLR_LOAD(j) xv[uint(pv + (j))]
 /* ---- the kernel ---- */
-#define pclr_in pclr_in_x
-#define pclr_load(j, j2) xv[uint(j)]
-#define PCLR_FOLDV(acc, v, i) pclr_foldv((acc), (v), (i))
 void main() {
-    const uint lid = gl_LocalInvocationID.x;
-    const uint64_t group = uint64_t(gl_WorkGroupID.x), groups = uint64_t(gl_NumWorkGroups.x);
-    const uint64_t thread = group * PCLR_GROUP + lid, n = args.n;
-    pclr_s acc = pclr_identity();
-    /* Level 1, in-thread. Elements before the first whole load form the head. */
-    uint64_t head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;
+    const uint64_t offset = args.offset, n = args.n;
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_XREF p = PCLR_XAT(offset);
+    pclr_s acc = PCLR_IDENTITY;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) acc = pclr_fold1(acc, thread);
-    const uint64_t rest = n - head, nvec = rest / PCLR_VECTOR;
-    const uint64_t vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    PCLR_VREF pv = PCLR_VAT(p + head);
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
-        for (uint k = 0u; k < PCLR_UNROLL; ++k) v[k] = pclr_load(vx + i + k * stride, vy + i + k * stride);
-        for (uint k = 0u; k < PCLR_UNROLL; ++k) acc = PCLR_FOLDV(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
     }
-    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */
-    for (uint k = 0u; k < PCLR_UNROLL - 1; ++k)
-        if (i + k * stride < end) acc = PCLR_FOLDV(acc, pclr_load(vx + i + k * stride, vy + i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
-    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */
-    if (nvec * PCLR_VECTOR + thread < rest) acc = pclr_fold1(acc, head + nvec * PCLR_VECTOR + thread);
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
-    acc = pclr_group_reduce(acc);
+    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
     /* Level 3, between groups. */
-    if (groups == 1ul) {
-        if (lid == 0u) pclr_store_out(args.out_at, acc);
+    if (groups == 1) {
+        if (lid == 0) PCLR_STORE_OUT(0, acc);
         return;
     }
     /* the last group to finish folds the partials in a fixed order (deterministic) */
-    if (lid == 0u) {
-        pclr_store_partial(uint(group) * PCLR_STATE_WORDS, acc);
-        memoryBarrierBuffer(); /* release: the partial before the ticket */
-        is_last = atomicAdd(counter, 1u) == uint(groups) - 1u;
+    if (lid == 0) {
+        PCLR_STORE_PARTIAL(group, acc);
+        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
+        is_last = atomicAdd(counter, 1u) == groups - 1;
+        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
     }
-    barrier();
+    PCLR_BARRIER();
     if (is_last) {
-        memoryBarrierBuffer(); /* acquire */
-        acc = pclr_identity();
+        PCLR_DEVICE_FENCE();
+        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
+        acc = PCLR_IDENTITY;
         /* four loads in flight: the fold's time is L2 round trips */
-        for (uint j = lid; j < uint(groups); j += 4u * PCLR_GROUP) {
-            const pclr_s a = pclr_partial(j);
-            const pclr_s b = j + PCLR_GROUP < uint(groups) ? pclr_partial(j + PCLR_GROUP) : pclr_identity();
-            const pclr_s c = j + 2u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 2u * PCLR_GROUP) : pclr_identity();
-            const pclr_s d = j + 3u * PCLR_GROUP < uint(groups) ? pclr_partial(j + 3u * PCLR_GROUP) : pclr_identity();
+        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
+            const pclr_s a = PCLR_PARTIAL(vp, j);
+            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
             acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
         }
-        acc = pclr_tree(acc);
-        if (lid == 0u) {
-            pclr_store_out(args.out_at, acc);
-            counter = 0u;
+        acc = pclr_tree_rolled(acc, PCLR_LDS_ARG);
+        if (lid == 0) {
+            PCLR_STORE_OUT(0, acc);
+            PCLR_COUNTER = 0;
         }
     }
 }

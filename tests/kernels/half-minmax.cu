@@ -13,6 +13,16 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_COUNTER (*counter)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -85,7 +95,7 @@ PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
         if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
     return v;
 }
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;
     acc = pclr_wave_reduce(acc, PCLR_WAVE);
     PCLR_BARRIER(); /* lds may still be read by an earlier call */
@@ -149,15 +159,15 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
-    PCLR_GLOBAL const pclr_t *p = in + offset;
+    PCLR_XREF p = PCLR_XAT(offset);
     pclr_s acc = PCLR_IDENTITY;
     if (lid == 0 && groups > 1) is_last = atomicAdd(counter, 1u) == groups - 1; /* the last to start folds */
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
-    pclr_u64 head = (PCLR_VECTOR - ((pclr_u64)p / 2) % PCLR_VECTOR) % PCLR_VECTOR;
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) PCLR_FOLD1(acc, p[thread], thread);
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
     const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
-    PCLR_GLOBAL const pclr_vec *pv = (PCLR_GLOBAL const pclr_vec *)(p + head);
+    PCLR_VREF pv = PCLR_VAT(p + head);
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
@@ -179,12 +189,12 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
-    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, p[head + nvec * PCLR_VECTOR + thread], head + nvec * PCLR_VECTOR + thread);
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
-    acc = pclr_group_reduce(acc, lds);
+    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
     /* Level 3, between groups. */
     if (groups == 1) {
-        if (lid == 0) out[0] = acc;
+        if (lid == 0) PCLR_STORE_OUT(0, acc);
         return;
     }
     /* the group that started last folds the states in a fixed order (deterministic) */
@@ -199,10 +209,10 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             const pclr_s a = s[0], b = s[1], c = s[2], d = s[3];
             acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
         }
-        acc = pclr_group_reduce(acc, lds);
+        acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
         if (lid == 0) {
-            out[0] = acc;
-            *counter = 0;
+            PCLR_STORE_OUT(0, acc);
+            PCLR_COUNTER = 0;
         }
     }
 }

@@ -12,6 +12,19 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_TICKET(k) atomic_inc(ctl + 1 + (k))
+#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
 /* Orders a group's partial before its ticket, device-wide. */
 #if __OPENCL_C_VERSION__ >= 200
 #define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
@@ -30,7 +43,7 @@ typedef pclr_t pclr_s; /* the state: the element itself */
 #define PCLR_IDENTITY 0.0f
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;
     PCLR_BARRIER();
     lds[lid] = acc;
@@ -43,18 +56,6 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return lds[0];
 }
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
-#define PCLR_CTL(k) ctl[k]
-#define PCLR_TICKET(k) atomic_inc(ctl + 1 + (k))
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_ARG lds
-#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
-#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
-#define PCLR_STATES_ARG partials
 /* ---- the layout: rows, 256 work-items per row ---- */
 PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {
     PCLR_STATES_VIEW vp = partials; /* written by other groups */

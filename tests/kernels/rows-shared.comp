@@ -4,6 +4,24 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
+#define PCLR_FN
+#define PCLR_BARRIER() barrier()
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_STORE_PARTIAL(k, s) pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_UNUSED(x)
+#define PCLR_LDS_PARAM uint pclr_no_lds
+#define PCLR_LDS_ARG 0u
+#define PCLR_STATES_VIEW uint
+#define PCLR_STATES_ARG 0u
+#define PCLR_CTL(k) ctl[uint(k)]
+#define PCLR_TICKET(k) atomicAdd(ctl[uint(1u + (k))], 1u)
+#define PCLR_STATES_PARAM uint partials
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 layout(local_size_x = PCLR_GROUP) in;
@@ -28,62 +46,55 @@ uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the operation: sum, accumulate native ---- */
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */
-struct pclr_s { float s; };
+#define pclr_s float /* the state: one value */
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
-    outw[at + 0u] = floatBitsToUint(s.s);
+    outw[at + 0u] = floatBitsToUint(s);
 }
 void pclr_store_partial(uint at, pclr_s s) {
-    pw[at + 0u] = floatBitsToUint(s.s);
+    pw[at + 0u] = floatBitsToUint(s);
 }
 /* a partial another group wrote (pw is coherent) */
 pclr_s pclr_partial(uint j) {
     const uint at = j * PCLR_STATE_WORDS;
     pclr_s s;
-    s.s = uintBitsToFloat(pw[at + 0u]);
+    s = uintBitsToFloat(pw[at + 0u]);
     return s;
 }
 pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 pclr_s pclr_identity(void) {
     pclr_s s;
-    s.s = pclr_a(0);
+    s = pclr_a(0);
     return s;
 }
+#define PCLR_IDENTITY pclr_identity()
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    a.s = pclr_add(a.s, b.s);
+    a = pclr_add(a, b);
     return a;
 }
 pclr_s pclr_lift(pclr_v x) {
     pclr_s s;
-    s.s = pclr_a(x);
+    s = pclr_a(x);
     return s;
 }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
 shared bool is_last;
-/* The divergence-free tree (the loop's bounds are constants: compilers unroll it). */
-pclr_s pclr_tree(pclr_s acc) {
-    const uint lid = gl_LocalInvocationID.x;
-    barrier(); /* lds may still be read by an earlier call */
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
     lds[lid] = acc;
-    barrier();
-    for (uint s = PCLR_GROUP / 2; s > 0u; s >>= 1) {
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
         if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
-        barrier();
+        PCLR_BARRIER();
     }
     return lds[0];
 }
-#define pclr_group_reduce pclr_tree
-/* ---- the layout's words: the layout kernel is the C dialects' text ---- */
-#define PCLR_FN
-#define PCLR_BARRIER() barrier()
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
-#define PCLR_LID gl_LocalInvocationID.x
-#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
-#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
-#define PCLR_IDENTITY pclr_identity()
 #define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
-pclr_s pclr_group_reduce(pclr_s acc, uint no_lds) { return pclr_group_reduce(acc); }
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(uintBitsToFloat(pclr_xw((e)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
@@ -91,18 +102,6 @@ pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
     return pclr_merge(acc, pclr_lift(v));
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
-#define PCLR_XREF uint64_t
-#define PCLR_XAT(e) (e)
-#define PCLR_LD(p, k) pclr_x((p) + (k))
-#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
-#define PCLR_STORE_PARTIAL(k, s) pclr_store_partial(uint(k) * PCLR_STATE_WORDS, (s))
-#define PCLR_CTL(k) ctl[uint(k)]
-#define PCLR_TICKET(k) atomicAdd(ctl[uint(1u + (k))], 1u)
-#define PCLR_UNUSED(x)
-#define PCLR_LDS_ARG 0u
-#define PCLR_STATES_PARAM uint partials
-#define PCLR_STATES_VIEW uint
-#define PCLR_STATES_ARG 0u
 /* ---- the layout: rows, 256 work-items per row ---- */
 PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {
     PCLR_STATES_VIEW vp = partials; /* written by other groups */

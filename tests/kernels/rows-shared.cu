@@ -13,6 +13,19 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_TICKET(k) atomicAdd(ctl + 1 + (k), 1u)
+#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
 /* Release/acquire between groups: fence.acq_rel is the light fence for that
    pattern (__threadfence is a sequentially consistent fence.sc). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
@@ -39,7 +52,7 @@ PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
         if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
     return v;
 }
-PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;
     acc = pclr_wave_reduce(acc, PCLR_WAVE);
     PCLR_BARRIER(); /* lds may still be read by an earlier call */
@@ -51,18 +64,6 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LOCAL pclr_s *lds) {
     }
     return acc;
 }
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
-#define PCLR_CTL(k) ctl[k]
-#define PCLR_TICKET(k) atomicAdd(ctl + 1 + (k), 1u)
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_ARG lds
-#define PCLR_STATES_PARAM PCLR_GLOBAL pclr_s *partials
-#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
-#define PCLR_STATES_ARG partials
 /* ---- the layout: rows, 256 work-items per row ---- */
 PCLR_FN pclr_s pclr_fold_partials(PCLR_STATES_PARAM, pclr_u64 first, pclr_u64 split, uint from, uint step) {
     PCLR_STATES_VIEW vp = partials; /* written by other groups */

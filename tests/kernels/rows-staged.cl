@@ -11,6 +11,13 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
 #define PCLR_GROUP 256
 typedef float pclr_t;
 /* ---- the operation: max ---- */
@@ -26,13 +33,6 @@ PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 #endif
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_CAST(T, x) ((T)(x))
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_ARG lds
 /* ---- the layout: rows, 1 work-item per row ---- */
 #define PCLR_LANES 1
 #define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */

@@ -12,13 +12,6 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
-#define PCLR_GROUP 256
-typedef float pclr_t;
-/* ---- the operation: sum ---- */
-typedef pclr_t pclr_s; /* the state: the element itself */
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
-#define PCLR_IDENTITY 0.0f
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
 #define PCLR_XREF PCLR_GLOBAL const pclr_t *
 #define PCLR_XAT(e) (in + (e))
 #define PCLR_LD(p, k) (p)[k]
@@ -27,6 +20,13 @@ PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
 #define PCLR_UNUSED(x) (void)(x)
 #define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
 #define PCLR_LDS_ARG lds
+#define PCLR_GROUP 256
+typedef float pclr_t;
+/* ---- the operation: sum ---- */
+typedef pclr_t pclr_s; /* the state: the element itself */
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
+#define PCLR_IDENTITY 0.0f
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return a + b; }
 /* ---- the layout: rows, 4 work-items per row ---- */
 #define PCLR_LANES 4
 /* a team's values in a tree through local memory; its lane 0 gets the result */

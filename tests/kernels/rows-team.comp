@@ -4,6 +4,20 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
+#define PCLR_SHARED shared
+#define PCLR_FN
+#define PCLR_BARRIER() barrier()
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
+#define PCLR_CAST(T, x) T(x)
+#define PCLR_UNUSED(x)
+#define PCLR_LDS_PARAM uint pclr_no_lds
+#define PCLR_LDS_ARG 0u
 #define PCLR_GROUP 256
 layout(local_size_x = PCLR_GROUP) in;
 #define pclr_in_x uint /* one load of x: 4 bytes */
@@ -27,36 +41,29 @@ uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the operation: sum, accumulate native ---- */
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */
-struct pclr_s { float s; };
+#define pclr_s float /* the state: one value */
 #define PCLR_STATE_WORDS 1u
 void pclr_store_out(uint at, pclr_s s) {
-    outw[at + 0u] = floatBitsToUint(s.s);
+    outw[at + 0u] = floatBitsToUint(s);
 }
 pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 pclr_s pclr_identity(void) {
     pclr_s s;
-    s.s = pclr_a(0);
+    s = pclr_a(0);
     return s;
 }
+#define PCLR_IDENTITY pclr_identity()
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
-    a.s = pclr_add(a.s, b.s);
+    a = pclr_add(a, b);
     return a;
 }
 pclr_s pclr_lift(pclr_v x) {
     pclr_s s;
-    s.s = pclr_a(x);
+    s = pclr_a(x);
     return s;
 }
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 shared pclr_s lds[PCLR_GROUP];
-/* ---- the layout's words: the layout kernel is the C dialects' text ---- */
-#define PCLR_FN
-#define PCLR_SHARED shared
-#define PCLR_BARRIER() barrier()
-#define PCLR_LID gl_LocalInvocationID.x
-#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
-#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
-#define PCLR_IDENTITY pclr_identity()
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(uintBitsToFloat(pclr_xw((e)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
@@ -64,14 +71,6 @@ pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
     return pclr_merge(acc, pclr_lift(v));
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
-#define PCLR_XREF uint64_t
-#define PCLR_XAT(e) (e)
-#define PCLR_LD(p, k) pclr_x((p) + (k))
-#define PCLR_STORE_OUT(k, s) pclr_store_out(args.out_at + uint(k) * PCLR_STATE_WORDS, (s))
-#define PCLR_CAST(T, x) T(x)
-#define PCLR_UNUSED(x)
-#define PCLR_LDS_PARAM uint pclr_no_lds
-#define PCLR_LDS_ARG 0u
 /* ---- the layout: rows, 8 work-items per row ---- */
 #define PCLR_LANES 8
 /* a team's values in a tree through local memory; its lane 0 gets the result */

@@ -12,6 +12,16 @@ typedef ulong pclr_u64;
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_OFFSET(k) offsets[k]
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 typedef float pclr_t;
@@ -54,16 +64,6 @@ PCLR_FN pclr_s pclr_lift(pclr_v x) {
 }
 #define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_CTL(k) ctl[k]
-#define PCLR_OFFSET(k) offsets[k]
-#define PCLR_CAST(T, x) ((T)(x))
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
-#define PCLR_LDS_ARG lds
 /* ---- the layout: segments, 32 work-items per row ---- */
 #define PCLR_LANES 32
 /* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked

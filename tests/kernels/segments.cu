@@ -11,6 +11,15 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_LDS_ARG lds
+#define PCLR_CTL(k) ctl[k]
+#define PCLR_OFFSET(k) offsets[k]
 #define PCLR_WAVE 32
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
@@ -68,15 +77,6 @@ PCLR_FN pclr_s pclr_wave_reduce(pclr_s v, uint width) {
         if (delta < width) v = pclr_merge(v, PCLR_SHFL_DOWN(v, delta));
     return v;
 }
-#define PCLR_XREF PCLR_GLOBAL const pclr_t *
-#define PCLR_XAT(e) (in + (e))
-#define PCLR_LD(p, k) (p)[k]
-#define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_CTL(k) ctl[k]
-#define PCLR_OFFSET(k) offsets[k]
-#define PCLR_CAST(T, x) ((T)(x))
-#define PCLR_UNUSED(x) (void)(x)
-#define PCLR_LDS_ARG lds
 /* ---- the layout: segments, 32 work-items per row ---- */
 #define PCLR_LANES 32
 /* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked
