@@ -3190,9 +3190,10 @@ static void pclr__gen_words(pclr__gen *g, const pclr_config *c, void (*fn)(pclr_
             for (j = -1; !used[k] && j < 48 && (j < 0 || def[j]); ++j)
                 if (j < 0 ? pclr__text_uses(body, name[k]) : used[j] && pclr__text_uses(def[j] + 8, name[k])) used[k] = more = 1;
     for (k = 0; def[k]; ++k) {
-        char own[48]; /* (a kernel part that spells the word its own way: the exact sum's) */
+        char own[48], undef[48]; /* (a kernel part that spells the word its own way: the exact sum's) */
         snprintf(own, sizeof own, "#define %s", name[k]);
-        if (used[k] && !pclr__text_uses(body, own)) pclr__put(g->w, def[k]);
+        snprintf(undef, sizeof undef, "#undef %s", name[k]);
+        if (used[k] && (!pclr__text_uses(body, own) || pclr__text_uses(body, undef))) pclr__put(g->w, def[k]);
     }
     pclr__put(g->w, body);
     free(body);
@@ -4302,7 +4303,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "    return a;\n}\n"
                     "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n");
     if (V == 1) ;
-    else if (glsl) pclr__put(g->w, "#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)\n");
+    else if (glsl) /* (GLSL reads the element at its index: x, its word, is not taken apart) */
+        pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), pclr_value_at(i) PCLR_GROUP_CELLS)\n");
     else {
         pclr__gen_elem(g, -1, a, sizeof a);
         PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(%s) PCLR_GROUP_CELLS)\n", a);
@@ -4429,63 +4431,26 @@ static void pclr__gen_exact_round(pclr__gen *g, const pclr_config *c) {
         glsl ? (dbl ? "0x7ff8000000000000ul" : "0x7fc00000ul") : dbl ? "((pclr_u64)0x7ff8000000000000)" : "((pclr_u64)0x7fc00000)");
 }
 
-/* Level 1's frame in GLSL (pclr__gen_level1's in C: there the head is found
-   from x's address, here from its first element's index in the binding; the
-   exact sum does not depend on the split). loop: the main loop's text. */
-static void pclr__gen_exact_level1_glsl(pclr__gen *g, const pclr_config *c, const char *loop) {
-    if (c->vector_width > 1)
-        pclr__put(g->w, "    /* Level 1, in-thread. Elements before the first whole load form the head. */\n"
-                        "    pclr_u64 head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;\n"
-                        "    if (head > n) head = n;\n"
-                        "    if (thread < head) PCLR_FOLD1(acc, thread);\n");
-    else pclr__put(g->w, "    /* Level 1, in-thread. */\n    const pclr_u64 head = 0;\n");
-    pclr__put(g->w, "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n"
-                    "    const pclr_u64 vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */\n");
-    if (c->stride == PCLR_STRIDE_GLOBAL) pclr__put(g->w, PCLR__TEXT_STRIDE_GLOBAL);
-    else pclr__put(g->w, "    /* local stride: work-item t walks its own contiguous block of loads (CPU-friendly) */\n"
-                         "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
-                         "    pclr_u64 i = thread * block;\n"
-                         "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, loop);
-    if (c->unroll > 1)
-        pclr__put(g->w, "    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */\n"
-                        "    for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
-                        "        if (i + k * stride < end) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n");
-    if (c->vector_width > 1)
-        pclr__put(g->w, "    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */\n"
-                        "    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, head + nvec * PCLR_VECTOR + thread);\n");
-}
-
 /* The exact kernel: levels 1 and 2 as the others, level 3 through the cells. */
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
     const int glsl = pclr__xglsl(c);
     pclr__gen_exact_ops(g, c);
     pclr__gen_exact_group(g, c);
     pclr__gen_exact_round(g, c);
-    if (glsl) {
-        pclr__put(g->w, "/* ---- the kernel ---- */\n");
-        if (g->map && g->map->y)
-            pclr__put(g->w, "struct pclr_in { pclr_in_x x; pclr_in_y y; }; /* one load: a vector of x and one of y */\n"
-                            "pclr_in pclr_load(uint64_t j, uint64_t j2) { pclr_in r; r.x = xv[uint(j)]; r.y = yv[uint(j2)]; return r; }\n"
-                            "#define PCLR_LOAD(j) pclr_load(vx + (j), vy + (j))\n");
-        else pclr__put(g->w, "#define pclr_in pclr_in_x\n#define PCLR_LOAD(j) xv[uint(vx + (j))]\n");
-        pclr__put(g->w, "void main() {\n"
-                        "    const pclr_u64 n = args.n;\n"
-                        "    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */\n");
-    } else {
-        pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
-                                 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
-                                 "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
-                                 "                             PCLR_GLOBAL uint *counter");
-        pclr__put(g->w, "    /* total: the launch's cells, then a word of specials flags; zero between launches */\n");
+    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                             "                             PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,\n"
+                             "                             PCLR_GLOBAL uint *counter");
+    pclr__put(g->w, "    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */\n");
+    if (!glsl) { /* (GLSL's shared memory is global: pclr__gen_exact_group) */
         pclr__gen_exact_shared(g, c, "    ", 1);
         pclr__gen_exact_shared(g, c, "    ", 0);
     }
     pclr__put(g->w,
         "    const uint lid = PCLR_LID;\n"
         "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
-        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n");
-    if (!glsl) pclr__put(g->w, "    PCLR_GLOBAL const pclr_t *p = in + offset;\n");
+        "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
+        "    PCLR_XREF p = PCLR_XAT(offset);\n");
     pclr__put(g->w,
         "    pclr_lanes acc = pclr_lanes_zero();\n"
         "    for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;\n"
@@ -4513,8 +4478,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
             "        }\n"
             "    }\n";
-        if (glsl) pclr__gen_exact_level1_glsl(g, c, loop);
-        else pclr__gen_level1(g, c, loop);
+        pclr__gen_level1(g, c, loop);
     }
     PCLR__GEN_PUTF(g,
         "    /* Level 2, in-group. */\n"

@@ -13,6 +13,8 @@ typedef unsigned long long pclr_u64;
 #define PCLR_LID ((uint)threadIdx.x)
 #define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
 #define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
 #define PCLR_YREF PCLR_GLOBAL const pclr_t2 *
 #define PCLR_YAT(e) (in2 + (e))
 #define PCLR_LD(p, k) (p)[k]
@@ -290,7 +292,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,
                              PCLR_GLOBAL uint *counter,
                              PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2) {
-    /* total: the launch's cells, then a word of specials flags; zero between launches */
+    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */
     PCLR_SHARED pclr_acc lds[PCLR_GROUP / PCLR_WAVE];
     PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */
     PCLR_SHARED uint specials;
@@ -299,7 +301,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
-    PCLR_GLOBAL const pclr_t *p = in + offset;
+    PCLR_XREF p = PCLR_XAT(offset);
     pclr_lanes acc = pclr_lanes_zero();
     for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;
     if (lid == 0) {

@@ -8,10 +8,13 @@ typedef ulong pclr_u64;
 #define PCLR_LOCAL __local
 #define PCLR_RESTRICT restrict
 #define PCLR_SHARED __local
+#define PCLR_FN static inline
 #define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
 #define PCLR_LID ((uint)get_local_id(0))
 #define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
 #define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
 #define PCLR_LD(p, k) (p)[k]
 #define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
 #define PCLR_VREF PCLR_GLOBAL const pclr_vec *
@@ -254,7 +257,7 @@ typedef pclr_vec pclr_in; /* one load: a vector of x */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
                              PCLR_GLOBAL pclr_r *out, PCLR_GLOBAL pclr_i64 *total,
                              PCLR_GLOBAL uint *counter) {
-    /* total: the launch's cells, then a word of specials flags; zero between launches */
+    /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */
     PCLR_SHARED pclr_acc lds[PCLR_GROUP];
     PCLR_SHARED pclr_i64 cells[PCLR_CELLS + 1]; /* the group's (+1: room for the rounding's carry) */
     PCLR_SHARED uint specials;
@@ -263,7 +266,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
-    PCLR_GLOBAL const pclr_t *p = in + offset;
+    PCLR_XREF p = PCLR_XAT(offset);
     pclr_lanes acc = pclr_lanes_zero();
     for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;
     if (lid == 0) {

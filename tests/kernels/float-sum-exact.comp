@@ -4,6 +4,12 @@
 #extension GL_ARB_gpu_shader_int64 : require
 /* ---- GLSL 4.50 compute (Vulkan) ---- */
 #define pclr_u64 uint64_t
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_ELEMENT_AT(p) (p)
+#define PCLR_VREF uint64_t
+#define PCLR_VAT(p) ((p) / PCLR_VECTOR)
 #define PCLR_GROUP 256
 #define PCLR_UNROLL 4
 #define PCLR_VECTOR 4
@@ -209,7 +215,7 @@ PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {
     return a;
 }
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
-#define PCLR_FOLD1(acc, r) (acc) = pclr_fold_one((acc), pclr_value_at(r) PCLR_GROUP_CELLS)
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), pclr_value_at(i) PCLR_GROUP_CELLS)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 PCLR_SHARED pclr_acc lds[PCLR_GROUP];
 PCLR_FN pclr_acc pclr_group_sum(pclr_acc acc PCLR_LDS_PARAM PCLR_CELLS_PARAMS) {
@@ -272,15 +278,16 @@ PCLR_FN pclr_r pclr_round(int lo, int hi, uint flags PCLR_CELLS_PARAMS) {
        out of the rounding) steps the exponent; past the largest value it gives inf */
     return PCLR_RESULT(sign | ((PCLR_CAST(pclr_u64, ulp - PCLR_SUB_ULP) << (PCLR_MANT - 1)) + kept));
 }
+#define pclr_in pclr_in_x /* one load: words of x */
+#define PCLR_LOAD(j) xv[uint(pv + (j))]
 /* ---- the kernel ---- */
-#define pclr_in pclr_in_x
-#define PCLR_LOAD(j) xv[uint(vx + (j))]
 void main() {
-    const pclr_u64 n = args.n;
+    const uint64_t offset = args.offset, n = args.n;
     /* the launch's cells (PCLR_TOTAL), then a word of specials flags; zero between launches */
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_XREF p = PCLR_XAT(offset);
     pclr_lanes acc = pclr_lanes_zero();
     for (uint k = lid; k <= PCLR_CELLS; k += PCLR_GROUP) cells[k] = 0;
     if (lid == 0) {
@@ -289,12 +296,12 @@ void main() {
         cell_hi = -1;
     }
     PCLR_BARRIER();
-    /* Level 1, in-thread. Elements before the first whole load form the head. */
-    pclr_u64 head = (PCLR_VECTOR - args.offset % PCLR_VECTOR) % PCLR_VECTOR;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
-    if (thread < head) PCLR_FOLD1(acc, thread);
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
     const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
-    const pclr_u64 vx = (args.offset + head) / PCLR_VECTOR, vy = (args.offset2 + head) / PCLR_VECTOR; /* the first loads */
+    PCLR_VREF pv = PCLR_VAT(p + head);
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
@@ -314,11 +321,18 @@ void main() {
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
     }
-    /* the last, partial round (fewer than PCLR_UNROLL loads left), folded under a guard */
-    for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
-        if (i + k * stride < end) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
-    /* the tail: fewer than PCLR_VECTOR elements after the last whole load */
-    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, head + nvec * PCLR_VECTOR + thread);
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
     pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
     sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);
