@@ -1297,12 +1297,13 @@ PCLR_EXTERN_C_END
 "        is_last = " TICKET " == groups - 1;\n" \
 "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
 "    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
-/* CUDA's generated kernels: the ticket is pclr_ticket (PCLR__TEXT_TICKET_FN_CUDA) */
-#define PCLR__TEXT_LAST_GROUP_CUDA(TREE) \
+/* CUDA's and GLSL's generated kernels: TICKET is a call of pclr_ticket, which releases the
+   group's partial (PCLR__TEXT_TICKET_FN_CUDA: an acq_rel atomic; GLSL: a fence, then the atomic) */
+#define PCLR__TEXT_LAST_GROUP_TICKET(TICKET, TREE) \
 "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
 "        PCLR_STORE_PARTIAL(group, acc);\n" \
-"        is_last = pclr_ticket(counter) == groups - 1;\n" \
+"        is_last = " TICKET " == groups - 1;\n" \
 "    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
 #define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
 "    PCLR_BARRIER();\n" \
@@ -3829,9 +3830,10 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, "    /* Level 3: each group writes its value; the host runs a second pass. */\n"
                         "    if (lid == 0) PCLR_STORE_OUT(group, acc);\n"
                         "}\n");
-    else if (c->finish == PCLR_FINISH_LAST_GROUP && g->cuda)
-        PCLR__GEN_PUTF(g, pclr__words_finish(c, g->l.size) ? PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s")
-                                                : PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_CUDA("%s"), tree);
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && pclr__words_finish(c, g->l.size))
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s"), tree);
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && (g->cuda || g->glsl))
+        PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET("%s", "%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()", tree);
     else if (c->finish == PCLR_FINISH_LAST_GROUP)
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket, tree);
     else { /* the running value in one word of the partials, by the dialect's atomics */
@@ -4899,7 +4901,9 @@ static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
     int k;
     static const char *const words[][2] = {
         {"PCLR_DEVICE_FENCE", "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n"},
-        {"PCLR_PARTIAL", "#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"}};
+        {"PCLR_PARTIAL", "#define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))\n"},
+        {"pclr_ticket", "/* The ticket: the fence releases this group's partial before it. */\n"
+                        "uint pclr_ticket() { memoryBarrierBuffer(); return atomicAdd(counter, 1u); }\n"}};
     for (k = 0; k < (int)(sizeof words / sizeof words[0]); ++k)
         if (pclr__after_uses(g, words[k][0])) pclr__put(g->w, words[k][1]);
     for (k = 0; k <= y; ++k) { /* pclr_t and pclr_x; a map's y: pclr_t2 and pclr_y */

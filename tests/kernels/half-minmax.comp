@@ -127,6 +127,8 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
 }
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_PARTIAL(vp, j) pclr_partial(uint(j))
+/* The ticket: the fence releases this group's partial before it. */
+uint pclr_ticket() { memoryBarrierBuffer(); return atomicAdd(counter, 1u); }
 #define pclr_t pclr_v /* an element's value */
 pclr_t pclr_x(uint64_t e) { return pclr_v(unpackHalf2x16(pclr_xw((e) >> 1) >> (uint((e) & 1ul) * 16u)).x); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
@@ -182,9 +184,7 @@ void main() {
     /* the last group to finish folds the partials in a fixed order (deterministic) */
     if (lid == 0) {
         PCLR_STORE_PARTIAL(group, acc);
-        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
-        is_last = atomicAdd(counter, 1u) == groups - 1;
-        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
+        is_last = pclr_ticket() == groups - 1;
     }
     PCLR_BARRIER();
     if (is_last) {
