@@ -15,9 +15,23 @@
 #include "cpu_anchor.h"
 #include "pclreduce.h"
 
-typedef _Float16 cpu_anchor_h16;
+typedef uint16_t cpu_anchor_h16;
 #define LD(x, i) (x)[i]
-#define LDH(x, i) ((float)(x)[i])
+/* binary16 bits to float without a branch or a library call (GCC 12 converts _Float16 by calling
+   __extendhfsf2 per element): the magnitude's bits shifted into place times 2^112 (exact for normal
+   and subnormal halves), infinities and NaNs rebuilt, the sign put back */
+static inline float cpu_anchor_half(uint16_t h) {
+    const uint32_t a = (uint32_t)(h & 0x7fffu) << 13, s = (uint32_t)(h & 0x8000u) << 16;
+    float f, r;
+    uint32_t b;
+    memcpy(&f, &a, 4);
+    f *= 0x1p112f;
+    memcpy(&b, &f, 4);
+    b = (a >= (0x7c00u << 13) ? (a | 0x7f800000u) : b) | s;
+    memcpy(&r, &b, 4);
+    return r;
+}
+#define LDH(x, i) cpu_anchor_half((x)[i])
 
 /* sum of n elements of ET into sum type S (computed in US: unsigned for integers, so it wraps) */
 #define A_SUM(name, ET, US, S, LOAD)                                      \
