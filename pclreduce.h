@@ -909,11 +909,11 @@ PCLR_API size_t pclr_describe(const pclr_context *ctx, char *buf, size_t cap);
 "#ifndef PCLR_IDENTITY\n#define PCLR_IDENTITY PCLR_CAT(PCLR_IDENTITY_, PCLR_T)\n#endif\n" \
 "#if defined(PCLR_OP_sum) && defined(PCLR_TYPE_int)\n" PCLR__TEXT_MERGE_BITS(PCLR__MERGE_SUM) PCLR__TEXT_MERGE_INT_##D \
 "#elif defined(PCLR_OP_sum)\n" PCLR__TEXT_MERGE(PCLR__MERGE_SUM) \
-"#elif defined(PCLR_OP_min) && defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
-"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN) PCLR__TEXT_MERGE_VIA("min") \
+"#elif defined(PCLR_OP_min) && defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN_##D) PCLR__TEXT_MERGE_VIA("min") \
+"#elif defined(PCLR_OP_min) && PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "min", PCLR__MERGE_MIN_NAN_##D) PCLR__TEXT_MERGE_VIA("min") \
 "#elif defined(PCLR_OP_min)\n" PCLR__TEXT_MERGE(PCLR__MERGE_MIN) \
-"#elif defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
-"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN) PCLR__TEXT_MERGE_VIA("max") \
+"#elif defined(PCLR_TYPE_double)\n" PCLR__TEXT_DMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN_##D) PCLR__TEXT_MERGE_VIA("max") \
+"#elif PCLR_IS_FLOAT\n" PCLR__TEXT_FMINMAX(PCLR__SM80_##D, "max", PCLR__MERGE_MAX_NAN_##D) PCLR__TEXT_MERGE_VIA("max") \
 "#else\n" PCLR__TEXT_MERGE(PCLR__MERGE_MAX) "#endif\n"
 #define PCLR__MF_GROUP_CL PCLR__TEXT_TREE_ROLLED PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_TREE_UNROLLED("1") PCLR__TEXT_RETURN_LDS
 #define PCLR__MF_GROUP_CUDA PCLR__TEXT_SHFL_CUDA PCLR__TEXT_WAVE_REDUCE PCLR__TEXT_GROUP_REDUCE PCLR__TEXT_SHUFFLE_WAVES
@@ -947,6 +947,12 @@ PCLR_EXTERN_C_END
 #define PCLR__MERGE_MIN_NAN "(a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b"
 #define PCLR__MERGE_MAX "a > b ? a : b"
 #define PCLR__MERGE_MAX_NAN "(a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b"
+/* OpenCL C: the same tests joined without short-circuits, so that no branch is left for a CPU compiler
+   to mispredict (PoCL, float min at 2^26 on 2 EPYC cores: 3x; NVIDIA sm_80+ takes PTX min.NaN instead) */
+#define PCLR__MERGE_MIN_NAN_CL "((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b"
+#define PCLR__MERGE_MAX_NAN_CL "((a != a) | (a > b) | ((a == b) & PCLR_NEG(b))) ? a : b"
+#define PCLR__MERGE_MIN_NAN_CUDA PCLR__MERGE_MIN_NAN
+#define PCLR__MERGE_MAX_NAN_CUDA PCLR__MERGE_MAX_NAN
 /* the sign bit of a float or double x (min/max order -0 before +0) */
 #define PCLR__TEXT_NEG_CL_F "(as_int(x) < 0)"
 #define PCLR__TEXT_NEG_CL_D "(as_long(x) < 0)"
@@ -3412,10 +3418,10 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
                           g->cuda ? (d ? PCLR__TEXT_NEG_CUDA_D : PCLR__TEXT_NEG_CUDA_F) : (d ? PCLR__TEXT_NEG_CL_D : PCLR__TEXT_NEG_CL_F));
     /* [double][cuda][max] */
     static const char *const fns[2][2][2] = {
-        {{PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
-         {PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}},
-        {{PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN)},
-         {PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN), PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN)}}};
+        {{PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN_CL), PCLR__TEXT_FMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN_CL)},
+         {PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN_CUDA), PCLR__TEXT_FMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN_CUDA)}},
+        {{PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "min", PCLR__MERGE_MIN_NAN_CL), PCLR__TEXT_DMINMAX(PCLR__SM80_CL, "max", PCLR__MERGE_MAX_NAN_CL)},
+         {PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "min", PCLR__MERGE_MIN_NAN_CUDA), PCLR__TEXT_DMINMAX(PCLR__SM80_CUDA, "max", PCLR__MERGE_MAX_NAN_CUDA)}}};
     if (f) {
         if (min) pclr__put(g->w, fns[d][g->cuda != 0][0]);
         if (max) pclr__put(g->w, fns[d][g->cuda != 0][1]);
@@ -6347,47 +6353,90 @@ static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
 #define PCLR__REF_LOAD_PLAIN(x, i) ((x)[i])
 #define PCLR__REF_LOAD_HALF(x, i) pclr__ref_half((x)[i])
 
+/* The reference walks its elements in blocks of PCLR__REF_LANE: a loop of that fixed trip count with
+   no branch in it (integer compares and selects, float bits as integer keys) is what compilers
+   vectorize at -O2 (GCC's very-cheap cost model takes only loops without a remainder); the few
+   elements after the last whole block go through the same code one at a time. */
+#define PCLR__REF_LANE 256u
+/* A block's elements and its fixed-length loop: BODY on element x[i + j] for j < len. */
+#define PCLR__REF_BLOCK_LOOP(len, BODY)                                                 \
+    if ((len) == PCLR__REF_LANE) { unsigned j; for (j = 0; j < PCLR__REF_LANE; ++j) { BODY } } \
+    else { unsigned j; for (j = 0; j < (unsigned)(len); ++j) { BODY } }
+
 /* Integer element type ET (values compared as ET; LO/HI its range). Sums
    are taken mod 2^64 on unsigned bits (the conversion to uint64_t is modular,
-   so signed elements sign-extend); the native 32-bit sums are the low half. */
+   so signed elements sign-extend); the native 32-bit sums are the low half.
+   A block sums in 32 bits where that is exact or all that is kept (8/16-bit
+   elements: a block's sum is below 2^24 in magnitude, sign-extended into the
+   64-bit sum; 32-bit elements, native: the low half), else in 64. */
 #define PCLR__REF_INT(S, ET, LO, HI)                                                    \
-    static uint64_t pclr__ref_sum_##S(const ET *x, uint64_t n) {                        \
-        uint64_t s = 0, i;                                                              \
-        for (i = 0; i < n; ++i) s += (uint64_t)x[i];                                    \
+    static uint64_t pclr__ref_sum_##S(const ET *x, uint64_t n, int native) {            \
+        uint64_t s = 0, i = 0;                                                          \
+        if (sizeof(ET) <= 2 || (sizeof(ET) == 4 && native)) {                           \
+            for (; i + PCLR__REF_LANE <= n; i += PCLR__REF_LANE) {                      \
+                uint32_t b = 0;                                                         \
+                PCLR__REF_BLOCK_LOOP(PCLR__REF_LANE, b += (uint32_t)x[i + j];)          \
+                s += (uint64_t)b - ((uint64_t)(b >> 31) << 32);                         \
+            }                                                                           \
+        } else {                                                                        \
+            for (; i + PCLR__REF_LANE <= n; i += PCLR__REF_LANE) {                      \
+                uint64_t b = 0;                                                         \
+                PCLR__REF_BLOCK_LOOP(PCLR__REF_LANE, b += (uint64_t)x[i + j];)          \
+                s += b;                                                                 \
+            }                                                                           \
+        }                                                                               \
+        for (; i < n; ++i) s += (uint64_t)x[i];                                         \
         return s;                                                                       \
     }                                                                                   \
     static void pclr__ref_minmax_##S(const ET *x, uint64_t n, ET *mn, ET *mx) {         \
         ET a = HI, b = LO;                                                              \
         uint64_t i;                                                                     \
-        for (i = 0; i < n; ++i) {                                                       \
-            ET v = x[i];                                                                \
-            a = v < a ? v : a;                                                          \
-            b = v > b ? v : b;                                                          \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            ET ba = HI, bb = LO;                                                        \
+            PCLR__REF_BLOCK_LOOP(len, const ET v = x[i + j]; ba = v < ba ? v : ba; bb = v > bb ? v : bb;) \
+            a = ba < a ? ba : a;                                                        \
+            b = bb > b ? bb : b;                                                        \
+            i += len;                                                                   \
         }                                                                               \
         *mn = a; *mx = b;                                                               \
     }                                                                                   \
+    /* each block's best value (a branch-free loop); where it betters the best so far, \
+       the block is searched again for its first index */                              \
     static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
-        uint64_t i, k = 0;                                                              \
-        ET b;                                                                           \
-        if (n == 0) return UINT64_MAX;                                                  \
-        b = x[0];                                                                       \
-        if (want_max) {                                                                 \
-            for (i = 1; i < n; ++i) if (x[i] > b) { b = x[i]; k = i; }                  \
-        } else {                                                                        \
-            for (i = 1; i < n; ++i) if (x[i] < b) { b = x[i]; k = i; }                  \
+        uint64_t i, k = UINT64_MAX;                                                     \
+        ET b = want_max ? (ET)(LO) : (ET)(HI);                                          \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            ET m = want_max ? (ET)(LO) : (ET)(HI);                                      \
+            if (want_max) { PCLR__REF_BLOCK_LOOP(len, const ET v = x[i + j]; m = v > m ? v : m;) } \
+            else { PCLR__REF_BLOCK_LOOP(len, const ET v = x[i + j]; m = v < m ? v : m;) } \
+            if (k == UINT64_MAX || (want_max ? m > b : m < b)) {                        \
+                uint64_t j = 0;                                                         \
+                while (x[i + j] != m) ++j;                                              \
+                b = m;                                                                  \
+                k = i + j;                                                              \
+            }                                                                           \
+            i += len;                                                                   \
         }                                                                               \
         return k;                                                                       \
     }                                                                                   \
     static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
         uint64_t c = 0, i;                                                              \
-        for (i = 0; i < n; ++i) c += x[i] != 0;                                         \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            uint32_t b = 0;                                                             \
+            PCLR__REF_BLOCK_LOOP(len, b += x[i + j] != 0;)                              \
+            c += b;                                                                     \
+            i += len;                                                                   \
+        }                                                                               \
         return c;                                                                       \
     }                                                                                   \
     PCLR__REF_MOM_FN(pclr__ref_mom_##S, ET, PCLR__REF_LOAD_PLAIN, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
     static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
         const ET *x = (const ET *)data;                                                 \
         if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
-            uint64_t s = pclr__ref_sum_##S(x, n);                                       \
+            uint64_t s = pclr__ref_sum_##S(x, n, acc == PCLR_NATIVE);                   \
             uint32_t s32 = (uint32_t)s;                                                 \
             if (sizeof(ET) < 8 && acc == PCLR_NATIVE) memcpy(&p->sum, &s32, 4);         \
             else memcpy(&p->sum, &s, 8);                                                \
@@ -6424,43 +6473,86 @@ PCLR__REF_INT(u64, uint64_t, 0, UINT64_MAX)
 PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
 
 /* Float element type ET, values in V (float for half and float, double for
-   double). min/max: the first NaN wins (early exit), -0 < +0; arg: the first
-   NaN, else the first occurrence (-0 == +0: a tie). NZ: element != 0. */
-#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, NEG, INF, KBN, FOLD, MOM, CHAN, FINISH)       \
+   double). min/max: the first NaN wins, -0 < +0; arg: the first NaN, else the
+   first occurrence (-0 == +0: a tie). NZ: element != 0. min, max and arg work
+   on the bits (KT, BITS(x, i); INFBITS: infinity's; VALOF: a value from its bits)
+   as unsigned keys in the values' order: a negative value's bits inverted, a
+   positive one's sign bit set (-0 < +0; a NaN's key lies beyond an infinity's,
+   and a NaN is looked for on its own). */
+#define PCLR__REF_KEY(KT, u) ((KT)((u) ^ ((KT)((KT)0 - (KT)((u) >> (8 * sizeof(KT) - 1))) | (KT)((KT)1 << (8 * sizeof(KT) - 1)))))
+#define PCLR__REF_UNKEY(KT, k) ((KT)(((k) >> (8 * sizeof(KT) - 1)) ? (KT)((k) ^ (KT)((KT)1 << (8 * sizeof(KT) - 1))) : (KT)~(k)))
+static uint16_t pclr__ref_bits_f16(const uint16_t *x, uint64_t i) { return x[i]; }
+static uint32_t pclr__ref_bits_f32(const float *x, uint64_t i) { uint32_t u; memcpy(&u, x + i, 4); return u; }
+static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; memcpy(&u, x + i, 8); return u; }
+#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, KT, BITS, INFBITS, VALOF, INF, KBN, FOLD, MOM, CHAN, FINISH) \
     PCLR__REF_SUM_FN(pclr__ref_sumn_##S, ET, LOAD, V)                                   \
     PCLR__REF_SUM_FN(pclr__ref_sumw_##S, ET, LOAD, double)                              \
     PCLR__REF_KBN_FN(pclr__ref_sumc_##S, ET, LOAD, V, KBN, FOLD)                         \
     PCLR__REF_MOM_FN(pclr__ref_momn_##S, ET, LOAD, V, MOM, CHAN)                        \
     PCLR__REF_MOM_FN(pclr__ref_momw_##S, ET, LOAD, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    /* min/max on the bits as keys (PCLR__REF_KEY: -0 < +0); a block that holds a NaN is searched  \
+       for the first, which is the result */                                            \
     static void pclr__ref_minmax_##S(const ET *x, uint64_t n, V *mn, V *mx) {           \
-        V a = INF, b = -INF;                                                            \
+        const KT sign = (KT)((KT)1 << (8 * sizeof(KT) - 1));                            \
+        KT a = PCLR__REF_KEY(KT, INFBITS), b = PCLR__REF_KEY(KT, (KT)(INFBITS | sign));  \
         uint64_t i;                                                                     \
-        for (i = 0; i < n; ++i) {                                                       \
-            V v = LOAD(x, i);                                                           \
-            if (v != v) { *mn = *mx = v; return; }                                      \
-            if (v < a) a = v;                                                           \
-            else if (v == 0 && a == 0 && NEG(v)) a = v;                                 \
-            if (v > b) b = v;                                                           \
-            else if (v == 0 && b == 0 && !NEG(v)) b = v;                                \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            KT ba = a, bb = b, nan = 0;                                                 \
+            PCLR__REF_BLOCK_LOOP(len, const KT u = BITS(x, i + j); const KT k = PCLR__REF_KEY(KT, u); \
+                                 ba = k < ba ? k : ba; bb = k > bb ? k : bb; nan |= (KT)((KT)(u & (KT)~sign) > INFBITS);) \
+            if (nan) {                                                                  \
+                uint64_t j = 0;                                                         \
+                while ((KT)(BITS(x, i + j) & (KT)~sign) <= INFBITS) ++j;                \
+                *mn = *mx = LOAD(x, i + j);                                             \
+                return;                                                                 \
+            }                                                                           \
+            a = ba;                                                                     \
+            b = bb;                                                                     \
+            i += len;                                                                   \
         }                                                                               \
-        *mn = a; *mx = b;                                                               \
+        *mn = VALOF(PCLR__REF_UNKEY(KT, a));                                            \
+        *mx = VALOF(PCLR__REF_UNKEY(KT, b));                                            \
     }                                                                                   \
+    /* arg: the first NaN, else the first index of the best value (-0 == +0: keyed as +0) */ \
     static uint64_t pclr__ref_arg_##S(const ET *x, uint64_t n, int want_max) {          \
-        uint64_t i, k = 0;                                                              \
-        V b;                                                                            \
-        if (n == 0) return UINT64_MAX;                                                  \
-        b = LOAD(x, 0);                                                                 \
-        if (b != b) return 0;                                                           \
-        for (i = 1; i < n; ++i) {                                                       \
-            V v = LOAD(x, i);                                                           \
-            if (v != v) return i;                                                       \
-            if (want_max ? v > b : v < b) { b = v; k = i; }                             \
+        const KT sign = (KT)((KT)1 << (8 * sizeof(KT) - 1));                            \
+        uint64_t i, k = UINT64_MAX;                                                     \
+        KT b = 0;                                                                       \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            KT m = want_max ? (KT)0 : (KT)~(KT)0, nan = 0;                              \
+            if (want_max) {                                                             \
+                PCLR__REF_BLOCK_LOOP(len, const KT u = BITS(x, i + j); const KT kk = PCLR__REF_KEY(KT, u == sign ? (KT)0 : u); \
+                                     m = kk > m ? kk : m; nan |= (KT)((KT)(u & (KT)~sign) > INFBITS);) \
+            } else {                                                                    \
+                PCLR__REF_BLOCK_LOOP(len, const KT u = BITS(x, i + j); const KT kk = PCLR__REF_KEY(KT, u == sign ? (KT)0 : u); \
+                                     m = kk < m ? kk : m; nan |= (KT)((KT)(u & (KT)~sign) > INFBITS);) \
+            }                                                                           \
+            if (nan) {                                                                  \
+                uint64_t j = 0;                                                         \
+                while ((KT)(BITS(x, i + j) & (KT)~sign) <= INFBITS) ++j;                \
+                return i + j;                                                           \
+            }                                                                           \
+            if (k == UINT64_MAX || (want_max ? m > b : m < b)) {                        \
+                uint64_t j = 0;                                                         \
+                while (PCLR__REF_KEY(KT, BITS(x, i + j) == sign ? (KT)0 : BITS(x, i + j)) != m) ++j; \
+                b = m;                                                                  \
+                k = i + j;                                                              \
+            }                                                                           \
+            i += len;                                                                   \
         }                                                                               \
         return k;                                                                       \
     }                                                                                   \
     static uint64_t pclr__ref_count_##S(const ET *x, uint64_t n) {                      \
         uint64_t c = 0, i;                                                              \
-        for (i = 0; i < n; ++i) c += NZ(x, i);                                          \
+        for (i = 0; i < n; ) {                                                          \
+            const uint64_t len = n - i < PCLR__REF_LANE ? n - i : PCLR__REF_LANE;       \
+            uint32_t b = 0;                                                             \
+            PCLR__REF_BLOCK_LOOP(len, b += (uint32_t)NZ(x, i + j);)                      \
+            c += b;                                                                     \
+            i += len;                                                                   \
+        }                                                                               \
         return c;                                                                       \
     }                                                                                   \
     static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
@@ -6504,14 +6596,14 @@ PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
 
 #define PCLR__REF_NZ_HALF(x, i) (((x)[i] & 0x7fffu) != 0)
 #define PCLR__REF_NZ_PLAIN(x, i) ((x)[i] != 0)
-PCLR__REF_FLT(f16, uint16_t, float, PCLR__REF_LOAD_HALF, PCLR__REF_NZ_HALF, pclr__ref_neg_f32,
+PCLR__REF_FLT(f16, uint16_t, float, PCLR__REF_LOAD_HALF, PCLR__REF_NZ_HALF, uint16_t, pclr__ref_bits_f16, 0x7c00u, pclr__ref_half,
               pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
               pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
-PCLR__REF_FLT(f32, float, float, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f32,
+PCLR__REF_FLT(f32, float, float, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, uint32_t, pclr__ref_bits_f32, 0x7f800000u, pclr__ref_f32_bits,
               pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
               pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
-PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, pclr__ref_neg_f64,
-              pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
+PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, uint64_t, pclr__ref_bits_f64, 0x7ff0000000000000ull,
+              pclr__ref_f64_bits, pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
               pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
 
 #ifndef PCLREDUCE_NO_EXACT

@@ -165,5 +165,28 @@ else
     log "bench_cl did not build (OpenCL headers / -lOpenCL missing?)"
 fi
 
+# ---------------------------------------------------------------- the CPU table (issue 35)
+# every type x op: pclreduce on the OpenCL CPU device (PoCL) vs an OpenMP loop on all cores, and the CPU
+# reference vs the loop on one thread, 2^26 elements (--quick: 2^22) -> bench/results/cpu-<cpu>-<cores>c/
+if wanted "cpu-"; then
+    cpu_slug=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2>/dev/null | head -n1 | tr 'A-Z' 'a-z' |
+               sed -e 's/([^)]*)//g' -e 's/ processor.*//' -e 's/ cpu @.*//' -e 's/[^a-z0-9]\{1,\}/-/g' -e 's/^-//' -e 's/-$//')
+    cpu_dir="bench/results/cpu-${cpu_slug:-unknown}-$(nproc)c"
+    log "building build/bench_cpu"
+    if cc -O3 -march=native -fopenmp -I. -c bench/cpu_anchor.c -o build/cpu_anchor.o &&
+       cc -std=c99 -O2 -I. -c bench/bench_cpu.c -o build/bench_cpu.o &&
+       cc -fopenmp build/bench_cpu.o build/cpu_anchor.o -o build/bench_cpu -ldl -lm; then
+        mkdir -p "$cpu_dir"
+        log "$(basename "$cpu_dir"): every type x op vs OpenMP"
+        limited 1200 build/bench_cpu ${quick[@]+"${quick[@]}"} --out "$cpu_dir" 2>&1 | tee "$cpu_dir/cpu.log"
+        [ "${PIPESTATUS[0]}" -eq 0 ] || { status=1; log "bench_cpu reported failures or was cut off (see $cpu_dir/cpu.log)"; }
+        python3 bench/plot_cpu.py "$cpu_dir" || status=1
+        ran=$((ran + 1))
+    else
+        status=1
+        log "bench_cpu did not build"
+    fi
+fi
+
 log "done: $ran device(s), results under bench/results/ (status $status)"
 exit $status
