@@ -3522,13 +3522,15 @@ static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d, int merges, in
     if (merges) pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
     if (d->lift) pclr__gen_op_fn(g, "pclr_s pclr_lift(pclr_v x)", 1, d->lift, "s");
     if (d->count) {
-        pclr__gen_op_fn(g, "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
+        /* (GLSL spells the 64-bit count's type itself: its pclr_u64 is defined only where the kernel's skeleton reads it) */
+        pclr__gen_op_fn(g, g->glsl ? "pclr_s pclr_count_in(pclr_s a, pclr_v x, uint64_t k)" : "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
         pclr__gen_op_fn(g, "pclr_s pclr_fold_value(pclr_s a, pclr_v x)", 0, d->fold, "a");
         if (fold1) /* (a load's fold counts its values at once) */
             pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
     } else if (d->fold) {
         const int at = strstr(d->fold, "= i;") != NULL; /* the fold takes the element's index */
-        pclr__gen_op_fn(g, at ? "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)" : "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, d->fold, "a");
+        pclr__gen_op_fn(g, !at ? "pclr_s pclr_fold(pclr_s a, pclr_v x)" : g->glsl ? "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i)"
+                                                                      : "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)", 0, d->fold, "a");
     }
 }
 

@@ -96,7 +96,7 @@ pclr_s pclr_merge(pclr_s a, pclr_s b) {
     a.hi = pclr_max(a.hi, b.hi);
     return a;
 }
-pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k) {
+pclr_s pclr_count_in(pclr_s a, pclr_v x, uint64_t k) {
     if (a.n == 0) a.shift = pclr_h(x);
     a.n += k;
     return a;
