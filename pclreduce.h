@@ -5969,7 +5969,8 @@ PCLR__FN void pclr__stats_int(uint64_t count, int u, uint64_t shift, double d1, 
     const double n = (double)count, r = (double)range;
     pclr__stats_nan(out);
     if (!count) return;
-    if (r * r * n < 1125899906842624.0 /* 2^50 */) {
+    /* (and a state the data can have made: |D1| <= n range, 0 <= M2 <= 2^53; else no integer arithmetic) */
+    if (r * r * n < 1125899906842624.0 /* 2^50 */ && d1 >= -n * r && d1 <= n * r && m2 >= 0 && m2 <= 9007199254740992.0) {
         const int64_t D1 = (int64_t)d1, M2 = (int64_t)m2, cn = range ? (int64_t)count : 1;
         int64_t k = D1 / cn, rem;
         uint64_t t;
