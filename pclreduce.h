@@ -2057,8 +2057,10 @@ typedef struct pclr__layout {
    on a and k values from x on (count: stats count a load once). The text is C-like; what differs
    between dialects is written one way: casts function-style (pclr_m(x)), isnan(x), bool, PCLR_HI /
    PCLR_LO (the value type's largest and smallest values), PCLR_NO_INDEX (an arg op's "no index yet"),
+   `precise ` before a declaration (GLSL's qualifier against reassociation; the C dialects drop it),
    and the helpers the writer defines beside the state: pclr_add (the sum's addition; integers wrap),
-   pclr_min / pclr_max (NaN propagates, -0 before +0) and PCLR_KBN (Neumaier's step). An op with a
+   pclr_min / pclr_max (NaN propagates, -0 before +0), PCLR_KBN (Neumaier's step) and pclr_diff (stats:
+   x - h in the moment type pclr_m, of two values of the shift type pclr_h; pclr__gen_diff). An op with a
    lift merges its lifted elements (a load's as a small tree); one without folds element by element
    (cheaper than its merge: compensated sums, stats, arg ops). */
 enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64, PCLR__R_SHIFT };
