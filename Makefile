@@ -5,6 +5,7 @@
 #                   then on the Vulkan device where there is one
 #   make test       the whole test suite (tests/run.sh); closing line "N passed, N failed"
 #   make bench      benchmarks against the anchors (bench/run.sh), results under bench/results/
+#   make accuracy   the accuracy table (bench/bench_accuracy.c) on the CPU reference, OpenCL and Vulkan here
 #   make kernels    the golden kernels under tests/kernels/, rewritten (CI fails where they differ from the generator's)
 
 CC        ?= cc
@@ -94,10 +95,18 @@ test-full: deps
 bench: all
 	bash bench/run.sh
 
+# the accuracy table: each float accumulator and stats against long double references, next to the stated
+# bounds (bench/results/accuracy-*/); the backends compiled in that have a device here
+build/bench_accuracy: bench/bench_accuracy.c $(HEADERS) | build
+	$(CC) $(WARN) $(CFLAGS) -DBENCH_OPENCL $(if $(findstring PCLR_RUN_NO_VULKAN,$(CUDA_INC)),,-DBENCH_VULKAN) -o $@ $< $(LIBS)
+
+accuracy: build/bench_accuracy build/libshaderc_shared.so
+	PCLR_SHADERC_LIBRARY=$$(bash tests/shaderc.sh build) build/bench_accuracy
+
 clean:
 	rm -rf build
 
-.PHONY: all deps demo test test-full bench clean kernels
+.PHONY: all deps demo test test-full bench accuracy clean kernels
 
 # ---- embedding: make install, the auto-exposure example ---------------------
 #   make install PREFIX=/opt/pclreduce   headers -> $(PREFIX)/include, tools (gen, run, tune) -> $(PREFIX)/bin,

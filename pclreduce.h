@@ -2091,6 +2091,7 @@ PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t ca
 typedef struct pclr__field { const char *name; pclr_type type; } pclr__field;
 typedef struct pclr__layout {
     pclr_type value, sum, moment; /* the compute types: values, sums, stats' moments */
+    pclr_type shift;              /* stats' shift: the value type for 64-bit integers, else the moment type */
     int count;                    /* fields */
     pclr__field field[8];
     size_t offset[8], size;       /* byte offsets, and the size with padding */
@@ -2103,11 +2104,13 @@ typedef struct pclr__layout {
    on a and k values from x on (count: stats count a load once). The text is C-like; what differs
    between dialects is written one way: casts function-style (pclr_m(x)), isnan(x), bool, PCLR_HI /
    PCLR_LO (the value type's largest and smallest values), PCLR_NO_INDEX (an arg op's "no index yet"),
+   `precise ` before a declaration (GLSL's qualifier against reassociation; the C dialects drop it),
    and the helpers the writer defines beside the state: pclr_add (the sum's addition; integers wrap),
-   pclr_min / pclr_max (NaN propagates, -0 before +0) and PCLR_KBN (Neumaier's step). An op with a
+   pclr_min / pclr_max (NaN propagates, -0 before +0), PCLR_KBN (Neumaier's step) and pclr_diff (stats:
+   x - h in the moment type pclr_m, of two values of the shift type pclr_h; pclr__gen_diff). An op with a
    lift merges its lifted elements (a load's as a small tree); one without folds element by element
    (cheaper than its merge: compensated sums, stats, arg ops). */
-enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64 };
+enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64, PCLR__R_SHIFT };
 typedef struct pclr__op_field { const char *name; int role; } pclr__op_field;
 typedef struct pclr__op_def {
     pclr_op op;
@@ -2135,22 +2138,42 @@ typedef struct pclr__op_def {
      "if (b_wins) { a.v = b.v; a.i = b.i; }\n", \
      PCLR__OP_ARG_ABOUT_NAN}
 
-/* stats: the count, sum, min, max, and the moments about a shift: the first value a work-item meets */
-#define PCLR__OP_STATS_IDENTITY "s.lo = PCLR_HI;\ns.hi = PCLR_LO;\ns.shift = pclr_m(0);\ns.d1 = pclr_m(0);\ns.m2 = pclr_m(0);\n"
-#define PCLR__OP_STATS_COUNT "if (a.n == 0) a.shift = pclr_m(x);\na.n += k;\n"
-#define PCLR__OP_STATS_FOLD "a.lo = pclr_min(a.lo, x);\na.hi = pclr_max(a.hi, x);\nconst pclr_m d = pclr_m(x) - a.shift;\na.d1 += d;\na.m2 += d * d;\n"
+/* stats: the count, sum, min, max, and the moments about a shift h: d1 = sum (x - h), m2 = sum (x - h)^2
+   (pclr_diff(x, h): x - h in the moment type; 64-bit integers subtract exactly on their unsigned bits and
+   shift in their own type, pclr_h). A work-item's shift is the first value it meets. Integers merge by
+   moving b's moments onto a's shift, with no division: while the data's n (max - min)^2 stays below
+   2^50 every value is an integer below 2^53, exact, and the state the same on every backend and tree;
+   the host finalizes it exactly (pclr__stats_int). Floats merge by Chan et al.'s formula (the two
+   parts' centered M2 and the difference of their means, taken as the difference of the shifts plus that
+   of the offsets d1 / n, never as shift + offset in the working precision), then move the shift to the
+   working-precision value nearest the mean: s = h + c, and the remainder r = c - (s - h) (exact, Fast2Sum)
+   stays in d1 = n r, so the moments stay about a point within half an ulp of the mean. */
+#define PCLR__OP_STATS_IDENTITY "s.lo = PCLR_HI;\ns.hi = PCLR_LO;\ns.shift = pclr_h(0);\ns.d1 = pclr_m(0);\ns.m2 = pclr_m(0);\n"
+#define PCLR__OP_STATS_COUNT "if (a.n == 0) a.shift = pclr_h(x);\na.n += k;\n"
+#define PCLR__OP_STATS_FOLD "a.lo = pclr_min(a.lo, x);\na.hi = pclr_max(a.hi, x);\nconst pclr_m d = pclr_diff(pclr_h(x), a.shift);\na.d1 += d;\na.m2 += d * d;\n"
+#define PCLR__OP_STATS_MERGE_INT \
+    "if (b.n == 0) return a;\n" \
+    "if (a.n == 0) return b;\n" \
+    "const pclr_m nb = pclr_m(b.n), delta = pclr_diff(b.shift, a.shift);\n" \
+    "a.m2 += b.m2 + delta * ((b.d1 + b.d1) + nb * delta);\n" \
+    "a.d1 += b.d1 + nb * delta;\n" \
+    "a.n += b.n;\n"
 #define PCLR__OP_STATS_MERGE \
     "if (b.n == 0) return a;\n" \
     "if (a.n == 0) return b;\n" \
-    "const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;\n" \
-    "const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;\n" \
-    "a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);\n" \
-    "a.shift = ma + delta * (nb / n);\n" \
-    "a.d1 = pclr_m(0);\n" \
+    "const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb, ca = a.d1 / na, cb = b.d1 / nb;\n" \
+    "const pclr_m delta = pclr_diff(b.shift, a.shift) + (cb - ca), c = ca + delta * (nb / n);\n" \
+    "const pclr_m m2 = (a.m2 - a.d1 * ca) + (b.m2 - b.d1 * cb) + delta * delta * (na * nb / n);\n" \
+    "precise pclr_h h = a.shift + c;\n" \
+    "precise pclr_m r = c - (h - a.shift);\n" \
+    "a.shift = h;\n" \
+    "a.d1 = r * n;\n" \
+    "a.m2 = m2 + a.d1 * r;\n" \
     "a.n += b.n;\n"
 #define PCLR__OP_STATS_MERGE_END "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n"
-#define PCLR__OP_STATS_ABOUT "one value (counted already): sum, min, max, and the moments about the shift; the merge is\n" \
-                             "   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean"
+#define PCLR__OP_STATS_ABOUT "one value (counted already): sum, min, max, and the moments about the shift; the merge:\n" \
+                             "   integers move b's moments onto a's shift (exact), floats Chan et al.'s, the shift then moved\n" \
+                             "   to the value nearest the mean"
 #define PCLR__OP_KBN_ADD "PCLR_KBN(a.s, a.c, pclr_a(x));\n"
 #define PCLR__OP_KBN_MERGE "PCLR_KBN(a.s, a.c, b.s);\na.c += b.c;\n"
 
@@ -2166,15 +2189,21 @@ static const pclr__op_def pclr__op_defs[] = {
      NULL, NULL, "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n", NULL},
     PCLR__OP_ARG(PCLR_ARGMIN, "<", "PCLR_HI"),
     PCLR__OP_ARG(PCLR_ARGMAX, ">", "PCLR_LO"),
-    {PCLR_STATS, 0, -1,
-     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_MOMENT},
+    {PCLR_STATS, 0, 0,
+     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},
+      {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
+     "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
+     "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE_INT "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
+     PCLR__OP_STATS_ABOUT},
+    {PCLR_STATS, 0, 1,
+     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},
       {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
      "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
      "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
      PCLR__OP_STATS_ABOUT},
     {PCLR_STATS, 1, -1,
      {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE},
-      {"shift", PCLR__R_MOMENT}, {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
+      {"shift", PCLR__R_SHIFT}, {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
      "s.n = 0;\ns.s = pclr_a(0);\ns.c = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
      PCLR__OP_KBN_ADD PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE PCLR__OP_KBN_MERGE PCLR__OP_STATS_MERGE_END, PCLR__OP_STATS_ABOUT},
 };
@@ -2228,12 +2257,14 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     l->value = pclr__compute_type(vt);
     l->sum = pclr_sum_type(vt, c->accumulate);
     l->moment = (vt == PCLR_DOUBLE || !pclr__is_float(vt) || c->accumulate == PCLR_WIDE) ? PCLR_DOUBLE : PCLR_FLOAT;
+    l->shift = l->value == PCLR_INT64 || l->value == PCLR_UINT64 ? l->value : l->moment;
     d = pclr__op_def_of(c->op, c->accumulate, l->value);
     if (!d) d = pclr__op_def_of(PCLR_SUM, c->accumulate, l->value); /* (an unresolved op: as sum) */
     for (i = 0; d && i < 8 && d->field[i].name; ++i) {
         const int role = d->field[i].role;
         l->field[i].name = d->field[i].name;
-        l->field[i].type = role == PCLR__R_VALUE ? l->value : role == PCLR__R_SUM ? l->sum : role == PCLR__R_MOMENT ? l->moment : PCLR_UINT64;
+        l->field[i].type = role == PCLR__R_VALUE ? l->value : role == PCLR__R_SUM ? l->sum : role == PCLR__R_MOMENT ? l->moment
+                         : role == PCLR__R_SHIFT ? l->shift : PCLR_UINT64;
     }
     l->count = i;
     for (i = 0; i < l->count; ++i) {
@@ -3451,12 +3482,30 @@ static void pclr__gen_add(pclr__gen *g, const pclr__op_def *d) {
 }
 
 static const char *pclr__gextreme(pclr_type t, int big);
+static const char *pclr__gtype(pclr_type t);
+
+/* Stats' shift type pclr_h and pclr_diff(x, h), x - h in the moment type, where the op's text uses them:
+   64-bit integers shift in their own type and subtract on their unsigned bits (exact, any two values),
+   the others in the moment type (exact for every 8- to 32-bit integer). */
+static void pclr__gen_diff(pclr__gen *g, const pclr__op_def *d) {
+    const int wide_int = g->l.shift == PCLR_INT64 || g->l.shift == PCLR_UINT64;
+    if (!pclr__op_uses(d, "pclr_h")) return;
+    if (g->glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* the moments' shift */\n", pclr__gtype(g->l.shift));
+    else PCLR__GEN_PUTF(g, "typedef %s pclr_h; /* the moments' shift */\n", pclr__ktype(g->l.shift, g->cuda));
+    if (!pclr__op_uses(d, "pclr_diff")) return;
+    if (!wide_int) PCLR__GEN_PUTF(g, "%spclr_m pclr_diff(pclr_h x, pclr_h h) { return x - h; }\n", g->glsl ? "" : "PCLR_FN ");
+    else if (g->glsl) pclr__put(g->w, "/* x - h, exact before its rounding into the moment type */\n"
+                                      "pclr_m pclr_diff(pclr_h x, pclr_h h) { return x >= h ? pclr_m(uint64_t(x) - uint64_t(h)) : -pclr_m(uint64_t(h) - uint64_t(x)); }\n");
+    else pclr__put(g->w, "/* x - h, exact before its rounding into the moment type */\n"
+                         "PCLR_FN pclr_m pclr_diff(pclr_h x, pclr_h h) { return x >= h ? (pclr_m)((pclr_u64)x - (pclr_u64)h) : -(pclr_m)((pclr_u64)h - (pclr_u64)x); }\n");
+}
+
 
 /* Writes len bytes of an op's neutral text (pclr__op_defs) in g's dialect, a line at a time indented by
    four spaces: the C dialects cast as C does and test NaN as x != x; a one-field state is its field (a
    typedef, not a struct); PCLR_HI, PCLR_LO and PCLR_NO_INDEX become the dialect's literals. */
 static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
-    static const char *const casts[4] = {"pclr_v", "pclr_a", "pclr_m", "pclr_u64"};
+    static const char *const casts[5] = {"pclr_v", "pclr_a", "pclr_m", "pclr_h", "pclr_u64"};
     const int c_dialect = !g->glsl, one = g->l.count == 1;
     size_t k = 0;
     while (k < len) {
@@ -3474,8 +3523,10 @@ static void pclr__gen_op_span(pclr__gen *g, const char *t, size_t len) {
             continue;
         }
         while (e < len && pclr__mis_ident((unsigned char)t[e])) ++e;
-        for (j = 0; j < 4; ++j) is_cast |= e - k == strlen(casts[j]) && !memcmp(t + k, casts[j], e - k);
-        if (c_dialect && e - k == 4 && !memcmp(t + k, "bool", 4)) { /* (the kernels' flags are ints in C) */
+        for (j = 0; j < 5; ++j) is_cast |= e - k == strlen(casts[j]) && !memcmp(t + k, casts[j], e - k);
+        if (c_dialect && e - k == 7 && !memcmp(t + k, "precise", 7) && e < len && t[e] == ' ') {
+            k = e + 1; /* (GLSL's qualifier against reassociation: the C dialects do not reassociate) */
+        } else if (c_dialect && e - k == 4 && !memcmp(t + k, "bool", 4)) { /* (the kernels' flags are ints in C) */
             pclr__put(g->w, "int");
             k = e;
         } else if (c_dialect && e < len && t[e] == '(' && (is_cast || (e - k == 5 && !memcmp(t + k, "isnan", 5)))) {
@@ -3538,13 +3589,15 @@ static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d, int merges, in
     if (merges) pclr__gen_op_fn(g, "pclr_s pclr_merge(pclr_s a, pclr_s b)", 0, d->merge, "a");
     if (d->lift) pclr__gen_op_fn(g, "pclr_s pclr_lift(pclr_v x)", 1, d->lift, "s");
     if (d->count) {
-        pclr__gen_op_fn(g, "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
+        /* (GLSL spells the 64-bit count's type itself: its pclr_u64 is defined only where the kernel's skeleton reads it) */
+        pclr__gen_op_fn(g, g->glsl ? "pclr_s pclr_count_in(pclr_s a, pclr_v x, uint64_t k)" : "pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k)", 0, d->count, "a");
         pclr__gen_op_fn(g, "pclr_s pclr_fold_value(pclr_s a, pclr_v x)", 0, d->fold, "a");
         if (fold1) /* (a load's fold counts its values at once) */
             pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
     } else if (d->fold) {
         const int at = strstr(d->fold, "= i;") != NULL; /* the fold takes the element's index */
-        pclr__gen_op_fn(g, at ? "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)" : "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, d->fold, "a");
+        pclr__gen_op_fn(g, !at ? "pclr_s pclr_fold(pclr_s a, pclr_v x)" : g->glsl ? "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i)"
+                                                                      : "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)", 0, d->fold, "a");
     }
 }
 
@@ -3644,6 +3697,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     pclr__gen_add(g, d);
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
                                                  pclr__ktype(g->l.moment, g->cuda));
+    pclr__gen_diff(g, d);
     pclr__gen_state(g, c);
     pclr__gen_op_fns(g, d, merges, fold1);
     if (d->lift) pclr__put(g->w, "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
@@ -4774,6 +4828,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
     if (pclr__op_uses(d, "pclr_a")) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
+    pclr__gen_diff(g, d);
     if (l->count == 1) PCLR__GEN_PUTF(g, "#define pclr_s %s /* the state: one value */\n", pclr__gtype(l->field[0].type));
     else {
         pclr__put(g->w, "struct pclr_s {");
@@ -5761,6 +5816,60 @@ static int pclr__field_index(const pclr__layout *l, const char *name) {
     return -1;
 }
 
+/* Stats' mean, var and sample_var (out[0..2]) from the moments about a shift h: d1 = sum (x - h),
+   m2 = sum (x - h)^2, finished in double; the CPU reference and every backend's states end here.
+   n = 0: NaN (the positive quiet NaN, whatever the compiler folds inf - inf to), sample_var also n = 1. */
+PCLR__FN void pclr__stats_nan(double out[3]) {
+    const uint64_t quiet = 0x7ff8000000000000ull;
+    memcpy(&out[0], &quiet, 8);
+    out[1] = out[2] = out[0];
+}
+PCLR__FN void pclr__stats_moments(uint64_t count, double mean, double m2, double out[3]) {
+    const double n = (double)count;
+    if (!(m2 >= 0)) m2 = m2 < 0 ? 0.0 : m2; /* (rounding: a variance is never negative) */
+    out[0] = mean;
+    out[1] = m2 / n;
+    if (count > 1) out[2] = m2 / (double)(count - 1);
+}
+/* Floats, with lo and hi the data's min and max and sum their sum: a NaN in the data makes mean and
+   variances NaN; else an infinity makes the mean that infinity (NaN where both signs are there) and the
+   variances NaN (NumPy's mean and var; the same on every backend whatever the order of inf - inf in the
+   moments). The mean: shift + d1 / n, or where the data's range holds 0, sum / n (there the sum's terms
+   cancel and its error is the smaller: a shift as far from the mean as the data's spread is not). */
+PCLR__FN void pclr__stats_float(uint64_t count, double shift, double d1, double m2, double lo, double hi, double sum, double out[3]) {
+    const double n = (double)count, q = count ? d1 / n : 0.0, inf = 1e300 * 1e300;
+    pclr__stats_nan(out);
+    if (!count || lo != lo || hi != hi) return;
+    if (hi == inf || lo == -inf) {
+        if (hi != inf || lo != -inf) out[0] = hi == inf ? inf : -inf;
+        return;
+    }
+    pclr__stats_moments(count, lo <= 0 && hi >= 0 && sum - sum == 0 ? sum / n : shift + q, m2 - d1 * q, out);
+}
+/* Integers (u: unsigned; shift and range = max - min as their 64-bit bits). Where n range^2 < 2^50 every
+   value the kernels and the reference computed is an integer below 2^53, so the state holds the exact
+   D1 = sum (x - h) and M2 = sum (x - h)^2 about whichever element h the tree kept: they move exactly onto
+   t = h + floor(D1 / n), and mean = t + rem / n, var = (M2' - rem^2 / n) / n come out bit for bit the same
+   on every backend, device and knob. Wider data: the moments as they are (relative error ~ 2^-53 n). */
+PCLR__FN void pclr__stats_int(uint64_t count, int u, uint64_t shift, double d1, double m2, uint64_t range, double out[3]) {
+    const double n = (double)count, r = (double)range;
+    pclr__stats_nan(out);
+    if (!count) return;
+    /* (and a state the data can have made: |D1| <= n range, 0 <= M2 <= 2^53; else no integer arithmetic) */
+    if (r * r * n < 1125899906842624.0 /* 2^50 */ && d1 >= -n * r && d1 <= n * r && m2 >= 0 && m2 <= 9007199254740992.0) {
+        const int64_t D1 = (int64_t)d1, M2 = (int64_t)m2, cn = range ? (int64_t)count : 1;
+        int64_t k = D1 / cn, rem;
+        uint64_t t;
+        if (D1 - k * cn < 0) --k; /* (floor) */
+        rem = D1 - k * cn;
+        t = shift + (uint64_t)k;
+        pclr__stats_moments(count, (u ? (double)t : (double)(int64_t)t) + (double)rem / n,
+                            (double)(M2 - 2 * k * D1 + k * k * cn) - (double)rem * ((double)rem / n), out);
+        return;
+    }
+    pclr__stats_moments(count, (u ? (double)shift : (double)(int64_t)shift) + d1 / n, m2 - d1 * (d1 / n), out);
+}
+
 /* pclr_finalize for a resolved config c and its layout l (the backends keep both per configuration). */
 /* Finalizing a state into its result, with the state's fields looked up once (a layout's
    blocking reduce finalizes every state in one pass). */
@@ -5849,9 +5958,7 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     }
     default: {
         pclr_stats_result s;
-        const uint64_t quiet = 0x7ff8000000000000ull; /* the positive quiet NaN, whatever the compiler folds inf - inf to */
-        double nan, n, d1, m2, q;
-        memcpy(&nan, &quiet, 8);
+        double d1, m2, mv[3];
         memset(&s, 0, sizeof s);
         memcpy(&s.count, st, 8);
         memcpy(&s.sum, st + f->s, f->sum_bytes);
@@ -5859,14 +5966,21 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
         else if (f->has_c && l->sum == PCLR_DOUBLE && s.sum.f64 - s.sum.f64 == 0) s.sum.f64 = s.sum.f64 + pclr__field_f(st + f->c, l->sum);
         pclr__finalize_value(f, st + f->lo, &s.min);
         pclr__finalize_value(f, st + f->hi, &s.max);
-        n = (double)s.count;
         d1 = pclr__field_f(st + f->d1, l->moment);
         m2 = pclr__field_f(st + f->m2, l->moment);
-        q = s.count ? d1 / n : 0.0; /* (once: the same bits as dividing twice) */
-        m2 -= s.count ? d1 * q : 0.0;
-        s.mean = s.count ? pclr__field_f(st + f->shift, l->moment) + q : nan;
-        s.var = s.count ? m2 / n : nan;
-        s.sample_var = s.count > 1 ? m2 / (n - 1) : nan;
+        if (pclr__is_float(l->value)) {
+            pclr__stats_float(s.count, pclr__field_f(st + f->shift, l->shift), d1, m2, pclr__field_f(st + f->lo, l->value),
+                              pclr__field_f(st + f->hi, l->value), l->sum == PCLR_FLOAT ? (double)s.sum.f32 : s.sum.f64, mv);
+        } else {
+            const int u = l->value == PCLR_UINT || l->value == PCLR_UINT64;
+            const int64_t lo = pclr__field_i(st + f->lo, l->value), hi = pclr__field_i(st + f->hi, l->value);
+            const uint64_t shift = l->shift == PCLR_DOUBLE ? (uint64_t)(int64_t)pclr__field_f(st + f->shift, l->shift)
+                                                          : (uint64_t)pclr__field_i(st + f->shift, l->shift);
+            pclr__stats_int(s.count, u, shift, d1, m2, (uint64_t)hi - (uint64_t)lo, mv);
+        }
+        s.mean = mv[0];
+        s.var = mv[1];
+        s.sample_var = mv[2];
         memcpy(result, &s, sizeof s);
         break;
     }
@@ -6251,25 +6365,47 @@ static void pclr__ref_kbn_fold_f64(pclr__ref_kbn_f64 *a, double x) {
     a->s = t;
 }
 
-/* Moments of a part: count, mean, M2 (sum of squared deviations), in M. */
-typedef struct pclr__ref_mom_f32 { uint64_t n; float mean, m2; } pclr__ref_mom_f32;
-typedef struct pclr__ref_mom_f64 { uint64_t n; double mean, m2; } pclr__ref_mom_f64;
-/* Chan et al.: merge two parts; an empty part is skipped. */
+/* Moments of a part about a shift h (the kernels' state): count, h, d1 = sum (x - h), m2 = sum (x - h)^2. */
+typedef struct pclr__ref_mom_f32 { uint64_t n; float h, d1, m2; } pclr__ref_mom_f32;
+typedef struct pclr__ref_mom_f64 { uint64_t n; double h, d1, m2; } pclr__ref_mom_f64;
+typedef struct pclr__ref_mom_int { uint64_t n, h; double d1, m2; } pclr__ref_mom_int; /* h: the value's 64-bit bits */
+/* Floats: two parts merged as the kernels' pclr_merge does (PCLR__OP_STATS_MERGE); an empty part is skipped. */
 #define PCLR__REF_CHAN_FN(name, ST, M)                                                  \
     static ST name(ST a, ST b) {                                                        \
-        ST r;                                                                           \
-        M n, na, nb, delta;                                                             \
+        M na, nb, n, ca, cb, delta, c, m2, s, r;                                        \
         if (b.n == 0) return a;                                                         \
         if (a.n == 0) return b;                                                         \
-        r.n = a.n + b.n;                                                                \
-        n = (M)r.n; na = (M)a.n; nb = (M)b.n;                                           \
-        delta = b.mean - a.mean;                                                        \
-        r.mean = a.mean + delta * (nb / n);                                             \
-        r.m2 = a.m2 + b.m2 + delta * delta * (na * nb / n);                             \
-        return r;                                                                       \
+        na = (M)a.n; nb = (M)b.n; n = na + nb; ca = a.d1 / na; cb = b.d1 / nb;          \
+        delta = (b.h - a.h) + (cb - ca);                                                \
+        c = ca + delta * (nb / n);                                                      \
+        m2 = (a.m2 - a.d1 * ca) + (b.m2 - b.d1 * cb) + delta * delta * (na * nb / n);   \
+        s = a.h + c;                                                                    \
+        r = c - (s - a.h);                                                              \
+        a.h = s;                                                                        \
+        a.d1 = r * n;                                                                   \
+        a.m2 = m2 + a.d1 * r;                                                           \
+        a.n += b.n;                                                                     \
+        return a;                                                                       \
     }
 PCLR__REF_CHAN_FN(pclr__ref_chan_f32, pclr__ref_mom_f32, float)
 PCLR__REF_CHAN_FN(pclr__ref_chan_f64, pclr__ref_mom_f64, double)
+/* x - h for integers (u: unsigned) of their 64-bit bits, exact before the rounding into double (pclr_diff) */
+static double pclr__ref_idiff(uint64_t x, uint64_t h, int u) {
+    const int ge = u ? x >= h : (int64_t)x >= (int64_t)h;
+    return ge ? (double)(x - h) : -(double)(h - x);
+}
+/* Integers: b's moments moved onto a's shift (PCLR__OP_STATS_MERGE_INT) */
+static pclr__ref_mom_int pclr__ref_chan_int(pclr__ref_mom_int a, pclr__ref_mom_int b, int u) {
+    double nb, delta;
+    if (b.n == 0) return a;
+    if (a.n == 0) return b;
+    nb = (double)b.n;
+    delta = pclr__ref_idiff(b.h, a.h, u);
+    a.m2 = a.m2 + (b.m2 + delta * ((b.d1 + b.d1) + nb * delta));
+    a.d1 = a.d1 + (b.d1 + nb * delta);
+    a.n += b.n;
+    return a;
+}
 
 /* What the per-type functions found; pclr__cpu_reference lays it out. */
 typedef struct pclr__ref_parts {
@@ -6278,20 +6414,8 @@ typedef struct pclr__ref_parts {
     double mean, var, sample_var;
 } pclr__ref_parts;
 
-static void pclr__ref_finish_f32(pclr__ref_mom_f32 m, pclr__ref_parts *p) {
-    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
-    float n = (float)m.n;
-    p->mean = m.n ? (double)m.mean : nan;
-    p->var = m.n ? (double)(float)(m.m2 / n) : nan;
-    p->sample_var = m.n > 1 ? (double)(float)(m.m2 / (float)(m.n - 1)) : nan;
-}
-static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
-    double nan = pclr__ref_f64_bits(0x7ff8000000000000ull);
-    double n = (double)m.n;
-    p->mean = m.n ? m.mean : nan;
-    p->var = m.n ? m.m2 / n : nan;
-    p->sample_var = m.n > 1 ? m.m2 / (double)(m.n - 1) : nan;
-}
+/* mean, var, sample_var of a part's moments (pclr__stats_float, pclr__stats_int: as the backends' finalize) */
+#define PCLR__REF_FINISH(p, mv) do { (p)->mean = (mv)[0]; (p)->var = (mv)[1]; (p)->sample_var = (mv)[2]; } while (0)
 
 /* Sum tree in F (blocks sequential from +0, blocks pairwise). */
 #define PCLR__REF_SUM_FN(name, ET, LOAD, F)                                             \
@@ -6326,27 +6450,42 @@ static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
         }                                                                               \
         return a;                                                                       \
     }
-/* Moments tree in M: per block shifted by its first element K:
-   d1 = sum (x - K), m2 = sum (x - K)^2; mean = K + d1/n, M2 = m2 - d1 (d1/n).
-   n >= 1. */
+/* Moments tree in M: per block about its first element h: d1 = sum (x - h), m2 = sum (x - h)^2;
+   blocks merged pairwise (CHAN, as the kernels merge). n >= 1. */
 #define PCLR__REF_MOM_FN(name, ET, LOAD, M, ST, CHAN)                                   \
     static ST name(const ET *x, uint64_t n) {                                           \
         if (n <= PCLR__REF_BLOCK) {                                                     \
             ST a;                                                                       \
-            M k = (M)LOAD(x, 0), d1 = 0, m2 = 0, nb = (M)n;                             \
+            M h = (M)LOAD(x, 0), d1 = 0, m2 = 0;                                        \
             uint64_t i;                                                                 \
             for (i = 0; i < n; ++i) {                                                   \
-                M d = (M)LOAD(x, i) - k;                                                \
+                M d = (M)LOAD(x, i) - h;                                                \
                 d1 = d1 + d;                                                            \
                 m2 = m2 + d * d;                                                        \
             }                                                                           \
-            a.n = n;                                                                    \
-            a.mean = k + d1 / nb;                                                       \
-            a.m2 = m2 - d1 * (d1 / nb);                                                 \
+            a.n = n; a.h = h; a.d1 = d1; a.m2 = m2;                                     \
             return a;                                                                   \
         } else {                                                                        \
             uint64_t h = PCLR__REF_SPLIT(n);                                            \
             return CHAN(name(x, h), name(x + h, n - h));                                \
+        }                                                                               \
+    }
+/* The same for integers (U: unsigned), the differences exact (pclr__ref_idiff) */
+#define PCLR__REF_IMOM_FN(name, ET, U)                                                  \
+    static pclr__ref_mom_int name(const ET *x, uint64_t n) {                            \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            pclr__ref_mom_int a;                                                        \
+            uint64_t i;                                                                 \
+            a.n = n; a.h = (uint64_t)x[0]; a.d1 = 0; a.m2 = 0;                          \
+            for (i = 0; i < n; ++i) {                                                   \
+                double d = pclr__ref_idiff((uint64_t)x[i], a.h, U);                     \
+                a.d1 = a.d1 + d;                                                        \
+                a.m2 = a.m2 + d * d;                                                    \
+            }                                                                           \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            return pclr__ref_chan_int(name(x, h), name(x + h, n - h), U);               \
         }                                                                               \
     }
 
@@ -6432,7 +6571,7 @@ static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
         }                                                                               \
         return c;                                                                       \
     }                                                                                   \
-    PCLR__REF_MOM_FN(pclr__ref_mom_##S, ET, PCLR__REF_LOAD_PLAIN, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
+    PCLR__REF_IMOM_FN(pclr__ref_mom_##S, ET, (ET)-1 > 0)                               \
     static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
         const ET *x = (const ET *)data;                                                 \
         if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
@@ -6456,10 +6595,14 @@ static void pclr__ref_finish_f64(pclr__ref_mom_f64 m, pclr__ref_parts *p) {
         }                                                                               \
         if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
         if (op == PCLR_STATS) {                                                         \
-            pclr__ref_mom_f64 m;                                                        \
-            m.n = 0; m.mean = 0; m.m2 = 0;                                              \
+            pclr__ref_mom_int m;                                                        \
+            ET a, b;                                                                    \
+            double mv[3];                                                               \
+            m.n = 0; m.h = 0; m.d1 = 0; m.m2 = 0;                                       \
             if (n) m = pclr__ref_mom_##S(x, n);                                         \
-            pclr__ref_finish_f64(m, p);                                                 \
+            pclr__ref_minmax_##S(x, n, &a, &b);                                         \
+            pclr__stats_int(m.n, (ET)-1 > 0, m.h, m.d1, m.m2, (uint64_t)b - (uint64_t)a, mv); \
+            PCLR__REF_FINISH(p, mv);                                                    \
         }                                                                               \
     }
 
@@ -6484,7 +6627,7 @@ PCLR__REF_INT(i64, int64_t, INT64_MIN, INT64_MAX)
 static uint16_t pclr__ref_bits_f16(const uint16_t *x, uint64_t i) { return x[i]; }
 static uint32_t pclr__ref_bits_f32(const float *x, uint64_t i) { uint32_t u; memcpy(&u, x + i, 4); return u; }
 static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; memcpy(&u, x + i, 8); return u; }
-#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, KT, BITS, INFBITS, VALOF, INF, KBN, FOLD, MOM, CHAN, FINISH) \
+#define PCLR__REF_FLT(S, ET, V, LOAD, NZ, KT, BITS, INFBITS, VALOF, INF, KBN, FOLD, MOM, CHAN) \
     PCLR__REF_SUM_FN(pclr__ref_sumn_##S, ET, LOAD, V)                                   \
     PCLR__REF_SUM_FN(pclr__ref_sumw_##S, ET, LOAD, double)                              \
     PCLR__REF_KBN_FN(pclr__ref_sumc_##S, ET, LOAD, V, KBN, FOLD)                         \
@@ -6580,17 +6723,22 @@ static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; me
         }                                                                               \
         if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
         if (op == PCLR_STATS) {                                                         \
+            V lo, hi;                                                                   \
+            double mv[3];                                                               \
+            const double sum = acc == PCLR_WIDE || sizeof(V) == 8 ? p->sum.f64 : (double)p->sum.f32; \
+            pclr__ref_minmax_##S(x, n, &lo, &hi);                                       \
             if (acc == PCLR_WIDE) {                                                     \
                 pclr__ref_mom_f64 m;                                                    \
-                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                m.n = 0; m.h = 0; m.d1 = 0; m.m2 = 0;                                   \
                 if (n) m = pclr__ref_momw_##S(x, n);                                    \
-                pclr__ref_finish_f64(m, p);                                             \
+                pclr__stats_float(m.n, m.h, m.d1, m.m2, lo, hi, sum, mv);             \
             } else {                                                                    \
                 MOM m;                                                                  \
-                m.n = 0; m.mean = 0; m.m2 = 0;                                          \
+                m.n = 0; m.h = 0; m.d1 = 0; m.m2 = 0;                                   \
                 if (n) m = pclr__ref_momn_##S(x, n);                                    \
-                FINISH(m, p);                                                           \
+                pclr__stats_float(m.n, m.h, m.d1, m.m2, lo, hi, sum, mv);             \
             }                                                                           \
+            PCLR__REF_FINISH(p, mv);                                                    \
         }                                                                               \
     }
 
@@ -6598,13 +6746,13 @@ static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; me
 #define PCLR__REF_NZ_PLAIN(x, i) ((x)[i] != 0)
 PCLR__REF_FLT(f16, uint16_t, float, PCLR__REF_LOAD_HALF, PCLR__REF_NZ_HALF, uint16_t, pclr__ref_bits_f16, 0x7c00u, pclr__ref_half,
               pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
-              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+              pclr__ref_mom_f32, pclr__ref_chan_f32)
 PCLR__REF_FLT(f32, float, float, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, uint32_t, pclr__ref_bits_f32, 0x7f800000u, pclr__ref_f32_bits,
               pclr__ref_f32_bits(0x7f800000u), pclr__ref_kbn_f32, pclr__ref_kbn_fold_f32,
-              pclr__ref_mom_f32, pclr__ref_chan_f32, pclr__ref_finish_f32)
+              pclr__ref_mom_f32, pclr__ref_chan_f32)
 PCLR__REF_FLT(f64, double, double, PCLR__REF_LOAD_PLAIN, PCLR__REF_NZ_PLAIN, uint64_t, pclr__ref_bits_f64, 0x7ff0000000000000ull,
               pclr__ref_f64_bits, pclr__ref_f64_bits(0x7ff0000000000000ull), pclr__ref_kbn_f64, pclr__ref_kbn_fold_f64,
-              pclr__ref_mom_f64, pclr__ref_chan_f64, pclr__ref_finish_f64)
+              pclr__ref_mom_f64, pclr__ref_chan_f64)
 
 #ifndef PCLREDUCE_NO_EXACT
 /* Exact sums (accumulate = exact): every element goes into one big two's
@@ -6794,6 +6942,8 @@ static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumula
 #undef PCLR__REF_SUM_FN
 #undef PCLR__REF_KBN_FN
 #undef PCLR__REF_MOM_FN
+#undef PCLR__REF_IMOM_FN
+#undef PCLR__REF_FINISH
 #undef PCLR__REF_LOAD_PLAIN
 #undef PCLR__REF_LOAD_HALF
 #undef PCLR__REF_INT

@@ -290,6 +290,23 @@ lane_b() {
     step contract-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_contract_cuda tests/test_contract.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_contract_cuda cuda"
   fi
 
+  # 5h. stats' accuracy (tests/test_stats.c, issue 36), against references written in the test: 64-bit integer
+  #     timestamps within 1e-12 and the same bits on every backend and knob set; the issue's float and double data
+  #     sets within ten times a two-pass algorithm's error; one rule for infinities. One build per backend, the
+  #     CPU context first in each (its bits are the others'); the file compiles as C++11 with every backend.
+  STATS_ALL="-DPCLR_TEST_OPENCL"
+  [ -f /usr/include/vulkan/vulkan.h ] && STATS_ALL="$STATS_ALL -DPCLR_TEST_VULKAN"
+  [ -n "$CUDA_INC" ] && STATS_ALL="$STATS_ALL -DPCLR_TEST_CUDA $CUDA_INC"
+  step stats-compile sh -c "g++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_stats.c && clang++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_stats.c && clang -std=c99 $WARN $STATS_ALL -fsyntax-only tests/test_stats.c && echo 'stats-compile: 3 passed, 0 failed'"
+  step stats-cpu sh -c "gcc -std=c99 $WARN -O2 -o $B/test_stats tests/test_stats.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_stats cpu"
+  step stats-opencl sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_OPENCL -o $B/test_stats_opencl tests/test_stats.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_stats_opencl opencl"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then
+    step stats-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_stats_vulkan tests/test_stats.c -ldl -lm && PCLR_SHADERC_LIBRARY=$CONTRACT_SHADERC PCLR_SEED=$contract_seed $B/test_stats_vulkan vulkan"
+  fi
+  if [ -n "$CUDA_INC" ]; then
+    step stats-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_stats_cuda tests/test_stats.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_stats_cuda cuda"
+  fi
+
   # 7. robustness: allocation failure injection and bad inputs (plain, ASan/UBSan); libFuzzer
   #    smoke runs and the corpus compile check where clang has libFuzzer
   FAIL_INC=${CUDA_INC:--DPCLR_FAILURES_NO_CUDA}

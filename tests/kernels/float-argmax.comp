@@ -75,7 +75,7 @@ pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (b_wins) { a.v = b.v; a.i = b.i; }
     return a;
 }
-pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
+pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i) {
     if (x > a.v || (isnan(x) && !isnan(a.v)) || a.i == 0xfffffffffffffffful) { a.v = x; a.i = i; }
     return a;
 }

@@ -43,6 +43,8 @@ uint pclr_xw(uint64_t w) { return xv[uint(w / 4ul)][uint(w % 4ul)]; }
 #define pclr_v float /* values are computed in this type */
 #define pclr_a float /* sums accumulate in this type (integers wrap) */
 #define pclr_m float /* mean and M2 are computed in this type */
+#define pclr_h float /* the moments' shift */
+pclr_m pclr_diff(pclr_h x, pclr_h h) { return x - h; }
 struct pclr_s { uint64_t n; float s; float lo; float hi; float shift; float d1; float m2; };
 #define PCLR_STATE_WORDS 8u
 void pclr_store_out(uint at, pclr_s s) {
@@ -81,15 +83,16 @@ bool pclr_neg(pclr_v x) { return floatBitsToInt(x) < 0; } /* the sign bit */
 pclr_v pclr_min(pclr_v a, pclr_v b) { return (isnan(a) || a < b || (a == b && pclr_neg(a))) ? a : b; }
 pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }
 pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
-/* one value (counted already): sum, min, max, and the moments about the shift; the merge is
-   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean */
+/* one value (counted already): sum, min, max, and the moments about the shift; the merge:
+   integers move b's moments onto a's shift (exact), floats Chan et al.'s, the shift then moved
+   to the value nearest the mean */
 pclr_s pclr_identity(void) {
     pclr_s s;
     s.n = 0;
     s.s = pclr_a(0);
     s.lo = uintBitsToFloat(0x7f800000u);
     s.hi = uintBitsToFloat(0xff800000u);
-    s.shift = pclr_m(0);
+    s.shift = pclr_h(0);
     s.d1 = pclr_m(0);
     s.m2 = pclr_m(0);
     return s;
@@ -98,19 +101,22 @@ pclr_s pclr_identity(void) {
 pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (b.n == 0) return a;
     if (a.n == 0) return b;
-    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb;
-    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
-    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
-    a.shift = ma + delta * (nb / n);
-    a.d1 = pclr_m(0);
+    const pclr_m na = pclr_m(a.n), nb = pclr_m(b.n), n = na + nb, ca = a.d1 / na, cb = b.d1 / nb;
+    const pclr_m delta = pclr_diff(b.shift, a.shift) + (cb - ca), c = ca + delta * (nb / n);
+    const pclr_m m2 = (a.m2 - a.d1 * ca) + (b.m2 - b.d1 * cb) + delta * delta * (na * nb / n);
+    precise pclr_h h = a.shift + c;
+    precise pclr_m r = c - (h - a.shift);
+    a.shift = h;
+    a.d1 = r * n;
+    a.m2 = m2 + a.d1 * r;
     a.n += b.n;
     a.s = pclr_add(a.s, b.s);
     a.lo = pclr_min(a.lo, b.lo);
     a.hi = pclr_max(a.hi, b.hi);
     return a;
 }
-pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k) {
-    if (a.n == 0) a.shift = pclr_m(x);
+pclr_s pclr_count_in(pclr_s a, pclr_v x, uint64_t k) {
+    if (a.n == 0) a.shift = pclr_h(x);
     a.n += k;
     return a;
 }
@@ -118,7 +124,7 @@ pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.s = pclr_add(a.s, pclr_a(x));
     a.lo = pclr_min(a.lo, x);
     a.hi = pclr_max(a.hi, x);
-    const pclr_m d = pclr_m(x) - a.shift;
+    const pclr_m d = pclr_diff(pclr_h(x), a.shift);
     a.d1 += d;
     a.m2 += d * d;
     return a;

@@ -73,6 +73,8 @@ PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 typedef float pclr_a; /* sums accumulate in this type */
 PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
 typedef float pclr_m; /* mean and M2 are computed in this type */
+typedef float pclr_h; /* the moments' shift */
+PCLR_FN pclr_m pclr_diff(pclr_h x, pclr_h h) { return x - h; }
 typedef struct pclr_s { pclr_u64 n; float s; float lo; float hi; float shift; float d1; float m2; } pclr_s;
 /* a partial written by another group, read field by field through a volatile pointer */
 PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
@@ -87,15 +89,16 @@ PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
     return s;
 }
 #define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
-/* one value (counted already): sum, min, max, and the moments about the shift; the merge is
-   Chan et al.'s: two parts' means and M2 into one, the result's moments about its mean */
+/* one value (counted already): sum, min, max, and the moments about the shift; the merge:
+   integers move b's moments onto a's shift (exact), floats Chan et al.'s, the shift then moved
+   to the value nearest the mean */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s.n = 0;
     s.s = (pclr_a)0;
     s.lo = __int_as_float(0x7f800000);
     s.hi = (-__int_as_float(0x7f800000));
-    s.shift = (pclr_m)0;
+    s.shift = (pclr_h)0;
     s.d1 = (pclr_m)0;
     s.m2 = (pclr_m)0;
     return s;
@@ -104,11 +107,14 @@ PCLR_FN pclr_s pclr_identity(void) {
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (b.n == 0) return a;
     if (a.n == 0) return b;
-    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb;
-    const pclr_m ma = a.shift + a.d1 / na, mb = b.shift + b.d1 / nb, delta = mb - ma;
-    a.m2 = (a.m2 - a.d1 * (a.d1 / na)) + (b.m2 - b.d1 * (b.d1 / nb)) + delta * delta * (na * nb / n);
-    a.shift = ma + delta * (nb / n);
-    a.d1 = (pclr_m)0;
+    const pclr_m na = (pclr_m)a.n, nb = (pclr_m)b.n, n = na + nb, ca = a.d1 / na, cb = b.d1 / nb;
+    const pclr_m delta = pclr_diff(b.shift, a.shift) + (cb - ca), c = ca + delta * (nb / n);
+    const pclr_m m2 = (a.m2 - a.d1 * ca) + (b.m2 - b.d1 * cb) + delta * delta * (na * nb / n);
+    pclr_h h = a.shift + c;
+    pclr_m r = c - (h - a.shift);
+    a.shift = h;
+    a.d1 = r * n;
+    a.m2 = m2 + a.d1 * r;
     a.n += b.n;
     a.s = pclr_add(a.s, b.s);
     a.lo = pclr_min(a.lo, b.lo);
@@ -116,7 +122,7 @@ PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
     return a;
 }
 PCLR_FN pclr_s pclr_count_in(pclr_s a, pclr_v x, pclr_u64 k) {
-    if (a.n == 0) a.shift = (pclr_m)x;
+    if (a.n == 0) a.shift = (pclr_h)x;
     a.n += k;
     return a;
 }
@@ -124,7 +130,7 @@ PCLR_FN pclr_s pclr_fold_value(pclr_s a, pclr_v x) {
     a.s = pclr_add(a.s, (pclr_a)x);
     a.lo = pclr_min(a.lo, x);
     a.hi = pclr_max(a.hi, x);
-    const pclr_m d = (pclr_m)x - a.shift;
+    const pclr_m d = pclr_diff((pclr_h)x, a.shift);
     a.d1 += d;
     a.m2 += d * d;
     return a;
