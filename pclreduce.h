@@ -2217,6 +2217,9 @@ static int pclr__op_uses(const pclr__op_def *d, const char *name) {
     return 0;
 }
 
+/* Whether an op's fold takes the element's index i (the arg ops'). */
+static int pclr__fold_takes_index(const pclr__op_def *d) { return d->fold && pclr__text_uses(d->fold, "i"); }
+
 /* The entry of a config's op (its value type decides an arg op's NaN rules); NULL: none. */
 static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr_type value) {
     size_t k;
@@ -3595,7 +3598,7 @@ static void pclr__gen_op_fns(pclr__gen *g, const pclr__op_def *d, int merges, in
         if (fold1) /* (a load's fold counts its values at once) */
             pclr__gen_op_fn(g, "pclr_s pclr_fold(pclr_s a, pclr_v x)", 0, "", "pclr_fold_value(pclr_count_in(a, x, 1), x)");
     } else if (d->fold) {
-        const int at = strstr(d->fold, "= i;") != NULL; /* the fold takes the element's index */
+        const int at = pclr__fold_takes_index(d);
         pclr__gen_op_fn(g, !at ? "pclr_s pclr_fold(pclr_s a, pclr_v x)" : g->glsl ? "pclr_s pclr_fold(pclr_s a, pclr_v x, uint64_t i)"
                                                                       : "pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i)", 0, d->fold, "a");
     }
@@ -3704,7 +3707,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
     pclr__gen_elem(g, -1, x1, sizeof x1);
     if (sequential) {
-        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        const int at = pclr__fold_takes_index(d);
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
@@ -4866,7 +4869,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     pclr__gen_op_fns(g, d, 1, 1);
     /* the fold of one load (one element: pclr__glsl_words) */
     {
-        const int at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX; /* the fold takes the element's index */
+        const int at = pclr__fold_takes_index(d);
         const int y = g->map && g->map->y;
         if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time) */
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
@@ -4921,7 +4924,7 @@ static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
         for (i = 0; i < l->count; ++i) {
             char f[40];
             const pclr_type t = l->field[i].type;
-            snprintf(f, sizeof f, l->count == 1 ? "" : ".%s", l->field[i].name);
+            snprintf(f, sizeof f, "%s%s", l->count == 1 ? "" : ".", l->count == 1 ? "" : l->field[i].name);
             if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v%s), d));\n", f, f);
             else if (t == PCLR_UINT64) PCLR__GEN_PUTF(g, "        o%s = packUint2x32(subgroupShuffleDown(unpackUint2x32(v%s), d));\n", f, f);
             else if (t == PCLR_INT64) PCLR__GEN_PUTF(g, "        o%s = int64_t(packUint2x32(subgroupShuffleDown(unpackUint2x32(uint64_t(v%s)), d)));\n", f, f);
@@ -4956,7 +4959,7 @@ static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
    op's value, or the map's input: pclr__gelem); PCLR_FOLD1, which folds one element (a map's y read
    beside it, at q + i; columns: q + i * pitch). Each where the text reads it. */
 static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
-    const int y = g->map && g->map->y, at = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX;
+    const int y = g->map && g->map->y, at = pclr__fold_takes_index(pclr__op_def_of(c->op, c->accumulate, g->l.value));
     const int fold1 = pclr__after_uses(g, "PCLR_FOLD1");
     char e[1700];
     int k;
