@@ -3232,8 +3232,8 @@ static void pclr__gen_words(pclr__gen *g, const pclr_config *c, void (*fn)(pclr_
                 if (j < 0 ? pclr__text_uses(body, name[k]) : used[j] && pclr__text_uses(def[j] + 8, name[k])) used[k] = more = 1;
     for (k = 0; def[k]; ++k) {
         char own[48], undef[48]; /* (a kernel part that spells the word its own way: the exact sum's) */
-        snprintf(own, sizeof own, "#define %s", name[k]);
-        snprintf(undef, sizeof undef, "#undef %s", name[k]);
+        snprintf(own, sizeof own, "#define %.31s", name[k]);
+        snprintf(undef, sizeof undef, "#undef %.31s", name[k]);
         if (used[k] && (!pclr__text_uses(body, own) || pclr__text_uses(body, undef))) pclr__put(g->w, def[k]);
     }
     pclr__put(g->w, body);
