@@ -138,7 +138,7 @@ int main(void) {
             compile(&c, what);
         }
     }
-    {   /* the layouts: the C dialects' text over the GLSL words (pclr__glsl_layout_words) */
+    {   /* the layouts: the C dialects' text over the GLSL words (pclr__glsl_words) */
         static const pclr_layout lays[] = {PCLR_LAYOUT_ROWS, PCLR_LAYOUT_COLUMNS, PCLR_LAYOUT_SEGMENTS};
         static const int lanes[] = {1, 4, 32, 256};
         static const pclr_op ops[] = {PCLR_SUM, PCLR_MIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT};
