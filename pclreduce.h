@@ -8322,6 +8322,9 @@ typedef struct pclr__backend_ops {
     pclr_result (*build)(pclr__engine *e, const pclr_config *c, const char *src, const char *opts, const void *bin,
                          size_t bin_size, void **program, void **keep, size_t *keep_size);
     void (*release)(pclr__engine *e, void *program);
+    /* (may be NULL) the most work-items a group of a built program can have, as the driver reports it
+       (0: no limit beyond the device's); the engine lowers an exact sum's group to it (pclr__engine_add) */
+    uint32_t (*group_limit)(const pclr__engine *e, const void *program);
     pclr_result (*alloc)(pclr__engine *e, size_t bytes, pclr__mem *m);
     void (*free)(pclr__engine *e, pclr__mem m);
     pclr_result (*write)(pclr__engine *e, pclr__mem m, size_t offset, const void *src, size_t bytes);
@@ -8691,6 +8694,28 @@ PCLR__FN pclr_result pclr__engine_program(pclr__engine *e, const pclr_config *re
     return PCLR_OK;
 }
 
+/* An exact sum's group size that the built program can run: its bits do not depend on the
+   group size, so a group above the kernel's own limit (the driver's CL_KERNEL_WORK_GROUP_SIZE:
+   NVIDIA's OpenCL compiles the exact kernel for 256 work-items and refuses 1024 at the launch with
+   CL_OUT_OF_RESOURCES) is lowered to the largest power of two within it, whether the group came
+   from the defaults, the tuning file or the caller (docs/exact-sums.md), and the program is built
+   again for it; the other knobs the caller left 0 follow the new group (groups per unit). Other
+   ops keep the group they were given: their float bits follow the tree's shape. */
+PCLR__FN pclr_result pclr__engine_fit_group(pclr__engine *e, const pclr_config *cfg, pclr__entry *en) {
+    const uint32_t limit = e->ops->group_limit && en->cfg.accumulate == PCLR_EXACT ? e->ops->group_limit(e, en->program) : 0;
+    pclr_config lower = *cfg;
+    int group = en->cfg.group_size;
+    pclr_result r;
+    if (!limit || (uint32_t)group <= limit) return PCLR_OK;
+    while (group > 32 && (uint32_t)group > limit) group /= 2;
+    if ((uint32_t)group > limit)
+        return pclr__fail(e, PCLR_ERR_UNSUPPORTED_BY_DEVICE, "the exact sum's kernel runs groups of at most %u work-items on %s, "
+                          "below the smallest group size (32)", (unsigned)limit, e->device);
+    lower.group_size = group;
+    if ((r = pclr__engine_resolve(e, &lower, &en->cfg)) != PCLR_OK) return r;
+    return pclr__engine_program(e, &en->cfg, &en->program);
+}
+
 /* Slow path of pclr__engine_lookup: resolves, builds and adds an entry. */
 PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, const pclr__entry **out) {
     pclr__entry en;
@@ -8699,6 +8724,7 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     memset(&en, 0, sizeof en);
     if ((r = pclr__engine_resolve(e, cfg, &en.cfg)) != PCLR_OK) return r;
     if ((r = pclr__engine_program(e, &en.cfg, &en.program)) != PCLR_OK) return r;
+    if ((r = pclr__engine_fit_group(e, cfg, &en)) != PCLR_OK) return r;
     if (!(grown = pclr__grow(e, e->entries, &e->entry_cap, e->entry_count, sizeof *e->entries)))
         return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
     e->entries = (pclr__entry *)grown;
@@ -9674,9 +9700,19 @@ PCLR_API pclr_result pclr_prepare(pclr_context *ctx, const pclr_config *cfg) {
 }
 
 PCLR__FN pclr_result pclr__resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
+    pclr__engine *e = ctx->engine;
+    const pclr_config *given = cfg;
     pclr_config tuned;
-    if (cfg && ctx->engine->tuned_count && pclr_tune_apply(ctx->engine->tuned, ctx->engine->tuned_count, cfg, n, &tuned)) cfg = &tuned;
-    return pclr__engine_resolve(ctx->engine, cfg, out);
+    pclr_result r;
+    if (cfg && e->tuned_count && pclr_tune_apply(e->tuned, e->tuned_count, cfg, n, &tuned)) cfg = &tuned;
+    if ((r = pclr__engine_resolve(e, cfg, out)) != PCLR_OK) return r;
+    if (out->accumulate == PCLR_EXACT && e->ops->group_limit && out->layout == PCLR_LAYOUT_ONE) {
+        /* the group the built kernel runs (pclr__engine_fit_group): built now, as the reduce would */
+        const pclr__entry *en;
+        if ((r = pclr__engine_lookup(e, given, n, &en)) != PCLR_OK) return r;
+        *out = en->cfg;
+    }
+    return PCLR_OK;
 }
 PCLR_API pclr_result pclr_resolve(pclr_context *ctx, const pclr_config *cfg, uint64_t n, pclr_config *out) {
     if (!ctx) return PCLR_ERR_INVALID_CONTEXT;

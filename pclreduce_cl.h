@@ -1655,12 +1655,21 @@ PCLR_API cl_mem pclr_buffer_cl(const pclr_context *ctx, const pclr_buffer *buf) 
     return ctx && buf && buf->owner == ctx && ctx->backend == PCLR_OPENCL ? (cl_mem)buf->handle.ptr : NULL;
 }
 
+/* The kernel's CL_KERNEL_WORK_GROUP_SIZE: the engine lowers an exact sum's group to it
+   (NVIDIA builds the exact kernel for 256 work-items and refuses groups of 1024 at the launch). */
+static uint32_t pclr__cl_group_limit(const pclr__engine *e, const void *program) {
+    const pclr__cl_program *p = (const pclr__cl_program *)program;
+    (void)e;
+    return !p || !p->max_group ? 0 : p->max_group > 0xffffffffu ? 0xffffffffu : (uint32_t)p->max_group;
+}
+
 static void pclr__cl_ops(pclr__backend_ops *ops) {
     ops->backend = PCLR_OPENCL;
     ops->defaults = pclr__cl_defaults;
     ops->check = pclr__cl_check;
     ops->build = pclr__cl_build;
     ops->release = pclr__cl_release;
+    ops->group_limit = pclr__cl_group_limit;
     ops->alloc = pclr__cl_alloc_mem;
     ops->free = pclr__cl_free_mem;
     ops->write = pclr__cl_write;

@@ -217,7 +217,7 @@ static int check_point(point *p, const double refs[2], char *why, size_t cap) {
         unsigned char junk[8];
         memset(got, 0xa5, sizeof got);
         if (blocking(p, slices[k], got)) { snprintf(why, cap, "%.150s", p->err); return 0; }
-        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) return 0;
+        if (!bench_check(p->type, p->op, p->n, got, &refs[k], why, cap)) return 0;
         if (p->im->kind != IMPL_PCLR) continue;
         memset(junk, 0xa5, sizeof junk);
         memset(got, 0xa5, sizeof got);
@@ -228,7 +228,7 @@ static int check_point(point *p, const double refs[2], char *why, size_t cap) {
             snprintf(why, cap, "%.150s", p->err);
             return 0;
         }
-        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) {
+        if (!bench_check(p->type, p->op, p->n, got, &refs[k], why, cap)) {
             size_t l = strlen(why);
             snprintf(why + l, cap - l, " (async path)");
             return 0;
@@ -578,7 +578,7 @@ static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, si
         unsigned char got[256], state[256], junk[256];
         memset(got, 0xa5, sizeof got);
         if (blocking(p, slices[k], got)) { snprintf(why, cap, "%.150s", p->err); return 0; }
-        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) return 0;
+        if (!bench_check_result(&p->cfg, p->n, got, refs[k], why, cap)) return 0;
         if (p->im->kind != IMPL_PCLR) continue;
         memset(junk, 0xa5, sizeof junk);
         memset(got, 0xa5, sizeof got);
@@ -590,7 +590,7 @@ static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, si
             snprintf(why, cap, "%.150s", p->err);
             return 0;
         }
-        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) {
+        if (!bench_check_result(&p->cfg, p->n, got, refs[k], why, cap)) {
             size_t l = strlen(why);
             snprintf(why + l, cap - l, " (async path)");
             return 0;

@@ -324,7 +324,7 @@ static int check_point(point *p, const double refs[2], char *why, size_t cap) {
         double got[2];
         memset(got, 0xa5, sizeof got);
         if (blocking(p, slices[k], got)) { snprintf(why, cap, "%.150s", p->err); return 0; }
-        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) return 0;
+        if (!bench_check(p->type, p->op, p->n, got, &refs[k], why, cap)) return 0;
         if (p->im->kind != IMPL_PCLR) continue; /* CUB's blocking path is its async call */
         memset(got, 0xa5, sizeof got);
         if (cuda_fail(p, cudaMemsetAsync(b->out_dev, 0xa5, 16, b->stream), "memset") || launch(p, slices[k]) ||
@@ -334,7 +334,7 @@ static int check_point(point *p, const double refs[2], char *why, size_t cap) {
             return 0;
         }
         memcpy(got, b->res_pinned, esize);
-        if (!bench_check(p->type, p->op, got, &refs[k], why, cap)) {
+        if (!bench_check(p->type, p->op, p->n, got, &refs[k], why, cap)) {
             size_t l = strlen(why);
             snprintf(why + l, cap - l, " (async path)");
             return 0;
@@ -679,7 +679,7 @@ static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, si
         if (blocking(p, slices[k], raw)) { snprintf(why, cap, "%.150s", p->err); return 0; }
         if (is_cub_vocab(p->im->kind)) cub_as_result(p, raw, refs[k], got);
         else memcpy(got, raw, rsize);
-        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) return 0;
+        if (!bench_check_result(&p->cfg, p->n, got, refs[k], why, cap)) return 0;
         if (p->im->kind != IMPL_PCLR) continue;
         memset(got, 0xa5, sizeof got);
         memset(state, 0xa5, sizeof state);
@@ -691,7 +691,7 @@ static int vocab_check_point(point *p, unsigned char refs[2][128], char *why, si
         }
         memcpy(state, b->res_pinned, ssize);
         if (pclr_fail(p, pclr_finalize(&p->cfg, state, got), "pclr_finalize")) { snprintf(why, cap, "%.150s", p->err); return 0; }
-        if (!bench_check_result(&p->cfg, got, refs[k], why, cap)) {
+        if (!bench_check_result(&p->cfg, p->n, got, refs[k], why, cap)) {
             size_t l = strlen(why);
             snprintf(why + l, cap - l, " (async path)");
             return 0;

@@ -3,7 +3,11 @@
    Vulkan timestamps around one command buffer of them, CUDA events around
    as many async calls), both on inputs rotated over 4 buffers of >= 256 MiB
    in all so that data comes from memory. Default configs (no tuning file).
-   usage: bench_vk [--quick] [--max-log2 N]
+   usage: bench_vk [--quick] [--max-log2 N] [--data uniform|grid]
+   Data (written again whenever the row's type changes): integers over all their bits; floats and
+   doubles U(-1, 1) with every mantissa bit random (splitmix64, 63 random bits of magnitude), or with
+   --data grid the data of the runs before issue 36: (k mod 1000) / 1000 as floats, whose bytes the
+   double rows read as they are (doubles of about 2^-7..2^0, both signs).
    Prints one table row per (type, op, n): the median of 7 timed batches, us per call and GB/s for each,
    and Vulkan / CUDA throughput. Built with -DPCLR_BENCH_CUDA (cuda.h) for
    the CUDA column; without it the CUDA column says "-". */
@@ -102,6 +106,23 @@ static double cuda_time(pclr_cuda_context *cu, const pclr_config *c, CUdeviceptr
 }
 #endif
 
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* bytes of data of type t at host (see the header comment); grid: the old data whatever t is. */
+static void fill_host(pclr_type t, void *host, size_t bytes, int grid) {
+    uint64_t s = 0x5eed0000u + (uint64_t)t;
+    size_t k;
+    if (grid) for (k = 0; k < bytes / 4; ++k) ((float *)host)[k] = (float)(k % 1000) * 0.001f;
+    else if (t == PCLR_FLOAT) for (k = 0; k < bytes / 4; ++k) ((float *)host)[k] = (float)((double)(int64_t)splitmix(&s) * (1.0 / 9223372036854775808.0));
+    else if (t == PCLR_DOUBLE) for (k = 0; k < bytes / 8; ++k) ((double *)host)[k] = (double)(int64_t)splitmix(&s) * (1.0 / 9223372036854775808.0);
+    else for (k = 0; k < bytes / 8; ++k) ((uint64_t *)host)[k] = splitmix(&s);
+}
+
 /* The median of 7 times (a failed one, -1, sorts first). */
 static double median7(double *t) {
     int i, j;
@@ -113,7 +134,7 @@ static double median7(double *t) {
 int main(int argc, char **argv) {
     static const struct { pclr_type t; pclr_op o; } rows[] = {{PCLR_FLOAT, PCLR_SUM}, {PCLR_UINT, PCLR_SUM}, {PCLR_FLOAT, PCLR_MAX},
                                                              {PCLR_DOUBLE, PCLR_SUM}, {PCLR_INT, PCLR_MIN}, {PCLR_FLOAT, PCLR_ARGMIN}};
-    int maxlog = 28, quick = 0, i, k, lg;
+    int maxlog = 28, quick = 0, grid = 0, written = -1, i, k, lg;
     pclr_vk_desc d;
     pclr_vk_context *vk;
     VkBuffer vin[ROT], vout;
@@ -128,6 +149,8 @@ int main(int argc, char **argv) {
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1, maxlog = 24;
         else if (!strcmp(argv[i], "--max-log2") && i + 1 < argc) maxlog = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--data") && i + 1 < argc && (!strcmp(argv[i + 1], "uniform") || !strcmp(argv[i + 1], "grid"))) grid = !strcmp(argv[++i], "grid");
+        else { printf("usage: bench_vk [--quick] [--max-log2 N] [--data uniform|grid]\n"); return 2; }
     }
     memset(&d, 0, sizeof d);
     d.no_tune_file = 1; /* device_number 0: the best device */
@@ -139,7 +162,7 @@ int main(int argc, char **argv) {
     bytes = ((size_t)8 << maxlog) / (maxlog >= 27 ? 2 : 1); /* doubles at 2^28: 2^27 of them */
     if (bytes < ((size_t)64 << 20)) bytes = (size_t)64 << 20;
     if (!(host = calloc(1, bytes))) { printf("out of host memory (%zu bytes)\n", bytes); return 1; }
-    for (k = 0; k < (int)(bytes / 4); ++k) ((float *)host)[k] = (float)(k % 1000) * 0.001f;
+    fill_host(PCLR_FLOAT, host, bytes, grid);
     for (k = 0; k < ROT; ++k) {
         if (pclr_vk_buffer_create(vk, bytes, &vin[k]) != PCLR_OK || pclr_vk_buffer_write(vk, vin[k], 0, host, bytes) != PCLR_OK) {
             printf("vulkan input %d: %s\n", k, pclr_vk_last_error(vk));
@@ -176,6 +199,9 @@ int main(int argc, char **argv) {
     }
 #endif
     printf("device: %s (Vulkan)\n", pclr_vk_get_features(vk)->device_name);
+    printf("data: %s\n", grid ? "grid: (k mod 1000) / 1000 as floats, the runs before issue 36 (double rows read their bytes)"
+                                : "uniform: integers over all their bits, floats and doubles U(-1, 1) with every mantissa bit random");
+    written = grid ? -2 : PCLR_FLOAT;
     printf("| type | op | n | vulkan us/call | cuda us/call | vulkan GB/s | cuda GB/s | vulkan / cuda |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (i = 0; i < (int)(sizeof rows / sizeof rows[0]); ++i)
         for (lg = 12; lg <= maxlog; lg += (lg < 20 ? 2 : quick ? 4 : 2)) {
@@ -185,6 +211,16 @@ int main(int argc, char **argv) {
             double tv, tc = -1, tvs[7], tcs[7];
             int calls = lg <= 20 ? 400 : lg <= 24 ? 100 : 20, rep;
             if (n * es > bytes) continue;
+            if (written != -2 && written != (int)rows[i].t) { /* this type's data into every input */
+                fill_host(rows[i].t, host, bytes, 0);
+                for (k = 0; k < ROT; ++k) {
+                    if (pclr_vk_buffer_write(vk, vin[k], 0, host, bytes) != PCLR_OK) { printf("vulkan input %d: %s\n", k, pclr_vk_last_error(vk)); return 1; }
+#ifdef PCLR_BENCH_CUDA
+                    if (cu && pclr_cuda_copy_to_device(cu, cin[k], host, bytes) != PCLR_OK) { printf("cuda input %d: %s\n", k, pclr_cuda_last_error(cu)); return 1; }
+#endif
+                }
+                written = (int)rows[i].t;
+            }
             memset(&c, 0, sizeof c);
             c.type = rows[i].t;
             c.op = rows[i].o;

@@ -637,6 +637,114 @@ static void defaults_fit(pclr_context *ctx) {
     }
 }
 
+/* A device whose exact kernel runs smaller groups than the device (NVIDIA's OpenCL: the exact kernel
+   reports CL_KERNEL_WORK_GROUP_SIZE 256 and a launch of 1024 fails with CL_OUT_OF_RESOURCES), played
+   by PoCL through a wrapped pclr_cl_api: every kernel reports 64 and refuses larger groups at the
+   launch. An exact sum's group (the CPU default 128, or the caller's 1024) is lowered to 64 by the
+   engine, pclr_resolve says so, and the bits are the CPU reference's; a native sum at group 128
+   keeps its group and gets the launch's clear error. */
+#define LIMITED_GROUP 64
+static pclr_cl_api g_cl_real;
+static cl_int CL_API_CALL limited_group_info(cl_kernel k, cl_device_id d, cl_kernel_work_group_info w, size_t s, void *v, size_t *r) {
+    cl_int err = g_cl_real.GetKernelWorkGroupInfo(k, d, w, s, v, r);
+    if (err == CL_SUCCESS && w == CL_KERNEL_WORK_GROUP_SIZE && v && s >= sizeof(size_t)) *(size_t *)v = LIMITED_GROUP;
+    return err;
+}
+static cl_int CL_API_CALL limited_enqueue(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *o, const size_t *g, const size_t *l,
+                                          cl_uint nw, const cl_event *w, cl_event *ev) {
+    if (l && l[0] > LIMITED_GROUP) return CL_OUT_OF_RESOURCES;
+    return g_cl_real.EnqueueNDRangeKernel(q, k, dims, o, g, l, nw, w, ev);
+}
+static void group_lowered(const pclr_desc *base) {
+    static const struct { pclr_type x, y; int comps, group; const char *map; } rows[] = {
+        {PCLR_FLOAT, PCLR_TYPE_DEFAULT, 1, 0, NULL},    {PCLR_FLOAT, PCLR_TYPE_DEFAULT, 1, 1024, NULL},
+        {PCLR_DOUBLE, PCLR_TYPE_DEFAULT, 1, 1024, NULL}, {PCLR_HALF, PCLR_TYPE_DEFAULT, 1, 256, NULL},
+        {PCLR_INT64, PCLR_TYPE_DEFAULT, 1, 1024, "double(x)"}, {PCLR_FLOAT, PCLR_DOUBLE, 1, 1024, "x * y"},
+        {PCLR_FLOAT, PCLR_TYPE_DEFAULT, 4, 512, "x.r - x.a"},
+    };
+    const uint64_t n = 100003;
+    pclr_desc d = *base;
+    pclr_cl_api api;
+    pclr_context *ctx = NULL;
+    pclr_buffer *bx = NULL, *by = NULL;
+    unsigned char *hx = (unsigned char *)malloc((size_t)n * 16), *hy = (unsigned char *)malloc((size_t)n * 8);
+    char why[512];
+    uint64_t st = g_seed ^ 0x9a0u, i;
+    size_t k;
+    int right = 0;
+    if (!hx || !hy) { CHECK(0, "out of host memory"); free(hx); free(hy); return; }
+    if (pclr_cl_load_api(NULL, &g_cl_real, why, sizeof why) != PCLR_OK) { SKIP("group_lowered: no OpenCL library (%s)", why); free(hx); free(hy); return; }
+    api = g_cl_real;
+    api.GetKernelWorkGroupInfo = limited_group_info;
+    api.EnqueueNDRangeKernel = limited_enqueue;
+    d.opencl_api = &api;
+    if (pclr_create(&d, &ctx) != PCLR_OK) { SKIP("group_lowered: no OpenCL device"); free(hx); free(hy); return; }
+    if (!CHECK(pclr_buffer_create(ctx, (size_t)n * 16, &bx) == PCLR_OK && pclr_buffer_create(ctx, (size_t)n * 8, &by) == PCLR_OK,
+               "buffers: %s", pclr_last_error(ctx)))
+        goto done;
+    for (k = 0; k < COUNT(rows); ++k) {
+        const size_t xs = pclr_type_size(rows[k].x) * (size_t)rows[k].comps, ys = rows[k].y ? pclr_type_size(rows[k].y) : 0;
+        pclr_config c, run;
+        pclr_input in;
+        unsigned char got[16], ref[16];
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.type = rows[k].x;
+        c.y_type = rows[k].y;
+        c.components = rows[k].comps > 1 ? rows[k].comps : 0;
+        c.map = rows[k].map;
+        c.op = PCLR_SUM;
+        c.accumulate = PCLR_EXACT;
+        c.group_size = rows[k].group;
+        for (i = 0; i < n * (uint64_t)rows[k].comps; ++i) /* full-precision values of both signs over many binades */
+            set_value(rows[k].x, hx, i, rows[k].x == PCLR_INT64 ? (double)(int64_t)(pclr_test_rand(&st) >> 8) - 3.6e16
+                                                              : ldexp((double)(pclr_test_rand(&st) >> 11) * ldexp(1.0, -53) - 0.5, (int)(pclr_test_rand(&st) % 20) - 10));
+        for (i = 0; ys && i < n; ++i) set_value(rows[k].y, hy, i, (double)(pclr_test_rand(&st) >> 11) * ldexp(1.0, -53) + 0.5);
+        if (!CHECK(pclr_buffer_write(ctx, bx, 0, hx, (size_t)n * xs) == PCLR_OK && (!ys || pclr_buffer_write(ctx, by, 0, hy, (size_t)n * ys) == PCLR_OK),
+                   "writing: %s", pclr_last_error(ctx)))
+            continue;
+        if (!CHECK(pclr_resolve(ctx, &c, n, &run) == PCLR_OK, "kernel limit %d: exact %s, group %d resolves: %s", LIMITED_GROUP,
+                   pclr_type_name(c.type), c.group_size, pclr_last_error(ctx)))
+            continue;
+        CHECK(run.group_size == LIMITED_GROUP, "kernel limit %d: exact %s, group %d: pclr_resolve says group %d", LIMITED_GROUP,
+              pclr_type_name(c.type), c.group_size, run.group_size);
+        memset(&in, 0, sizeof in);
+        in.x = bx;
+        in.y = ys ? by : NULL;
+        in.n = n;
+        r = pclr_reduce(ctx, &c, &in, got, sizeof got);
+        if (CHECK(r == PCLR_OK, "kernel limit %d: exact %s%s%s, group %d reduces: %s (%s)", LIMITED_GROUP, pclr_type_name(c.type),
+                  c.map ? ", map " : "", c.map ? c.map : "", c.group_size, pclr_result_string(r), pclr_last_error(ctx)) &&
+            CHECK(pclr_cpu_reduce_map(&c, hx, ys ? hy : NULL, n, NULL, ref) == PCLR_OK, "the CPU reference")) {
+            const pclr_type t = pclr_sum_type(pclr_reduced_type(&c), PCLR_EXACT);
+            right += CHECK(result_bits(t, got) == result_bits(t, ref), "kernel limit %d: exact %s, group %d: device 0x%llx, CPU reference 0x%llx",
+                  LIMITED_GROUP, pclr_type_name(c.type), c.group_size, (unsigned long long)result_bits(t, got), (unsigned long long)result_bits(t, ref));
+        }
+    }
+    { /* a native sum keeps the caller's group: the launch refuses it, and says why */
+        pclr_config c;
+        pclr_input in;
+        float got = 0;
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.group_size = 128;
+        memset(&in, 0, sizeof in);
+        in.x = bx;
+        in.n = n;
+        r = pclr_reduce(ctx, &c, &in, &got, sizeof got);
+        CHECK(r == PCLR_ERR_UNSUPPORTED_BY_DEVICE && strstr(pclr_last_error(ctx), "CL_KERNEL_WORK_GROUP_SIZE 64"),
+              "kernel limit %d: a native sum at group 128 is refused with the kernel's limit: %s (%s)", LIMITED_GROUP, pclr_result_string(r),
+              pclr_last_error(ctx));
+    }
+    printf("kernel limit %d: %d of %d exact sums lowered to it, the CPU reference's bits\n", LIMITED_GROUP, right, (int)COUNT(rows));
+done:
+    pclr_buffer_destroy(ctx, bx);
+    pclr_buffer_destroy(ctx, by);
+    pclr_destroy(ctx);
+    free(hx);
+    free(hy);
+}
+
 #ifdef PCLR_TEST_CUDA
 /* Every knob set's CUDA kernel through NVRTC (compute_90 PTX), without a device. */
 static void nvrtc_compiles(void) {
@@ -733,6 +841,7 @@ int main(int argc, char **argv) {
         run_device(ctx);
         run_maps(ctx);
         defaults_fit(ctx);
+        if (pclr_get_backend(ctx) == PCLR_OPENCL) group_lowered(&desc);
         pclr_destroy(ctx);
     }
     for (i = 0; i < 3; ++i) free(g_host[i]);
