@@ -453,7 +453,9 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
    - float sums (every accumulator but exact) add once in the sum type: the
      error bound of the whole gains one rounding per combine;
    - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
-     formula in double (M2 = var x count), the variances recomputed from M2.
+     formula in double (M2 = var x count), the variances recomputed from M2;
+   - prod multiplies in its result type (integers wrap; floats round once),
+     and/or/xor/any/all combine bitwise, argminmax as argmin and argmax.
    An exact sum is rounded once, and the sum of two rounded sums is not the
    exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
    (combine wide or compensated sums, or reduce the gathered data). An index
@@ -1559,11 +1561,18 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
    x, y and i, the parameters p0..p15, numbers are printed from their values.
    Types are C's: int, uint, long (int64), ulong (uint64), float, double, and
    C's usual arithmetic conversions; integer arithmetic wraps, integer / and %
-   by 0 give 0, float to integer conversions saturate (NaN gives 0). */
+   by 0 give 0, float to integer conversions saturate (NaN gives 0). The bitwise
+   operators & | ^ ~ << >> take integers only; a shift has its left operand's
+   type and counts modulo its width (x << 33 is x << 1 for a 32-bit x), and >> of
+   a negative value fills with ones, the same on every backend. */
 enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__MN_NEG, PCLR__MN_NOT, PCLR__MN_BIN,
-       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
-enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
-       PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
+       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST, PCLR__MN_BNOT };
+/* the binary operators: arithmetic and bitwise (of the operands' type), then from PCLR__MB_LT on those whose
+   value is an int (comparisons, && and ||) */
+enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_BAND, PCLR__MB_BOR, PCLR__MB_BXOR,
+       PCLR__MB_SHL, PCLR__MB_SHR, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT, PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND,
+       PCLR__MB_OR };
+#define PCLR__MB_BITWISE(op) ((op) >= PCLR__MB_BAND && (op) <= PCLR__MB_SHR)
 /* the functions: name, arguments, and what they compute in (0: the arguments' common
    type, 1: floating (integers as float), 2: floating in, int out) */
 typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
@@ -1608,7 +1617,7 @@ static int pclr__text_uses(const char *text, const char *name) {
     return 0;
 }
 #ifndef PCLREDUCE_NO_MAP /* the parser (docs/usage.md "Leaving features out") */
-static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
     {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
     {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
@@ -1635,6 +1644,7 @@ static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
     return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
 }
 static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
+static int pclr__mis_real(pclr_type t) { return t == PCLR_FLOAT || t == PCLR_DOUBLE; }
 
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
@@ -1660,8 +1670,9 @@ static int pclr__maccept(pclr__mparser *P, const char *op) {
     size_t k = strlen(op);
     pclr__mskip(P);
     if (strncmp(P->s + P->pos, op, k) != 0) return 0;
-    /* "<" is not the start of "<=", "&" alone is not "&&", "!" is not "!=" */
+    /* "<" is not the start of "<=" or "<<", "&" of "&&", "|" of "||", "!" of "!=" */
     if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!' || op[0] == '=') && P->s[P->pos + 1] == '=') return 0;
+    if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '&' || op[0] == '|') && P->s[P->pos + 1] == op[0]) return 0;
     P->pos += (int)k;
     return 1;
 }
@@ -1871,13 +1882,17 @@ static int pclr__munary(pclr__mparser *P) {
     col = P->pos + 1;
     if (pclr__maccept(P, "-")) op = '-';
     else if (pclr__maccept(P, "!")) op = '!';
+    else if (pclr__maccept(P, "~")) op = '~';
     else if (pclr__maccept(P, "+")) op = '+';
     else return pclr__mpostfix(P);
     if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__mtoo_deep(P, col);
     if ((a = pclr__munary(P)) < 0) return -1;
     --P->depth;
     if (op == '+') return a;
-    if ((id = pclr__mnew(P, op == '-' ? PCLR__MN_NEG : PCLR__MN_NOT, 0, op == '-' ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
+    if (op == '~' && pclr__mis_real((pclr_type)P->t->node[a].type))
+        return pclr__merr(P, col, "'~' is for integers, and its operand is %s", P->t->node[a].type == PCLR_DOUBLE ? "double" : "float");
+    if ((id = pclr__mnew(P, op == '-' ? PCLR__MN_NEG : op == '~' ? PCLR__MN_BNOT : PCLR__MN_NOT, 0,
+                         op == '!' ? PCLR_INT : (pclr_type)P->t->node[a].type, col)) < 0) return -1;
     P->t->node[id].n = 1;
     P->t->node[id].a[0] = (short)a;
     return id;
@@ -1885,9 +1900,13 @@ static int pclr__munary(pclr__mparser *P) {
 
 static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
     const pclr_type ta = (pclr_type)P->t->node[a].type, tb = (pclr_type)P->t->node[b].type;
-    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : pclr__mcommon(ta, tb);
-    int id = pclr__mnew(P, PCLR__MN_BIN, op, t, col);
-    if (id < 0) return -1;
+    /* (a shift has its left operand's type: C's, of the promoted operand) */
+    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : op == PCLR__MB_SHL || op == PCLR__MB_SHR ? ta : pclr__mcommon(ta, tb);
+    int id;
+    if (PCLR__MB_BITWISE(op) && (pclr__mis_real(ta) || pclr__mis_real(tb)))
+        return pclr__merr(P, col, "'%s' is for integers, and its %s operand is %s", pclr__mbin_text[op], pclr__mis_real(ta) ? "left" : "right",
+                          (pclr__mis_real(ta) ? ta : tb) == PCLR_DOUBLE ? "double" : "float");
+    if ((id = pclr__mnew(P, PCLR__MN_BIN, op, t, col)) < 0) return -1;
     P->t->node[id].n = 2;
     P->t->node[id].a[0] = (short)a;
     P->t->node[id].a[1] = (short)b;
@@ -1897,17 +1916,21 @@ static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
 /* one precedence level of left-associative binary operators: ops[] (longest first), next level */
 static int pclr__mlevel(pclr__mparser *P, int level);
 static int pclr__mlevel(pclr__mparser *P, int level) {
-    static const char *const ops[6][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
-    static const int codes[6][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_EQ, PCLR__MB_NE}, {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT},
-                                    {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
-    int a = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
+    /* C's precedence, lowest first */
+    static const char *const ops[10][4] = {{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"},
+                                           {"+", "-"}, {"*", "/", "%"}};
+    static const int codes[10][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_BOR}, {PCLR__MB_BXOR}, {PCLR__MB_BAND}, {PCLR__MB_EQ, PCLR__MB_NE},
+                                     {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT}, {PCLR__MB_SHL, PCLR__MB_SHR},
+                                     {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
+    const int last = 9;
+    int a = level == last ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
     while (a >= 0) {
         pclr__mskip(P);
         col = P->pos + 1;
         for (k = 0; k < 4 && ops[level][k]; ++k) if (pclr__maccept(P, ops[level][k])) break;
         if (k == 4 || !ops[level][k]) return a;
         {
-            const int b = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1);
+            const int b = level == last ? pclr__munary(P) : pclr__mlevel(P, level + 1);
             if (b < 0) return -1;
             a = pclr__mbinary_node(P, codes[level][k], a, b, col);
         }
@@ -1942,11 +1965,7 @@ static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
     for (k = 0; s[k]; ++k) {
         const unsigned char ch = (unsigned char)s[k];
         if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
-        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|?:(),", ch)) {
-            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "%s'&' alone is not an operator (&& is)", in);
-            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "%s'|' alone is not an operator (|| is)", in);
-            continue;
-        }
+        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|^~?:(),", ch)) continue;
         if (ch == '/') {
             if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
             continue;
@@ -2685,6 +2704,11 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
         pclr__mzero_test(E, m->a[0], 0);
         pclr__put(E->w, ")");
         break;
+    case PCLR__MN_BNOT:
+        pclr__put(E->w, "(~");
+        pclr__mnode_text(E, m->a[0]);
+        pclr__put(E->w, ")");
+        break;
     case PCLR__MN_BIN: {
         const int op = m->op;
         const pclr_type ct = op >= PCLR__MB_LT ? pclr__mcommon((pclr_type)E->t->node[m->a[0]].type, (pclr_type)E->t->node[m->a[1]].type) : t;
@@ -2711,6 +2735,26 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
                                   : L == PCLR__ML_CUDA && t == PCLR_FLOAT ? "fmodf" : "fmod");
             pclr__mas(E, m->a[0], t);
             pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (op == PCLR__MB_SHL || op == PCLR__MB_SHR) {
+            /* the count (as uint) modulo the left operand's width, written out: C's and GLSL's shifts are undefined
+               past the width; a signed << shifts the unsigned bits (no signed overflow); >> fills a negative with ones */
+            const int signed_shl = op == PCLR__MB_SHL && pclr__mis_signed(t);
+            if (signed_shl) {
+                pclr__mcast_open(E, t);
+                pclr__mas(E, m->a[0], pclr__munsigned(t));
+            } else {
+                pclr__put(E->w, "(");
+                pclr__mas(E, m->a[0], t);
+            }
+            PCLR__MPUTF(E, " %s (", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], PCLR_UINT);
+            PCLR__MPUTF(E, " & %du))", t == PCLR_INT64 || t == PCLR_UINT64 ? 63 : 31);
+        } else if (PCLR__MB_BITWISE(op)) { /* & | ^: no overflow, signed too */
+            pclr__put(E->w, "(");
+            pclr__mas(E, m->a[0], t);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
             pclr__mas(E, m->a[1], t);
             pclr__put(E->w, ")");
         } else if (pclr__mis_signed(t) && op != PCLR__MB_DIV) { /* wraps: on the unsigned bits */
@@ -6317,6 +6361,7 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
         else r = pclr__mneg(a, t);
         return r;
     case PCLR__MN_NOT: r.i = !pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type); return r;
+    case PCLR__MN_BNOT: a = pclr__mev(V, m->a[0]); r.u = ~a.u; return pclr__mconv(r, PCLR_UINT64, t);
     case PCLR__MN_COND:
         return pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) ? pclr__mev_as(V, m->a[1], t) : pclr__mev_as(V, m->a[2], t);
     case PCLR__MN_CAST: return pclr__mev_as(V, m->a[0], t);
@@ -6349,10 +6394,19 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
         }
         {
             const int sg = pclr__mis_signed(t);
+            const unsigned k = (unsigned)(b.u & (pclr_type_size(t) == 8 ? 63u : 31u)); /* a shift's count, modulo the width */
             switch (op) {
             case PCLR__MB_ADD: r.u = a.u + b.u; break;
             case PCLR__MB_SUB: r.u = a.u - b.u; break;
             case PCLR__MB_MUL: r.u = a.u * b.u; break;
+            case PCLR__MB_BAND: r.u = a.u & b.u; break;
+            case PCLR__MB_BOR: r.u = a.u | b.u; break;
+            case PCLR__MB_BXOR: r.u = a.u ^ b.u; break;
+            case PCLR__MB_SHL: r.u = a.u << k; break;
+            case PCLR__MB_SHR: /* a signed value's ones shifted in, written out (C leaves >> of a negative to the compiler) */
+                if (sg && a.i < 0) r.i = ~(~a.i >> k);
+                else r.u = a.u >> k;
+                break;
             case PCLR__MB_DIV:
                 if (b.u == 0) r.u = 0;
                 else if (sg && b.i == -1) r.u = 0 - a.u;

@@ -28,7 +28,9 @@
      both sides; where the data has infinities a non-finite result must be
      non-finite on both sides (inf - inf orders differ: inf or NaN).
 
-   Usage: test_vocab [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [-v]
+   Usage: test_vocab [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [-v]
+   (vulkan: built with -DPCLR_TEST_VULKAN). PCLR_TEST_OPS33_ALL=1: every configuration of the ops of issue 33
+   on PoCL too (otherwise a seeded sixth there).
    Environment: PCLR_TEST_SEED=S reproduces a run (the seed is printed);
    PCLR_TEST_QUICK=1 a smaller run; PCLR_TEST_FULL=1 the exhaustive one (all
    sizes and kinds for every knob set); PCLR_TEST_BACKEND, PCLR_CL_PLATFORM,
@@ -39,6 +41,9 @@
 #define PCLREDUCE_OPENCL
 #ifdef PCLR_TEST_CUDA
 #define PCLREDUCE_CUDA
+#endif
+#ifdef PCLR_TEST_VULKAN /* --backend vulkan (lavapipe here; PCLR_SHADERC_LIBRARY as tests/run.sh sets it) */
+#define PCLREDUCE_VULKAN
 #endif
 #include "../pclreduce.h"
 #include "../examples/pclr_args.h"
@@ -469,7 +474,7 @@ static int resolves(const pclr_config *c) {
     pclr_config out = *c;
     const char *why = NULL;
     pclr_result r;
-    out.backend = pclr_get_backend(g_ctx) == PCLR_CUDA ? PCLR_CUDA : PCLR_OPENCL;
+    out.backend = pclr_get_backend(g_ctx) == PCLR_CUDA || pclr_get_backend(g_ctx) == PCLR_VULKAN ? pclr_get_backend(g_ctx) : PCLR_OPENCL;
     r = pclr_config_resolve(&out, &out, &why);
     if (r == PCLR_OK) return 1;
     ++g_refused;
@@ -1288,7 +1293,9 @@ static void ops33(void) {
     static const uint64_t offs[] = {0, 1, 3, 7};
     const uint64_t most = sizes[COUNT(sizes) - 1] + 8;
     const char *dev = pclr_device_name(g_ctx);
-    const int slow = pclr_get_backend(g_ctx) == PCLR_OPENCL && !g_full && (strstr(dev, "pthread") || strstr(dev, "cpu") || strstr(dev, "EPYC"));
+    const char *every = getenv("PCLR_TEST_OPS33_ALL"); /* 1: every configuration on PoCL too */
+    const int slow = pclr_get_backend(g_ctx) == PCLR_OPENCL && !g_full && !(every && *every && *every != '0') &&
+                     (strstr(dev, "pthread") || strstr(dev, "cpu") || strstr(dev, "EPYC"));
     unsigned char *host = (unsigned char *)malloc((size_t)most * 8);
     pclr_buffer *buf = NULL;
     uint64_t st = g_seed ^ 0x33ull;
@@ -1391,12 +1398,12 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--big") == 0) big = 1;
         else if (strcmp(argv[i], "-v") == 0) g_verbose = 1;
         else {
-            fprintf(stderr, "usage: test_vocab [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [-v]\n");
+            fprintf(stderr, "usage: test_vocab [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [-v]\n");
             return 2;
         }
     }
     if (backend_name && (pclr_parse_backend(backend_name, &backend) != PCLR_OK || backend == PCLR_BACKEND_AUTO)) {
-        fprintf(stderr, "test_vocab: backend must be opencl, cuda or cpu\n");
+        fprintf(stderr, "test_vocab: backend must be opencl, cuda, vulkan or cpu\n");
         return 2;
     }
     g_seed = env_seed ? strtoull(env_seed, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
