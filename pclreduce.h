@@ -146,9 +146,15 @@ typedef enum pclr_type {
 /* What a reduction computes (docs/semantics.md has each one's result):
    sum, min, max: one value; argmin/argmax: value and index (ties: the
    smallest index; floats: the first NaN); minmax: both in one pass; stats:
-   count, sum, min, max, mean, variance in one pass; count: nonzero elements. */
+   count, sum, min, max, mean, variance in one pass; count: nonzero elements;
+   prod: the product (integers wrap in the element type, or in 64 bits with
+   accumulate wide; floats in their type, double with wide); and, or, xor:
+   bitwise, of integers; any, all: whether some / every element is nonzero
+   (NaN is), 0 or 1; argminmax: argmin and argmax in one pass. New ops were
+   added after count so that the old values keep their numbers. */
 typedef enum pclr_op {
     PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_ARGMIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT,
+    PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX,
     PCLR_OP_COUNT_
 } pclr_op;
 /* How a sum (also the sum inside stats) accumulates:
@@ -225,7 +231,7 @@ typedef struct pclr_config {
     pclr_variant variant;     /* default per dialect, see above */
     pclr_finish finish;       /* default PCLR_FINISH_LAST_GROUP */
     int groups_per_unit;      /* planner: groups per compute unit, 1..64; default 2048 / group_size */
-    pclr_accumulate accumulate; /* sums: default PCLR_NATIVE */
+    pclr_accumulate accumulate; /* sums and stats (prod: native or wide): default PCLR_NATIVE */
     /* A map (docs/maps.md): each element contributes f(x, y, i)
        instead of x: `map` is an expression in the map language, `params` declares
        the run-time parameters it names ("float t, int k": their values are passed
@@ -254,7 +260,11 @@ typedef struct pclr_config {
      pclr_value_type), count: a uint64_t: the scalar itself, so that a float
      sum writes one float as it always did;
    - argmin, argmax: a pclr_arg_result; minmax: a pclr_minmax_result;
-     stats: a pclr_stats_result.
+     stats: a pclr_stats_result; argminmax: a pclr_argminmax_result;
+   - prod: one value, of the element's value type (pclr_value_type: 8- and
+     16-bit integers wrap in their own width) with the native accumulator, of
+     pclr_sum_type(type, wide) with the wide one; and, or, xor: one value of
+     the element type; any, all: a uint32_t, 0 or 1.
    A pclr_scalar holds a value in the member of its type (u8 for uint8, f32
    for float and for half, ...). */
 typedef union pclr_scalar {
@@ -266,6 +276,8 @@ typedef struct pclr_arg_result {
     uint64_t index;    /* from the first element reduced; UINT64_MAX for n = 0 */
 } pclr_arg_result;
 typedef struct pclr_minmax_result { pclr_scalar min, max; } pclr_minmax_result;
+/* argmin and argmax in one pass: each as pclr_arg_result (ties: the smallest index; floats: the first NaN, in both) */
+typedef struct pclr_argminmax_result { pclr_arg_result min, max; } pclr_argminmax_result;
 typedef struct pclr_stats_result {
     uint64_t count;
     pclr_scalar sum;       /* of type pclr_sum_type */
@@ -441,7 +453,9 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
    - float sums (every accumulator but exact) add once in the sum type: the
      error bound of the whole gains one rounding per combine;
    - stats: counts and sums as above, mean and M2 merged with Chan et al.'s
-     formula in double (M2 = var x count), the variances recomputed from M2.
+     formula in double (M2 = var x count), the variances recomputed from M2;
+   - prod multiplies in its result type (integers wrap; floats round once),
+     and/or/xor/any/all combine bitwise, argminmax as argmin and argmax.
    An exact sum is rounded once, and the sum of two rounded sums is not the
    exact sum: accumulate = exact (sum, stats) is PCLR_ERR_UNSUPPORTED_COMBINATION
    (combine wide or compensated sums, or reduce the gathered data). An index
@@ -1433,7 +1447,8 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
 
 static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
                                                                 "uint16", "int16", "uint64", "int64", "half"};
-static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"};
+static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count",
+                                                           "prod", "and", "or", "xor", "any", "all", "argminmax"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
 static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
@@ -1546,11 +1561,18 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
    x, y and i, the parameters p0..p15, numbers are printed from their values.
    Types are C's: int, uint, long (int64), ulong (uint64), float, double, and
    C's usual arithmetic conversions; integer arithmetic wraps, integer / and %
-   by 0 give 0, float to integer conversions saturate (NaN gives 0). */
+   by 0 give 0, float to integer conversions saturate (NaN gives 0). The bitwise
+   operators & | ^ ~ << >> take integers only; a shift has its left operand's
+   type and counts modulo its width (x << 33 is x << 1 for a 32-bit x), and >> of
+   a negative value fills with ones, the same on every backend. */
 enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__MN_NEG, PCLR__MN_NOT, PCLR__MN_BIN,
-       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST };
-enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT,
-       PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND, PCLR__MB_OR };
+       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST, PCLR__MN_BNOT };
+/* the binary operators: arithmetic and bitwise (of the operands' type), then from PCLR__MB_LT on those whose
+   value is an int (comparisons, && and ||) */
+enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_BAND, PCLR__MB_BOR, PCLR__MB_BXOR,
+       PCLR__MB_SHL, PCLR__MB_SHR, PCLR__MB_LT, PCLR__MB_LE, PCLR__MB_GT, PCLR__MB_GE, PCLR__MB_EQ, PCLR__MB_NE, PCLR__MB_AND,
+       PCLR__MB_OR };
+#define PCLR__MB_BITWISE(op) ((op) >= PCLR__MB_BAND && (op) <= PCLR__MB_SHR)
 /* the functions: name, arguments, and what they compute in (0: the arguments' common
    type, 1: floating (integers as float), 2: floating in, int out) */
 typedef struct pclr__mfunc { const char *name; int args, kind; } pclr__mfunc;
@@ -1595,7 +1617,7 @@ static int pclr__text_uses(const char *text, const char *name) {
     return 0;
 }
 #ifndef PCLREDUCE_NO_MAP /* the parser (docs/usage.md "Leaving features out") */
-static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+static const char *const pclr__mbin_text[] = {"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
 static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
     {"abs", 1, 0}, {"min", 2, 0}, {"max", 2, 0}, {"clamp", 3, 0}, {"sqrt", 1, 1}, {"rsqrt", 1, 1}, {"exp", 1, 1},
     {"exp2", 1, 1}, {"log", 1, 1}, {"log2", 1, 1}, {"pow", 2, 1}, {"sin", 1, 1}, {"cos", 1, 1}, {"floor", 1, 1},
@@ -1622,6 +1644,7 @@ static pclr_type pclr__mcommon(pclr_type a, pclr_type b) {
     return pclr__mrank(a) >= pclr__mrank(b) ? a : b;
 }
 static pclr_type pclr__mfloating(pclr_type t) { return t == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT; }
+static int pclr__mis_real(pclr_type t) { return t == PCLR_FLOAT || t == PCLR_DOUBLE; }
 
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) PCLR__PRINTF(3, 4);
 static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
@@ -1647,8 +1670,9 @@ static int pclr__maccept(pclr__mparser *P, const char *op) {
     size_t k = strlen(op);
     pclr__mskip(P);
     if (strncmp(P->s + P->pos, op, k) != 0) return 0;
-    /* "<" is not the start of "<=", "&" alone is not "&&", "!" is not "!=" */
+    /* "<" is not the start of "<=" or "<<", "&" of "&&", "|" of "||", "!" of "!=" */
     if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!' || op[0] == '=') && P->s[P->pos + 1] == '=') return 0;
+    if (k == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '&' || op[0] == '|') && P->s[P->pos + 1] == op[0]) return 0;
     P->pos += (int)k;
     return 1;
 }
@@ -1858,13 +1882,17 @@ static int pclr__munary(pclr__mparser *P) {
     col = P->pos + 1;
     if (pclr__maccept(P, "-")) op = '-';
     else if (pclr__maccept(P, "!")) op = '!';
+    else if (pclr__maccept(P, "~")) op = '~';
     else if (pclr__maccept(P, "+")) op = '+';
     else return pclr__mpostfix(P);
     if (++P->depth > PCLR_MAP_MAX_DEPTH) return pclr__mtoo_deep(P, col);
     if ((a = pclr__munary(P)) < 0) return -1;
     --P->depth;
     if (op == '+') return a;
-    if ((id = pclr__mnew(P, op == '-' ? PCLR__MN_NEG : PCLR__MN_NOT, 0, op == '-' ? (pclr_type)P->t->node[a].type : PCLR_INT, col)) < 0) return -1;
+    if (op == '~' && pclr__mis_real((pclr_type)P->t->node[a].type))
+        return pclr__merr(P, col, "'~' is for integers, and its operand is %s", P->t->node[a].type == PCLR_DOUBLE ? "double" : "float");
+    if ((id = pclr__mnew(P, op == '-' ? PCLR__MN_NEG : op == '~' ? PCLR__MN_BNOT : PCLR__MN_NOT, 0,
+                         op == '!' ? PCLR_INT : (pclr_type)P->t->node[a].type, col)) < 0) return -1;
     P->t->node[id].n = 1;
     P->t->node[id].a[0] = (short)a;
     return id;
@@ -1872,9 +1900,13 @@ static int pclr__munary(pclr__mparser *P) {
 
 static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
     const pclr_type ta = (pclr_type)P->t->node[a].type, tb = (pclr_type)P->t->node[b].type;
-    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : pclr__mcommon(ta, tb);
-    int id = pclr__mnew(P, PCLR__MN_BIN, op, t, col);
-    if (id < 0) return -1;
+    /* (a shift has its left operand's type: C's, of the promoted operand) */
+    const pclr_type t = op >= PCLR__MB_LT ? PCLR_INT : op == PCLR__MB_SHL || op == PCLR__MB_SHR ? ta : pclr__mcommon(ta, tb);
+    int id;
+    if (PCLR__MB_BITWISE(op) && (pclr__mis_real(ta) || pclr__mis_real(tb)))
+        return pclr__merr(P, col, "'%s' is for integers, and its %s operand is %s", pclr__mbin_text[op], pclr__mis_real(ta) ? "left" : "right",
+                          (pclr__mis_real(ta) ? ta : tb) == PCLR_DOUBLE ? "double" : "float");
+    if ((id = pclr__mnew(P, PCLR__MN_BIN, op, t, col)) < 0) return -1;
     P->t->node[id].n = 2;
     P->t->node[id].a[0] = (short)a;
     P->t->node[id].a[1] = (short)b;
@@ -1884,17 +1916,21 @@ static int pclr__mbinary_node(pclr__mparser *P, int op, int a, int b, int col) {
 /* one precedence level of left-associative binary operators: ops[] (longest first), next level */
 static int pclr__mlevel(pclr__mparser *P, int level);
 static int pclr__mlevel(pclr__mparser *P, int level) {
-    static const char *const ops[6][4] = {{"||"}, {"&&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"+", "-"}, {"*", "/", "%"}};
-    static const int codes[6][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_EQ, PCLR__MB_NE}, {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT},
-                                    {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
-    int a = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
+    /* C's precedence, lowest first */
+    static const char *const ops[10][4] = {{"||"}, {"&&"}, {"|"}, {"^"}, {"&"}, {"==", "!="}, {"<=", ">=", "<", ">"}, {"<<", ">>"},
+                                           {"+", "-"}, {"*", "/", "%"}};
+    static const int codes[10][4] = {{PCLR__MB_OR}, {PCLR__MB_AND}, {PCLR__MB_BOR}, {PCLR__MB_BXOR}, {PCLR__MB_BAND}, {PCLR__MB_EQ, PCLR__MB_NE},
+                                     {PCLR__MB_LE, PCLR__MB_GE, PCLR__MB_LT, PCLR__MB_GT}, {PCLR__MB_SHL, PCLR__MB_SHR},
+                                     {PCLR__MB_ADD, PCLR__MB_SUB}, {PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD}};
+    const int last = 9;
+    int a = level == last ? pclr__munary(P) : pclr__mlevel(P, level + 1), k, col;
     while (a >= 0) {
         pclr__mskip(P);
         col = P->pos + 1;
         for (k = 0; k < 4 && ops[level][k]; ++k) if (pclr__maccept(P, ops[level][k])) break;
         if (k == 4 || !ops[level][k]) return a;
         {
-            const int b = level == 5 ? pclr__munary(P) : pclr__mlevel(P, level + 1);
+            const int b = level == last ? pclr__munary(P) : pclr__mlevel(P, level + 1);
             if (b < 0) return -1;
             a = pclr__mbinary_node(P, codes[level][k], a, b, col);
         }
@@ -1929,11 +1965,7 @@ static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
     for (k = 0; s[k]; ++k) {
         const unsigned char ch = (unsigned char)s[k];
         if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
-        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|?:(),", ch)) {
-            if (ch == '&' && s[k + 1] != '&' && (k == 0 || s[k - 1] != '&')) return pclr__merr(P, k + 1, "%s'&' alone is not an operator (&& is)", in);
-            if (ch == '|' && s[k + 1] != '|' && (k == 0 || s[k - 1] != '|')) return pclr__merr(P, k + 1, "%s'|' alone is not an operator (|| is)", in);
-            continue;
-        }
+        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|^~?:(),", ch)) continue;
         if (ch == '/') {
             if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
             continue;
@@ -2098,19 +2130,20 @@ typedef struct pclr__layout {
 } pclr__layout;
 
 /* >>ops The built-in ops as data. An op is its state's fields (each with a role: the value, sum or
-   moment compute type, or a 64-bit count or index) and its functions in one dialect-neutral text that
+   moment compute type, a 64-bit count or index, or a 32-bit flag) and its functions in one dialect-neutral text that
    each dialect's writer spells (pclr__gen_op_text): statements on a state s (identity, lift: s from
    the value x), on a and b (merge: b into a), on a and the value x at index i (fold: one element), or
    on a and k values from x on (count: stats count a load once). The text is C-like; what differs
    between dialects is written one way: casts function-style (pclr_m(x)), isnan(x), bool, PCLR_HI /
    PCLR_LO (the value type's largest and smallest values), PCLR_NO_INDEX (an arg op's "no index yet"),
    `precise ` before a declaration (GLSL's qualifier against reassociation; the C dialects drop it),
-   and the helpers the writer defines beside the state: pclr_add (the sum's addition; integers wrap),
+   and the helpers the writer defines beside the state: pclr_add and pclr_mul (the sum type's addition and
+   multiplication; integers wrap),
    pclr_min / pclr_max (NaN propagates, -0 before +0), PCLR_KBN (Neumaier's step) and pclr_diff (stats:
    x - h in the moment type pclr_m, of two values of the shift type pclr_h; pclr__gen_diff). An op with a
    lift merges its lifted elements (a load's as a small tree); one without folds element by element
    (cheaper than its merge: compensated sums, stats, arg ops). */
-enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64, PCLR__R_SHIFT };
+enum { PCLR__R_VALUE = 1, PCLR__R_SUM, PCLR__R_MOMENT, PCLR__R_U64, PCLR__R_SHIFT, PCLR__R_U32 };
 typedef struct pclr__op_field { const char *name; int role; } pclr__op_field;
 typedef struct pclr__op_def {
     pclr_op op;
@@ -2126,17 +2159,25 @@ typedef struct pclr__op_def {
 #define PCLR__OP_ARG_ABOUT_NAN "b wins with the better value; ties go to the smaller index; a NaN beats any number and\n" \
     "   the first NaN wins (NumPy). A work-item meets its elements in index order: a strictly better value\n" \
     "   (or the first NaN) wins its fold, and any element beats the identity (no index yet)"
+/* An arg op's fold and merge on the value field v and index field i (argminmax: twice, lo/il and hi/ih) */
+#define PCLR__OP_ARG_FOLD(v, i, better) "if (x " better " a." v " || a." i " == PCLR_NO_INDEX) { a." v " = x; a." i " = i; }\n"
+#define PCLR__OP_ARG_MERGE(v, i, better, win) \
+    "const bool " win " = b." v " " better " a." v " || (b." v " == a." v " && b." i " < a." i ");\n" \
+    "if (" win ") { a." v " = b." v "; a." i " = b." i "; }\n"
+#define PCLR__OP_ARG_FOLD_NAN(v, i, better) \
+    "if (x " better " a." v " || (isnan(x) && !isnan(a." v ")) || a." i " == PCLR_NO_INDEX) { a." v " = x; a." i " = i; }\n"
+#define PCLR__OP_ARG_MERGE_NAN(v, i, better, win) \
+    "const bool " win " = isnan(b." v ") ? (!isnan(a." v ") || b." i " < a." i ")\n" \
+    "                               : (!isnan(a." v ") && (b." v " " better " a." v " || (b." v " == a." v " && b." i " < a." i ")));\n" \
+    "if (" win ") { a." v " = b." v "; a." i " = b." i "; }\n"
 #define PCLR__OP_ARG(op, better, worst) \
     {op, 0, 0, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
-     "if (x " better " a.v || a.i == PCLR_NO_INDEX) { a.v = x; a.i = i; }\n", \
-     "const bool b_wins = b.v " better " a.v || (b.v == a.v && b.i < a.i);\nif (b_wins) { a.v = b.v; a.i = b.i; }\n", \
-     PCLR__OP_ARG_ABOUT}, \
+     PCLR__OP_ARG_FOLD("v", "i", better), PCLR__OP_ARG_MERGE("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT}, \
     {op, 0, 1, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
-     "if (x " better " a.v || (isnan(x) && !isnan(a.v)) || a.i == PCLR_NO_INDEX) { a.v = x; a.i = i; }\n", \
-     "const bool b_wins = isnan(b.v) ? (!isnan(a.v) || b.i < a.i)\n" \
-     "                               : (!isnan(a.v) && (b.v " better " a.v || (b.v == a.v && b.i < a.i)));\n" \
-     "if (b_wins) { a.v = b.v; a.i = b.i; }\n", \
-     PCLR__OP_ARG_ABOUT_NAN}
+     PCLR__OP_ARG_FOLD_NAN("v", "i", better), PCLR__OP_ARG_MERGE_NAN("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT_NAN}
+/* argminmax: argmin's fields lo (il), argmax's hi (ih), each folded and merged as its arg op's */
+#define PCLR__OP_ARGMINMAX_FIELDS {{"il", PCLR__R_U64}, {"ih", PCLR__R_U64}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}}
+#define PCLR__OP_ARGMINMAX_IDENTITY "s.il = PCLR_NO_INDEX;\ns.ih = PCLR_NO_INDEX;\ns.lo = PCLR_HI;\ns.hi = PCLR_LO;\n"
 
 /* stats: the count, sum, min, max, and the moments about a shift h: d1 = sum (x - h), m2 = sum (x - h)^2
    (pclr_diff(x, h): x - h in the moment type; 64-bit integers subtract exactly on their unsigned bits and
@@ -2189,6 +2230,24 @@ static const pclr__op_def pclr__op_defs[] = {
      NULL, NULL, "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n", NULL},
     PCLR__OP_ARG(PCLR_ARGMIN, "<", "PCLR_HI"),
     PCLR__OP_ARG(PCLR_ARGMAX, ">", "PCLR_LO"),
+    {PCLR_ARGMINMAX, 0, 0, PCLR__OP_ARGMINMAX_FIELDS, PCLR__OP_ARGMINMAX_IDENTITY, NULL, NULL,
+     PCLR__OP_ARG_FOLD("lo", "il", "<") PCLR__OP_ARG_FOLD("hi", "ih", ">"),
+     PCLR__OP_ARG_MERGE("lo", "il", "<", "b_lo") PCLR__OP_ARG_MERGE("hi", "ih", ">", "b_hi"), "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT},
+    {PCLR_ARGMINMAX, 0, 1, PCLR__OP_ARGMINMAX_FIELDS, PCLR__OP_ARGMINMAX_IDENTITY, NULL, NULL,
+     PCLR__OP_ARG_FOLD_NAN("lo", "il", "<") PCLR__OP_ARG_FOLD_NAN("hi", "ih", ">"),
+     PCLR__OP_ARG_MERGE_NAN("lo", "il", "<", "b_lo") PCLR__OP_ARG_MERGE_NAN("hi", "ih", ">", "b_hi"),
+     "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT_NAN},
+    /* prod: in the sum type (native: the compute type, whose low bits are the element type's wrapped product) */
+    {PCLR_PROD, 0, -1, {{"p", PCLR__R_SUM}}, "s.p = pclr_a(1);\n", "s.p = pclr_a(x);\n", NULL, NULL, "a.p = pclr_mul(a.p, b.p);\n", NULL},
+    /* bitwise, of integers (8- and 16-bit ones extended to 32 bits: the low bits are theirs) */
+    {PCLR_AND, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = ~pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v & b.v;\n", NULL},
+    {PCLR_OR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v | b.v;\n", NULL},
+    {PCLR_XOR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v ^ b.v;\n", NULL},
+    /* any, all: a 32-bit flag, whether an element is nonzero (NaN is, -0 is not) */
+    {PCLR_ANY, 0, -1, {{"f", PCLR__R_U32}}, "s.f = 0u;\n", "s.f = x != pclr_v(0) ? 1u : 0u; /* NaN counts, -0 does not */\n", NULL, NULL,
+     "a.f = a.f | b.f;\n", NULL},
+    {PCLR_ALL, 0, -1, {{"f", PCLR__R_U32}}, "s.f = 1u;\n", "s.f = x != pclr_v(0) ? 1u : 0u; /* NaN counts, -0 does not */\n", NULL, NULL,
+     "a.f = a.f & b.f;\n", NULL},
     {PCLR_STATS, 0, 0,
      {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},
       {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
@@ -2234,6 +2293,9 @@ static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr
 
 static int pclr__has_map(const pclr_config *c) { return c->map && c->map[0]; }
 
+/* The ops whose accumulator is chosen (cfg.accumulate): sums, stats' sum, products. */
+static int pclr__op_accumulates(pclr_op op) { return op == PCLR_SUM || op == PCLR_STATS || op == PCLR_PROD; }
+
 /* The type a config reduces: its map's result type (a resolved config carries it in map_type), else the element type. */
 static pclr_type pclr__reduced(const pclr_config *c) {
     pclr__mtree t;
@@ -2267,7 +2329,7 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
         const int role = d->field[i].role;
         l->field[i].name = d->field[i].name;
         l->field[i].type = role == PCLR__R_VALUE ? l->value : role == PCLR__R_SUM ? l->sum : role == PCLR__R_MOMENT ? l->moment
-                         : role == PCLR__R_SHIFT ? l->shift : PCLR_UINT64;
+                         : role == PCLR__R_SHIFT ? l->shift : role == PCLR__R_U32 ? PCLR_UINT : PCLR_UINT64;
     }
     l->count = i;
     for (i = 0; i < l->count; ++i) {
@@ -2326,7 +2388,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *in;
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats or count"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats, count, prod, and, or, xor, any, all or argminmax"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -2363,7 +2425,15 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_IS_CUDA
 #undef PCLR_GROUP
 #undef PCLR_TSIZE
-    if (c.op != PCLR_SUM && c.op != PCLR_STATS) c.accumulate = PCLR_NATIVE; /* only sums accumulate */
+    if (!pclr__op_accumulates(c.op)) c.accumulate = PCLR_NATIVE; /* only sums (stats') and products accumulate */
+    if (c.op == PCLR_PROD && c.accumulate != PCLR_NATIVE && c.accumulate != PCLR_WIDE) {
+        *why = "a product accumulates native (in the element's type: integers wrap) or wide (64-bit integers, double)";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    }
+    if ((c.op == PCLR_AND || c.op == PCLR_OR || c.op == PCLR_XOR) && pclr__is_float(pclr__reduced(&c))) {
+        *why = "and, or and xor are bitwise: for integer values, not half, float or double (a map can make integers of them)";
+        return PCLR_ERR_UNSUPPORTED_COMBINATION;
+    }
     if (c.accumulate == PCLR_COMPENSATED && !pclr__is_float(pclr__reduced(&c))) { *why = "compensated sums are for half, float and double"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if (c.accumulate == PCLR_EXACT) { /* see "the exact sum" in the generator */
 #ifdef PCLREDUCE_NO_EXACT
@@ -2634,6 +2704,11 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
         pclr__mzero_test(E, m->a[0], 0);
         pclr__put(E->w, ")");
         break;
+    case PCLR__MN_BNOT:
+        pclr__put(E->w, "(~");
+        pclr__mnode_text(E, m->a[0]);
+        pclr__put(E->w, ")");
+        break;
     case PCLR__MN_BIN: {
         const int op = m->op;
         const pclr_type ct = op >= PCLR__MB_LT ? pclr__mcommon((pclr_type)E->t->node[m->a[0]].type, (pclr_type)E->t->node[m->a[1]].type) : t;
@@ -2660,6 +2735,26 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
                                   : L == PCLR__ML_CUDA && t == PCLR_FLOAT ? "fmodf" : "fmod");
             pclr__mas(E, m->a[0], t);
             pclr__put(E->w, ", ");
+            pclr__mas(E, m->a[1], t);
+            pclr__put(E->w, ")");
+        } else if (op == PCLR__MB_SHL || op == PCLR__MB_SHR) {
+            /* the count (as uint) modulo the left operand's width, written out: C's and GLSL's shifts are undefined
+               past the width; a signed << shifts the unsigned bits (no signed overflow); >> fills a negative with ones */
+            const int signed_shl = op == PCLR__MB_SHL && pclr__mis_signed(t);
+            if (signed_shl) {
+                pclr__mcast_open(E, t);
+                pclr__mas(E, m->a[0], pclr__munsigned(t));
+            } else {
+                pclr__put(E->w, "(");
+                pclr__mas(E, m->a[0], t);
+            }
+            PCLR__MPUTF(E, " %s (", pclr__mbin_text[op]);
+            pclr__mas(E, m->a[1], PCLR_UINT);
+            PCLR__MPUTF(E, " & %du))", t == PCLR_INT64 || t == PCLR_UINT64 ? 63 : 31);
+        } else if (PCLR__MB_BITWISE(op)) { /* & | ^: no overflow, signed too */
+            pclr__put(E->w, "(");
+            pclr__mas(E, m->a[0], t);
+            PCLR__MPUTF(E, " %s ", pclr__mbin_text[op]);
             pclr__mas(E, m->a[1], t);
             pclr__put(E->w, ")");
         } else if (pclr__mis_signed(t) && op != PCLR__MB_DIV) { /* wraps: on the unsigned bits */
@@ -3477,6 +3572,12 @@ static void pclr__gen_add(pclr__gen *g, const pclr__op_def *d) {
     else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
                                              g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
     else pclr__put(g->w, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
+    if (!pclr__op_uses(d, "pclr_mul")) {
+    } else if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_mul(int a, int b) { return %s; } /* wraps */\n",
+                                             g->cuda ? "(int)((uint)a * (uint)b)" : "as_int(as_uint(a) * as_uint(b))");
+    else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_mul(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
+                                             g->cuda ? "(pclr_i64)((pclr_u64)a * (pclr_u64)b)" : "as_long(as_ulong(a) * as_ulong(b))");
+    else pclr__put(g->w, "PCLR_FN pclr_a pclr_mul(pclr_a a, pclr_a b) { return a * b; }\n");
     if (pclr__op_uses(d, "PCLR_KBN"))
         pclr__put(g->w, "/* Neumaier's step: t = s + x, and the rounding error of that addition into c */\n"
                         "#define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))\n"
@@ -3692,9 +3793,8 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         pclr__gen_plain_ops(g, c);
         return;
     }
-    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
-                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
-                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op), pclr__op_accumulates(c->op) ? ", accumulate " : "",
+                   pclr__op_accumulates(c->op) ? pclr_accumulate_name(c->accumulate) : "");
     pclr__gen_value(g, c, 1);
     if (pclr__op_uses(d, "pclr_min") || pclr__op_uses(d, "pclr_max")) pclr__gen_minmax_fns(g, pclr__op_uses(d, "pclr_min"), pclr__op_uses(d, "pclr_max"));
     pclr__gen_add(g, d);
@@ -4825,9 +4925,8 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const int sequential = !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
     char e[4000], lv[8][40];
     int i, k;
-    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op),
-                   c->op == PCLR_SUM || c->op == PCLR_STATS ? ", accumulate " : "",
-                   c->op == PCLR_SUM || c->op == PCLR_STATS ? pclr_accumulate_name(c->accumulate) : "");
+    PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op), pclr__op_accumulates(c->op) ? ", accumulate " : "",
+                   pclr__op_accumulates(c->op) ? pclr_accumulate_name(c->accumulate) : "");
     PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
     if (pclr__op_uses(d, "pclr_a")) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
@@ -4859,6 +4958,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     if (max) pclr__put(g->w, nan ? "pclr_v pclr_max(pclr_v a, pclr_v b) { return (isnan(a) || a > b || (a == b && pclr_neg(b))) ? a : b; }\n"
                                  : "pclr_v pclr_max(pclr_v a, pclr_v b) { return a > b ? a : b; }\n");
     if (pclr__op_uses(d, "pclr_add")) pclr__put(g->w, "pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
+    if (pclr__op_uses(d, "pclr_mul")) pclr__put(g->w, "pclr_a pclr_mul(pclr_a a, pclr_a b) { return a * b; }\n");
     if (pclr__op_uses(d, "PCLR_KBN")) pclr__put(g->w, "/* Neumaier's step: s + x, and the rounding error of that addition into c */\n"
                               "void pclr_kbn(inout pclr_a s, inout pclr_a c, pclr_a x) {\n"
                               "    precise pclr_a t = s + x;\n"
@@ -5726,6 +5826,14 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
     return r;
 }
 
+/* The result type of prod (native: the element's value type, 8/16-bit integers wrapped into it; wide: the wide
+   sum's type) and of and, or, xor (the element type) for a resolved op config (a map's: its type). */
+static pclr_type pclr__wrap_type(const pclr_config *c) {
+    const pclr_type t = pclr__reduced(c);
+    if (c->op == PCLR_PROD) return c->accumulate == PCLR_WIDE ? pclr_sum_type(t, PCLR_WIDE) : pclr_value_type(t);
+    return t;
+}
+
 PCLR_API size_t pclr_state_size(const pclr_config *cfg) {
     pclr_config c;
     pclr__layout l;
@@ -5743,7 +5851,10 @@ PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
     case PCLR_COUNT: return sizeof(uint64_t);
     case PCLR_ARGMIN: case PCLR_ARGMAX: return sizeof(pclr_arg_result);
     case PCLR_MINMAX: return sizeof(pclr_minmax_result);
-    default: return sizeof(pclr_stats_result);
+    case PCLR_STATS: return sizeof(pclr_stats_result);
+    case PCLR_ARGMINMAX: return sizeof(pclr_argminmax_result);
+    case PCLR_ANY: case PCLR_ALL: return sizeof(uint32_t);
+    default: return pclr_type_size(pclr__wrap_type(&c)); /* prod, and, or, xor */
     }
 }
 
@@ -5788,28 +5899,53 @@ static pclr_scalar pclr__narrow(const unsigned char *p, pclr_type t, pclr_type e
     return r;
 }
 
-/* The kernel's identity state (the same values as pclr__gen_state writes). */
-static void pclr__identity_state(const pclr__layout *l, pclr_op op, unsigned char *state) {
-    int i;
+/* The kernel's identity state, read from the op's identity text (pclr__op_defs): lines "s.FIELD = VALUE;"
+   whose VALUE is PCLR_HI, PCLR_LO (the field type's extremes: +-inf for floats), PCLR_NO_INDEX or ~pclr_v(0)
+   (every bit set), or a small number, bare or cast (0, 1u, pclr_a(1)). */
+static int pclr__field_index(const pclr__layout *l, const char *name);
+static void pclr__identity_state(const pclr__layout *l, const pclr__op_def *d, unsigned char *state) {
+    const char *t = d ? d->identity : NULL;
     memset(state, 0, l->size);
-    for (i = 0; i < l->count; ++i) {
-        const char *n = l->field[i].name;
-        const pclr_type t = l->field[i].type;
-        unsigned char *p = state + l->offset[i];
-        const int big = !strcmp(n, "lo") || (!strcmp(n, "v") && (op == PCLR_MIN || op == PCLR_ARGMIN));
-        const int small = !strcmp(n, "hi") || (!strcmp(n, "v") && (op == PCLR_MAX || op == PCLR_ARGMAX));
-        if (!strcmp(n, "i") || (big && (t == PCLR_UINT || t == PCLR_UINT64))) memset(p, 0xff, pclr_type_size(t));
-        else if ((big || small) && pclr__is_float(t)) {
-            float f = big ? 1e30f * 1e30f : -1e30f * 1e30f; /* +-inf */
-            double d = f;
-            if (t == PCLR_FLOAT) memcpy(p, &f, 4);
-            else memcpy(p, &d, 8);
-        } else if (big || small) {
-            const int64_t v64 = big ? INT64_MAX : INT64_MIN;
-            const int32_t v32 = big ? INT32_MAX : INT32_MIN;
-            if (t == PCLR_INT64) memcpy(p, &v64, 8);
-            else if (t == PCLR_INT) memcpy(p, &v32, 4);
-        } /* else 0: sums, counts, moments, and the unsigned minimum */
+    while (t && t[0] == 's' && t[1] == '.') {
+        char name[16];
+        const char *v = strstr(t, " = ");
+        size_t len = v ? (size_t)(v - t - 2) : 0;
+        int k;
+        if (!v || len >= sizeof name) break;
+        memcpy(name, t + 2, len);
+        name[len] = '\0';
+        v += 3;
+        if ((k = pclr__field_index(l, name)) >= 0) {
+            const pclr_type ft = l->field[k].type;
+            unsigned char *p = state + l->offset[k];
+            const int hi = !strncmp(v, "PCLR_HI", 7), lo = !strncmp(v, "PCLR_LO", 7);
+            if (v[0] == '~' || !strncmp(v, "PCLR_NO_INDEX", 13) || (hi && (ft == PCLR_UINT || ft == PCLR_UINT64))) {
+                memset(p, 0xff, pclr_type_size(ft));
+            } else if ((hi || lo) && pclr__is_float(ft)) {
+                const float f = hi ? 1e30f * 1e30f : -1e30f * 1e30f; /* +-inf */
+                const double dd = f;
+                if (ft == PCLR_FLOAT) memcpy(p, &f, 4);
+                else memcpy(p, &dd, 8);
+            } else if (hi || lo) { /* signed; the unsigned minimum is 0 */
+                const int64_t v64 = hi ? INT64_MAX : INT64_MIN;
+                const int32_t v32 = hi ? INT32_MAX : INT32_MIN;
+                if (ft == PCLR_INT64) memcpy(p, &v64, 8);
+                else if (ft == PCLR_INT) memcpy(p, &v32, 4);
+            } else { /* a number, perhaps cast: pclr_a(1) */
+                const char *num = strchr(v, '(') && strchr(v, '(') < strchr(v, ';') ? strchr(v, '(') + 1 : v;
+                const long n = strtol(num, NULL, 10);
+                const float f = (float)n;
+                const double dd = (double)n;
+                const uint32_t u32 = (uint32_t)n;
+                const uint64_t u64 = (uint64_t)(int64_t)n;
+                if (ft == PCLR_FLOAT) memcpy(p, &f, 4);
+                else if (ft == PCLR_DOUBLE) memcpy(p, &dd, 8);
+                else if (pclr_type_size(ft) == 4) memcpy(p, &u32, 4);
+                else memcpy(p, &u64, 8);
+            }
+        }
+        t = strchr(t, '\n');
+        if (t) ++t;
     }
 }
 
@@ -5880,7 +6016,8 @@ typedef struct pclr__finalizer {
     pclr_op op;
     pclr__layout l;
     pclr_type vt;                   /* the reduced type */
-    size_t s, c, lo, hi, i, shift, d1, m2; /* the fields' byte offsets (those the op has) */
+    size_t s, c, lo, hi, i, ih, shift, d1, m2; /* the fields' byte offsets (those the op has) */
+    pclr_type wrap;                 /* prod, and, or, xor: the result's type (pclr__wrap_type) */
     int has_c;                      /* a compensated sum's c */
     size_t sum_bytes, value_bytes;  /* of the result's sum and values */
     int plain;                      /* a value's bytes are the result's (no narrowing of 8/16-bit ints) */
@@ -5904,14 +6041,17 @@ PCLR__FN void pclr__finalizer_init(pclr__finalizer *f, const pclr_config *cfg, c
     f->c = pclr__field_at(layout, "c");
     f->lo = pclr__field_at(layout, arg ? "v" : "lo");
     f->hi = pclr__field_at(layout, "hi");
-    f->i = pclr__field_at(layout, "i");
+    f->i = pclr__field_at(layout, op == PCLR_ARGMINMAX ? "il" : "i");
+    f->ih = pclr__field_at(layout, "ih");
+    f->wrap = pclr__wrap_type(cfg);
     f->shift = pclr__field_at(layout, "shift");
     f->d1 = pclr__field_at(layout, "d1");
     f->m2 = pclr__field_at(layout, "m2");
     f->sum_bytes = pclr_type_size(layout->sum);
     f->value_bytes = pclr_type_size(pclr_value_type(f->vt));
     f->plain = pclr__is_float(layout->value) || pclr_type_size(layout->value) == f->value_bytes;
-    f->same = (op == PCLR_SUM && !f->has_c) || op == PCLR_COUNT ||
+    f->same = (op == PCLR_SUM && !f->has_c) || op == PCLR_COUNT || op == PCLR_ANY || op == PCLR_ALL ||
+              ((op == PCLR_PROD || op == PCLR_AND || op == PCLR_OR || op == PCLR_XOR) && layout->field[0].type == f->wrap) ||
               ((op == PCLR_MIN || op == PCLR_MAX) && layout->value == pclr_value_type(f->vt) && pclr__is_float(layout->value) == pclr__is_float(f->vt));
 }
 
@@ -5957,6 +6097,33 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
         pclr__finalize_value(f, st + f->lo, &m.min);
         pclr__finalize_value(f, st + f->hi, &m.max);
         memcpy(result, &m, sizeof m);
+        break;
+    }
+    case PCLR_ARGMINMAX: {
+        pclr_argminmax_result m;
+        pclr__finalize_value(f, st + f->lo, &m.min.value);
+        memcpy(&m.min.index, st + f->i, 8);
+        pclr__finalize_value(f, st + f->hi, &m.max.value);
+        memcpy(&m.max.index, st + f->ih, 8);
+        memcpy(result, &m, sizeof m);
+        break;
+    }
+    case PCLR_ANY: case PCLR_ALL: memcpy(result, st, 4); break;
+    case PCLR_PROD: case PCLR_AND: case PCLR_OR: case PCLR_XOR: { /* one field, wrapped into the result's type */
+        const pclr_type ft = l->field[0].type;
+        if (pclr__is_float(ft) || pclr_type_size(ft) == 8) {
+            memcpy(result, st, pclr_type_size(ft));
+        } else {
+            uint32_t u;
+            uint16_t u16;
+            uint8_t u8;
+            memcpy(&u, st, 4);
+            u16 = (uint16_t)u;
+            u8 = (uint8_t)u;
+            if (pclr_type_size(f->wrap) == 1) memcpy(result, &u8, 1);
+            else if (pclr_type_size(f->wrap) == 2) memcpy(result, &u16, 2);
+            else memcpy(result, &u, 4);
+        }
         break;
     }
     default: {
@@ -6064,7 +6231,7 @@ PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
     if (!out) return PCLR_ERR_NULL_POINTER;
     if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
-    pclr__identity_state(&l, c.op, state);
+    pclr__identity_state(&l, pclr__op_def_of(c.op, c.accumulate, l.value), state);
     return pclr__finalize(&c, &l, state, out);
 }
 
@@ -6194,6 +6361,7 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
         else r = pclr__mneg(a, t);
         return r;
     case PCLR__MN_NOT: r.i = !pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type); return r;
+    case PCLR__MN_BNOT: a = pclr__mev(V, m->a[0]); r.u = ~a.u; return pclr__mconv(r, PCLR_UINT64, t);
     case PCLR__MN_COND:
         return pclr__mtruth(pclr__mev(V, m->a[0]), (pclr_type)V->t->node[m->a[0]].type) ? pclr__mev_as(V, m->a[1], t) : pclr__mev_as(V, m->a[2], t);
     case PCLR__MN_CAST: return pclr__mev_as(V, m->a[0], t);
@@ -6226,10 +6394,19 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
         }
         {
             const int sg = pclr__mis_signed(t);
+            const unsigned k = (unsigned)(b.u & (pclr_type_size(t) == 8 ? 63u : 31u)); /* a shift's count, modulo the width */
             switch (op) {
             case PCLR__MB_ADD: r.u = a.u + b.u; break;
             case PCLR__MB_SUB: r.u = a.u - b.u; break;
             case PCLR__MB_MUL: r.u = a.u * b.u; break;
+            case PCLR__MB_BAND: r.u = a.u & b.u; break;
+            case PCLR__MB_BOR: r.u = a.u | b.u; break;
+            case PCLR__MB_BXOR: r.u = a.u ^ b.u; break;
+            case PCLR__MB_SHL: r.u = a.u << k; break;
+            case PCLR__MB_SHR: /* a signed value's ones shifted in, written out (C leaves >> of a negative to the compiler) */
+                if (sg && a.i < 0) r.i = ~(~a.i >> k);
+                else r.u = a.u >> k;
+                break;
             case PCLR__MB_DIV:
                 if (b.u == 0) r.u = 0;
                 else if (sg && b.i == -1) r.u = 0 - a.u;
@@ -6412,8 +6589,8 @@ static pclr__ref_mom_int pclr__ref_chan_int(pclr__ref_mom_int a, pclr__ref_mom_i
 
 /* What the per-type functions found; pclr__cpu_reference lays it out. */
 typedef struct pclr__ref_parts {
-    pclr_scalar sum, min, max, arg;
-    uint64_t index, count;
+    pclr_scalar sum, min, max, arg, arg2, prod, bits; /* arg2, index2: argminmax's max */
+    uint64_t index, index2, count;
     double mean, var, sample_var;
 } pclr__ref_parts;
 
@@ -6432,6 +6609,20 @@ typedef struct pclr__ref_parts {
             uint64_t h = PCLR__REF_SPLIT(n);                                            \
             F l = name(x, h), r = name(x + h, n - h);                                   \
             return l + r;                                                               \
+        }                                                                               \
+    }
+/* Product tree in F (blocks sequential from 1, blocks pairwise: the sums' shape). */
+#define PCLR__REF_PROD_FN(name, ET, LOAD, F)                                            \
+    static F name(const ET *x, uint64_t n) {                                            \
+        if (n <= PCLR__REF_BLOCK) {                                                     \
+            F a = (F)1;                                                                 \
+            uint64_t i;                                                                 \
+            for (i = 0; i < n; ++i) a = a * (F)LOAD(x, i);                              \
+            return a;                                                                   \
+        } else {                                                                        \
+            uint64_t h = PCLR__REF_SPLIT(n);                                            \
+            F l = name(x, h), r = name(x + h, n - h);                                   \
+            return l * r;                                                               \
         }                                                                               \
     }
 /* Compensated sum tree: each block folds its elements into (0, 0); two parts
@@ -6575,8 +6766,31 @@ typedef struct pclr__ref_parts {
         return c;                                                                       \
     }                                                                                   \
     PCLR__REF_IMOM_FN(pclr__ref_mom_##S, ET, (ET)-1 > 0)                               \
+    /* prod mod 2^64 on the unsigned bits (signed elements sign-extend); and, or, xor of the bits */ \
+    static uint64_t pclr__ref_prod_##S(const ET *x, uint64_t n) {                       \
+        uint64_t q = 1, i;                                                              \
+        for (i = 0; i < n; ++i) q *= (uint64_t)x[i];                                    \
+        return q;                                                                       \
+    }                                                                                   \
+    static uint64_t pclr__ref_bitwise_##S(const ET *x, uint64_t n, pclr_op op) {        \
+        uint64_t b = op == PCLR_AND ? ~(uint64_t)0 : 0, i;                              \
+        if (op == PCLR_AND) for (i = 0; i < n; ++i) b &= (uint64_t)x[i];                \
+        else if (op == PCLR_OR) for (i = 0; i < n; ++i) b |= (uint64_t)x[i];            \
+        else for (i = 0; i < n; ++i) b ^= (uint64_t)x[i];                               \
+        return b;                                                                       \
+    }                                                                                   \
     static void pclr__ref_do_##S(pclr_op op, pclr_accumulate acc, const void *data, uint64_t n, pclr__ref_parts *p) { \
         const ET *x = (const ET *)data;                                                 \
+        if (op == PCLR_PROD) {                                                          \
+            const uint64_t q = pclr__ref_prod_##S(x, n);                                \
+            const ET v = (ET)q; /* native: wrapped into the element type */             \
+            if (acc == PCLR_WIDE) memcpy(&p->prod, &q, 8);                              \
+            else memcpy(&p->prod, &v, sizeof v);                                        \
+        }                                                                               \
+        if (op == PCLR_AND || op == PCLR_OR || op == PCLR_XOR) {                        \
+            const ET v = (ET)pclr__ref_bitwise_##S(x, n, op);                           \
+            memcpy(&p->bits, &v, sizeof v);                                             \
+        }                                                                               \
         if (op == PCLR_SUM || op == PCLR_STATS) {                                       \
             uint64_t s = pclr__ref_sum_##S(x, n, acc == PCLR_NATIVE);                   \
             uint32_t s32 = (uint32_t)s;                                                 \
@@ -6589,14 +6803,20 @@ typedef struct pclr__ref_parts {
             memcpy(&p->min, &a, sizeof a);                                              \
             memcpy(&p->max, &b, sizeof b);                                              \
         }                                                                               \
-        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_ARGMINMAX) {          \
             ET v;                                                                       \
             p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
             if (p->index != UINT64_MAX) v = x[p->index];                                \
-            else v = op == PCLR_ARGMIN ? (ET)(HI) : (ET)(LO);                           \
+            else v = op == PCLR_ARGMAX ? (ET)(LO) : (ET)(HI);                           \
             memcpy(&p->arg, &v, sizeof v);                                              \
         }                                                                               \
-        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_ARGMINMAX) {                                                     \
+            ET v;                                                                       \
+            p->index2 = pclr__ref_arg_##S(x, n, 1);                                     \
+            v = p->index2 != UINT64_MAX ? x[p->index2] : (ET)(LO);                      \
+            memcpy(&p->arg2, &v, sizeof v);                                             \
+        }                                                                               \
+        if (op == PCLR_COUNT || op == PCLR_ANY || op == PCLR_ALL) p->count = pclr__ref_count_##S(x, n); \
         if (op == PCLR_STATS) {                                                         \
             pclr__ref_mom_int m;                                                        \
             ET a, b;                                                                    \
@@ -6633,6 +6853,8 @@ static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; me
 #define PCLR__REF_FLT(S, ET, V, LOAD, NZ, KT, BITS, INFBITS, VALOF, INF, KBN, FOLD, MOM, CHAN) \
     PCLR__REF_SUM_FN(pclr__ref_sumn_##S, ET, LOAD, V)                                   \
     PCLR__REF_SUM_FN(pclr__ref_sumw_##S, ET, LOAD, double)                              \
+    PCLR__REF_PROD_FN(pclr__ref_prodn_##S, ET, LOAD, V)                                 \
+    PCLR__REF_PROD_FN(pclr__ref_prodw_##S, ET, LOAD, double)                            \
     PCLR__REF_KBN_FN(pclr__ref_sumc_##S, ET, LOAD, V, KBN, FOLD)                         \
     PCLR__REF_MOM_FN(pclr__ref_momn_##S, ET, LOAD, V, MOM, CHAN)                        \
     PCLR__REF_MOM_FN(pclr__ref_momw_##S, ET, LOAD, double, pclr__ref_mom_f64, pclr__ref_chan_f64) \
@@ -6717,14 +6939,24 @@ static uint64_t pclr__ref_bits_f64(const double *x, uint64_t i) { uint64_t u; me
             memcpy(&p->min, &a, sizeof a);                                              \
             memcpy(&p->max, &b, sizeof b);                                              \
         }                                                                               \
-        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {                                   \
+        if (op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_ARGMINMAX) {          \
             V v;                                                                        \
             p->index = pclr__ref_arg_##S(x, n, op == PCLR_ARGMAX);                      \
             if (p->index != UINT64_MAX) v = LOAD(x, p->index);                          \
-            else v = op == PCLR_ARGMIN ? INF : -INF;                                    \
+            else v = op == PCLR_ARGMAX ? -INF : INF;                                    \
             memcpy(&p->arg, &v, sizeof v);                                              \
         }                                                                               \
-        if (op == PCLR_COUNT) p->count = pclr__ref_count_##S(x, n);                     \
+        if (op == PCLR_ARGMINMAX) {                                                     \
+            V v;                                                                        \
+            p->index2 = pclr__ref_arg_##S(x, n, 1);                                     \
+            v = p->index2 != UINT64_MAX ? LOAD(x, p->index2) : -INF;                    \
+            memcpy(&p->arg2, &v, sizeof v);                                             \
+        }                                                                               \
+        if (op == PCLR_PROD) {                                                          \
+            if (acc == PCLR_WIDE) { double q = pclr__ref_prodw_##S(x, n); memcpy(&p->prod, &q, sizeof q); } \
+            else { V q = pclr__ref_prodn_##S(x, n); memcpy(&p->prod, &q, sizeof q); }   \
+        }                                                                               \
+        if (op == PCLR_COUNT || op == PCLR_ANY || op == PCLR_ALL) p->count = pclr__ref_count_##S(x, n); \
         if (op == PCLR_STATS) {                                                         \
             V lo, hi;                                                                   \
             double mv[3];                                                               \
@@ -6914,6 +7146,26 @@ static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumula
         memcpy(result, &a, sizeof a);
         break;
     }
+    case PCLR_ARGMINMAX: {
+        pclr_argminmax_result a;
+        memset(&a, 0, sizeof a);
+        a.min.value = p.arg;
+        a.min.index = p.index;
+        a.max.value = p.arg2;
+        a.max.index = p.index2;
+        memcpy(result, &a, sizeof a);
+        break;
+    }
+    case PCLR_ANY: case PCLR_ALL: {
+        const uint32_t f = op == PCLR_ANY ? p.count != 0 : p.count == n;
+        memcpy(result, &f, sizeof f);
+        break;
+    }
+    case PCLR_PROD: memcpy(result, &p.prod, pclr_type_size(acc == PCLR_WIDE ? pclr_sum_type(type, PCLR_WIDE) : pclr_value_type(type))); break;
+    case PCLR_AND: case PCLR_OR: case PCLR_XOR:
+        if (pclr__is_float(type)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
+        memcpy(result, &p.bits, pclr_type_size(type));
+        break;
     case PCLR_MINMAX: {
         pclr_minmax_result m;
         memset(&m, 0, sizeof m);
@@ -6943,6 +7195,7 @@ static pclr_result pclr__cpu_reference(pclr_type type, pclr_op op, pclr_accumula
 #undef PCLR__REF_SPLIT
 #undef PCLR__REF_CHAN_FN
 #undef PCLR__REF_SUM_FN
+#undef PCLR__REF_PROD_FN
 #undef PCLR__REF_KBN_FN
 #undef PCLR__REF_MOM_FN
 #undef PCLR__REF_IMOM_FN
@@ -7111,6 +7364,39 @@ static pclr_scalar pclr__cmb_add(pclr_type t, pclr_scalar a, pclr_scalar b) {
     return r;
 }
 
+/* a b in type t: integers wrap (on unsigned bits, in t's width), floats round once */
+static pclr_scalar pclr__cmb_mul(pclr_type t, pclr_scalar a, pclr_scalar b) {
+    pclr_scalar r = a;
+    switch (t) {
+    case PCLR_UINT8: r.u8 = (uint8_t)((uint32_t)a.u8 * b.u8); break;
+    case PCLR_INT8: r.i8 = (int8_t)(uint8_t)((uint32_t)(uint8_t)a.i8 * (uint8_t)b.i8); break;
+    case PCLR_UINT16: r.u16 = (uint16_t)((uint32_t)a.u16 * b.u16); break;
+    case PCLR_INT16: r.i16 = (int16_t)(uint16_t)((uint32_t)(uint16_t)a.i16 * (uint16_t)b.i16); break;
+    case PCLR_UINT: case PCLR_INT: r.u32 = a.u32 * b.u32; break;
+    case PCLR_UINT64: case PCLR_INT64: r.u64 = a.u64 * b.u64; break;
+    case PCLR_FLOAT: r.f32 = a.f32 * b.f32; break;
+    default: r.f64 = a.f64 * b.f64; break;
+    }
+    return r;
+}
+/* argmin (want_max 0) or argmax of a then b (b's index already counted from a's first element): b wins when a
+   is empty, when b has the first NaN, or with a strictly better value */
+static pclr_arg_result pclr__cmb_arg(pclr_type vt, pclr_arg_result x, pclr_arg_result y, int want_max) {
+    if (y.index != UINT64_MAX &&
+        (x.index == UINT64_MAX ||
+         (!pclr__cmb_nan(vt, &x.value) &&
+          (pclr__cmb_nan(vt, &y.value) || (want_max ? pclr__cmb_less(vt, &x.value, &y.value, 0) : pclr__cmb_less(vt, &y.value, &x.value, 0))))))
+        return y;
+    return x;
+}
+/* b's index counted from a's first element (an empty b stays empty) */
+static int pclr__cmb_shift(pclr_arg_result *y, uint64_t b_first_index) {
+    if (y->index == UINT64_MAX) return 1;
+    if (y->index >= UINT64_MAX - b_first_index) return 0;
+    y->index += b_first_index;
+    return 1;
+}
+
 PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out) {
     pclr_config c;
     pclr_type vt, st;
@@ -7139,18 +7425,32 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
         pclr_arg_result x, y;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
-        if (y.index != UINT64_MAX) {
-            if (y.index >= UINT64_MAX - b_first_index) return PCLR_ERR_SIZE_OVERFLOW;
-            y.index += b_first_index;
-        }
-        /* b wins when a is empty, when b has the first NaN, or with a strictly better value */
-        if (y.index != UINT64_MAX &&
-            (x.index == UINT64_MAX ||
-             (!pclr__cmb_nan(vt, &x.value) &&
-              (pclr__cmb_nan(vt, &y.value) || (c.op == PCLR_ARGMIN ? pclr__cmb_less(vt, &y.value, &x.value, 0)
-                                                                   : pclr__cmb_less(vt, &x.value, &y.value, 0))))))
-            x = y;
+        if (!pclr__cmb_shift(&y, b_first_index)) return PCLR_ERR_SIZE_OVERFLOW;
+        x = pclr__cmb_arg(vt, x, y, c.op == PCLR_ARGMAX);
         memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_ARGMINMAX: {
+        pclr_argminmax_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (!pclr__cmb_shift(&y.min, b_first_index) || !pclr__cmb_shift(&y.max, b_first_index)) return PCLR_ERR_SIZE_OVERFLOW;
+        x.min = pclr__cmb_arg(vt, x.min, y.min, 0);
+        x.max = pclr__cmb_arg(vt, x.max, y.max, 1);
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
+    case PCLR_PROD: case PCLR_AND: case PCLR_OR: case PCLR_XOR: case PCLR_ANY: case PCLR_ALL: {
+        pclr_scalar x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        memcpy(&x, a, size);
+        memcpy(&y, b, size);
+        if (c.op == PCLR_PROD) x = pclr__cmb_mul(pclr__wrap_type(&c), x, y);
+        else if (c.op == PCLR_AND || c.op == PCLR_ALL) x.u64 &= y.u64; /* (bytewise: the result's bytes, any order) */
+        else if (c.op == PCLR_XOR) x.u64 ^= y.u64;
+        else x.u64 |= y.u64;
+        memcpy(out, &x, size);
         return PCLR_OK;
     }
     case PCLR_MINMAX: {
@@ -8221,7 +8521,7 @@ PCLR_API int pclr_tune_apply(const pclr_tune_entry *entries, size_t count, const
        a value resolve would refuse matches no entry, since entries are resolved) */
     const pclr_type type = cfg->type ? cfg->type : PCLR_FLOAT;
     const pclr_op opv = cfg->op ? cfg->op : PCLR_SUM;
-    const pclr_accumulate acc = (opv == PCLR_SUM || opv == PCLR_STATS) && cfg->accumulate ? cfg->accumulate : PCLR_NATIVE;
+    const pclr_accumulate acc = pclr__op_accumulates(opv) && cfg->accumulate ? cfg->accumulate : PCLR_NATIVE;
     const uint32_t size_class = pclr_size_class(pclr_layout_elements(cfg, n));
     const pclr_shape shape = pclr_shape_class(cfg, n);
     pclr_config op;

@@ -18,8 +18,9 @@
    each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
    (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
-   minmax stats count; --accumulate native|wide|compensated (sums and stats)
-   or exact (half, float and double sums: correctly rounded).
+   minmax stats count prod and or xor any all argminmax; --accumulate
+   native|wide|compensated (sums and stats; prod: native or wide) or exact
+   (half, float and double sums: correctly rounded).
    --input is a raw little-endian array of the element type (half: 2-byte
    IEEE binary16), a regular file or - for standard input (read to its end);
    FIFOs, devices, directories and files that do not hold their size (/proc)
@@ -28,7 +29,8 @@
    printed is "result: VALUE" (integers in decimal, float and half values
    %.9g, double %.17g); argmin/argmax "result: VALUE at INDEX", minmax
    "result: min=A max=B", stats "result: count=N sum=S min=A max=B mean=M
-   var=V" (mean and var %.9g for half and float, %.17g otherwise).
+   var=V" (mean and var %.9g for half and float, %.17g otherwise),
+   argminmax "result: min=A at I max=B at J"; any and all print 0 or 1.
    A map (docs/maps.md) reduces f(x, y, i) instead of x:
    --map EXPR, --param [TYPE:]NAME=VALUE (repeatable), --components 2|4 (the
    elements of --input are pixels of that many scalars), and a second input y
@@ -77,7 +79,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda|vulkan] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
-            "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
+            "                     --op sum|min|max|argmin|argmax|minmax|stats|count|\n"
+            "                          prod|and|or|xor|any|all|argminmax\n"
             "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"

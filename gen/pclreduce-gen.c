@@ -16,7 +16,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: pclreduce-gen --backend opencl|cuda|vulkan   (--lang: the same; glsl = vulkan)\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
-            "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
+            "                     --op sum|min|max|argmin|argmax|minmax|stats|count|\n"
+            "                          prod|and|or|xor|any|all|argminmax\n"
             "                     [--accumulate native|wide|compensated|exact]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"

@@ -262,7 +262,7 @@ def self_test():
 # ------------------------------------------------------------------ the matrix: pclreduce-gen over a sample
 
 TYPES = ["uint8", "int8", "uint16", "int16", "uint", "int", "uint64", "int64", "half", "float", "double"]
-OPS = ["sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count"]
+OPS = ["sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count", "prod", "and", "or", "xor", "any", "all", "argminmax"]
 ACCUMULATE = ["native", "wide", "compensated", "exact"]
 VARIANTS = ["naive", "sequential", "unrolled", "shuffle", "collective"]
 FINISHES = ["last_group", "atomic", "partials"]

@@ -481,6 +481,7 @@ static int combine_moment_close(double g, double w, double scale, double tol) {
 }
 
 /* got and want, results of cfg c (resolved), of the n elements at data. */
+static int is_float_type(pclr_type t) { return t == PCLR_HALF || t == PCLR_FLOAT || t == PCLR_DOUBLE; }
 static int combine_same(const pclr_config *c, const void *got, const void *want, const void *data, uint64_t n) {
     const pclr_type vt = pclr_value_type(c->type), st = pclr_sum_type(c->type, c->accumulate);
     const size_t vs = pclr_type_size(vt), ss = pclr_type_size(st);
@@ -501,6 +502,23 @@ static int combine_same(const pclr_config *c, const void *got, const void *want,
     }
     case PCLR_MIN: case PCLR_MAX: return memcmp(got, want, vs) == 0;
     case PCLR_COUNT: return memcmp(got, want, 8) == 0;
+    case PCLR_AND: case PCLR_OR: case PCLR_XOR: case PCLR_ANY: case PCLR_ALL: return memcmp(got, want, pclr_result_size(c)) == 0;
+    case PCLR_PROD: { /* integers wrap: exactly; floats: each product rounds once, (n + 8) roundings relative (or both tiny) */
+        const size_t ps = pclr_result_size(c);
+        double g = 0, w = 0;
+        if (!is_float_type(c->type)) return memcmp(got, want, ps) == 0;
+        if (ps == 4) { float gf, wf; memcpy(&gf, got, 4); memcpy(&wf, want, 4); g = gf; w = wf; }
+        else { memcpy(&g, got, 8); memcpy(&w, want, 8); }
+        if (g != g || w != w) return g != g && w != w;
+        return g == w || fabs(g - w) <= (double)(n + 8) * (ps == 4 ? ldexp(1.0, -23) : ldexp(1.0, -52)) * fabs(w) + (ps == 4 ? 1e-37 : 1e-300);
+    }
+    case PCLR_ARGMINMAX: {
+        pclr_argminmax_result g, w;
+        memcpy(&g, got, sizeof g);
+        memcpy(&w, want, sizeof w);
+        return g.min.index == w.min.index && g.max.index == w.max.index && memcmp(&g.min.value, &w.min.value, vs) == 0 &&
+               memcmp(&g.max.value, &w.max.value, vs) == 0;
+    }
     case PCLR_ARGMIN: case PCLR_ARGMAX: {
         pclr_arg_result g, w;
         memcpy(&g, got, sizeof g);

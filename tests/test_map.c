@@ -115,6 +115,11 @@ static int64_t sub64(int64_t a, int64_t b) { return i64w((uint64_t)a - (uint64_t
 static int64_t mul64(int64_t a, int64_t b) { return i64w((uint64_t)a * (uint64_t)b); }
 static int64_t neg64(int64_t a) { return i64w(0u - (uint64_t)a); }
 static int64_t mod64(int64_t a, int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
+/* shifts: the count modulo the left operand's width; << on the unsigned bits; >> of a negative fills with ones */
+static int32_t shl32(int32_t a, uint64_t k) { return i32w((uint32_t)a << (k & 31)); }
+static int32_t sar32(int32_t a, uint64_t k) { return a < 0 ? ~(~a >> (k & 31)) : a >> (k & 31); }
+static int64_t shl64(int64_t a, uint64_t k) { return i64w((uint64_t)a << (k & 63)); }
+static int64_t sar64(int64_t a, uint64_t k) { return a < 0 ? ~(~a >> (k & 63)) : a >> (k & 63); }
 /* float to integer: saturating, NaN to 0 */
 static int32_t sat32(double d) { return d != d ? 0 : d >= 2147483648.0 ? INT32_MAX : d <= -2147483649.0 ? INT32_MIN : (int32_t)d; }
 static uint32_t satu32(double d) { return d != d ? 0 : d >= 4294967296.0 ? UINT32_MAX : d <= -1.0 ? 0 : (uint32_t)d; }
@@ -241,6 +246,15 @@ EV(ev_trans_d, wd(o, exp(rd(x, 0)) + log(fabs(rd(x, 0))) + sin(rd(x, 0)) + cos(r
 EV(ev_div_f, wf(o, rf(x, 0) / rf(y, 0)))
 EV(ev_sqrt_u16, wf(o, sqrtf((float)rus(x, 0)) * 2.0f))
 EV(ev_param_int, wl(o, add64(rl(x, 0), (int64_t)sat32(p[0]))))
+EV(ev_bits_mix, wi(o, (ri(x, 0) & 0xff) | (sar32(ri(x, 0), 8) ^ 3)))
+EV(ev_shl_xy, wi(o, shl32(ri(x, 0), (uint64_t)(int64_t)ri(y, 0))))
+EV(ev_sar_l, wl(o, sar64(rl(x, 0), (uint64_t)(int64_t)add32(ri(y, 0), 40))))
+EV(ev_not_xor_u, wu(o, ~ru(x, 0) ^ ru(y, 0)))
+EV(ev_shl_i_u16, wi(o, shl32(rus(x, 0), i) | sar32(rus(x, 0), 3)))
+EV(ev_shr33_ul, wul(o, rul(x, 0) >> (33 & 63)))
+EV(ev_shl33_i, wi(o, shl32(ri(x, 0), 33)))
+EV(ev_not_and_i8, wu(o, (uint32_t)~rsb(x, 0) & 0xffffu))
+EV(ev_shl_param, wul(o, (uint64_t)shl64((int64_t)rul(x, 0), (uint64_t)sat64(p[0])) ^ (rul(x, 0) >> ((uint64_t)sat64(p[0]) & 63))))
 
 #define T_U8 PCLR_UINT8
 #define T_I8 PCLR_INT8
@@ -276,6 +290,16 @@ static const map_row g_rows[] = {
     {"clamp(x, lo, hi)", "float lo, float hi", T_F, 0, 1, 0, T_F, F_SPECIAL, K_SPECIAL, {{-0.5, 0.25}, {0.3, -0.3}}, ev_clamp_f},
     {"clamp(x, lo, hi)", "long lo, long hi", T_L, 0, 1, 0, T_L, 0, K_INT, {{-1e15, 3e15}, {-4e18, -2e18}}, ev_clamp_l},
     {"x + k", "int k", T_L, 0, 1, 0, T_L, 0, K_INT, {{2.75, 0}, {-1e12, 0}}, ev_param_int},
+    /* bitwise operators: C's precedence, shift counts modulo the width (negative and past it too) */
+    {"x & 0xff | x >> 8 ^ 3", NULL, T_I, 0, 1, 0, T_I, F_SPECIAL, K_INT, NP, ev_bits_mix},
+    {"x << y", NULL, T_I, T_I, 1, 0, T_I, F_SPECIAL | F_YZERO, K_INT, NP, ev_shl_xy},
+    {"x >> (y + 40)", NULL, T_L, T_I, 1, 0, T_L, F_SPECIAL | F_YZERO, K_INT, NP, ev_sar_l},
+    {"~x ^ y", NULL, T_U, T_U, 1, 0, T_U, 0, K_INT, NP, ev_not_xor_u},
+    {"(x << i) | (x >> 3)", NULL, T_U16, 0, 1, 0, T_I, F_I, K_INDEX, NP, ev_shl_i_u16},
+    {"x >> 33", NULL, T_UL, 0, 1, 0, T_UL, 0, K_INT, NP, ev_shr33_ul},
+    {"x << 33", NULL, T_I, 0, 1, 0, T_I, F_SPECIAL, K_INT, NP, ev_shl33_i},
+    {"~x & 0xffffu", NULL, T_I8, 0, 1, 0, T_U, F_SPECIAL, K_INT, NP, ev_not_and_i8},
+    {"x << k ^ x >> k", "long k", T_UL, 0, 1, 0, T_UL, 0, K_INT, {{5, 0}, {-3, 0}}, ev_shl_param},
     /* integer arithmetic: %, / with zeros, -INT_MIN, wrapping, literals */
     {"x % 7", NULL, T_I, 0, 1, 0, T_I, F_SPECIAL, K_INT, NP, ev_mod7_i},
     {"x % 7", NULL, T_U, 0, 1, 0, T_U, 0, K_INT, NP, ev_mod7_u},
@@ -1106,7 +1130,7 @@ static void device_table(dev *D) {
                 pclr_accumulate acc;
                 for (acc = PCLR_NATIVE; acc < PCLR_ACCUMULATE_COUNT_; acc = (pclr_accumulate)(acc + 1)) {
                     if (acc != PCLR_NATIVE && all_ops[o] != PCLR_SUM && all_ops[o] != PCLR_STATS) continue;
-                    if (acc == PCLR_COMPENSATED && !is_float(g_rows[k].want)) continue;
+                    if ((acc == PCLR_COMPENSATED || acc == PCLR_EXACT) && !is_float(g_rows[k].want)) continue; /* (refused) */
                     picks[np].row = k;
                     picks[np].op = all_ops[o];
                     picks[np++].acc = acc;
@@ -1415,7 +1439,12 @@ static const refusal g_refusals[] = {
     {"x ^ 1", NULL, T_F, 0, 1, 3, "'^'"},
     {"x[0]", NULL, T_F, 0, 1, 2, "'['"},
     {"x = 1", NULL, T_F, 0, 1, 3, "unexpected"},
-    {"x << 1", NULL, T_F, 0, 1, 4, "expected a value"},
+    {"x << 1", NULL, T_F, 0, 1, 3, "integers"},
+    {"~x", NULL, T_F, 0, 1, 1, "integers"},
+    {"1 >> x", NULL, T_D, 0, 1, 3, "integers"},
+    {"x + (2 & 1.5)", NULL, T_I, 0, 1, 8, "integers"},
+    {"x | y", NULL, T_I, T_F, 1, 3, "integers"},
+    {"x ^ ~y", NULL, T_I, T_D, 1, 5, "integers"},
     {"x + \xc3\xa9", NULL, T_F, 0, 1, 5, "byte"},
     {"x\t+\x01", NULL, T_F, 0, 1, 4, "byte"},
     /* numbers */

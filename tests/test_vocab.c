@@ -28,7 +28,9 @@
      both sides; where the data has infinities a non-finite result must be
      non-finite on both sides (inf - inf orders differ: inf or NaN).
 
-   Usage: test_vocab [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [-v]
+   Usage: test_vocab [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [-v]
+   (vulkan: built with -DPCLR_TEST_VULKAN). PCLR_TEST_OPS33_ALL=1: every configuration of the ops of issue 33
+   on PoCL too (otherwise a seeded sixth there).
    Environment: PCLR_TEST_SEED=S reproduces a run (the seed is printed);
    PCLR_TEST_QUICK=1 a smaller run; PCLR_TEST_FULL=1 the exhaustive one (all
    sizes and kinds for every knob set); PCLR_TEST_BACKEND, PCLR_CL_PLATFORM,
@@ -40,10 +42,14 @@
 #ifdef PCLR_TEST_CUDA
 #define PCLREDUCE_CUDA
 #endif
+#ifdef PCLR_TEST_VULKAN /* --backend vulkan (lavapipe here; PCLR_SHADERC_LIBRARY as tests/run.sh sets it) */
+#define PCLREDUCE_VULKAN
+#endif
 #include "../pclreduce.h"
 #include "../examples/pclr_args.h"
 #include "pclr_test.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +346,29 @@ static int compare(const pclr_config *c, const void *got, const void *ref, uint6
         *why = "sample_var";
         return close_moment(g->sample_var, r->sample_var, rel, range * (range + d->mag), d);
     }
+    case PCLR_AND: case PCLR_OR: case PCLR_XOR: return memcmp(got, ref, pclr_type_size(c->type)) == 0;
+    case PCLR_ANY: case PCLR_ALL: return memcmp(got, ref, 4) == 0;
+    case PCLR_PROD: {
+        /* integers wrap: exactly; floats: each product rounds once, |got - ref| <= 2 (n + 2) eps |ref| (both trees),
+           plus the smallest normal of the type (underflow); orders differ at inf x 0 and overflows, so a non-finite
+           result on either side needs only NaN on both sides where the data has a NaN */
+        const pclr_type pt = acc == PCLR_WIDE ? pclr_sum_type(c->type, PCLR_WIDE) : vt;
+        double g, r;
+        if (!is_float(pt)) return memcmp(got, ref, pclr_type_size(pt)) == 0;
+        g = scalar_d(pt, got);
+        r = scalar_d(pt, ref);
+        if (d->has_nan) return g != g && r != r;
+        if (g != g || r != r || isinf(g) || isinf(r)) return 1;
+        return fabs(g - r) <= 2.0 * ((double)n + 2) * unit_roundoff(pt) * fabs(r) + (pt == PCLR_DOUBLE ? DBL_MIN : FLT_MIN) * ((double)n + 2);
+    }
+    case PCLR_ARGMINMAX: {
+        const pclr_argminmax_result *g = (const pclr_argminmax_result *)got, *r = (const pclr_argminmax_result *)ref;
+        if (g->min.index != r->min.index) { *why = "min index"; return 0; }
+        if (g->max.index != r->max.index) { *why = "max index"; return 0; }
+        if (!same_value(vt, &g->min.value, &r->min.value)) { *why = "min"; return 0; }
+        *why = "max";
+        return same_value(vt, &g->max.value, &r->max.value);
+    }
     default: *why = "op"; return 0;
     }
 }
@@ -445,7 +474,7 @@ static int resolves(const pclr_config *c) {
     pclr_config out = *c;
     const char *why = NULL;
     pclr_result r;
-    out.backend = pclr_get_backend(g_ctx) == PCLR_CUDA ? PCLR_CUDA : PCLR_OPENCL;
+    out.backend = pclr_get_backend(g_ctx) == PCLR_CUDA || pclr_get_backend(g_ctx) == PCLR_VULKAN ? pclr_get_backend(g_ctx) : PCLR_OPENCL;
     r = pclr_config_resolve(&out, &out, &why);
     if (r == PCLR_OK) return 1;
     ++g_refused;
@@ -491,7 +520,7 @@ static void run_config(buffers *b, const pclr_config *c, int light, uint64_t *st
     }
 }
 
-static int accumulates(pclr_op o) { return o == PCLR_SUM || o == PCLR_STATS; }
+static int accumulates(pclr_op o) { return o == PCLR_SUM || o == PCLR_STATS || o == PCLR_PROD; }
 
 /* Which (type, op, accumulator) triples run on the device. Every kernel is a
    build, and PoCL on a CPU takes 4-12 s per build (LLVM), so there the
@@ -777,7 +806,7 @@ static void known_empty(pclr_type t) {
     case PCLR_INT64: hi = 9223372036854775807.0; lo = -9223372036854775808.0; break;
     default: hi = big; lo = -big; break;
     }
-    for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+    for (o = PCLR_SUM; o <= PCLR_COUNT; ++o) { /* (the ops after count: ops33, its n = 0) */
         memset(&e, 0, sizeof e);
         switch (o) {
         case PCLR_SUM: case PCLR_COUNT: break;
@@ -935,6 +964,12 @@ static void api_tables(void) {
                 case PCLR_ARGMIN: case PCLR_ARGMAX: want_size = sizeof(pclr_arg_result); break;
                 case PCLR_MINMAX: want_size = sizeof(pclr_minmax_result); break;
                 case PCLR_STATS: want_size = st == PCLR_TYPE_DEFAULT || a == PCLR_EXACT ? 0 : sizeof(pclr_stats_result); break;
+                case PCLR_PROD: /* native: the element's value type; wide: the wide sum's */
+                    want_size = a == PCLR_NATIVE ? pclr_type_size(vt) : a == PCLR_WIDE ? pclr_type_size(pclr_sum_type(ty, PCLR_WIDE)) : 0;
+                    break;
+                case PCLR_AND: case PCLR_OR: case PCLR_XOR: want_size = is_float(ty) ? 0 : pclr_type_size(ty); break;
+                case PCLR_ANY: case PCLR_ALL: want_size = 4; break;
+                case PCLR_ARGMINMAX: want_size = sizeof(pclr_argminmax_result); break;
                 default: break;
                 }
                 got = pclr_result_size(&c);
@@ -948,7 +983,7 @@ static void api_tables(void) {
                                             "float32", "float64", "float16"};
         static const pclr_type want[] = {PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT64, PCLR_INT64, PCLR_HALF,
                                          PCLR_UINT, PCLR_INT, PCLR_FLOAT, PCLR_DOUBLE, PCLR_HALF};
-        static const char *const ops[] = {"argmin", "argmax", "minmax", "stats", "count"};
+        static const char *const ops[] = {"argmin", "argmax", "minmax", "stats", "count", "prod", "and", "or", "xor", "any", "all", "argminmax"};
         static const char *const accs[] = {"native", "wide", "compensated", "exact"};
         size_t k;
         for (k = 0; k < COUNT(names); ++k) {
@@ -1063,6 +1098,285 @@ done8:
     printf("beyond 2^32, float: %.1fs\n", now_s() - t0);
 }
 
+/* ------------------------------------------------------------------ the ops of issue 33, against this file's reference
+   prod, and, or, xor, any, all and argminmax of every type they take, computed here element by element (not by
+   the library's CPU reference): integers as their 64-bit bits (products and bitwise ops mod 2^64, then wrapped into
+   the result's width), float products in long double (compared within 2 (n + 2) eps |ref|), any/all by the
+   nonzero test (NaN is nonzero, -0 is not), argminmax by a scan (ties: the first index; floats: the first NaN wins
+   both). Data: fresh random values (float products: magnitudes 1 +- 2^-7 with random signs, no overflow), the
+   type's extremes planted, NaN / inf / -0 planted for floats, all-zero / one-nonzero / one-zero arrays for
+   any/all, many ties for argminmax; sizes 0, 1, 2, 3, primes and 2^k +- 1, at offsets 0, 1, 3, 7. */
+static uint64_t get_bits(pclr_type t, const void *p, uint64_t i) { /* integers sign- or zero-extended */
+    switch (t) {
+    case PCLR_UINT8: return ((const uint8_t *)p)[i];
+    case PCLR_INT8: return (uint64_t)(int64_t)((const int8_t *)p)[i];
+    case PCLR_UINT16: return ((const uint16_t *)p)[i];
+    case PCLR_INT16: return (uint64_t)(int64_t)((const int16_t *)p)[i];
+    case PCLR_UINT: return ((const uint32_t *)p)[i];
+    case PCLR_INT: return (uint64_t)(int64_t)((const int32_t *)p)[i];
+    default: return ((const uint64_t *)p)[i];
+    }
+}
+/* v's low bytes in a result of `bytes` bytes (little-endian hosts: the tests run on them) */
+static void put_bits(uint64_t v, void *out, size_t bytes) {
+    unsigned char b[8];
+    size_t k;
+    for (k = 0; k < 8; ++k) b[k] = (unsigned char)(v >> (8 * k));
+    memcpy(out, b, bytes);
+}
+/* x < y in the type's order (integers signed or not; floats as values, NaN apart) */
+static int less_el(pclr_type t, const void *p, uint64_t i, uint64_t j) {
+    if (is_float(t)) return get_d(t, p, i) < get_d(t, p, j);
+    if (is_signed(t)) return (int64_t)get_bits(t, p, i) < (int64_t)get_bits(t, p, j);
+    return get_bits(t, p, i) < get_bits(t, p, j);
+}
+/* the value of element i as a result's scalar (half: float) */
+static pclr_scalar scalar_of(pclr_type t, const void *p, uint64_t i) {
+    pclr_scalar v;
+    memset(&v, 0, sizeof v);
+    if (t == PCLR_HALF || t == PCLR_FLOAT) v.f32 = (float)get_d(t, p, i);
+    else if (t == PCLR_DOUBLE) v.f64 = get_d(t, p, i);
+    else put_bits(get_bits(t, p, i), &v, pclr_type_size(t));
+    return v;
+}
+
+/* The expected result of op over n elements at p (result_size bytes); prod of floats: *lp the long double product. */
+static void ops33_reference(const pclr_config *c, const void *p, uint64_t n, void *out, long double *lp) {
+    const pclr_type t = c->type;
+    uint64_t i;
+    memset(out, 0, sizeof(pclr_stats_result));
+    switch (c->op) {
+    case PCLR_PROD:
+        if (is_float(t)) {
+            long double q = 1;
+            for (i = 0; i < n; ++i) q *= (long double)get_d(t, p, i);
+            *lp = q;
+            if (c->accumulate == PCLR_WIDE || t == PCLR_DOUBLE) { const double d = (double)q; memcpy(out, &d, 8); }
+            else { const float f = (float)q; memcpy(out, &f, 4); }
+        } else {
+            uint64_t q = 1;
+            for (i = 0; i < n; ++i) q *= get_bits(t, p, i);
+            put_bits(q, out, c->accumulate == PCLR_WIDE ? 8 : pclr_type_size(t));
+        }
+        break;
+    case PCLR_AND: case PCLR_OR: case PCLR_XOR: {
+        uint64_t b = c->op == PCLR_AND ? ~(uint64_t)0 : 0;
+        for (i = 0; i < n; ++i) {
+            const uint64_t x = get_bits(t, p, i);
+            b = c->op == PCLR_AND ? b & x : c->op == PCLR_OR ? b | x : b ^ x;
+        }
+        put_bits(b, out, pclr_type_size(t));
+        break;
+    }
+    case PCLR_ANY: case PCLR_ALL: {
+        uint32_t f = c->op == PCLR_ALL;
+        for (i = 0; i < n; ++i) {
+            const int nz = is_float(t) ? get_d(t, p, i) != 0 : get_bits(t, p, i) != 0; /* (NaN != 0) */
+            if (c->op == PCLR_ANY && nz) f = 1;
+            if (c->op == PCLR_ALL && !nz) f = 0;
+        }
+        memcpy(out, &f, 4);
+        break;
+    }
+    default: { /* argminmax */
+        pclr_argminmax_result r;
+        uint64_t lo = UINT64_MAX, hi = UINT64_MAX;
+        const pclr_type vt = pclr_value_type(t);
+        for (i = 0; i < n; ++i) {
+            const int nan = is_float(t) && get_d(t, p, i) != get_d(t, p, i);
+            if (nan) { /* the first NaN wins both */
+                if (lo == UINT64_MAX || get_d(t, p, lo) == get_d(t, p, lo)) lo = i;
+                if (hi == UINT64_MAX || get_d(t, p, hi) == get_d(t, p, hi)) hi = i;
+                continue;
+            }
+            if (lo == UINT64_MAX || (!(is_float(t) && get_d(t, p, lo) != get_d(t, p, lo)) && less_el(t, p, i, lo))) lo = i;
+            if (hi == UINT64_MAX || (!(is_float(t) && get_d(t, p, hi) != get_d(t, p, hi)) && less_el(t, p, hi, i))) hi = i;
+        }
+        memset(&r, 0, sizeof r);
+        r.min.index = lo;
+        r.max.index = hi;
+        if (lo != UINT64_MAX) {
+            r.min.value = scalar_of(t, p, lo);
+            r.max.value = scalar_of(t, p, hi);
+        } else if (is_float(t)) { /* the identities: +inf, -inf */
+            if (vt == PCLR_FLOAT) { r.min.value.f32 = (float)HUGE_VAL; r.max.value.f32 = (float)-HUGE_VAL; }
+            else { r.min.value.f64 = HUGE_VAL; r.max.value.f64 = -HUGE_VAL; }
+        } else { /* the type's largest, smallest */
+            const uint64_t big = pclr_type_size(t) == 8 ? (is_signed(t) ? (uint64_t)INT64_MAX : UINT64_MAX)
+                                                        : (is_signed(t) ? ((uint64_t)1 << (8 * pclr_type_size(t) - 1)) - 1
+                                                                        : ((uint64_t)1 << (8 * pclr_type_size(t))) - 1);
+            put_bits(big, &r.min.value, pclr_type_size(t));
+            put_bits(is_signed(t) ? ~big : 0, &r.max.value, pclr_type_size(t));
+        }
+        memcpy(out, &r, sizeof r);
+        break;
+    }
+    }
+}
+
+/* data for op of kind k (0: random, 1..: the op's special arrays) into p; returns 0 past the last kind */
+static int ops33_fill(pclr_type t, pclr_op op, int k, void *p, uint64_t n, uint64_t seed) {
+    uint64_t st = seed, i;
+    const int fl = is_float(t);
+    if (k > 4) return 0;
+    if (op == PCLR_PROD && fl && k <= 1) { /* near 1 with random signs: no overflow, every rounding counted */
+        for (i = 0; i < n; ++i) set_d(t, p, i, ((pclr_test_rand(&st) & 1) ? -1 : 1) * (1 + (rand_unit(&st) - 0.5) * (t == PCLR_HALF ? 0.0078125 : 0.015625)));
+        if (k == 1 && n) { /* a special planted: NaN, inf, -0 or +0 */
+            const int what = (int)(pclr_test_rand(&st) % 4);
+            const uint64_t at = pclr_test_rand(&st) % n;
+            if (what == 0) set_nan(t, p, at, (int)(st & 1));
+            else if (what == 1) set_extreme(t, p, at, (int)(st & 1));
+            else set_d(t, p, at, what == 2 ? -0.0 : 0.0);
+        }
+        return 1;
+    }
+    if (op == PCLR_ANY || op == PCLR_ALL) { /* 0: random; 1: all zero (floats: -0 and +0); 2: one nonzero; 3: all nonzero; 4: one zero */
+        for (i = 0; i < n; ++i) {
+            if (k == 0) pclr_args_fill_random(t, (char *)p + i * pclr_type_size(t), 1, pclr_test_rand(&st));
+            else if (k <= 2) set_d(t, p, i, fl && (pclr_test_rand(&st) & 1) ? -0.0 : 0.0);
+            else if (fl && (pclr_test_rand(&st) % 5) == 0) set_nan(t, p, i, (int)(i & 1)); /* NaN is nonzero */
+            else set_d(t, p, i, 1 + (double)(pclr_test_rand(&st) % 7));
+        }
+        if (k == 0 && n) for (i = 0; i < n; ++i) if (pclr_test_rand(&st) % 3) set_d(t, p, i, 0.0); /* zeros among them */
+        if ((k == 2 || k == 4) && n) {
+            const uint64_t at = k == 2 && (st & 1) ? n - 1 : pclr_test_rand(&st) % n;
+            if (k == 2 && fl && (st & 2)) set_nan(t, p, at, 0);
+            else set_d(t, p, at, k == 2 ? 3.0 : (fl && (st & 2) ? -0.0 : 0.0));
+        }
+        return 1;
+    }
+    if (op == PCLR_ARGMINMAX && k >= 1) { /* ties: few distinct values; 2: a NaN or two planted; 3: extremes; 4: all equal */
+        for (i = 0; i < n; ++i) set_d(t, p, i, k == 4 ? 5.0 : (double)(pclr_test_rand(&st) % 5) - (is_signed(t) ? 2 : 0));
+        if (k == 2 && fl && n) { set_nan(t, p, pclr_test_rand(&st) % n, 1); set_nan(t, p, pclr_test_rand(&st) % n, 0); }
+        if (k == 3 && n) { set_extreme(t, p, pclr_test_rand(&st) % n, 1); set_extreme(t, p, pclr_test_rand(&st) % n, 0); }
+        if (k == 2 && fl && n > 1) set_d(t, p, n - 1, -0.0);
+        return k != 2 || fl;
+    }
+    if (k >= 2) return 0;
+    pclr_args_fill_random(t, p, n, seed);
+    if (k == 1 && n) { /* the type's extremes (and for prod of integers: -1, 0 apart) */
+        set_extreme(t, p, pclr_test_rand(&st) % n, 1);
+        set_extreme(t, p, pclr_test_rand(&st) % n, 0);
+        if (op == PCLR_PROD && !fl) for (i = 0; i < n; ++i) if (get_bits(t, p, i) % 4 == 0) set_d(t, p, i, is_signed(t) ? -1 : 3);
+    }
+    if (k == 0 && op == PCLR_PROD && !fl) for (i = 0; i < n; ++i) if (get_bits(t, p, i) % 2 == 0) ((unsigned char *)p)[i * pclr_type_size(t)] |= 1; /* odd: a product that is not 0 */
+    return 1;
+}
+
+/* got against the reference (float products: the tolerance above; *why names what differs) */
+static int ops33_same(const pclr_config *c, const void *got, const void *want, long double lp, uint64_t n, const char **why) {
+    const pclr_type t = c->type;
+    *why = "value";
+    if (c->op == PCLR_PROD && is_float(t)) {
+        const int d = c->accumulate == PCLR_WIDE || t == PCLR_DOUBLE;
+        const double g = d ? *(const double *)got : (double)*(const float *)got, r = (double)lp;
+        if (r != r) return g != g;
+        if (isinf(r) || g != g || isinf(g)) return g == r;
+        if (r == 0) return g == 0 && signbit(g) == signbit(r);
+        return fabs(g - r) <= 2.0 * ((double)n + 2) * unit_roundoff(d ? PCLR_DOUBLE : PCLR_FLOAT) * fabs(r);
+    }
+    if (c->op == PCLR_ARGMINMAX) {
+        const pclr_argminmax_result *g = (const pclr_argminmax_result *)got, *r = (const pclr_argminmax_result *)want;
+        const pclr_type vt = pclr_value_type(t);
+        if (g->min.index != r->min.index) { *why = "min index"; return 0; }
+        if (g->max.index != r->max.index) { *why = "max index"; return 0; }
+        if (!same_value(vt, &g->min.value, &r->min.value)) { *why = "min value"; return 0; }
+        *why = "max value";
+        return same_value(vt, &g->max.value, &r->max.value);
+    }
+    return memcmp(got, want, pclr_result_size(c)) == 0;
+}
+
+static void ops33(void) {
+    static const pclr_op ops[] = {PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX};
+    static const uint64_t sizes[] = {0, 1, 2, 3, 7, 31, 127, 255, 256, 257, 1021, 1023, 1025, 4093, 4097, 65535, 65537, 262147};
+    static const uint64_t offs[] = {0, 1, 3, 7};
+    const uint64_t most = sizes[COUNT(sizes) - 1] + 8;
+    const char *dev = pclr_device_name(g_ctx);
+    const char *every = getenv("PCLR_TEST_OPS33_ALL"); /* 1: every configuration on PoCL too */
+    const int slow = pclr_get_backend(g_ctx) == PCLR_OPENCL && !g_full && !(every && *every && *every != '0') &&
+                     (strstr(dev, "pthread") || strstr(dev, "cpu") || strstr(dev, "EPYC"));
+    unsigned char *host = (unsigned char *)malloc((size_t)most * 8);
+    pclr_buffer *buf = NULL;
+    uint64_t st = g_seed ^ 0x33ull;
+    long configs = 0, cases = 0;
+    int t, o, a;
+    double t0 = now_s();
+    if (!CHECK(host && pclr_buffer_create(g_ctx, (size_t)most * 8, &buf) == PCLR_OK, "ops33: buffers")) { free(host); return; }
+    for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
+        for (o = 0; o < (int)COUNT(ops); ++o)
+            for (a = PCLR_NATIVE; a <= (ops[o] == PCLR_PROD ? PCLR_WIDE : PCLR_NATIVE); ++a) {
+                pclr_config c;
+                const pclr_type ty = (pclr_type)t;
+                int k;
+                memset(&c, 0, sizeof c);
+                c.type = ty;
+                c.op = ops[o];
+                c.accumulate = (pclr_accumulate)a;
+                if (is_float(ty) && (c.op == PCLR_AND || c.op == PCLR_OR || c.op == PCLR_XOR)) { /* refused, clearly */
+                    const char *why = NULL;
+                    unsigned char res[8];
+                    report(pclr_config_resolve(&c, &c, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION && why && strstr(why, "integer"),
+                           "ops33: %s %s is refused (%s)", pclr_type_name(ty), pclr_op_name(c.op), why ? why : "accepted");
+                    report(pclr_cpu_reduce(ty, c.op, host, 0, res) != PCLR_OK && pclr_result_size(&c) == 0, "ops33: cpu %s %s refused",
+                           pclr_type_name(ty), pclr_op_name(c.op));
+                    continue;
+                }
+                if (slow && (pclr_test_rand(&st) % 6) != 0) continue; /* PoCL: builds take seconds; a seeded sixth */
+                ++configs;
+                for (k = 0; k <= 4; ++k) {
+                    size_t s;
+                    const uint64_t seed = pclr_test_rand(&st);
+                    if (!ops33_fill(ty, c.op, k, host, 1, seed)) continue;
+                    for (s = 0; s < COUNT(sizes); ++s) {
+                        const uint64_t n = sizes[s], off = offs[(s + (size_t)k) % COUNT(offs)];
+                        const size_t es = pclr_type_size(ty);
+                        unsigned char got[sizeof(pclr_stats_result)], want[sizeof(pclr_stats_result)];
+                        long double lp = 1;
+                        const char *why = "";
+                        pclr_result r;
+                        if ((g_quick || k > 0) && n > 65537) continue;
+                        ops33_fill(ty, c.op, k, host + off * es, n, seed + s);
+                        if (pclr_buffer_write(g_ctx, buf, 0, host, (size_t)((off + n) * es)) != PCLR_OK) { report(0, "ops33: upload"); continue; }
+                        ops33_reference(&c, host + off * es, n, want, &lp);
+                        memset(got, 0xa5, sizeof got);
+                        r = reduce_one(g_ctx, &c, buf, off, n, got);
+                        ++cases;
+                        if (r != PCLR_OK) { report(0, "ops33: %s %s %s n=%llu: %s (%s)", pclr_type_name(ty), pclr_op_name(c.op),
+                                                   pclr_accumulate_name(c.accumulate), (unsigned long long)n, pclr_result_string(r), pclr_last_error(g_ctx)); continue; }
+                        if (!ops33_same(&c, got, want, lp, n, &why)) {
+                            char gs[160], ws[160];
+                            pclr_args_format_result(&c, got, gs, sizeof gs);
+                            pclr_args_format_result(&c, want, ws, sizeof ws);
+                            report(0, "ops33: %s %s %s data %d n=%llu offset %llu: %s: got %s, want %s", pclr_type_name(ty), pclr_op_name(c.op),
+                                   pclr_accumulate_name(c.accumulate), k, (unsigned long long)n, (unsigned long long)off, why, gs, ws);
+                        } else {
+                            report(1, "");
+                        }
+                        /* the library's CPU reference agrees too */
+                        if (pclr_cpu_reduce_config(&c, host + off * es, n, got) != PCLR_OK || !ops33_same(&c, got, want, lp, n, &why))
+                            report(0, "ops33: pclr_cpu_reduce_config %s %s %s data %d n=%llu: %s", pclr_type_name(ty), pclr_op_name(c.op),
+                                   pclr_accumulate_name(c.accumulate), k, (unsigned long long)n, why);
+                    }
+                }
+            }
+    {   /* prod's refused accumulators */
+        pclr_config c;
+        const char *why = NULL;
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.op = PCLR_PROD;
+        c.accumulate = PCLR_COMPENSATED;
+        report(pclr_config_resolve(&c, &c, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "ops33: float prod compensated is refused");
+        c.accumulate = PCLR_EXACT;
+        report(pclr_config_resolve(&c, &c, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "ops33: float prod exact is refused");
+    }
+    pclr_buffer_destroy(g_ctx, buf);
+    free(host);
+    printf("ops33 (prod, and, or, xor, any, all, argminmax against this file's reference): %ld configurations, %ld cases, %.1fs\n", configs,
+           cases, now_s() - t0);
+}
+
 /* ------------------------------------------------------------------ main */
 int main(int argc, char **argv) {
     const char *env_seed = getenv("PCLR_TEST_SEED"), *env;
@@ -1084,12 +1398,12 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--big") == 0) big = 1;
         else if (strcmp(argv[i], "-v") == 0) g_verbose = 1;
         else {
-            fprintf(stderr, "usage: test_vocab [--backend opencl|cuda|cpu] [--platform N] [--device N] [--big] [-v]\n");
+            fprintf(stderr, "usage: test_vocab [--backend opencl|cuda|vulkan|cpu] [--platform N] [--device N] [--big] [-v]\n");
             return 2;
         }
     }
     if (backend_name && (pclr_parse_backend(backend_name, &backend) != PCLR_OK || backend == PCLR_BACKEND_AUTO)) {
-        fprintf(stderr, "test_vocab: backend must be opencl, cuda or cpu\n");
+        fprintf(stderr, "test_vocab: backend must be opencl, cuda, vulkan or cpu\n");
         return 2;
     }
     g_seed = env_seed ? strtoull(env_seed, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
@@ -1120,6 +1434,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
     known_answers();
     known_wrap64();
+    ops33();
     if (big) beyond_2_32();
     matrix(g_ctx, g_seed);
     pclr_destroy(g_ctx);

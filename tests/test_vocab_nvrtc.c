@@ -112,10 +112,11 @@ int main(void) {
     compile_macro_forms();
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
         for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
-            const int sums = o == PCLR_SUM || o == PCLR_STATS;
+            const int sums = o == PCLR_SUM || o == PCLR_STATS || o == PCLR_PROD;
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a) {
                 if (!sums && a != PCLR_NATIVE) continue; /* resolve makes them native: the same kernel */
                 if (a == PCLR_COMPENSATED && t != PCLR_HALF && t != PCLR_FLOAT && t != PCLR_DOUBLE) continue; /* refused (test_vocab checks) */
+                if (o == PCLR_PROD && a > PCLR_WIDE) continue; /* a product is native or wide (refused: test_vocab checks) */
                 memset(&c, 0, sizeof c);
                 c.type = (pclr_type)t;
                 c.op = (pclr_op)o;
