@@ -59,7 +59,8 @@ BENCH_FN void bench_usage(FILE *f, const char *prog, const char *extra) {
             "usage: %s [options]\n"
             "  --types LIST        uint,int,float,double (default); with --vocab also\n"
             "                      uint8,int8,uint16,int16,uint64,int64,half (default there: all 11)\n"
-            "  --ops LIST          sum,min,max (default); with --vocab also argmin,argmax,minmax,stats,count\n"
+            "  --ops LIST          sum,min,max (default); with --vocab also argmin,argmax,minmax,stats,count,\n"
+            "                      prod,and,or,xor,any,all,argminmax\n"
             "  --vocab             the vocabulary run: every type/op/accumulator vs the read kernel and its\n"
             "                      anchor, n = 2^20, 2^24, 2^28 (8-byte types 2^27) unless --step-log is given;\n"
             "                      kernel + pipelined timings, 20 ms each, unless --timings/--target-ms say otherwise\n"
@@ -683,6 +684,21 @@ BENCH_FN int bench_check_result(const pclr_config *cfg, uint64_t n, const void *
         ok &= bench__check_double(a.mean, b.mean, tol, fabs(b.mean) + sd, "mean", why, cap);
         ok &= bench__check_double(a.var, b.var, tol, fabs(b.var), "var", why, cap);
         ok &= bench__check_double(a.sample_var, b.sample_var, tol, fabs(b.sample_var), "sample_var", why, cap);
+        return ok;
+    }
+    case PCLR_PROD: /* native: the value type; wide: the wide sum's (floats within the sum's tolerance) */
+        return bench_check_scalar(bench_acc_of(cfg) == PCLR_WIDE ? st : vt, got, ref, bench_is_float_type(cfg->type) ? bench_sum_tol(st) : 0,
+                                  "prod", why, cap);
+    case PCLR_AND: case PCLR_OR: case PCLR_XOR: return bench_check_scalar(cfg->type, got, ref, 0, pclr_op_name(cfg->op), why, cap);
+    case PCLR_ANY: case PCLR_ALL: return bench_check_scalar(PCLR_UINT, got, ref, 0, pclr_op_name(cfg->op), why, cap);
+    case PCLR_ARGMINMAX: {
+        pclr_argminmax_result a, b;
+        memcpy(&a, got, sizeof a);
+        memcpy(&b, ref, sizeof b);
+        ok &= bench_check_scalar(vt, &a.min.value, &b.min.value, 0, "min", why, cap);
+        ok &= bench_check_scalar(PCLR_UINT64, &a.min.index, &b.min.index, 0, "min index", why, cap);
+        ok &= bench_check_scalar(vt, &a.max.value, &b.max.value, 0, "max", why, cap);
+        ok &= bench_check_scalar(PCLR_UINT64, &a.max.index, &b.max.index, 0, "max index", why, cap);
         return ok;
     }
     default:
