@@ -46,6 +46,17 @@ static void fill(pclr_type t, void *data, uint64_t n, uint64_t seed) {
     }
 }
 
+/* Floats for a product: +-1, and +-2 or +-0.5 once in 4096, so that every partial product is a power of
+   two well inside the range and the product is the same in any order (the backends multiply in trees). */
+static void fill_prod(float *data, uint64_t n, uint64_t seed) {
+    uint64_t i, st = seed;
+    for (i = 0; i < n; ++i) {
+        const uint64_t r = pclr_test_rand(&st);
+        const float m = r % 4096 == 0 ? 2.0f : r % 4096 == 1 ? 0.5f : 1.0f;
+        data[i] = (r >> 20) & 1 ? -m : m;
+    }
+}
+
 /* got (from a backend) against ref (the CPU reference): bit for bit, except stats' moments. */
 static int same_result(const pclr_config *c, const void *got, const void *ref) {
     if (c->op == PCLR_STATS) {
@@ -313,7 +324,15 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
                    type/op pair on one shape drawn from the seed (a different one each run) */
                 if (quick && !(t == 0 && o == PCLR_SUM) && quick_shape(seed, t, o, nshapes) != s) continue;
                 c.op = (pclr_op)o;
+                if (c.op == PCLR_PROD && type == PCLR_FLOAT) { /* (products of the sums' data depend on the order) */
+                    fill_prod((float *)host, most, seed + 77);
+                    pclr_buffer_write(ctx, xb, 0, host, (size_t)most * 4);
+                }
                 run_one(ctx, &c, xb, NULL, ob, host, NULL, offsets, n, NULL, what);
+                if (c.op == PCLR_PROD && type == PCLR_FLOAT) {
+                    fill(type, host, most, seed + t);
+                    pclr_buffer_write(ctx, xb, 0, host, (size_t)most * 4);
+                }
             }
             if (type == PCLR_FLOAT && (quick ? quick_shape(seed, t, 100, nshapes) == s : s % 2 == 0)) { /* a map with y and a parameter; wide and compensated sums */
                 const double t4 = 0.25;
