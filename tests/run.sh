@@ -220,6 +220,10 @@ lane_b() {
   #     a quick run under ASan/UBSan; every CUDA kernel of it through NVRTC (compute_90 PTX)
   step vocab sh -c "gcc -std=c99 $WARN -O2 -o $B/test_vocab tests/test_vocab.c -ldl -lm && $B/test_vocab"
   step vocab-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vocab_asan tests/test_vocab.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_vocab_asan"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then
+    VOCAB_SHADERC=$(bash tests/shaderc.sh build)
+    step vocab-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_vocab_vulkan tests/test_vocab.c -ldl -lm && PCLR_SHADERC_LIBRARY=$VOCAB_SHADERC PCLR_TEST_QUICK=1 $B/test_vocab_vulkan --backend vulkan"
+  fi
   if [ -n "$CUDA_INC" ]; then
     step vocab-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -o $B/test_vocab_nvrtc tests/test_vocab_nvrtc.c -ldl -lm && $B/test_vocab_nvrtc"
   fi
