@@ -2215,6 +2215,12 @@ typedef struct pclr__op_def {
 #define PCLR__OP_STATS_ABOUT "one value (counted already): sum, min, max, and the moments about the shift; the merge:\n" \
                              "   integers move b's moments onto a's shift (exact), floats Chan et al.'s, the shift then moved\n" \
                              "   to the value nearest the mean"
+/* stats' state, identity, count and fold, native or wide: the integer and float entries differ in the merge */
+#define PCLR__OP_STATS_NATIVE                                                                                          \
+    {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},     \
+     {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},                                                                  \
+        "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,                             \
+        "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD
 #define PCLR__OP_KBN_ADD "PCLR_KBN(a.s, a.c, pclr_a(x));\n"
 #define PCLR__OP_KBN_MERGE "PCLR_KBN(a.s, a.c, b.s);\na.c += b.c;\n"
 
@@ -2249,16 +2255,10 @@ static const pclr__op_def pclr__op_defs[] = {
     {PCLR_ALL, 0, -1, {{"f", PCLR__R_U32}}, "s.f = 1u;\n", "s.f = x != pclr_v(0) ? 1u : 0u; /* NaN counts, -0 does not */\n", NULL, NULL,
      "a.f = a.f & b.f;\n", NULL},
     {PCLR_STATS, 0, 0,
-     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},
-      {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
-     "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
-     "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE_INT "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
+     PCLR__OP_STATS_NATIVE, PCLR__OP_STATS_MERGE_INT "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
      PCLR__OP_STATS_ABOUT},
     {PCLR_STATS, 0, 1,
-     {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}, {"shift", PCLR__R_SHIFT},
-      {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
-     "s.n = 0;\ns.s = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
-     "a.s = pclr_add(a.s, pclr_a(x));\n" PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
+     PCLR__OP_STATS_NATIVE, PCLR__OP_STATS_MERGE "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
      PCLR__OP_STATS_ABOUT},
     {PCLR_STATS, 1, -1,
      {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE},
