@@ -190,6 +190,8 @@ typedef enum pclr_stride {
     PCLR_STRIDE_DEFAULT = 0,
     PCLR_STRIDE_GLOBAL,   /* grid-stride: consecutive work-items read consecutive vectors */
     PCLR_STRIDE_LOCAL,    /* each work-item walks its own contiguous block (what CPUs want) */
+    PCLR_STRIDE_SIMD,     /* OpenCL C: as LOCAL, and each load is folded lane by lane into a vector of
+                             accumulators, reduced once at the end (a CPU's SIMD; docs/knobs.md) */
     PCLR_STRIDE_COUNT_
 } pclr_stride;
 
@@ -1259,15 +1261,18 @@ PCLR_EXTERN_C_END
 "    /* grid stride: consecutive work-items read consecutive vectors */\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
 "    pclr_u64 i = thread;\n"
-#define PCLR__TEXT_LOOP \
+/* FOLD: the fold of a load into the work-item's accumulator ("PCLR_FOLD(acc, ") or its lanes (stride simd) */
+#define PCLR__TEXT_LOOP PCLR__TEXT_LOOP_INTO("PCLR_FOLD(acc, ")
+#define PCLR__TEXT_LOOP_INTO(FOLD) \
 "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
 "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n" \
 "#pragma unroll\n" \
-"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) " FOLD "v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
-#define PCLR__TEXT_PARTIAL_ROUND \
+#define PCLR__TEXT_PARTIAL_ROUND PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_FOLD(acc, ")
+#define PCLR__TEXT_PARTIAL_ROUND_INTO(FOLD) \
 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
 "       all in flight, clamped to a valid index and folded under a guard. */\n" \
 "    if (i < end) {\n" \
@@ -1276,7 +1281,7 @@ PCLR_EXTERN_C_END
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
-"            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"            if (i + k * stride < end) " FOLD "v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
 #define PCLR__TEXT_TAIL \
 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
@@ -1439,7 +1444,7 @@ static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows"
 static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
                                                                         "cols_wide"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
-static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
+static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local", "simd"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
 static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
 
@@ -2300,6 +2305,18 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
     return d && !d->lift;
 }
 
+/* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
+   array, no map, loads of 2 or more elements; integer sums, min, max and count of any element type. (Float
+   sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
+   order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
+PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
+    const pclr_type t = c->type ? c->type : PCLR_FLOAT;
+    const pclr_op op = c->op ? c->op : PCLR_SUM;
+    if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
+    if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
+    return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_COUNT || (op == PCLR_SUM && !pclr__is_float(t));
+}
+
 static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
@@ -2330,7 +2347,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global, local or simd"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.stride == PCLR_STRIDE_SIMD && c.backend != PCLR_OPENCL && c.backend != PCLR_BACKEND_AUTO) { *why = "stride simd folds loads as OpenCL C vectors: OpenCL only (CUDA and Vulkan: global or local)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
     {
@@ -3180,6 +3198,8 @@ typedef struct pclr__gen {
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
     int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
+    int lanes;              /* the loads fold lane by lane into a vector of accumulators (stride simd, pclr__lanes_fold):
+                               pclr_lanes, PCLR_VFOLD and pclr_lanes_out instead of PCLR_FOLD */
     int oom;                /* scratch memory could not be had */
 } pclr__gen;
 
@@ -3641,6 +3661,67 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     pclr__put(g->w, ")");
 }
 
+/* Stride simd (g->lanes, pclr__lanes_fold): the work-item's accumulators as one vector of PCLR_VECTOR lanes,
+   pclr_lanes, which PCLR_VFOLD(l, v, i) folds a load into lane by lane with OpenCL C's vector operations (the
+   CPU compilers' SIMD: a scalar accumulator leaves each load a scalar tree of merges), and pclr_lanes_out,
+   which merges the lanes into the state acc in lane order once the loop is done. Integer sums add in the
+   sum's type on its unsigned bits (they wrap), counts in 64-bit lanes; integer min and max keep the element
+   type; float, double and half min and max compare their bits as ordered integer keys (-0 below +0), a NaN
+   as the extreme key, so that it wins (any NaN is a NaN result: its payload is not kept). */
+static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
+    static const char *const ikey[PCLR_TYPE_COUNT_] = {"", "", "", "int", "long", "", "", "", "", "", "", "short"};
+    const int n = c->vector_width, plain = pclr__state_is_element(c), fl = pclr__is_float(c->type);
+    const int min = c->op == PCLR_MIN, bits = (int)pclr_type_size(c->type) * 8;
+    const char *et = pclr__ktype(c->type, 0), *st = pclr__ktype(g->l.field[0].type, 0);
+    const char *x = "l"; /* the lanes as element values, for pclr_lanes_out */
+    int k;
+    pclr__put(g->w, "/* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */\n");
+    if (c->op == PCLR_COUNT) {
+        PCLR__GEN_PUTF(g, "typedef long%d pclr_lanes; /* the lanes' counts */\n"
+                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))\n"
+                          "#define PCLR_VFOLD(l, v, i) (l) -= convert_long%d(%s) /* (true is -1) */\n",
+                       n, n, c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) != (ushort)0 /* half: NaN counts, -0 does not */"
+                                                 : fl ? "(v) != (pclr_vec)(0) /* NaN counts, -0 does not */" : "(v) != (pclr_vec)(0)");
+    } else if (c->op == PCLR_SUM) {
+        const pclr_type at = g->l.field[0].type;
+        const int is_signed = at == PCLR_INT || at == PCLR_INT64;
+        char conv[48] = "(v)";
+        if (at != c->type) snprintf(conv, sizeof conv, "convert_%s%d(v)", st, n);
+        PCLR__GEN_PUTF(g, "typedef %s%d pclr_lanes; /* the lanes' sums, in the sum's type */\n"
+                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))\n", st, n);
+        if (is_signed) PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) = as_%s%d(as_u%s%d(l) + as_u%s%d(%s)) /* wraps */\n",
+                                      st, n, st, n, st, n, conv);
+        else PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) += %s\n", conv);
+    } else if (!fl) {
+        PCLR__GEN_PUTF(g, "typedef pclr_vec pclr_lanes; /* the lanes' %s, in the element's type */\n"
+                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(%s))\n"
+                          "#define PCLR_VFOLD(l, v, i) (l) = %s((l), (v))\n", min ? "minima" : "maxima", pclr__kextreme(g, c->type, min), min ? "min" : "max");
+    } else {
+        const char *kt = ikey[c->type];
+        const char *mask = bits == 64 ? "0x7fffffffffffffffL" : bits == 32 ? "0x7fffffff" : "(short)0x7fff";
+        const char *nan = c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) > (ushort)0x7c00" : "isnan(v)";
+        const char *ext = bits == 64 ? (min ? "(-0x7fffffffffffffffL - 1)" : "0x7fffffffffffffffL")
+                        : bits == 32 ? (min ? "(-0x7fffffff - 1)" : "0x7fffffff") : (min ? "(short)(-0x7fff - 1)" : "(short)0x7fff");
+        const char *id = c->type == PCLR_HALF ? (min ? "(ushort)0x7c00" : "(ushort)0xfc00") : pclr__kextreme(g, g->l.value, min);
+        PCLR__GEN_PUTF(g, "typedef %s%d pclr_lanes; /* the lanes' %s as keys: the bits ordered as integers (-0 below +0) */\n"
+                          "#define PCLR_KEY(b) ((b) ^ (((b) >> %d) & %s)) /* (its own inverse) */\n"
+                          "PCLR_FN pclr_lanes pclr_key(pclr_vec v) { /* a NaN: the extreme key, which always wins */\n"
+                          "    return select(PCLR_KEY(as_%s%d(v)), (pclr_lanes)(%s), %s);\n"
+                          "}\n"
+                          "#define PCLR_LANES_IDENTITY pclr_key((pclr_vec)(%s))\n"
+                          "#define PCLR_VFOLD(l, v, i) (l) = %s((l), pclr_key(v))\n",
+                       kt, n, min ? "minima" : "maxima", bits - 1, mask, kt, n, ext, nan, id, min ? "min" : "max");
+        x = "x";
+    }
+    PCLR__GEN_PUTF(g, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+    if (x[0] == 'x') PCLR__GEN_PUTF(g, "    const pclr_vec x = as_%s%d(PCLR_KEY(l));\n", et, n);
+    for (k = 0; k < n; ++k) {
+        if (c->op == PCLR_SUM || c->op == PCLR_COUNT || plain) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, %s%s.s%x);\n", c->op == PCLR_COUNT ? "(pclr_s)" : "", x, k);
+        else PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, PCLR_LIFT(%s.s%x, 0));\n", x, k);
+    }
+    pclr__put(g->w, "    return acc;\n}\n");
+}
+
 /* Sum, min or max whose state is the element itself: the short text the macro form shares. */
 static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
     const pclr_type t = c->type;
@@ -3666,6 +3747,7 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
     }
     if (!g->vloads) ; /* (a layout folds one element at a time) */
+    else if (g->lanes) pclr__gen_lanes(g, c);
     else if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
     else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
     else if (c->vector_width == 4) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
@@ -3727,6 +3809,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     } else {
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (g->lanes) pclr__gen_lanes(g, c);
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else if (c->vector_width == 1) {
             pclr__gen_elem(g, 0, e, sizeof e);
@@ -3880,8 +3963,15 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
                          "    pclr_u64 i = thread * block;\n"
                          "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, loop);
-    if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    if (g->lanes) {
+        pclr__put(g->w, "    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */\n");
+        pclr__put(g->w, PCLR__TEXT_LOOP_INTO("PCLR_VFOLD(lanes, "));
+        if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_VFOLD(lanes, "));
+        pclr__put(g->w, "    acc = pclr_lanes_out(acc, lanes);\n");
+    } else {
+        pclr__put(g->w, loop);
+        if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    }
     if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
 }
 
@@ -5484,6 +5574,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.vector = c.vector_width;
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.vloads = c.layout == PCLR_LAYOUT_ONE;
+    g.lanes = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__lanes_fold(&c);
     g.oom = 0;
     g.map = NULL;
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
@@ -5631,7 +5722,7 @@ static uint64_t pclr__balanced_split(uint64_t rows, uint64_t slots, uint64_t mos
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
     const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
     const uint64_t target = pclr_max_groups(c, dev), slots = 2 * target; /* groups at once: one-element loads want full occupancy */
-    const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
+    const int cpu = c->stride == PCLR_STRIDE_LOCAL || c->stride == PCLR_STRIDE_SIMD; /* each work-item its own contiguous block: what CPUs want */
     uint64_t lanes, tasks;
     out->group_size = (uint32_t)c->group_size;
     out->split = 1;
