@@ -2317,6 +2317,13 @@ PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
     return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_COUNT || (op == PCLR_SUM && !pclr__is_float(t));
 }
 
+/* Half elements under stride simd in the ops without a lanes fold: each load is converted to floats as one
+   vector (pclr_half_to_float<N>), then folded as before (the same order: the same bits). */
+PCLR__FN int pclr__half_vectors(const pclr_config *c) {
+    return c->type == PCLR_HALF && c->layout == PCLR_LAYOUT_ONE && !pclr__has_map(c) && c->vector_width != 1 &&
+           c->accumulate != PCLR_EXACT && !pclr__lanes_fold(c);
+}
+
 static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
@@ -3200,6 +3207,8 @@ typedef struct pclr__gen {
     int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
     int lanes;              /* the loads fold lane by lane into a vector of accumulators (stride simd, pclr__lanes_fold):
                                pclr_lanes, PCLR_VFOLD and pclr_lanes_out instead of PCLR_FOLD */
+    int vhalf;              /* stride simd, half elements without a lanes fold: PCLR_FOLD converts its load to a
+                               vector of floats f_ first (pclr__half_vectors) */
     int oom;                /* scratch memory could not be had */
 } pclr__gen;
 
@@ -3410,6 +3419,16 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
     } else {
         pclr__gen_half(g);
         pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+        if (g->vhalf) {
+            const int n = c->vector_width;
+            PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, as pclr_half_to_float does each (stride simd) */\n"
+                              "PCLR_FN float%d pclr_half_to_float%d(ushort%d h) {\n"
+                              "    const uint%d a = convert_uint%d(h & (ushort)0x7fff);\n"
+                              "    const float%d f = select(as_float%d(select((a << 13) + 0x38000000u, (a << 13) | 0x7f800000u, a >= 0x7c00u)),\n"
+                              "                           convert_float%d(a) * 5.9604644775390625e-8f, a < 0x400u);\n"
+                              "    return as_float%d(as_uint%d(f) | (convert_uint%d(h & (ushort)0x8000) << 16));\n"
+                              "}\n", n, n, n, n, n, n, n, n, n, n, n);
+        }
     }
 }
 
@@ -3457,6 +3476,7 @@ static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     for (j = 0; j < 2; ++j) {
         char *out = j ? ys : xs;
         if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
+        else if (g->vhalf) snprintf(out, sizeof xs, "f_.s%x", k); /* (no map: x alone) */
         else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
         else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
     }
@@ -3650,7 +3670,8 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     if (hi - lo == 1) {
         char e[160];
         pclr__gen_elem(g, lo, e, sizeof e);
-        if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
+        if (lift && g->vhalf) PCLR__GEN_PUTF(g, "pclr_lift(%s)", e); /* (a value already) */
+        else if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
         else pclr__put(g->w, e);
         return;
     }
@@ -3796,13 +3817,15 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
             pclr__gen_elem(g, 0, e, sizeof e);
+            const char *value = g->vhalf ? "" : "PCLR_VALUE";
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
-            if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), PCLR_VALUE(%s), PCLR_VECTOR);", e);
+            if (g->vhalf) PCLR__GEN_PUTF(g, " \\\n    const float%d f_ = pclr_half_to_float%d(v); /* the load's values */", c->vector_width, c->vector_width);
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), %s(%s), PCLR_VECTOR);", value, e);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
                 pclr__gen_elem(g, k, e, sizeof e);
-                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), PCLR_VALUE(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", e, idx);
+                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), %s(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", value, e, idx);
             }
             pclr__put(g->w, " \\\n} while (0)\n");
         }
@@ -3814,6 +3837,13 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         else if (c->vector_width == 1) {
             pclr__gen_elem(g, 0, e, sizeof e);
             PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
+        } else if (g->vhalf) {
+            PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree of its values. */\n"
+                              "#define PCLR_FOLD(acc, v, i) do { \\\n"
+                              "    const float%d f_ = pclr_half_to_float%d(v); \\\n"
+                              "    (acc) = pclr_merge((acc), ", c->vector_width, c->vector_width);
+            pclr__gen_tree(g, 0, c->vector_width, 1);
+            pclr__put(g->w, "); \\\n} while (0)\n");
         } else {
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
                             "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
@@ -5575,6 +5605,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.vloads = c.layout == PCLR_LAYOUT_ONE;
     g.lanes = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__lanes_fold(&c);
+    g.vhalf = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__half_vectors(&c);
     g.oom = 0;
     g.map = NULL;
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */

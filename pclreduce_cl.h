@@ -951,7 +951,7 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
        into a vector of accumulators, which PoCL's compiler keeps in SIMD registers (a scalar accumulator left
        each load a scalar tree of merges), 32 bytes a load (AVX2/AVX-512; float min at 2^26 on 2 EPYC
        cores: 9x the scalar accumulator's 16-byte loads, bench/results/cpu-amd-epyc-2c/simd) */
-    if (f->cpu && c->stride == PCLR_STRIDE_DEFAULT) c->stride = pclr__lanes_fold(c) ? PCLR_STRIDE_SIMD : PCLR_STRIDE_LOCAL;
+    if (f->cpu && c->stride == PCLR_STRIDE_DEFAULT) c->stride = pclr__lanes_fold(c) || pclr__half_vectors(c) ? PCLR_STRIDE_SIMD : PCLR_STRIDE_LOCAL;
     if (f->cpu && c->stride == PCLR_STRIDE_SIMD && c->vector_width == 0 && pclr__lanes_fold(c)) {
         const int bytes = (int)pclr__load_size(c);
         c->vector_width = bytes <= 0 ? 0 : bytes >= 32 ? 1 : 32 / bytes > 16 ? 16 : 32 / bytes; /* (0: a bad type, refused later) */
