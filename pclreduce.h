@@ -8208,7 +8208,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
         {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}},
         {PCLR__K_VECTOR, {1, 2, 4, 8, 16}},
-        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL}},
+        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL, PCLR_STRIDE_SIMD}}, /* (simd: OpenCL only) */
         {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE}},
         {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC}},
         {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},

@@ -79,7 +79,7 @@ static void usage(FILE *f) {
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count\n"
             "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
-            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
+            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local|simd]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
