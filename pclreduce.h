@@ -2306,7 +2306,8 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
 }
 
 /* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
-   array, no map, loads of 2 or more elements; integer sums, min, max and count of any element type. (Float
+   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax and count of any
+   element type. (Float
    sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
    order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
 PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
@@ -2314,7 +2315,8 @@ PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
     const pclr_op op = c->op ? c->op : PCLR_SUM;
     if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
     if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
-    return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_COUNT || (op == PCLR_SUM && !pclr__is_float(t));
+    return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_COUNT ||
+           (op == PCLR_SUM && !pclr__is_float(t));
 }
 
 /* Half elements under stride simd in the ops without a lanes fold: each load is converted to floats as one
@@ -3690,11 +3692,12 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
    type; float, double and half min and max compare their bits as ordered integer keys (-0 below +0), a NaN
    as the extreme key, so that it wins (any NaN is a NaN result: its payload is not kept). */
 static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
-    static const char *const ikey[PCLR_TYPE_COUNT_] = {"", "", "", "int", "long", "", "", "", "", "", "", "short"};
+    static const char *const ikey[PCLR_TYPE_COUNT_] = {"", "int", "int", "int", "long", "char", "char", "short", "short", "long", "long", "short"};
     const int n = c->vector_width, plain = pclr__state_is_element(c), fl = pclr__is_float(c->type);
-    const int min = c->op == PCLR_MIN, bits = (int)pclr_type_size(c->type) * 8;
-    const char *et = pclr__ktype(c->type, 0), *st = pclr__ktype(g->l.field[0].type, 0);
-    const char *x = "l"; /* the lanes as element values, for pclr_lanes_out */
+    const int arg = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX, bits = (int)pclr_type_size(c->type) * 8;
+    const int lo = c->op == PCLR_MIN || c->op == PCLR_ARGMIN || c->op == PCLR_MINMAX, hi = c->op == PCLR_MAX || c->op == PCLR_ARGMAX || c->op == PCLR_MINMAX;
+    const char *et = pclr__ktype(c->type, 0), *st = pclr__ktype(g->l.field[0].type, 0), *kt = ikey[c->type];
+    char key_lo[80], key_hi[80];
     int k;
     pclr__put(g->w, "/* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */\n");
     if (c->op == PCLR_COUNT) {
@@ -3703,44 +3706,110 @@ static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
                           "#define PCLR_VFOLD(l, v, i) (l) -= convert_long%d(%s) /* (true is -1) */\n",
                        n, n, c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) != (ushort)0 /* half: NaN counts, -0 does not */"
                                                  : fl ? "(v) != (pclr_vec)(0) /* NaN counts, -0 does not */" : "(v) != (pclr_vec)(0)");
-    } else if (c->op == PCLR_SUM) {
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+        for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, (pclr_s)l.s%x);\n", k);
+        pclr__put(g->w, "    return acc;\n}\n");
+        return;
+    }
+    if (c->op == PCLR_SUM) {
         const pclr_type at = g->l.field[0].type;
-        const int is_signed = at == PCLR_INT || at == PCLR_INT64;
         char conv[48] = "(v)";
         if (at != c->type) snprintf(conv, sizeof conv, "convert_%s%d(v)", st, n);
         PCLR__GEN_PUTF(g, "typedef %s%d pclr_lanes; /* the lanes' sums, in the sum's type */\n"
                           "#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))\n", st, n);
-        if (is_signed) PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) = as_%s%d(as_u%s%d(l) + as_u%s%d(%s)) /* wraps */\n",
-                                      st, n, st, n, st, n, conv);
+        if (at == PCLR_INT || at == PCLR_INT64) PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) = as_%s%d(as_u%s%d(l) + as_u%s%d(%s)) /* wraps */\n",
+                                                              st, n, st, n, st, n, conv);
         else PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) += %s\n", conv);
-    } else if (!fl) {
-        PCLR__GEN_PUTF(g, "typedef pclr_vec pclr_lanes; /* the lanes' %s, in the element's type */\n"
-                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(%s))\n"
-                          "#define PCLR_VFOLD(l, v, i) (l) = %s((l), (v))\n", min ? "minima" : "maxima", pclr__kextreme(g, c->type, min), min ? "min" : "max");
-    } else {
-        const char *kt = ikey[c->type];
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+        for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, l.s%x);\n", k);
+        pclr__put(g->w, "    return acc;\n}\n");
+        return;
+    }
+    /* min, max, minmax, argmin, argmax: keys (pclr_keys), the element itself for integers */
+    if (fl) {
         const char *mask = bits == 64 ? "0x7fffffffffffffffL" : bits == 32 ? "0x7fffffff" : "(short)0x7fff";
         const char *nan = c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) > (ushort)0x7c00" : "isnan(v)";
-        const char *ext = bits == 64 ? (min ? "(-0x7fffffffffffffffL - 1)" : "0x7fffffffffffffffL")
-                        : bits == 32 ? (min ? "(-0x7fffffff - 1)" : "0x7fffffff") : (min ? "(short)(-0x7fff - 1)" : "(short)0x7fff");
-        const char *id = c->type == PCLR_HALF ? (min ? "(ushort)0x7c00" : "(ushort)0xfc00") : pclr__kextreme(g, g->l.value, min);
-        PCLR__GEN_PUTF(g, "typedef %s%d pclr_lanes; /* the lanes' %s as keys: the bits ordered as integers (-0 below +0) */\n"
+        const char *kmin = bits == 64 ? "(-0x7fffffffffffffffL - 1)" : bits == 32 ? "(-0x7fffffff - 1)" : "(-0x7fff - 1)";
+        const char *kmax = bits == 64 ? "0x7fffffffffffffffL" : bits == 32 ? "0x7fffffff" : "0x7fff";
+        PCLR__GEN_PUTF(g, "typedef %s%d pclr_keys; /* a float's bits ordered as integers (-0 below +0) */\n"
                           "#define PCLR_KEY(b) ((b) ^ (((b) >> %d) & %s)) /* (its own inverse) */\n"
-                          "PCLR_FN pclr_lanes pclr_key(pclr_vec v) { /* a NaN: the extreme key, which always wins */\n"
-                          "    return select(PCLR_KEY(as_%s%d(v)), (pclr_lanes)(%s), %s);\n"
-                          "}\n"
-                          "#define PCLR_LANES_IDENTITY pclr_key((pclr_vec)(%s))\n"
-                          "#define PCLR_VFOLD(l, v, i) (l) = %s((l), pclr_key(v))\n",
-                       kt, n, min ? "minima" : "maxima", bits - 1, mask, kt, n, ext, nan, id, min ? "min" : "max");
-        x = "x";
+                          "PCLR_FN pclr_keys pclr_key(pclr_vec v, pclr_keys nan) { /* a NaN: the key nan (the extreme: it wins) */\n"
+                          "    return select(PCLR_KEY(as_%s%d(v)), nan, %s);\n"
+                          "}\n", kt, n, bits - 1, mask, kt, n, nan);
+        snprintf(key_lo, sizeof key_lo, "pclr_key((v), (pclr_keys)(%s))", kmin);
+        snprintf(key_hi, sizeof key_hi, "pclr_key((v), (pclr_keys)(%s))", kmax);
+    } else {
+        pclr__put(g->w, "typedef pclr_vec pclr_keys; /* integers: the element itself */\n");
+        snprintf(key_lo, sizeof key_lo, "(v)");
+        snprintf(key_hi, sizeof key_hi, "(v)");
     }
-    PCLR__GEN_PUTF(g, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
-    if (x[0] == 'x') PCLR__GEN_PUTF(g, "    const pclr_vec x = as_%s%d(PCLR_KEY(l));\n", et, n);
-    for (k = 0; k < n; ++k) {
-        if (c->op == PCLR_SUM || c->op == PCLR_COUNT || plain) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, %s%s.s%x);\n", c->op == PCLR_COUNT ? "(pclr_s)" : "", x, k);
-        else PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, PCLR_LIFT(%s.s%x, 0));\n", x, k);
+    { /* the identity of a side: the key of PCLR_HI (lo) or PCLR_LO (hi) */
+        char id[2][120];
+        int side;
+        for (side = 0; side < 2; ++side) {
+            const char *v = c->type == PCLR_HALF ? (side ? "(ushort)0xfc00" : "(ushort)0x7c00")
+                          : pclr__kextreme(g, fl ? g->l.value : c->type, !side);
+            if (fl) snprintf(id[side], sizeof id[side], "pclr_key((pclr_vec)(%s), (pclr_keys)(0))", v);
+            else snprintf(id[side], sizeof id[side], "((pclr_vec)(%s))", v);
+        }
+        if (c->op == PCLR_MINMAX) {
+            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys lo, hi; } pclr_lanes; /* the lanes' minima and maxima */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
+                              "    pclr_lanes l;\n    l.lo = %s;\n    l.hi = %s;\n    return l;\n}\n"
+                              "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
+                              "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v) {\n"
+                              "    l.lo = min(l.lo, %s);\n    l.hi = max(l.hi, %s);\n    return l;\n}\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v))\n", id[0], id[1], key_lo, key_hi);
+        } else if (arg) {
+            static const char *const sname[PCLR_TYPE_COUNT_] = {"", "int", "int", "int", "long", "char", "char", "short", "short", "long", "long", "short"};
+            if (fl) pclr__put(g->w, "#define PCLR_TIE0(k) ((k) - ((k) == (pclr_keys)(-1))) /* -0's key as +0's: arg ops tie them */\n");
+            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys v; ulong%d i; } pclr_lanes; /* the lanes' best values and their indices */\n"
+                              "#define PCLR_LANE_AT(i) ((ulong%d)(i) + (ulong%d)(", n, n, n);
+            for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "%s%d", k ? ", " : "", k);
+            PCLR__GEN_PUTF(g, ")) /* the indices of a load's elements */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
+                              "    pclr_lanes l;\n    l.v = %s;\n    l.i = (ulong%d)(%s);\n    return l;\n}\n"
+                              "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
+                              "/* the lanes of a load: every lane holds an element (a lane's first), so that a strictly better one wins */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_of(pclr_vec v, pclr_u64 i) {\n"
+                              "    pclr_lanes l;\n    l.v = %s;\n    l.i = PCLR_LANE_AT(i);\n    return l;\n}\n"
+                              "/* a lane meets its elements in index order: a strictly better one (or the first NaN) wins */\n"
+                              "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v, pclr_u64 i) {\n"
+                              "    const pclr_keys k = %s;\n"
+                              "    const %s%d better = %s %s %s;\n"
+                              "    l.v = select(l.v, k, better);\n"
+                              "    l.i = select(l.i, PCLR_LANE_AT(i), convert_long%d(better));\n"
+                              "    return l;\n}\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v), (i))\n",
+                           c->op == PCLR_ARGMIN ? id[0] : id[1], n, "~0UL", c->op == PCLR_ARGMIN ? key_lo : key_hi,
+                           c->op == PCLR_ARGMIN ? key_lo : key_hi, sname[c->type], n, fl ? "PCLR_TIE0(k)" : "k",
+                           c->op == PCLR_ARGMIN ? "<" : ">", fl ? "PCLR_TIE0(l.v)" : "l.v", n);
+        } else {
+            PCLR__GEN_PUTF(g, "typedef pclr_keys pclr_lanes; /* the lanes' %s */\n"
+                              "#define PCLR_LANES_IDENTITY %s\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = %s((l), %s)\n",
+                           lo ? "minima" : "maxima", lo ? id[0] : id[1], lo ? "min" : "max", lo ? key_lo : key_hi);
+        }
+    }
+    /* back from the lanes to the elements, and into acc */
+    pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+    {
+        const char *fields[2] = {c->op == PCLR_MINMAX ? "lo" : arg ? "v" : "", c->op == PCLR_MINMAX ? "hi" : ""};
+        int f;
+        for (f = 0; f < 2 && (f == 0 || fields[f][0]); ++f) {
+            if (fl) PCLR__GEN_PUTF(g, "    const pclr_vec x%s = as_%s%d(PCLR_KEY(l%s%s));\n", fields[f], et, n, fields[f][0] ? "." : "", fields[f]);
+            else PCLR__GEN_PUTF(g, "    const pclr_vec x%s = l%s%s;\n", fields[f], fields[f][0] ? "." : "", fields[f]);
+        }
+        if (c->op == PCLR_MINMAX || arg) pclr__put(g->w, "    pclr_s s;\n");
+        for (k = 0; k < n; ++k) {
+            if (c->op == PCLR_MINMAX) PCLR__GEN_PUTF(g, "    s.lo = PCLR_VALUE(xlo.s%x); s.hi = PCLR_VALUE(xhi.s%x); acc = pclr_merge(acc, s);\n", k, k);
+            else if (arg) PCLR__GEN_PUTF(g, "    s.v = PCLR_VALUE(xv.s%x); s.i = l.i.s%x; acc = pclr_merge(acc, s);\n", k, k);
+            else if (plain) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, x.s%x);\n", k);
+            else PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, PCLR_LIFT(x.s%x, 0));\n", k);
+        }
     }
     pclr__put(g->w, "    return acc;\n}\n");
+    (void)hi;
 }
 
 /* Sum, min or max whose state is the element itself: the short text the macro form shares. */
@@ -3813,6 +3882,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         const int at = pclr__fold_takes_index(d);
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (g->lanes) pclr__gen_lanes(g, c);
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
@@ -3995,6 +4065,8 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
                          "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
     if (g->lanes) {
         pclr__put(g->w, "    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */\n");
+        if (c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX)
+            pclr__put(g->w, "    if (i < end) lanes = pclr_lanes_of(PCLR_LOAD(i), head + i * PCLR_VECTOR); /* (folded again below: no change) */\n");
         pclr__put(g->w, PCLR__TEXT_LOOP_INTO("PCLR_VFOLD(lanes, "));
         if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_VFOLD(lanes, "));
         pclr__put(g->w, "    acc = pclr_lanes_out(acc, lanes);\n");

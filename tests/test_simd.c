@@ -96,48 +96,86 @@ static void put_nan(pclr_type t, size_t i, int negative) {
     else { double d = negative ? -NAN : NAN; memcpy(g_host + 8 * i, &d, 8); }
 }
 
-/* The reference of a lanes fold over [off, off + n): fills want (the result's bytes); 1 when NaN */
-static int reference(const pclr_config *c, size_t off, size_t n, unsigned char *want) {
+/* The best element of t over [off, off + n) for min (lo) or max: its index (n: none), NaN's first; arg
+   ops (arg) tie -0 and +0, min and max order -0 first */
+static size_t best_of(pclr_type t, size_t off, size_t n, int lo, int arg) {
+    size_t i, best = n;
+    for (i = 0; i < n; ++i) {
+        if (is_float(t)) {
+            const double x = get_f(t, off + i);
+            if (x != x) return i; /* the first NaN */
+            const double y = best == n ? 0 : get_f(t, off + best);
+            if (best == n || (arg ? (lo ? x < y : x > y) : lo ? before_f(x, y) : before_f(y, x))) best = i;
+        } else {
+            const uint64_t x = get_i(t, off + i);
+            if (best == n || (lo ? less_i(t, x, get_i(t, off + best)) : less_i(t, get_i(t, off + best), x))) best = i;
+        }
+    }
+    return best;
+}
+/* the value of element i (i == n: the identity of lo's side) into a result scalar of the value type */
+static void value_at(pclr_type t, size_t off, size_t i, size_t n, int lo, unsigned char *out) {
+    const size_t s = pclr_type_size(t);
+    memset(out, 0, 8);
+    if (i == n) { /* the identity: the type's largest (lo) or smallest */
+        if (is_float(t)) {
+            const double v = lo ? INFINITY : -INFINITY;
+            if (t == PCLR_DOUBLE) memcpy(out, &v, 8);
+            else { float f = (float)v; memcpy(out, &f, 4); }
+        } else {
+            const uint64_t v = lo ? (is_signed(t) ? ~(uint64_t)0 >> (65 - 8 * s) : ~(uint64_t)0 >> (64 - 8 * s))
+                                  : (is_signed(t) ? ~(uint64_t)0 << (8 * s - 1) : 0);
+            memcpy(out, &v, s);
+        }
+    } else if (t == PCLR_HALF || t == PCLR_FLOAT) {
+        const float f = (float)get_f(t, off + i);
+        memcpy(out, &f, 4);
+    } else {
+        memcpy(out, g_host + s * (off + i), s);
+    }
+}
+
+/* The reference of a lanes fold over [off, off + n): want (the result's bytes, zero-padded), and nan[k]
+   set where the 8-byte field k must be NaN (any payload) */
+static void reference(const pclr_config *c, size_t off, size_t n, unsigned char *want, int *nan) {
     const pclr_type t = c->type;
-    size_t i;
-    if (c->op == PCLR_COUNT) {
+    size_t i, b;
+    memset(want, 0, 128);
+    nan[0] = nan[1] = 0;
+    switch (c->op) {
+    case PCLR_COUNT: {
         uint64_t k = 0;
         for (i = off; i < off + n; ++i) k += is_float(t) ? get_f(t, i) != 0.0 : get_i(t, i) != 0;
         memcpy(want, &k, 8);
-        return 0;
+        return;
     }
-    if (c->op == PCLR_SUM) { /* integers: wrap in the sum type */
+    case PCLR_SUM: { /* integers: wrap in the sum type */
         uint64_t sum = 0;
-        const size_t bytes = pclr_type_size(pclr_sum_type(t, c->accumulate));
         for (i = off; i < off + n; ++i) sum += get_i(t, i);
-        memcpy(want, &sum, bytes);
-        return 0;
+        memcpy(want, &sum, pclr_type_size(pclr_sum_type(t, c->accumulate)));
+        return;
     }
-    if (!is_float(t)) {
-        uint64_t best = 0;
-        for (i = off; i < off + n; ++i) {
-            const uint64_t x = get_i(t, i);
-            if (i == off || (c->op == PCLR_MIN ? less_i(t, x, best) : less_i(t, best, x))) best = x;
+    case PCLR_MIN: case PCLR_MAX:
+        b = best_of(t, off, n, c->op == PCLR_MIN, 0);
+        value_at(t, off, b, n, c->op == PCLR_MIN, want);
+        nan[0] = b < n && is_float(t) && get_f(t, off + b) != get_f(t, off + b);
+        return;
+    case PCLR_MINMAX:
+        for (i = 0; i < 2; ++i) {
+            b = best_of(t, off, n, !i, 0);
+            value_at(t, off, b, n, !i, want + 8 * i);
+            nan[i] = b < n && is_float(t) && get_f(t, off + b) != get_f(t, off + b);
         }
-        if (n == 0) { /* the identity: the type's largest (min) or smallest (max) */
-            const size_t s = pclr_type_size(t);
-            best = c->op == PCLR_MIN ? (is_signed(t) ? ~(uint64_t)0 >> (65 - 8 * s) : ~(uint64_t)0 >> (64 - 8 * s))
-                                     : (is_signed(t) ? ~(uint64_t)0 << (8 * s - 1) : 0);
-        }
-        memcpy(want, &best, pclr_type_size(t));
-        return 0;
+        return;
+    default: { /* argmin, argmax: the value, then the index (none: 2^64 - 1) */
+        const uint64_t none = ~(uint64_t)0;
+        b = best_of(t, off, n, c->op == PCLR_ARGMIN, 1);
+        value_at(t, off, b, n, c->op == PCLR_ARGMIN, want);
+        nan[0] = b < n && is_float(t) && get_f(t, off + b) != get_f(t, off + b);
+        if (b < n) { const uint64_t at = b; memcpy(want + 8, &at, 8); }
+        else memcpy(want + 8, &none, 8);
+        return;
     }
-    {
-        double best = c->op == PCLR_MIN ? INFINITY : -INFINITY;
-        int nan = 0;
-        for (i = off; i < off + n; ++i) {
-            const double x = get_f(t, i);
-            if (x != x) nan = 1;
-            else if (c->op == PCLR_MIN ? before_f(x, best) : before_f(best, x)) best = x;
-        }
-        if (t == PCLR_DOUBLE) memcpy(want, &best, 8);
-        else { float f = (float)best; memcpy(want, &f, 4); }
-        return nan;
     }
 }
 
@@ -180,13 +218,18 @@ static void check(const pclr_config *c, const char *knobs, const char *data, siz
     if (r == PCLR_ERR_NO_FP64) return; /* (a device without doubles) */
     if (!CHECK(r == PCLR_OK, "%s: %s (%s)", what, pclr_result_string(r), pclr_last_error(g_ctx))) return;
     if (pclr__lanes_fold(c)) {
-        const int nan = reference(c, off, n, want);
+        int nan[2], f;
         const pclr_type vt = pclr_value_type(c->type);
-        if (nan) {
-            const double g = vt == PCLR_DOUBLE ? ((pclr_scalar *)got)->f64 : ((pclr_scalar *)got)->f32;
-            CHECK(g != g, "%s: NaN expected", what);
-        } else {
-            CHECK(!memcmp(got, want, rs), "%s: the reference's bytes differ", what);
+        reference(c, off, n, want, nan);
+        for (f = 0; f * 8 < (int)rs; ++f) {
+            const size_t bytes = rs - 8 * (size_t)f < 8 ? rs - 8 * (size_t)f : 8;
+            if (f < 2 && nan[f]) {
+                pclr_scalar g;
+                memcpy(&g, got + 8 * f, 8);
+                CHECK(vt == PCLR_DOUBLE ? g.f64 != g.f64 : g.f32 != g.f32, "%s: field %d: NaN expected", what, f);
+            } else {
+                CHECK(!memcmp(got + 8 * f, want + 8 * f, bytes), "%s: field %d: the reference's bytes differ", what, f);
+            }
         }
     } else { /* half in the other ops: the same bytes as stride local */
         pclr_config l = *c;

@@ -53,13 +53,14 @@ PCLR_FN float pclr_min(float a, float b) { /* NaN propagates, -0 < +0 */
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }
 /* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */
-typedef int8 pclr_lanes; /* the lanes' minima as keys: the bits ordered as integers (-0 below +0) */
+typedef int8 pclr_keys; /* a float's bits ordered as integers (-0 below +0) */
 #define PCLR_KEY(b) ((b) ^ (((b) >> 31) & 0x7fffffff)) /* (its own inverse) */
-PCLR_FN pclr_lanes pclr_key(pclr_vec v) { /* a NaN: the extreme key, which always wins */
-    return select(PCLR_KEY(as_int8(v)), (pclr_lanes)((-0x7fffffff - 1)), isnan(v));
+PCLR_FN pclr_keys pclr_key(pclr_vec v, pclr_keys nan) { /* a NaN: the key nan (the extreme: it wins) */
+    return select(PCLR_KEY(as_int8(v)), nan, isnan(v));
 }
-#define PCLR_LANES_IDENTITY pclr_key((pclr_vec)(INFINITY))
-#define PCLR_VFOLD(l, v, i) (l) = min((l), pclr_key(v))
+typedef pclr_keys pclr_lanes; /* the lanes' minima */
+#define PCLR_LANES_IDENTITY pclr_key((pclr_vec)(INFINITY), (pclr_keys)(0))
+#define PCLR_VFOLD(l, v, i) (l) = min((l), pclr_key((v), (pclr_keys)((-0x7fffffff - 1))))
 PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */
     const pclr_vec x = as_float8(PCLR_KEY(l));
     acc = pclr_merge(acc, x.s0);
