@@ -3762,28 +3762,31 @@ static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
                               "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v))\n", id[0], id[1], key_lo, key_hi);
         } else if (arg) {
             static const char *const sname[PCLR_TYPE_COUNT_] = {"", "int", "int", "int", "long", "char", "char", "short", "short", "long", "long", "short"};
+            /* floats: the lanes compare keys whose -0 is +0 (c: the ties' order), and keep the best's own key (v) */
             if (fl) pclr__put(g->w, "#define PCLR_TIE0(k) ((k) - ((k) == (pclr_keys)(-1))) /* -0's key as +0's: arg ops tie them */\n");
-            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys v; ulong%d i; } pclr_lanes; /* the lanes' best values and their indices */\n"
-                              "#define PCLR_LANE_AT(i) ((ulong%d)(i) + (ulong%d)(", n, n, n);
+            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys v%s; ulong%d i; } pclr_lanes; /* the lanes' best values and their indices */\n"
+                              "#define PCLR_LANE_AT(i) ((ulong%d)(i) + (ulong%d)(", fl ? ", c" : "", n, n, n);
             for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "%s%d", k ? ", " : "", k);
             PCLR__GEN_PUTF(g, ")) /* the indices of a load's elements */\n"
                               "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
-                              "    pclr_lanes l;\n    l.v = %s;\n    l.i = (ulong%d)(%s);\n    return l;\n}\n"
+                              "    pclr_lanes l;\n    l.v = %s;%s\n    l.i = (ulong%d)(%s);\n    return l;\n}\n"
                               "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
                               "/* the lanes of a load: every lane holds an element (a lane's first), so that a strictly better one wins */\n"
                               "PCLR_FN pclr_lanes pclr_lanes_of(pclr_vec v, pclr_u64 i) {\n"
-                              "    pclr_lanes l;\n    l.v = %s;\n    l.i = PCLR_LANE_AT(i);\n    return l;\n}\n"
+                              "    pclr_lanes l;\n    l.v = %s;%s\n    l.i = PCLR_LANE_AT(i);\n    return l;\n}\n"
                               "/* a lane meets its elements in index order: a strictly better one (or the first NaN) wins */\n"
                               "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v, pclr_u64 i) {\n"
-                              "    const pclr_keys k = %s;\n"
+                              "    const pclr_keys k = %s;%s\n"
                               "    const %s%d better = %s %s %s;\n"
-                              "    l.v = select(l.v, k, better);\n"
+                              "    l.v = select(l.v, k, better);%s\n"
                               "    l.i = select(l.i, PCLR_LANE_AT(i), convert_long%d(better));\n"
                               "    return l;\n}\n"
                               "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v), (i))\n",
-                           c->op == PCLR_ARGMIN ? id[0] : id[1], n, "~0UL", c->op == PCLR_ARGMIN ? key_lo : key_hi,
-                           c->op == PCLR_ARGMIN ? key_lo : key_hi, sname[c->type], n, fl ? "PCLR_TIE0(k)" : "k",
-                           c->op == PCLR_ARGMIN ? "<" : ">", fl ? "PCLR_TIE0(l.v)" : "l.v", n);
+                           c->op == PCLR_ARGMIN ? id[0] : id[1], fl ? "\n    l.c = PCLR_TIE0(l.v);" : "", n, "~0UL",
+                           c->op == PCLR_ARGMIN ? key_lo : key_hi, fl ? "\n    l.c = PCLR_TIE0(l.v);" : "",
+                           c->op == PCLR_ARGMIN ? key_lo : key_hi, fl ? "\n    const pclr_keys kc = PCLR_TIE0(k);" : "",
+                           sname[c->type], n, fl ? "kc" : "k", c->op == PCLR_ARGMIN ? "<" : ">", fl ? "l.c" : "l.v",
+                           fl ? "\n    l.c = select(l.c, kc, better);" : "", n);
         } else {
             PCLR__GEN_PUTF(g, "typedef pclr_keys pclr_lanes; /* the lanes' %s */\n"
                               "#define PCLR_LANES_IDENTITY %s\n"
