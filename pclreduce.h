@@ -3423,13 +3423,9 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
         pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
         if (g->vhalf) {
             const int n = c->vector_width;
-            PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, as pclr_half_to_float does each (stride simd) */\n"
-                              "PCLR_FN float%d pclr_half_to_float%d(ushort%d h) {\n"
-                              "    const uint%d a = convert_uint%d(h & (ushort)0x7fff);\n"
-                              "    const float%d f = select(as_float%d(select((a << 13) + 0x38000000u, (a << 13) | 0x7f800000u, a >= 0x7c00u)),\n"
-                              "                           convert_float%d(a) * 5.9604644775390625e-8f, a < 0x400u);\n"
-                              "    return as_float%d(as_uint%d(f) | (convert_uint%d(h & (ushort)0x8000) << 16));\n"
-                              "}\n", n, n, n, n, n, n, n, n, n, n, n);
+            /* (vload_half, core OpenCL C: the CPU's conversion instruction; 2x the integer form on PoCL) */
+            PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, exactly (stride simd) */\n"
+                              "PCLR_FN float%d pclr_half_to_float%d(ushort%d h) { return vload_half%d(0, (const half *)&h); }\n", n, n, n, n);
         }
     }
 }

@@ -85,6 +85,7 @@ static void put(pclr_type t, size_t i, int kind, uint64_t *rng) {
                 const double m = frexp(a, &e); /* a = m 2^e, m in [0.5, 1) */
                 h = e < -13 ? 0x3c00 : e > 15 ? 0x7bff : (uint16_t)(((e + 14) << 10) | ((int)(m * 2048) & 1023));
             }
+            if (kind == 0 && (r >> 60) == 0) h = (uint16_t)((r >> 20) & 0x3ff); /* a sixteenth subnormal (or 0) */
             if (signbit(v)) h |= 0x8000;
             memcpy(g_host + 2 * i, &h, 2);
         }
