@@ -1,10 +1,11 @@
 /* test_simd: stride simd (issue 35: a vector of accumulators, one per lane of a load, on OpenCL; what
    CPU devices such as PoCL take by default) against a reference written here, on the first OpenCL device.
 
-   - lanes folds (integer sums native and wide, min, max, count) of every element type: each result
-     against this file's reference, exactly (the semantics fix the bits: integer sums wrap in the sum
-     type, min and max order -0 before +0 and any NaN makes the result NaN, counts count NaN and not -0;
-     a NaN result is compared as NaN-ness);
+   - lanes folds (integer sums native and wide, min, max, minmax, argmin, argmax, count) of every element
+     type: each result against this file's reference, exactly (the semantics fix the bits: integer sums
+     wrap in the sum type, min and max order -0 before +0 and any NaN makes the result NaN, arg ops take
+     the first index of the best value, -0 tied with +0, and the first NaN, counts count NaN and not -0;
+     a NaN value is compared as NaN-ness);
    - half elements in the other ops (sum, minmax, argmin, argmax, stats, each load converted at once):
      bit for bit the same result as stride local with the same knobs (the same order of operations);
    - the configuration without a stride takes simd where it applies, on a CPU device;
