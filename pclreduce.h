@@ -2306,8 +2306,8 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
 }
 
 /* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
-   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax (but double's)
-   and count of any element type. (Float
+   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax and count of any
+   element type. (Float
    sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
    order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
 PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
@@ -2315,10 +2315,6 @@ PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
     const pclr_op op = c->op ? c->op : PCLR_SUM;
     if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
     if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
-    /* (double argmin/argmax: four lanes of key, tie key and index cost ~15 vector operations a load, which
-       left PoCL at 0.57x the element-by-element fold at 2^26 on 2 EPYC cores: a better element is rare in
-       most data, and that fold's branches are predicted) */
-    if ((op == PCLR_ARGMIN || op == PCLR_ARGMAX) && t == PCLR_DOUBLE) return 0;
     return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_COUNT ||
            (op == PCLR_SUM && !pclr__is_float(t));
 }
