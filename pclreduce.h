@@ -196,6 +196,8 @@ typedef enum pclr_stride {
     PCLR_STRIDE_DEFAULT = 0,
     PCLR_STRIDE_GLOBAL,   /* grid-stride: consecutive work-items read consecutive vectors */
     PCLR_STRIDE_LOCAL,    /* each work-item walks its own contiguous block (what CPUs want) */
+    PCLR_STRIDE_SIMD,     /* OpenCL C: as LOCAL, and each load is folded lane by lane into a vector of
+                             accumulators, reduced once at the end (a CPU's SIMD; docs/knobs.md) */
     PCLR_STRIDE_COUNT_
 } pclr_stride;
 
@@ -1273,15 +1275,18 @@ PCLR_EXTERN_C_END
 "    /* grid stride: consecutive work-items read consecutive vectors */\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
 "    pclr_u64 i = thread;\n"
-#define PCLR__TEXT_LOOP \
+/* FOLD: the fold of a load into the work-item's accumulator ("PCLR_FOLD(acc, ") or its lanes (stride simd) */
+#define PCLR__TEXT_LOOP PCLR__TEXT_LOOP_INTO("PCLR_FOLD(acc, ")
+#define PCLR__TEXT_LOOP_INTO(FOLD) \
 "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n" \
 "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n" \
 "#pragma unroll\n" \
-"        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"        for (uint k = 0; k < PCLR_UNROLL; ++k) " FOLD "v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
-#define PCLR__TEXT_PARTIAL_ROUND \
+#define PCLR__TEXT_PARTIAL_ROUND PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_FOLD(acc, ")
+#define PCLR__TEXT_PARTIAL_ROUND_INTO(FOLD) \
 "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,\n" \
 "       all in flight, clamped to a valid index and folded under a guard. */\n" \
 "    if (i < end) {\n" \
@@ -1290,7 +1295,7 @@ PCLR_EXTERN_C_END
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);\n" \
 "#pragma unroll\n" \
 "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n" \
-"            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
+"            if (i + k * stride < end) " FOLD "v[k], head + (i + k * stride) * PCLR_VECTOR);\n" \
 "    }\n"
 #define PCLR__TEXT_TAIL \
 "    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
@@ -1454,7 +1459,7 @@ static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows"
 static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
                                                                         "cols_wide"};
 static const char *const pclr__backend_names[PCLR_BACKEND_COUNT_] = {"auto", "opencl", "cuda", "cpu", "vulkan"};
-static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local"};
+static const char *const pclr__stride_names[PCLR_STRIDE_COUNT_] = {"default", "global", "local", "simd"};
 static const char *const pclr__variant_names[PCLR_VARIANT_COUNT_] = {"default", "naive", "sequential", "unrolled", "shuffle", "collective"};
 static const char *const pclr__finish_names[PCLR_FINISH_COUNT_] = {"default", "last_group", "atomic", "partials"};
 
@@ -2362,6 +2367,27 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
     return d && !d->lift;
 }
 
+/* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
+   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax and count of any
+   element type. (Float
+   sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
+   order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
+PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
+    const pclr_type t = c->type ? c->type : PCLR_FLOAT;
+    const pclr_op op = c->op ? c->op : PCLR_SUM;
+    if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
+    if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
+    return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_COUNT ||
+           (op == PCLR_SUM && !pclr__is_float(t));
+}
+
+/* Half elements under stride simd in the ops without a lanes fold: each load is converted to floats as one
+   vector (pclr_half_to_float<N>), then folded as before (the same order: the same bits). */
+PCLR__FN int pclr__half_vectors(const pclr_config *c) {
+    return c->type == PCLR_HALF && c->layout == PCLR_LAYOUT_ONE && !pclr__has_map(c) && c->vector_width != 1 &&
+           c->accumulate != PCLR_EXACT && !pclr__lanes_fold(c);
+}
+
 static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
@@ -2392,7 +2418,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global or local"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.stride < 0 || c.stride >= PCLR_STRIDE_COUNT_) { *why = "stride must be global, local or simd"; return PCLR_ERR_INVALID_ENUM; }
+    if (c.stride == PCLR_STRIDE_SIMD && c.backend != PCLR_OPENCL && c.backend != PCLR_BACKEND_AUTO) { *why = "stride simd folds loads as OpenCL C vectors: OpenCL only (CUDA and Vulkan: global or local)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
     if ((int)c.variant < 0 || c.variant >= PCLR_VARIANT_COUNT_) { *why = "variant must be naive, sequential, unrolled, shuffle or collective"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.finish < 0 || c.finish >= PCLR_FINISH_COUNT_) { *why = "finish must be last_group, atomic or partials"; return PCLR_ERR_INVALID_ENUM; }
     {
@@ -3275,6 +3302,10 @@ typedef struct pclr__gen {
     int vector;             /* elements per load */
     const char *y_at;       /* a map's y of the element at index i (NULL: q[i]; columns step by the pitch) */
     int vloads;             /* the kernel loads vectors (pclr_vec, pclr_in, PCLR_LOAD, PCLR_FOLD): not the layouts */
+    int lanes;              /* the loads fold lane by lane into a vector of accumulators (stride simd, pclr__lanes_fold):
+                               pclr_lanes, PCLR_VFOLD and pclr_lanes_out instead of PCLR_FOLD */
+    int vhalf;              /* stride simd, half elements without a lanes fold: PCLR_FOLD converts its load to a
+                               vector of floats f_ first (pclr__half_vectors) */
     int oom;                /* scratch memory could not be had */
 } pclr__gen;
 
@@ -3485,6 +3516,12 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
     } else {
         pclr__gen_half(g);
         pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
+        if (g->vhalf) {
+            const int n = c->vector_width;
+            /* (vload_half, core OpenCL C: the CPU's conversion instruction; 2x the integer form on PoCL) */
+            PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, exactly (stride simd) */\n"
+                              "PCLR_FN float%d pclr_half_to_float%d(ushort%d h) { return vload_half%d(0, (const half *)&h); }\n", n, n, n, n);
+        }
     }
 }
 
@@ -3532,6 +3569,7 @@ static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     for (j = 0; j < 2; ++j) {
         char *out = j ? ys : xs;
         if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
+        else if (g->vhalf) snprintf(out, sizeof xs, "f_.s%x", k); /* (no map: x alone) */
         else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
         else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
     }
@@ -3731,7 +3769,8 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     if (hi - lo == 1) {
         char e[160];
         pclr__gen_elem(g, lo, e, sizeof e);
-        if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
+        if (lift && g->vhalf) PCLR__GEN_PUTF(g, "pclr_lift(%s)", e); /* (a value already) */
+        else if (lift) PCLR__GEN_PUTF(g, "PCLR_LIFT(%s, (i) + %d)", e, lo);
         else pclr__put(g->w, e);
         return;
     }
@@ -3740,6 +3779,137 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     pclr__put(g->w, hi - lo > 4 ? ", \\\n    " : ", ");
     pclr__gen_tree(g, (lo + hi) / 2, hi, lift);
     pclr__put(g->w, ")");
+}
+
+/* Stride simd (g->lanes, pclr__lanes_fold): the work-item's accumulators as one vector of PCLR_VECTOR lanes,
+   pclr_lanes, which PCLR_VFOLD(l, v, i) folds a load into lane by lane with OpenCL C's vector operations (the
+   CPU compilers' SIMD: a scalar accumulator leaves each load a scalar tree of merges), and pclr_lanes_out,
+   which merges the lanes into the state acc in lane order once the loop is done. Integer sums add in the
+   sum's type on its unsigned bits (they wrap), counts in 64-bit lanes; integer min and max keep the element
+   type; float, double and half min and max compare their bits as ordered integer keys (-0 below +0), a NaN
+   as the extreme key, so that it wins (any NaN is a NaN result: its payload is not kept). */
+static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
+    static const char *const ikey[PCLR_TYPE_COUNT_] = {"", "int", "int", "int", "long", "char", "char", "short", "short", "long", "long", "short"};
+    const int n = c->vector_width, plain = pclr__state_is_element(c), fl = pclr__is_float(c->type);
+    const int arg = c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX, bits = (int)pclr_type_size(c->type) * 8;
+    const int lo = c->op == PCLR_MIN || c->op == PCLR_ARGMIN || c->op == PCLR_MINMAX, hi = c->op == PCLR_MAX || c->op == PCLR_ARGMAX || c->op == PCLR_MINMAX;
+    const char *et = pclr__ktype(c->type, 0), *st = pclr__ktype(g->l.field[0].type, 0), *kt = ikey[c->type];
+    char key_lo[80], key_hi[80];
+    int k;
+    pclr__put(g->w, "/* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */\n");
+    if (c->op == PCLR_COUNT) {
+        PCLR__GEN_PUTF(g, "typedef long%d pclr_lanes; /* the lanes' counts */\n"
+                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))\n"
+                          "#define PCLR_VFOLD(l, v, i) (l) -= convert_long%d(%s) /* (true is -1) */\n",
+                       n, n, c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) != (ushort)0 /* half: NaN counts, -0 does not */"
+                                                 : fl ? "(v) != (pclr_vec)(0) /* NaN counts, -0 does not */" : "(v) != (pclr_vec)(0)");
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+        for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, (pclr_s)l.s%x);\n", k);
+        pclr__put(g->w, "    return acc;\n}\n");
+        return;
+    }
+    if (c->op == PCLR_SUM) {
+        const pclr_type at = g->l.field[0].type;
+        char conv[48] = "(v)";
+        if (at != c->type) snprintf(conv, sizeof conv, "convert_%s%d(v)", st, n);
+        PCLR__GEN_PUTF(g, "typedef %s%d pclr_lanes; /* the lanes' sums, in the sum's type */\n"
+                          "#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))\n", st, n);
+        if (at == PCLR_INT || at == PCLR_INT64) PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) = as_%s%d(as_u%s%d(l) + as_u%s%d(%s)) /* wraps */\n",
+                                                              st, n, st, n, st, n, conv);
+        else PCLR__GEN_PUTF(g, "#define PCLR_VFOLD(l, v, i) (l) += %s\n", conv);
+        pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+        for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, l.s%x);\n", k);
+        pclr__put(g->w, "    return acc;\n}\n");
+        return;
+    }
+    /* min, max, minmax, argmin, argmax: keys (pclr_keys), the element itself for integers */
+    if (fl) {
+        const char *mask = bits == 64 ? "0x7fffffffffffffffL" : bits == 32 ? "0x7fffffff" : "(short)0x7fff";
+        const char *nan = c->type == PCLR_HALF ? "((v) & (ushort)0x7fff) > (ushort)0x7c00" : "isnan(v)";
+        const char *kmin = bits == 64 ? "(-0x7fffffffffffffffL - 1)" : bits == 32 ? "(-0x7fffffff - 1)" : "(-0x7fff - 1)";
+        const char *kmax = bits == 64 ? "0x7fffffffffffffffL" : bits == 32 ? "0x7fffffff" : "0x7fff";
+        PCLR__GEN_PUTF(g, "typedef %s%d pclr_keys; /* a float's bits ordered as integers (-0 below +0) */\n"
+                          "#define PCLR_KEY(b) ((b) ^ (((b) >> %d) & %s)) /* (its own inverse) */\n"
+                          "PCLR_FN pclr_keys pclr_key(pclr_vec v, pclr_keys nan) { /* a NaN: the key nan (the extreme: it wins) */\n"
+                          "    return select(PCLR_KEY(as_%s%d(v)), nan, %s);\n"
+                          "}\n", kt, n, bits - 1, mask, kt, n, nan);
+        snprintf(key_lo, sizeof key_lo, "pclr_key((v), (pclr_keys)(%s))", kmin);
+        snprintf(key_hi, sizeof key_hi, "pclr_key((v), (pclr_keys)(%s))", kmax);
+    } else {
+        pclr__put(g->w, "typedef pclr_vec pclr_keys; /* integers: the element itself */\n");
+        snprintf(key_lo, sizeof key_lo, "(v)");
+        snprintf(key_hi, sizeof key_hi, "(v)");
+    }
+    { /* the identity of a side: the key of PCLR_HI (lo) or PCLR_LO (hi) */
+        char id[2][120];
+        int side;
+        for (side = 0; side < 2; ++side) {
+            const char *v = c->type == PCLR_HALF ? (side ? "(ushort)0xfc00" : "(ushort)0x7c00")
+                          : pclr__kextreme(g, fl ? g->l.value : c->type, !side);
+            if (fl) snprintf(id[side], sizeof id[side], "pclr_key((pclr_vec)(%s), (pclr_keys)(0))", v);
+            else snprintf(id[side], sizeof id[side], "((pclr_vec)(%s))", v);
+        }
+        if (c->op == PCLR_MINMAX) {
+            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys lo, hi; } pclr_lanes; /* the lanes' minima and maxima */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
+                              "    pclr_lanes l;\n    l.lo = %s;\n    l.hi = %s;\n    return l;\n}\n"
+                              "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
+                              "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v) {\n"
+                              "    l.lo = min(l.lo, %s);\n    l.hi = max(l.hi, %s);\n    return l;\n}\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v))\n", id[0], id[1], key_lo, key_hi);
+        } else if (arg) {
+            static const char *const sname[PCLR_TYPE_COUNT_] = {"", "int", "int", "int", "long", "char", "char", "short", "short", "long", "long", "short"};
+            /* floats: the lanes compare keys whose -0 is +0 (c: the ties' order), and keep the best's own key (v) */
+            if (fl) pclr__put(g->w, "#define PCLR_TIE0(k) ((k) - ((k) == (pclr_keys)(-1))) /* -0's key as +0's: arg ops tie them */\n");
+            PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys v%s; ulong%d i; } pclr_lanes; /* the lanes' best values and their indices */\n"
+                              "#define PCLR_LANE_AT(i) ((ulong%d)(i) + (ulong%d)(", fl ? ", c" : "", n, n, n);
+            for (k = 0; k < n; ++k) PCLR__GEN_PUTF(g, "%s%d", k ? ", " : "", k);
+            PCLR__GEN_PUTF(g, ")) /* the indices of a load's elements */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
+                              "    pclr_lanes l;\n    l.v = %s;%s\n    l.i = (ulong%d)(%s);\n    return l;\n}\n"
+                              "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
+                              "/* the lanes of a load: every lane holds an element (a lane's first), so that a strictly better one wins */\n"
+                              "PCLR_FN pclr_lanes pclr_lanes_of(pclr_vec v, pclr_u64 i) {\n"
+                              "    pclr_lanes l;\n    l.v = %s;%s\n    l.i = PCLR_LANE_AT(i);\n    return l;\n}\n"
+                              "/* a lane meets its elements in index order: a strictly better one (or the first NaN) wins */\n"
+                              "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v, pclr_u64 i) {\n"
+                              "    const pclr_keys k = %s;%s\n"
+                              "    const %s%d better = %s %s %s;\n"
+                              "    l.v = select(l.v, k, better);%s\n"
+                              "    l.i = select(l.i, PCLR_LANE_AT(i), convert_long%d(better));\n"
+                              "    return l;\n}\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v), (i))\n",
+                           c->op == PCLR_ARGMIN ? id[0] : id[1], fl ? "\n    l.c = PCLR_TIE0(l.v);" : "", n, "~0UL",
+                           c->op == PCLR_ARGMIN ? key_lo : key_hi, fl ? "\n    l.c = PCLR_TIE0(l.v);" : "",
+                           c->op == PCLR_ARGMIN ? key_lo : key_hi, fl ? "\n    const pclr_keys kc = PCLR_TIE0(k);" : "",
+                           sname[c->type], n, fl ? "kc" : "k", c->op == PCLR_ARGMIN ? "<" : ">", fl ? "l.c" : "l.v",
+                           fl ? "\n    l.c = select(l.c, kc, better);" : "", n);
+        } else {
+            PCLR__GEN_PUTF(g, "typedef pclr_keys pclr_lanes; /* the lanes' %s */\n"
+                              "#define PCLR_LANES_IDENTITY %s\n"
+                              "#define PCLR_VFOLD(l, v, i) (l) = %s((l), %s)\n",
+                           lo ? "minima" : "maxima", lo ? id[0] : id[1], lo ? "min" : "max", lo ? key_lo : key_hi);
+        }
+    }
+    /* back from the lanes to the elements, and into acc */
+    pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n");
+    {
+        const char *fields[2] = {c->op == PCLR_MINMAX ? "lo" : arg ? "v" : "", c->op == PCLR_MINMAX ? "hi" : ""};
+        int f;
+        for (f = 0; f < 2 && (f == 0 || fields[f][0]); ++f) {
+            if (fl) PCLR__GEN_PUTF(g, "    const pclr_vec x%s = as_%s%d(PCLR_KEY(l%s%s));\n", fields[f], et, n, fields[f][0] ? "." : "", fields[f]);
+            else PCLR__GEN_PUTF(g, "    const pclr_vec x%s = l%s%s;\n", fields[f], fields[f][0] ? "." : "", fields[f]);
+        }
+        if (c->op == PCLR_MINMAX || arg) pclr__put(g->w, "    pclr_s s;\n");
+        for (k = 0; k < n; ++k) {
+            if (c->op == PCLR_MINMAX) PCLR__GEN_PUTF(g, "    s.lo = PCLR_VALUE(xlo.s%x); s.hi = PCLR_VALUE(xhi.s%x); acc = pclr_merge(acc, s);\n", k, k);
+            else if (arg) PCLR__GEN_PUTF(g, "    s.v = PCLR_VALUE(xv.s%x); s.i = l.i.s%x; acc = pclr_merge(acc, s);\n", k, k);
+            else if (plain) PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, x.s%x);\n", k);
+            else PCLR__GEN_PUTF(g, "    acc = pclr_merge(acc, PCLR_LIFT(x.s%x, 0));\n", k);
+        }
+    }
+    pclr__put(g->w, "    return acc;\n}\n");
+    (void)hi;
 }
 
 /* Sum, min or max whose state is the element itself: the short text the macro form shares. */
@@ -3767,6 +3937,7 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
                                                                                       : PCLR__TEXT_MERGE(PCLR__MERGE_MAX));
     }
     if (!g->vloads) ; /* (a layout folds one element at a time) */
+    else if (g->lanes) pclr__gen_lanes(g, c);
     else if (c->vector_width == 1) pclr__put(g->w, PCLR__TEXT_FOLD1);
     else if (c->vector_width == 2) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD2(PCLR__TEXT_ELEMENT_CL));
     else if (c->vector_width == 4) pclr__put(g->w, g->cuda ? PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CUDA) : PCLR__TEXT_FOLD4(PCLR__TEXT_ELEMENT_CL));
@@ -3810,27 +3981,38 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         const int at = pclr__fold_takes_index(d);
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(%s)%s)\n", g->map ? x1 : "x", at ? ", (i)" : "");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (g->lanes) pclr__gen_lanes(g, c);
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
             pclr__gen_elem(g, 0, e, sizeof e);
+            const char *value = g->vhalf ? "" : "PCLR_VALUE";
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
-            if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), PCLR_VALUE(%s), PCLR_VECTOR);", e);
+            if (g->vhalf) PCLR__GEN_PUTF(g, " \\\n    const float%d f_ = pclr_half_to_float%d(v); /* the load's values */", c->vector_width, c->vector_width);
+            if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), %s(%s), PCLR_VECTOR);", value, e);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
                 pclr__gen_elem(g, k, e, sizeof e);
-                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), PCLR_VALUE(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", e, idx);
+                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), %s(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", value, e, idx);
             }
             pclr__put(g->w, " \\\n} while (0)\n");
         }
     } else {
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
+        else if (g->lanes) pclr__gen_lanes(g, c);
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else if (c->vector_width == 1) {
             pclr__gen_elem(g, 0, e, sizeof e);
             PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
+        } else if (g->vhalf) {
+            PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree of its values. */\n"
+                              "#define PCLR_FOLD(acc, v, i) do { \\\n"
+                              "    const float%d f_ = pclr_half_to_float%d(v); \\\n"
+                              "    (acc) = pclr_merge((acc), ", c->vector_width, c->vector_width);
+            pclr__gen_tree(g, 0, c->vector_width, 1);
+            pclr__put(g->w, "); \\\n} while (0)\n");
         } else {
             pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
                             "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
@@ -3980,8 +4162,17 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
                          "    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;\n"
                          "    pclr_u64 i = thread * block;\n"
                          "    const pclr_u64 end = i + block < nvec ? i + block : nvec;\n");
-    pclr__put(g->w, loop);
-    if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    if (g->lanes) {
+        pclr__put(g->w, "    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */\n");
+        if (c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX)
+            pclr__put(g->w, "    if (i < end) lanes = pclr_lanes_of(PCLR_LOAD(i), head + i * PCLR_VECTOR); /* (folded again below: no change) */\n");
+        pclr__put(g->w, PCLR__TEXT_LOOP_INTO("PCLR_VFOLD(lanes, "));
+        if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_VFOLD(lanes, "));
+        pclr__put(g->w, "    acc = pclr_lanes_out(acc, lanes);\n");
+    } else {
+        pclr__put(g->w, loop);
+        if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+    }
     if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
 }
 
@@ -5584,6 +5775,8 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.vector = c.vector_width;
     g.y_at = c.layout == PCLR_LAYOUT_COLUMNS ? "q[(i) * pitch]" : NULL;
     g.vloads = c.layout == PCLR_LAYOUT_ONE;
+    g.lanes = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__lanes_fold(&c);
+    g.vhalf = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__half_vectors(&c);
     g.oom = 0;
     g.map = NULL;
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
@@ -5731,7 +5924,7 @@ static uint64_t pclr__balanced_split(uint64_t rows, uint64_t slots, uint64_t mos
 PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_facts *dev, uint64_t n, pclr_launch *out) {
     const uint64_t group = (uint64_t)c->group_size, unroll = (uint64_t)c->unroll, most = (uint64_t)1 << 30;
     const uint64_t target = pclr_max_groups(c, dev), slots = 2 * target; /* groups at once: one-element loads want full occupancy */
-    const int cpu = c->stride == PCLR_STRIDE_LOCAL; /* each work-item its own contiguous block: what CPUs want */
+    const int cpu = c->stride == PCLR_STRIDE_LOCAL || c->stride == PCLR_STRIDE_SIMD; /* each work-item its own contiguous block: what CPUs want */
     uint64_t lanes, tasks;
     out->group_size = (uint32_t)c->group_size;
     out->split = 1;
@@ -8386,7 +8579,7 @@ PCLR_API pclr_result pclr_tune_sweep(const pclr_config *start, const pclr_tune_o
         {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},
         {PCLR__K_GRID, {1, 2, 4, 8, 16, 32}},
         {PCLR__K_VECTOR, {1, 2, 4, 8, 16}},
-        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL}},
+        {PCLR__K_STRIDE, {PCLR_STRIDE_GLOBAL, PCLR_STRIDE_LOCAL, PCLR_STRIDE_SIMD}}, /* (simd: OpenCL only) */
         {PCLR__K_VARIANT, {PCLR_VARIANT_UNROLLED, PCLR_VARIANT_SHUFFLE, PCLR_VARIANT_COLLECTIVE}},
         {PCLR__K_FINISH, {PCLR_FINISH_LAST_GROUP, PCLR_FINISH_ATOMIC}},
         {PCLR__K_UNROLL, {1, 2, 4, 8, 16, 32}},

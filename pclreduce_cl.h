@@ -947,7 +947,16 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
        PoCL); long unrolled runs keep the prefetchers busy (pclreduce-tune on a
        16-core Xeon: unroll 32, groups of 128, 8 per unit, 1.22x the old
        unroll 4 / groups of 64 at 2^26). */
-    if (f->cpu && c->stride == PCLR_STRIDE_DEFAULT) c->stride = PCLR_STRIDE_LOCAL;
+    /* Ops with a lanes fold (pclr__lanes_fold: integer sums, min, max, count) take stride simd: the loads fold
+       into a vector of accumulators, which PoCL's compiler keeps in SIMD registers (a scalar accumulator left
+       each load a scalar tree of merges), 32 bytes a load (AVX2/AVX-512; float and double min at 2^26 on 2
+       EPYC cores: 6-7x the scalar accumulator's 16-byte loads, bench/results/cpu-amd-epyc-2c/simd); half's
+       other ops take it too (pclr__half_vectors: a load converted at once) */
+    if (f->cpu && c->stride == PCLR_STRIDE_DEFAULT) c->stride = pclr__lanes_fold(c) || pclr__half_vectors(c) ? PCLR_STRIDE_SIMD : PCLR_STRIDE_LOCAL;
+    if (f->cpu && c->stride == PCLR_STRIDE_SIMD && c->vector_width == 0 && pclr__lanes_fold(c)) {
+        const int bytes = (int)pclr__load_size(c);
+        c->vector_width = bytes <= 0 ? 0 : bytes >= 32 ? 1 : 32 / bytes > 16 ? 16 : 32 / bytes; /* (0: a bad type, refused later) */
+    }
     if (f->cpu && c->group_size == 0) c->group_size = 128;
     /* exact sums: the lanes add as SIMD doubles, 32 bytes of doubles per vector (at 2^26 on
        PoCL about the CPU time of the native sum; 16-byte loads, unroll 4: 1.4x): 8 floats or 4

@@ -82,7 +82,7 @@ static void usage(FILE *f) {
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count|\n"
             "                          prod|and|or|xor|any|all|argminmax\n"
             "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
-            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local]\n"
+            "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local|simd]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"

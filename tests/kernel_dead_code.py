@@ -310,7 +310,7 @@ def sample_configs(rng, count):
         if not layout and rng.random() < 0.4:
             a += ["--vector", str(rng.choice([1, 2, 4, 8, 16]))]
         if rng.random() < 0.3:
-            a += ["--stride", rng.choice(["global", "local"])]
+            a += ["--stride", rng.choice(["global", "local", "simd"] if backend == "opencl" else ["global", "local"])]
         if rng.random() < 0.3:
             a += ["--unroll", str(rng.choice([1, 2, 4, 8]))]
         if rng.random() < 0.2:

@@ -219,6 +219,9 @@ lane_b() {
   #     against the CPU reference, sampled knobs (PCLR_TEST_FULL=1: all of them), known answers;
   #     a quick run under ASan/UBSan; every CUDA kernel of it through NVRTC (compute_90 PTX)
   step vocab sh -c "gcc -std=c99 $WARN -O2 -o $B/test_vocab tests/test_vocab.c -ldl -lm && $B/test_vocab"
+  # 5d. stride simd (issue 35: CPU devices' vector of accumulators) against its own reference: lanes folds of
+  #     every type, half's converted loads bit for bit against stride local
+  step simd sh -c "gcc -std=c99 $WARN -O2 -o $B/test_simd tests/test_simd.c -ldl -lm && $B/test_simd"
   step vocab-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -o $B/test_vocab_asan tests/test_vocab.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 $B/test_vocab_asan"
   if [ -f /usr/include/vulkan/vulkan.h ]; then
     VOCAB_SHADERC=$(bash tests/shaderc.sh build)

@@ -1169,7 +1169,7 @@ static void core_bad_inputs(void) {
     CHECK(strcmp(pclr_type_name((pclr_type)99), "invalid") == 0, "type_name(99)");
     CHECK(strcmp(pclr_op_name((pclr_op)-1), "invalid") == 0, "op_name(-1)");
     CHECK(strcmp(pclr_backend_name(PCLR_BACKEND_COUNT_), "invalid") == 0, "backend_name(count)");
-    CHECK(strcmp(pclr_stride_name((pclr_stride)3), "invalid") == 0, "stride_name(3)");
+    CHECK(strcmp(pclr_stride_name(PCLR_STRIDE_COUNT_), "invalid") == 0, "stride_name(count)");
     CHECK(strcmp(pclr_variant_name((pclr_variant)6), "invalid") == 0, "variant_name(6)");
     CHECK(strcmp(pclr_finish_name((pclr_finish)4), "invalid") == 0, "finish_name(4)");
     CHECK(pclr_type_size(PCLR_TYPE_COUNT_) == 0, "type_size(count)");

@@ -1,0 +1,182 @@
+/* pclreduce 0.4.0 kernel: type=float op=min backend=opencl accumulate=native wave=32 group=128 unroll=32 vector=8 stride=simd variant=unrolled finish=last_group groups_per_unit=16
+   entry: pclr_reduce(in, offset, n, out, partials, counter) */
+/* ---- OpenCL C ---- */
+typedef ulong pclr_u64;
+#define PCLR_KERNEL __kernel
+#define PCLR_GLOBAL __global
+#define PCLR_LOCAL __local
+#define PCLR_RESTRICT restrict
+#define PCLR_SHARED __local
+#define PCLR_FN static inline
+#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define PCLR_LID ((uint)get_local_id(0))
+#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
+#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_COUNTER (*counter)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
+/* Orders a group's partial before its ticket, device-wide. */
+#if __OPENCL_C_VERSION__ >= 200
+#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#elif defined(cl_nv_pragma_unroll)
+#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
+#else
+#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define PCLR_GROUP 128
+#define PCLR_UNROLL 32
+#define PCLR_VECTOR 8
+typedef float pclr_t;
+typedef float8 pclr_vec; /* 32-byte loads */
+/* ---- the operation: min ---- */
+typedef pclr_t pclr_s; /* the state: the element itself */
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), (x))
+#define PCLR_IDENTITY INFINITY
+#define PCLR_NEG(x) (as_int(x) < 0)
+PCLR_FN float pclr_min(float a, float b) { /* NaN propagates, -0 < +0 */
+#if defined(PCLR_NVIDIA_SM80)
+    float r; asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
+#else
+    return ((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b;
+#endif
+}
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }
+/* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */
+typedef int8 pclr_keys; /* a float's bits ordered as integers (-0 below +0) */
+#define PCLR_KEY(b) ((b) ^ (((b) >> 31) & 0x7fffffff)) /* (its own inverse) */
+PCLR_FN pclr_keys pclr_key(pclr_vec v, pclr_keys nan) { /* a NaN: the key nan (the extreme: it wins) */
+    return select(PCLR_KEY(as_int8(v)), nan, isnan(v));
+}
+typedef pclr_keys pclr_lanes; /* the lanes' minima */
+#define PCLR_LANES_IDENTITY pclr_key((pclr_vec)(INFINITY), (pclr_keys)(0))
+#define PCLR_VFOLD(l, v, i) (l) = min((l), pclr_key((v), (pclr_keys)((-0x7fffffff - 1))))
+PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */
+    const pclr_vec x = as_float8(PCLR_KEY(l));
+    acc = pclr_merge(acc, x.s0);
+    acc = pclr_merge(acc, x.s1);
+    acc = pclr_merge(acc, x.s2);
+    acc = pclr_merge(acc, x.s3);
+    acc = pclr_merge(acc, x.s4);
+    acc = pclr_merge(acc, x.s5);
+    acc = pclr_merge(acc, x.s6);
+    acc = pclr_merge(acc, x.s7);
+    return acc;
+}
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *counter) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_XREF p = PCLR_XAT(offset);
+    pclr_s acc = PCLR_IDENTITY;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
+    if (head > n) head = n;
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    PCLR_VREF pv = PCLR_VAT(p + head);
+    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */
+    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;
+    pclr_u64 i = thread * block;
+    const pclr_u64 end = i + block < nvec ? i + block : nvec;
+    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_VFOLD(lanes, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_VFOLD(lanes, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    acc = pclr_lanes_out(acc, lanes);
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
+    /* Level 2, in-group. */
+    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
+    /* Level 3, between groups. */
+    if (groups == 1) {
+        if (lid == 0) PCLR_STORE_OUT(0, acc);
+        return;
+    }
+    /* the last group to finish folds the partials in a fixed order (deterministic) */
+    if (lid == 0) {
+        PCLR_STORE_PARTIAL(group, acc);
+        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
+        is_last = atomic_inc(counter) == groups - 1;
+        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
+    }
+    PCLR_BARRIER();
+    if (is_last) {
+        PCLR_DEVICE_FENCE();
+        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
+        acc = PCLR_IDENTITY;
+        /* four loads in flight: the fold's time is L2 round trips */
+        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
+            const pclr_s a = PCLR_PARTIAL(vp, j);
+            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
+            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
+        }
+        acc = pclr_tree_rolled(acc, PCLR_LDS_ARG);
+        if (lid == 0) {
+            PCLR_STORE_OUT(0, acc);
+            PCLR_COUNTER = 0;
+        }
+    }
+}

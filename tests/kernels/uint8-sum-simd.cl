@@ -1,0 +1,194 @@
+/* pclreduce 0.4.0 kernel: type=uint8 op=sum backend=opencl accumulate=native wave=32 group=128 unroll=32 vector=16 stride=simd variant=unrolled finish=last_group groups_per_unit=16
+   entry: pclr_reduce(in, offset, n, out, partials, counter) */
+/* ---- OpenCL C ---- */
+typedef ulong pclr_u64;
+#define PCLR_KERNEL __kernel
+#define PCLR_GLOBAL __global
+#define PCLR_LOCAL __local
+#define PCLR_RESTRICT restrict
+#define PCLR_SHARED __local
+#define PCLR_FN static inline
+#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define PCLR_LID ((uint)get_local_id(0))
+#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
+#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_ELEMENT_AT(p) ((pclr_u64)(p) / sizeof(pclr_t))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_STORE_OUT(k, s) out[k] = (s)
+#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
+#define PCLR_COUNTER (*counter)
+#define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
+#define PCLR_LDS_ARG lds
+#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
+#define PCLR_STATES_ARG partials
+/* Orders a group's partial before its ticket, device-wide. */
+#if __OPENCL_C_VERSION__ >= 200
+#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#elif defined(cl_nv_pragma_unroll)
+#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
+#else
+#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define PCLR_GROUP 128
+#define PCLR_UNROLL 32
+#define PCLR_VECTOR 16
+typedef uchar pclr_t;
+typedef uchar16 pclr_vec; /* 16-byte loads */
+/* ---- the operation: sum, accumulate native ---- */
+typedef uint pclr_v; /* values are computed in this type */
+#define PCLR_VALUE(x) ((pclr_v)(x))
+typedef uint pclr_a; /* sums accumulate in this type */
+PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }
+typedef uint pclr_s;
+#define PCLR_PARTIAL(vp, j) (vp)[j]
+PCLR_FN pclr_s pclr_identity(void) {
+    pclr_s s;
+    s = (pclr_a)0;
+    return s;
+}
+#define PCLR_IDENTITY pclr_identity()
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    a = pclr_add(a, b);
+    return a;
+}
+PCLR_FN pclr_s pclr_lift(pclr_v x) {
+    pclr_s s;
+    s = (pclr_a)x;
+    return s;
+}
+#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT((x), (i)))
+/* ---- stride simd: one accumulator per lane of a load, folded with vector operations ---- */
+typedef uint16 pclr_lanes; /* the lanes' sums, in the sum's type */
+#define PCLR_LANES_IDENTITY ((pclr_lanes)(0))
+#define PCLR_VFOLD(l, v, i) (l) += convert_uint16(v)
+PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */
+    acc = pclr_merge(acc, l.s0);
+    acc = pclr_merge(acc, l.s1);
+    acc = pclr_merge(acc, l.s2);
+    acc = pclr_merge(acc, l.s3);
+    acc = pclr_merge(acc, l.s4);
+    acc = pclr_merge(acc, l.s5);
+    acc = pclr_merge(acc, l.s6);
+    acc = pclr_merge(acc, l.s7);
+    acc = pclr_merge(acc, l.s8);
+    acc = pclr_merge(acc, l.s9);
+    acc = pclr_merge(acc, l.sa);
+    acc = pclr_merge(acc, l.sb);
+    acc = pclr_merge(acc, l.sc);
+    acc = pclr_merge(acc, l.sd);
+    acc = pclr_merge(acc, l.se);
+    acc = pclr_merge(acc, l.sf);
+    return acc;
+}
+/* ---- level 2: in-group; the result is valid in work-item 0 ---- */
+/* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
+   group's fold of the partials (PoCL 3/LLVM 15 miscompiles a second unrolled
+   barrier tree there; the fold runs once per launch, so the loop costs nothing). */
+PCLR_FN pclr_s pclr_tree_rolled(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER(); /* lds may still be read by an earlier call */
+    lds[lid] = acc;
+    PCLR_BARRIER();
+#pragma unroll 1
+    for (uint s = PCLR_GROUP / 2; s > 0; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
+    const uint lid = PCLR_LID;
+    PCLR_BARRIER();
+    lds[lid] = acc;
+    PCLR_BARRIER();
+    /* the divergence-free tree, fully unrolled for the compile-time group size */
+#pragma unroll
+    for (uint s = PCLR_GROUP / 2; s >= 1; s >>= 1) {
+        if (lid < s) lds[lid] = acc = pclr_merge(acc, lds[lid + s]);
+        PCLR_BARRIER();
+    }
+    return lds[0];
+}
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
+                             PCLR_GLOBAL pclr_s *out, PCLR_GLOBAL pclr_s *partials,
+                             PCLR_GLOBAL uint *counter) {
+    PCLR_SHARED pclr_s lds[PCLR_GROUP];
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_XREF p = PCLR_XAT(offset);
+    pclr_s acc = PCLR_IDENTITY;
+    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
+    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
+    if (head > n) head = n;
+    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);
+    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;
+    PCLR_VREF pv = PCLR_VAT(p + head);
+    /* local stride: work-item t walks its own contiguous block of vectors (CPU-friendly) */
+    const pclr_u64 block = (nvec + groups * PCLR_GROUP - 1) / (groups * PCLR_GROUP), stride = 1;
+    pclr_u64 i = thread * block;
+    const pclr_u64 end = i + block < nvec ? i + block : nvec;
+    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_VFOLD(lanes, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_VFOLD(lanes, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    acc = pclr_lanes_out(acc, lanes);
+    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
+    if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
+    /* Level 2, in-group. */
+    acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
+    /* Level 3, between groups. */
+    if (groups == 1) {
+        if (lid == 0) PCLR_STORE_OUT(0, acc);
+        return;
+    }
+    /* the last group to finish folds the partials in a fixed order (deterministic) */
+    if (lid == 0) {
+        PCLR_STORE_PARTIAL(group, acc);
+        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */
+        is_last = atomic_inc(counter) == groups - 1;
+        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */
+    }
+    PCLR_BARRIER();
+    if (is_last) {
+        PCLR_DEVICE_FENCE();
+        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
+        acc = PCLR_IDENTITY;
+        /* four loads in flight: the fold's time is L2 round trips */
+        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
+            const pclr_s a = PCLR_PARTIAL(vp, j);
+            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
+            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
+            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
+        }
+        acc = pclr_tree_rolled(acc, PCLR_LDS_ARG);
+        if (lid == 0) {
+            PCLR_STORE_OUT(0, acc);
+            PCLR_COUNTER = 0;
+        }
+    }
+}
