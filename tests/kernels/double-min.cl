@@ -49,7 +49,7 @@ PCLR_FN double pclr_min(double a, double b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     double r; asm("min.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
 #else
-    return ((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b;
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
 #endif
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }

@@ -48,7 +48,7 @@ PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     float r; asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
 #else
-    return ((a != a) | (a > b) | ((a == b) & PCLR_NEG(b))) ? a : b;
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
 #endif
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_max(a, b); }

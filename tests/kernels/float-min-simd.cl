@@ -48,7 +48,7 @@ PCLR_FN float pclr_min(float a, float b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     float r; asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
 #else
-    return ((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b;
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
 #endif
 }
 PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) { return pclr_min(a, b); }

@@ -54,14 +54,14 @@ PCLR_FN float pclr_min(float a, float b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     float r; asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
 #else
-    return ((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b;
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
 #endif
 }
 PCLR_FN float pclr_max(float a, float b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     float r; asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b)); return r; /* one instruction */
 #else
-    return ((a != a) | (a > b) | ((a == b) & PCLR_NEG(b))) ? a : b;
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
 #endif
 }
 typedef struct pclr_s { float lo; float hi; } pclr_s;

@@ -51,14 +51,14 @@ PCLR_FN double pclr_min(double a, double b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     double r; asm("min.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
 #else
-    return ((a != a) | (a < b) | ((a == b) & PCLR_NEG(a))) ? a : b;
+    return (a != a || a < b || (a == b && PCLR_NEG(a))) ? a : b;
 #endif
 }
 PCLR_FN double pclr_max(double a, double b) { /* NaN propagates, -0 < +0 */
 #if defined(PCLR_NVIDIA_SM80)
     double r; asm("max.f64 %0, %1, %2;" : "=d"(r) : "d"(a), "d"(b)); return a != a || b != b ? a + b : r;
 #else
-    return ((a != a) | (a > b) | ((a == b) & PCLR_NEG(b))) ? a : b;
+    return (a != a || a > b || (a == b && PCLR_NEG(b))) ? a : b;
 #endif
 }
 typedef double pclr_a; /* sums accumulate in this type */
