@@ -3604,20 +3604,20 @@ static void pclr__gen_minmax_fns(pclr__gen *g, int min, int max) {
    signed overflow) and Neumaier's step PCLR_KBN, each where the op's text uses it. */
 static void pclr__gen_add(pclr__gen *g, const pclr__op_def *d) {
     const pclr_type a = g->l.sum;
+    int k;
     if (!pclr__op_uses(d, "pclr_a")) return;
     PCLR__GEN_PUTF(g, "typedef %s pclr_a; /* sums accumulate in this type */\n", pclr__ktype(a, g->cuda));
-    if (!pclr__op_uses(d, "pclr_add")) {
-    } else if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_add(int a, int b) { return %s; } /* wraps */\n",
-                                             g->cuda ? "(int)((uint)a + (uint)b)" : "as_int(as_uint(a) + as_uint(b))");
-    else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
-                                             g->cuda ? "(pclr_i64)((pclr_u64)a + (pclr_u64)b)" : "as_long(as_ulong(a) + as_ulong(b))");
-    else pclr__put(g->w, "PCLR_FN pclr_a pclr_add(pclr_a a, pclr_a b) { return a + b; }\n");
-    if (!pclr__op_uses(d, "pclr_mul")) {
-    } else if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_mul(int a, int b) { return %s; } /* wraps */\n",
-                                             g->cuda ? "(int)((uint)a * (uint)b)" : "as_int(as_uint(a) * as_uint(b))");
-    else if (a == PCLR_INT64) PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_mul(pclr_a a, pclr_a b) { return %s; } /* wraps */\n",
-                                             g->cuda ? "(pclr_i64)((pclr_u64)a * (pclr_u64)b)" : "as_long(as_ulong(a) * as_ulong(b))");
-    else pclr__put(g->w, "PCLR_FN pclr_a pclr_mul(pclr_a a, pclr_a b) { return a * b; }\n");
+    for (k = 0; k < 2; ++k) { /* pclr_add, pclr_mul: signed integers on their unsigned bits (they wrap) */
+        const char *const fn = k ? "mul" : "add", op = k ? '*' : '+';
+        if (!pclr__op_uses(d, k ? "pclr_mul" : "pclr_add")) continue;
+        if (a == PCLR_INT && g->cuda) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_%s(int a, int b) { return (int)((uint)a %c (uint)b); } /* wraps */\n", fn, op);
+        else if (a == PCLR_INT) PCLR__GEN_PUTF(g, "PCLR_FN int pclr_%s(int a, int b) { return as_int(as_uint(a) %c as_uint(b)); } /* wraps */\n", fn, op);
+        else if (a == PCLR_INT64 && g->cuda)
+            PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_%s(pclr_a a, pclr_a b) { return (pclr_i64)((pclr_u64)a %c (pclr_u64)b); } /* wraps */\n", fn, op);
+        else if (a == PCLR_INT64)
+            PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_%s(pclr_a a, pclr_a b) { return as_long(as_ulong(a) %c as_ulong(b)); } /* wraps */\n", fn, op);
+        else PCLR__GEN_PUTF(g, "PCLR_FN pclr_a pclr_%s(pclr_a a, pclr_a b) { return a %c b; }\n", fn, op);
+    }
     if (pclr__op_uses(d, "PCLR_KBN"))
         pclr__put(g->w, "/* Neumaier's step: t = s + x, and the rounding error of that addition into c */\n"
                         "#define PCLR_ABS(x) ((x) < 0 ? -(x) : (x))\n"
