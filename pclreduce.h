@@ -150,11 +150,13 @@ typedef enum pclr_type {
    prod: the product (integers wrap in the element type, or in 64 bits with
    accumulate wide; floats in their type, double with wide); and, or, xor:
    bitwise, of integers; any, all: whether some / every element is nonzero
-   (NaN is), 0 or 1; argminmax: argmin and argmax in one pass. New ops were
-   added after count so that the old values keep their numbers. */
+   (NaN is), 0 or 1; argminmax: argmin and argmax in one pass; custom: the
+   reduction described in cfg.reduce (a pclr_custom_result). The built-in ops
+   are those before PCLR_CUSTOM. New ops were added after count so that the
+   old values keep their numbers. */
 typedef enum pclr_op {
     PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_ARGMIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT,
-    PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX,
+    PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX, PCLR_CUSTOM,
     PCLR_OP_COUNT_
 } pclr_op;
 /* How a sum (also the sum inside stats) accumulates:
@@ -246,6 +248,12 @@ typedef struct pclr_config {
     pclr_type map_type;       /* the value reduced: int, uint, int64, uint64, float or double; default: the map's type */
     pclr_type y_type;         /* default: no second input */
     int components;           /* 1, 2 or 4; default 1 */
+    /* A reduction of the user's (op = PCLR_CUSTOM; README "Your own reductions"):
+       "state m: float = -inf, s: float = 0; lift m = x, s = 1;
+        merge m = max(a.m, b.m), s = a.s * exp(a.m - m) + b.s * exp(b.m - m); result m + log(s)".
+       Its lift reads x, y, i, components and params as a map does (no map with it). Read during
+       each call, as map (the contexts keep copies). */
+    const char *reduce;
     /* The layout (all zero: one array, one result). A map's i is then the
        index inside the row, column or segment, and so is argmin/argmax's. */
     pclr_layout layout;
@@ -280,6 +288,18 @@ typedef struct pclr_arg_result {
 typedef struct pclr_minmax_result { pclr_scalar min, max; } pclr_minmax_result;
 /* argmin and argmax in one pass: each as pclr_arg_result (ties: the smallest index; floats: the first NaN, in both) */
 typedef struct pclr_argminmax_result { pclr_arg_result min, max; } pclr_argminmax_result;
+/* op = PCLR_CUSTOM: one value per `result` expression, in the expression's type (type[k]: PCLR_INT
+   in value[k].i32, PCLR_UINT u32, PCLR_INT64 i64, PCLR_UINT64 u64, PCLR_FLOAT f32, PCLR_DOUBLE f64),
+   and the final state's fields (field[k] of state_type[k], in the state clause's order), which
+   pclr_combine merges. */
+#define PCLR_CUSTOM_MAX 8 /* fields of a state, and results */
+typedef struct pclr_custom_result {
+    pclr_scalar value[PCLR_CUSTOM_MAX];
+    pclr_scalar field[PCLR_CUSTOM_MAX];
+    pclr_type type[PCLR_CUSTOM_MAX];
+    pclr_type state_type[PCLR_CUSTOM_MAX];
+    int values, fields;
+} pclr_custom_result;
 typedef struct pclr_stats_result {
     uint64_t count;
     pclr_scalar sum;       /* of type pclr_sum_type */
@@ -342,6 +362,7 @@ PCLR_API pclr_result pclr_parse_layout(const char *s, pclr_layout *out);
 #define PCLR_MAP_MAX_LENGTH 1024
 #define PCLR_MAP_MAX_DEPTH 64
 #define PCLR_MAP_MAX_PARAMS 16
+#define PCLR_REDUCE_MAX_LENGTH 4096 /* a reduction's description */
 /* PCLR_OK when cfg's map, params, y_type and components go together (also
    when cfg has no map); else PCLR_ERR_INVALID_MAP (or the enum error) and a
    sentence that names the column, in why (cap bytes; may be NULL).
@@ -1455,7 +1476,7 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
 static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count",
-                                                           "prod", "and", "or", "xor", "any", "all", "argminmax"};
+                                                           "prod", "and", "or", "xor", "any", "all", "argminmax", "custom"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
 static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
@@ -1573,7 +1594,10 @@ PCLR_API pclr_type pclr_sum_type(pclr_type t, pclr_accumulate a) {
    type and counts modulo its width (x << 33 is x << 1 for a 32-bit x), and >> of
    a negative value fills with ones, the same on every backend. */
 enum { PCLR__MN_LIT, PCLR__MN_X, PCLR__MN_Y, PCLR__MN_I, PCLR__MN_PARAM, PCLR__MN_NEG, PCLR__MN_NOT, PCLR__MN_BIN,
-       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST, PCLR__MN_BNOT };
+       PCLR__MN_COND, PCLR__MN_CALL, PCLR__MN_CAST, PCLR__MN_BNOT, PCLR__MN_FIELD };
+/* a reduction's field (PCLR__MN_FIELD: op the field, v.u the state it is read from): the one being
+   assigned (a bare name), a (the earlier elements') or b (the later ones') */
+enum { PCLR__MS_SELF, PCLR__MS_A, PCLR__MS_B };
 /* the binary operators: arithmetic and bitwise (of the operands' type), then from PCLR__MB_LT on those whose
    value is an int (comparisons, && and ||) */
 enum { PCLR__MB_ADD, PCLR__MB_SUB, PCLR__MB_MUL, PCLR__MB_DIV, PCLR__MB_MOD, PCLR__MB_BAND, PCLR__MB_BOR, PCLR__MB_BXOR,
@@ -1601,6 +1625,12 @@ typedef struct pclr__mtree {
     int comps, params, uses_y, uses_double;
     pclr_type param[PCLR_MAP_MAX_PARAMS];
     char pname[PCLR_MAP_MAX_PARAMS][32];
+    /* a reduction (op custom; else fields = 0): its state's fields, each field's identity (a root),
+       lift's and merge's assignments in their order (field, root), the results' roots */
+    int fields, lifts, merges, results;
+    pclr_type ftype[PCLR_CUSTOM_MAX];
+    char fname[PCLR_CUSTOM_MAX][32];
+    short identity[PCLR_CUSTOM_MAX], lift[PCLR_CUSTOM_MAX][2], merge[PCLR_CUSTOM_MAX][2], result[PCLR_CUSTOM_MAX];
 } pclr__mtree;
 
 /* the type an element of t is read as (C's integer promotion; half as float) */
@@ -1633,6 +1663,8 @@ static const pclr__mfunc pclr__mfuncs[PCLR__MF_COUNT] = {
 static const char *const pclr__mtype_names[] = {"int", "uint", "long", "ulong", "float", "double"};
 static const pclr_type pclr__mtypes[] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
 
+/* What a reduction's clause may read (a map: x, y, i and the parameters). */
+enum { PCLR__MC_MAP, PCLR__MC_STATE, PCLR__MC_LIFT, PCLR__MC_MERGE, PCLR__MC_RESULT };
 typedef struct pclr__mparser {
     pclr__mtree *t;
     const char *s;
@@ -1640,6 +1672,8 @@ typedef struct pclr__mparser {
     char *why;
     size_t cap;
     pclr_result err;
+    int clause;        /* PCLR__MC_*: what a name may be */
+    unsigned assigned; /* the fields the clause has assigned so far (a bare name reads them) */
 } pclr__mparser;
 
 static int pclr__mrank(pclr_type t) {
@@ -1660,7 +1694,13 @@ static int pclr__merr(pclr__mparser *P, int col, const char *fmt, ...) {
     if (P->err != PCLR_OK) return -1;
     P->err = PCLR_ERR_INVALID_MAP;
     if (!P->why || !P->cap) return -1;
-    len = (size_t)snprintf(P->why, P->cap, "map, column %d: ", col);
+    if (P->clause == PCLR__MC_MAP) {
+        len = (size_t)snprintf(P->why, P->cap, "map, column %d: ", col);
+    } else { /* a description's lines */
+        int k, line = 1, start = 0;
+        for (k = 0; k + 1 < col && P->s[k]; ++k) if (P->s[k] == '\n') { ++line; start = k + 1; }
+        len = (size_t)snprintf(P->why, P->cap, "reduce, line %d, column %d: ", line, col - start);
+    }
     if (len < P->cap) {
         va_start(ap, fmt);
         vsnprintf(P->why + len, P->cap - len, fmt, ap);
@@ -1842,6 +1882,65 @@ static int pclr__mcall(pclr__mparser *P, const char *name, int len, int col) {
     return id;
 }
 
+/* the parameter called s[0..len), or -1 */
+static int pclr__mparam(const pclr__mtree *t, const char *s, int len) {
+    int k;
+    for (k = 0; k < t->params; ++k)
+        if ((int)strlen(t->pname[k]) == len && !strncmp(t->pname[k], s, (size_t)len)) return k;
+    return -1;
+}
+
+/* The named constants: inf, nan and the types' extremes, each of its type (-2: not one). */
+static int pclr__mconstant(pclr__mparser *P, const char *s, int len, int col) {
+    static const char *const names[] = {"inf", "nan", "INT_MIN", "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "FLT_MAX", "DBL_MAX"};
+    static const pclr_type types[] = {PCLR_FLOAT, PCLR_FLOAT, PCLR_INT, PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
+    const double inf = 1e300 * 1e300;
+    int k, id;
+    for (k = 0; k < 10; ++k)
+        if ((int)strlen(names[k]) == len && !strncmp(names[k], s, (size_t)len)) break;
+    if (k == 10) return -2;
+    if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, types[k], col)) < 0) return -1;
+    switch (k) {
+    case 0: P->t->node[id].v.d = inf; break;
+    case 1: P->t->node[id].v.d = inf - inf; break; /* (a quiet NaN; its sign is not kept) */
+    case 2: P->t->node[id].v.u = (uint64_t)(int64_t)INT32_MIN; break;
+    case 3: P->t->node[id].v.u = INT32_MAX; break;
+    case 4: P->t->node[id].v.u = UINT32_MAX; break;
+    case 5: P->t->node[id].v.u = (uint64_t)INT64_MIN; break;
+    case 6: P->t->node[id].v.u = INT64_MAX; break;
+    case 7: P->t->node[id].v.u = UINT64_MAX; break;
+    case 8: P->t->node[id].v.d = FLT_MAX; break;
+    default: P->t->node[id].v.d = DBL_MAX; break;
+    }
+    return id;
+}
+
+/* The field called s[0..len) of a reduction, alone (the clause's own, assigned already) or as a.f / b.f
+   in merge (-2: not a field's name). */
+static int pclr__mfield(pclr__mparser *P, const char *s, int len, int col) {
+    const pclr__mtree *t = P->t;
+    int side = PCLR__MS_SELF, f, id;
+    if (len == 1 && (s[0] == 'a' || s[0] == 'b') && P->s[P->pos] == '.') {
+        const char *q = P->s + P->pos + 1;
+        if (P->clause != PCLR__MC_MERGE) return pclr__merr(P, col, "%c.FIELD is read in merge only (a: the earlier elements' state, b: the later ones')", s[0]);
+        side = s[0] == 'a' ? PCLR__MS_A : PCLR__MS_B;
+        for (len = 0; pclr__mis_ident((unsigned char)q[len]); ++len) {}
+        s = q;
+        col = P->pos + 2;
+        P->pos += 1 + len;
+    }
+    for (f = 0; f < t->fields; ++f)
+        if ((int)strlen(t->fname[f]) == len && !strncmp(t->fname[f], s, (size_t)len)) break;
+    if (f == t->fields) return side == PCLR__MS_SELF ? -2 : pclr__merr(P, col, "'%.*s' is not a field of the state", len > 32 ? 32 : len, s);
+    if (P->clause == PCLR__MC_STATE) return pclr__merr(P, col, "an identity is a constant: it reads no field");
+    if (side == PCLR__MS_SELF && P->clause != PCLR__MC_RESULT && !(P->assigned >> f & 1))
+        return pclr__merr(P, col, "%s is not assigned yet in this clause (a bare field name reads the value assigned before it%s)", t->fname[f],
+                          P->clause == PCLR__MC_MERGE ? "; a.FIELD and b.FIELD read the two states" : "");
+    if ((id = pclr__mnew(P, PCLR__MN_FIELD, f, t->ftype[f], col)) < 0) return -1;
+    P->t->node[id].v.u = (uint64_t)side;
+    return id;
+}
+
 static int pclr__mprimary(pclr__mparser *P) {
     int col, id, len, k;
     const char *s;
@@ -1863,15 +1962,19 @@ static int pclr__mprimary(pclr__mparser *P) {
     }
     for (len = 0; pclr__mis_ident((unsigned char)s[len]); ++len) {}
     P->pos += len;
+    if ((id = pclr__mconstant(P, s, len, col)) != -2) return id;
+    if (P->clause != PCLR__MC_MAP && (id = pclr__mfield(P, s, len, col)) != -2) return id;
+    if (P->clause != PCLR__MC_MAP && P->clause != PCLR__MC_LIFT && ((len == 1 && strchr("xyi", s[0])) || pclr__mparam(P->t, s, len) >= 0))
+        return pclr__merr(P, col, "%.*s is an input: only lift reads the inputs and parameters", len > 32 ? 32 : len, s);
     if (len == 1 && (s[0] == 'x' || s[0] == 'y')) return pclr__minput(P, s[0] == 'y', col);
     if (len == 1 && s[0] == 'i') return pclr__mnew(P, PCLR__MN_I, 0, PCLR_UINT64, col);
-    for (k = 0; k < P->t->params; ++k)
-        if ((int)strlen(P->t->pname[k]) == len && !strncmp(P->t->pname[k], s, (size_t)len))
-            return pclr__mnew(P, PCLR__MN_PARAM, k, P->t->param[k], col);
+    if ((k = pclr__mparam(P->t, s, len)) >= 0) return pclr__mnew(P, PCLR__MN_PARAM, k, P->t->param[k], col);
     for (k = 0; k < PCLR__MF_COUNT; ++k)
         if ((int)strlen(pclr__mfuncs[k].name) == len && !strncmp(pclr__mfuncs[k].name, s, (size_t)len)) return pclr__mcall(P, s, len, col);
     for (k = 0; k < 6; ++k)
         if ((int)strlen(pclr__mtype_names[k]) == len && !strncmp(pclr__mtype_names[k], s, (size_t)len)) return pclr__mcall(P, s, len, col);
+    if (P->clause != PCLR__MC_MAP)
+        return pclr__merr(P, col, "unknown name '%.*s' (not a field, input, parameter, function, type or constant)", len > 32 ? 32 : len, s);
     return pclr__merr(P, col, "unknown name '%.*s' (the inputs are x, y and i; parameters are declared in params)", len > 32 ? 32 : len, s);
 }
 
@@ -1968,11 +2071,12 @@ static int pclr__mexpr(pclr__mparser *P) {
 /* Characters no expression has: said before parsing, with what they would have been. */
 static int pclr__mscan(pclr__mparser *P, const char *s, const char *what) {
     const char *in = strcmp(what, "params") ? "" : "params: ";
+    const int reduce = !strcmp(what, "the reduction"), most = reduce ? PCLR_REDUCE_MAX_LENGTH : PCLR_MAP_MAX_LENGTH;
     int k;
     for (k = 0; s[k]; ++k) {
         const unsigned char ch = (unsigned char)s[k];
-        if (k >= PCLR_MAP_MAX_LENGTH) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, PCLR_MAP_MAX_LENGTH);
-        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|^~?:(),", ch)) continue;
+        if (k >= most) return pclr__merr(P, k + 1, "%s is longer than %d characters", what, most);
+        if (pclr__mis_ident(ch) || strchr(" \t\r\n.+-*%<>=!&|^~?:(),", ch) || (reduce && ch == ';')) continue;
         if (ch == '/') {
             if (s[k + 1] == '/' || s[k + 1] == '*') return pclr__merr(P, k + 1, "%scomments are not allowed", in);
             continue;
@@ -2024,6 +2128,128 @@ static int pclr__mparams(pclr__mparser *P, const char *s) {
     }
 }
 
+/* The tree's depth (a chain of n operators is n deep): compilers limit nested parentheses. */
+static int pclr__mdepth_ok(pclr__mparser *P) {
+    const pclr__mtree *t = P->t;
+    unsigned char depth[PCLR_MAP_MAX_LENGTH];
+    int k, a;
+    for (k = 0; k < t->count; ++k) {
+        depth[k] = 1;
+        for (a = 0; a < t->node[k].n; ++a)
+            if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
+        if (depth[k] > PCLR_MAP_MAX_DEPTH + 1) /* a value is level 0 */
+            return pclr__merr(P, t->node[k].col, "the expression nests deeper than %d levels (a chain of n operators is n levels)", PCLR_MAP_MAX_DEPTH);
+    }
+    return 0;
+}
+
+/* The name at the parser's position, skipping blanks (its length; 0: none). */
+static int pclr__mname(pclr__mparser *P, const char **name) {
+    int len;
+    pclr__mskip(P);
+    *name = P->s + P->pos;
+    for (len = 0; pclr__mis_ident((unsigned char)(*name)[len]); ++len) {}
+    if (len && isdigit((unsigned char)(*name)[0])) return 0;
+    P->pos += len;
+    return len;
+}
+
+/* A new field's name: not an input, a, b, a function, a type, a constant, a clause's word, a parameter or
+   an earlier field. */
+static int pclr__mfield_name_ok(pclr__mparser *P, const char *s, int len, int col) {
+    static const char *const taken[] = {"x", "y", "i", "a", "b", "state", "lift", "merge", "result", "inf", "nan", "INT_MIN", "INT_MAX",
+                                        "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "FLT_MAX", "DBL_MAX"};
+    int k, ok = len > 0 && len < 32;
+    if (!len) return pclr__merr(P, col, "a field's name is expected here");
+    if (len >= 32) return pclr__merr(P, col, "a field's name is at most 31 characters");
+    for (k = 0; ok && k < (int)(sizeof taken / sizeof taken[0]); ++k) ok = !((int)strlen(taken[k]) == len && !strncmp(taken[k], s, (size_t)len));
+    for (k = 0; ok && k < PCLR__MF_COUNT; ++k) ok = !((int)strlen(pclr__mfuncs[k].name) == len && !strncmp(pclr__mfuncs[k].name, s, (size_t)len));
+    for (k = 0; ok && k < 6; ++k) ok = !((int)strlen(pclr__mtype_names[k]) == len && !strncmp(pclr__mtype_names[k], s, (size_t)len));
+    for (k = 0; ok && k < P->t->fields; ++k) ok = !((int)strlen(P->t->fname[k]) == len && !strncmp(P->t->fname[k], s, (size_t)len));
+    ok = ok && pclr__mparam(P->t, s, len) < 0;
+    return ok ? 0 : pclr__merr(P, col, "'%.*s' is taken (an input, a, b, a function, a type, a constant, a clause, a parameter or an earlier field)", len, s);
+}
+
+/* A reduction's description (op custom), its clauses apart by ';' or a line break (each starts with its
+   word): "state f: TYPE = IDENTITY, ..." first, then "lift f = EXPR, ...", "merge f = EXPR, ..." and
+   "result EXPR, ..." once each. Merge assigns every field; a field lift does not assign takes its identity. */
+static int pclr__reduce_clauses(pclr__mparser *P) {
+    static const char *const words[4] = {"state", "lift", "merge", "result"};
+    pclr__mtree *t = P->t;
+    unsigned seen = 0;
+    int k;
+    for (;;) {
+        const char *w;
+        int len, col, clause;
+        while (P->s[P->pos] == ' ' || P->s[P->pos] == '\t' || P->s[P->pos] == '\r' || P->s[P->pos] == '\n' || P->s[P->pos] == ';') ++P->pos;
+        if (!P->s[P->pos]) break;
+        col = P->pos + 1;
+        len = pclr__mname(P, &w);
+        for (clause = 0; clause < 4 && !((int)strlen(words[clause]) == len && !strncmp(words[clause], w, (size_t)len)); ++clause) {}
+        if (clause == 4) {
+            if (!len) return pclr__merr(P, col, "expected a clause: state, lift, merge or result (found '%c')", P->s[P->pos]);
+            return pclr__merr(P, col, "expected a clause: state, lift, merge or result (found '%.*s')", len > 32 ? 32 : len, w);
+        }
+        if (seen >> clause & 1) return pclr__merr(P, col, "a second %s clause", words[clause]);
+        if (clause && !(seen & 1)) return pclr__merr(P, col, "the state clause comes first: it declares the fields");
+        seen |= 1u << clause;
+        P->clause = PCLR__MC_STATE + clause;
+        P->assigned = 0;
+        do {
+            const char *name;
+            int f, root;
+            col = P->pos + 1;
+            if (clause == 3) { /* result */
+                if (t->results == PCLR_CUSTOM_MAX) return pclr__merr(P, col, "at most %d results", PCLR_CUSTOM_MAX);
+                if ((root = pclr__mexpr(P)) < 0) return -1;
+                t->result[t->results++] = (short)root;
+                continue;
+            }
+            pclr__mskip(P);
+            col = P->pos + 1;
+            len = pclr__mname(P, &name);
+            if (clause == 0) { /* f: TYPE = IDENTITY */
+                const char *ty;
+                int tl, j;
+                if (t->fields == PCLR_CUSTOM_MAX) return pclr__merr(P, col, "at most %d fields", PCLR_CUSTOM_MAX);
+                if (pclr__mfield_name_ok(P, name, len, col) < 0) return -1;
+                if (!pclr__maccept(P, ":")) return pclr__merr(P, P->pos + 1, "expected ':' and the field's type after its name");
+                pclr__mskip(P);
+                col = P->pos + 1;
+                tl = pclr__mname(P, &ty);
+                for (j = 0; j < 6 && !((int)strlen(pclr__mtype_names[j]) == tl && !strncmp(pclr__mtype_names[j], ty, (size_t)tl)); ++j) {}
+                if (j == 6) return pclr__merr(P, col, "a field's type is int, uint, long, ulong, float or double");
+                f = t->fields++;
+                memcpy(t->fname[f], name, (size_t)len);
+                t->fname[f][len] = '\0';
+                t->ftype[f] = pclr__mtypes[j];
+                if (t->ftype[f] == PCLR_DOUBLE) t->uses_double = 1;
+                if (!pclr__maccept(P, "=")) return pclr__merr(P, P->pos + 1, "expected '=' and the field's identity after its type");
+                if ((root = pclr__mexpr(P)) < 0) return -1;
+                t->identity[f] = (short)root;
+                continue;
+            }
+            for (f = 0; f < t->fields && !((int)strlen(t->fname[f]) == len && !strncmp(t->fname[f], name, (size_t)len)); ++f) {}
+            if (f == t->fields) return pclr__merr(P, col, len ? "'%.*s' is not a field of the state" : "a field's name is expected here%.*s", len, name);
+            if (P->assigned >> f & 1) return pclr__merr(P, col, "%s is assigned twice", t->fname[f]);
+            if (!pclr__maccept(P, "=")) return pclr__merr(P, P->pos + 1, "expected '=' after the field's name");
+            if ((root = pclr__mexpr(P)) < 0) return -1;
+            P->assigned |= 1u << f;
+            if (clause == 1) { t->lift[t->lifts][0] = (short)f; t->lift[t->lifts++][1] = (short)root; }
+            else { t->merge[t->merges][0] = (short)f; t->merge[t->merges++][1] = (short)root; }
+        } while (pclr__maccept(P, ","));
+        if (clause == 2)
+            for (k = 0; k < t->fields; ++k)
+                if (!(P->assigned >> k & 1)) return pclr__merr(P, P->pos + 1, "merge assigns every field: %s is missing", t->fname[k]);
+        pclr__mskip(P);
+        if (P->s[P->pos] && P->s[P->pos] != ';' && !pclr__mis_ident((unsigned char)P->s[P->pos]))
+            return pclr__merr(P, P->pos + 1, "unexpected '%c' after the %s clause", P->s[P->pos], words[clause]);
+    }
+    for (k = 0; k < 4; ++k)
+        if (!(seen >> k & 1)) return pclr__merr(P, P->pos + 1, "the description has no %s clause (state, lift, merge and result)", words[k]);
+    return 0;
+}
+
 /* Parses and checks cfg's map into *t (the caller's; about 24 KB). PCLR_OK
    for a config without a map (t->count = 0). */
 static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
@@ -2042,10 +2268,36 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
     t->y = c->y_type;
     t->comps = c->components ? c->components : 1;
     t->type = PCLR_TYPE_DEFAULT;
+    t->fields = t->lifts = t->merges = t->results = 0;
     if ((int)t->x < 0 || t->x >= PCLR_TYPE_COUNT_ || (int)t->y < 0 || t->y >= PCLR_TYPE_COUNT_ || (int)c->map_type < 0 ||
         c->map_type >= PCLR_TYPE_COUNT_) {
         if (why && cap) snprintf(why, cap, "type, y_type and map_type must be valid element types");
         return PCLR_ERR_INVALID_ENUM;
+    }
+    if (c->op == PCLR_CUSTOM || (c->reduce && c->reduce[0])) { /* a reduction's description: its lift is the map */
+        const char *no = c->op != PCLR_CUSTOM ? "reduce describes a reduction of op custom: set op to custom (or leave reduce empty)"
+                       : !c->reduce || !c->reduce[0] ? "op custom reduces as reduce describes: give the description"
+                       : has_map ? "a reduction's lift reads x, y, i and the parameters as a map does: write the map's expression in lift (no map)"
+                       : c->map_type ? "map_type belongs to a map: a reduction's fields have their own types" : NULL;
+        if (no) {
+            if (why && cap) snprintf(why, cap, "%s", no);
+            return PCLR_ERR_INVALID_MAP;
+        }
+        if (t->comps != 1 && t->comps != 2 && t->comps != 4) {
+            if (why && cap) snprintf(why, cap, "components must be 1, 2 or 4");
+            return PCLR_ERR_INVALID_MAP;
+        }
+        P.clause = PCLR__MC_STATE; /* (the sentences' places are lines and columns) */
+        P.s = c->reduce;
+        if (pclr__mscan(&P, c->reduce, "the reduction") < 0) return P.err;
+        P.clause = PCLR__MC_MAP;
+        if (c->params && pclr__mscan(&P, c->params, "params") < 0) return P.err;
+        if (pclr__mparams(&P, c->params) < 0) return P.err;
+        P.s = c->reduce;
+        if (pclr__reduce_clauses(&P) < 0 || pclr__mdepth_ok(&P) < 0) return P.err;
+        t->type = pclr__mpromote(t->x); /* (what the op's value type would be: no op reads it) */
+        if (t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
+        return PCLR_OK;
     }
     if (!has_map) {
         if (c->y_type || (c->params && c->params[0]) || c->map_type || (c->components && c->components != 1)) {
@@ -2073,20 +2325,7 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
         pclr__merr(&P, P.pos + 1, "unexpected '%c' after a whole expression", c->map[P.pos]);
         return P.err;
     }
-    { /* the tree's depth (a chain of n operators is n deep): compilers limit nested parentheses */
-        unsigned char depth[PCLR_MAP_MAX_LENGTH];
-        int k, a;
-        for (k = 0; k < t->count; ++k) {
-            depth[k] = 1;
-            for (a = 0; a < t->node[k].n; ++a)
-                if (depth[t->node[k].a[a]] + 1 > depth[k]) depth[k] = (unsigned char)(depth[t->node[k].a[a]] + 1);
-            if (depth[k] > PCLR_MAP_MAX_DEPTH + 1) { /* a value is level 0 */
-                pclr__merr(&P, t->node[k].col, "the expression nests deeper than %d levels (a chain of n operators is n levels)",
-                           PCLR_MAP_MAX_DEPTH);
-                return P.err;
-            }
-        }
-    }
+    if (pclr__mdepth_ok(&P) < 0) return P.err;
     t->type = c->map_type ? c->map_type : (pclr_type)t->node[t->root].type;
     if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
     return PCLR_OK;
@@ -2094,9 +2333,10 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
 #else /* PCLREDUCE_NO_MAP: a config without a map passes; any map field is refused */
 static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
     const int has_map = (c->map && c->map[0]) || c->y_type || (c->params && c->params[0]) || c->map_type ||
-                        (c->components && c->components != 1);
+                        (c->components && c->components != 1) || c->op == PCLR_CUSTOM || (c->reduce && c->reduce[0]);
     if (why && cap) why[0] = '\0';
     t->count = t->params = t->uses_y = t->uses_double = 0;
+    t->fields = t->lifts = t->merges = t->results = 0;
     t->root = -1;
     t->y = t->type = PCLR_TYPE_DEFAULT;
     if ((int)c->type < 0 || c->type >= PCLR_TYPE_COUNT_ || (int)c->y_type < 0 || c->y_type >= PCLR_TYPE_COUNT_ ||
@@ -2112,13 +2352,16 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
 }
 #endif /* PCLREDUCE_NO_MAP */
 
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap);
 PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
     pclr__mtree t;
+    pclr_result r;
     if (!cfg) {
         if (why && cap) snprintf(why, cap, "config pointer is NULL");
         return PCLR_ERR_NULL_POINTER;
     }
-    return pclr__map_parse(cfg, &t, why, cap);
+    r = pclr__map_parse(cfg, &t, why, cap);
+    return r == PCLR_OK && t.fields ? pclr__reduce_verify(&t, why, cap) : r; /* (a reduction: its merge checked too) */
 }
 
 /* ------------------------------------------------------------ the op's state  >>state
@@ -2127,7 +2370,7 @@ PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t ca
    declares it as a typedef (one field) or a struct (several); the host reads
    it back with the same offsets (natural alignment, as C, OpenCL C and CUDA
    lay out a struct) and finalizes it into the result. */
-typedef struct pclr__field { const char *name; pclr_type type; } pclr__field;
+typedef struct pclr__field { char name[40]; pclr_type type; } pclr__field;
 typedef struct pclr__layout {
     pclr_type value, sum, moment; /* the compute types: values, sums, stats' moments */
     pclr_type shift;              /* stats' shift: the value type for 64-bit integers, else the moment type */
@@ -2298,7 +2541,8 @@ static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr
     return NULL;
 }
 
-static int pclr__has_map(const pclr_config *c) { return c->map && c->map[0]; }
+/* A map, or a reduction's description, whose lift reads the inputs as a map does. */
+static int pclr__has_map(const pclr_config *c) { return (c->map && c->map[0]) || c->op == PCLR_CUSTOM; }
 
 /* The ops whose accumulator is chosen (cfg.accumulate): sums, stats' sum, products. */
 static int pclr__op_accumulates(pclr_op op) { return op == PCLR_SUM || op == PCLR_STATS || op == PCLR_PROD; }
@@ -2306,7 +2550,7 @@ static int pclr__op_accumulates(pclr_op op) { return op == PCLR_SUM || op == PCL
 /* The type a config reduces: its map's result type (a resolved config carries it in map_type), else the element type. */
 static pclr_type pclr__reduced(const pclr_config *c) {
     pclr__mtree t;
-    if (!pclr__has_map(c)) return c->type ? c->type : PCLR_FLOAT;
+    if (!pclr__has_map(c) || c->op == PCLR_CUSTOM) return c->type ? c->type : PCLR_FLOAT; /* (a reduction: its element type) */
     if (c->map_type) return c->map_type;
     return pclr__map_parse(c, &t, NULL, 0) == PCLR_OK ? t.type : PCLR_TYPE_DEFAULT;
 }
@@ -2332,9 +2576,21 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     l->shift = l->value == PCLR_INT64 || l->value == PCLR_UINT64 ? l->value : l->moment;
     d = pclr__op_def_of(c->op, c->accumulate, l->value);
     if (!d) d = pclr__op_def_of(PCLR_SUM, c->accumulate, l->value); /* (an unresolved op: as sum) */
-    for (i = 0; d && i < 8 && d->field[i].name; ++i) {
+    if (c->op == PCLR_CUSTOM) { /* a reduction's: as its description declares, each name after f_ (no
+                                   keyword of a kernel language is one); none: one uint, for sentences' sake */
+        pclr__mtree t;
+        i = 0;
+        if (pclr__map_parse(c, &t, NULL, 0) == PCLR_OK)
+            for (; i < t.fields; ++i) {
+                snprintf(l->field[i].name, sizeof l->field[i].name, "f_%s", t.fname[i]);
+                l->field[i].type = t.ftype[i];
+            }
+        if (!i) { strcpy(l->field[0].name, "f_"); l->field[0].type = PCLR_UINT; i = 1; }
+        d = NULL;
+    }
+    for (i = c->op == PCLR_CUSTOM ? i : 0; d && i < 8 && d->field[i].name; ++i) {
         const int role = d->field[i].role;
-        l->field[i].name = d->field[i].name;
+        strcpy(l->field[i].name, d->field[i].name);
         l->field[i].type = role == PCLR__R_VALUE ? l->value : role == PCLR__R_SUM ? l->sum : role == PCLR__R_MOMENT ? l->moment
                          : role == PCLR__R_SHIFT ? l->shift : role == PCLR__R_U32 ? PCLR_UINT : PCLR_UINT64;
     }
@@ -2416,7 +2672,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *in;
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats, count, prod, and, or, xor, any, all or argminmax"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats, count, prod, and, or, xor, any, all, argminmax or custom"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -2427,8 +2683,17 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     {
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
-        if (r != PCLR_OK) { *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : "the map is invalid (pclr_map_check says where)"; return r; }
-        if (t.root >= 0) {
+        if (r == PCLR_OK && t.fields) r = pclr__reduce_verify(&t, NULL, 0);
+        if (r != PCLR_OK) {
+            *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : c.op == PCLR_CUSTOM || (c.reduce && c.reduce[0])
+                 ? "the reduction's description is invalid (pclr_map_check says where, and why)" : "the map is invalid (pclr_map_check says where)";
+            return r;
+        }
+        if (t.fields) { /* a reduction: its lift reads elements as a map does */
+            c.components = t.comps;
+            if (c.components > 1 && !c.vector_width) c.vector_width = 1;
+            if (c.components > 1 && c.vector_width != 1) { *why = "elements of 2 or 4 components load one at a time: vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else if (t.root >= 0) {
             c.map_type = t.type;
             c.components = t.comps;
             if (c.components > 1 && !c.vector_width) c.vector_width = 1; /* a pixel is the load */
@@ -4060,7 +4325,7 @@ static void pclr__gen_group(pclr__gen *g, const pclr_config *c) {
                             "PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) {\n");
             if (l->count == 1) pclr__gen_shfl_field(g, "v", st);
             for (i = 0; l->count > 1 && i < l->count; ++i) {
-                char lv[32];
+                char lv[48];
                 snprintf(lv, sizeof lv, "v.%s", l->field[i].name);
                 pclr__gen_shfl_field(g, lv, l->field[i].type);
             }
@@ -5116,7 +5381,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, l->value);
     const int nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
     const int sequential = !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
-    char e[4000], lv[8][40];
+    char e[4000], lv[8][48];
     int i, k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op), pclr__op_accumulates(c->op) ? ", accumulate " : "",
                    pclr__op_accumulates(c->op) ? pclr_accumulate_name(c->accumulate) : "");
@@ -5215,7 +5480,7 @@ static void pclr__glsl_group(pclr__gen *g, const pclr_config *c) {
                         "    for (uint d = width / 2u; d > 0u; d >>= 1) {\n"
                         "        pclr_s o;\n");
         for (i = 0; i < l->count; ++i) {
-            char f[40];
+            char f[48];
             const pclr_type t = l->field[i].type;
             snprintf(f, sizeof f, "%s%s", l->count == 1 ? "" : ".", l->count == 1 ? "" : l->field[i].name);
             if (t == PCLR_DOUBLE) PCLR__GEN_PUTF(g, "        o%s = packDouble2x32(subgroupShuffleDown(unpackDouble2x32(v%s), d));\n", f, f);
@@ -6009,8 +6274,9 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
     c->map_type = cfg->map_type;
     c->y_type = cfg->y_type;
     c->components = cfg->components;
+    c->reduce = cfg->reduce;
     if ((r = pclr_config_resolve(c, c, NULL)) != PCLR_OK) return r;
-    if (pclr__has_map(c)) {
+    if (pclr__has_map(c) && c->op != PCLR_CUSTOM) { /* (a reduction's lift reads the inputs: it keeps them) */
         c->type = c->map_type;
         c->map = c->params = NULL;
         c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
@@ -6049,6 +6315,7 @@ PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
     case PCLR_STATS: return sizeof(pclr_stats_result);
     case PCLR_ARGMINMAX: return sizeof(pclr_argminmax_result);
     case PCLR_ANY: case PCLR_ALL: return sizeof(uint32_t);
+    case PCLR_CUSTOM: return sizeof(pclr_custom_result);
     default: return pclr_type_size(pclr__wrap_type(&c)); /* prod, and, or, xor */
     }
 }
@@ -6217,7 +6484,9 @@ typedef struct pclr__finalizer {
     size_t sum_bytes, value_bytes;  /* of the result's sum and values */
     int plain;                      /* a value's bytes are the result's (no narrowing of 8/16-bit ints) */
     int same;                       /* the state's bytes are the result's: a copy does */
+    pclr_config cfg;                /* op custom: its description's (the strings the caller keeps) */
 } pclr__finalizer;
+static void pclr__finalize_custom(const pclr__finalizer *f, size_t rs, const unsigned char *states, uint64_t count, void *results);
 
 PCLR__FN size_t pclr__field_at(const pclr__layout *l, const char *name) {
     const int k = pclr__field_index(l, name);
@@ -6230,6 +6499,7 @@ PCLR__FN void pclr__finalizer_init(pclr__finalizer *f, const pclr_config *cfg, c
     memset(f, 0, sizeof *f);
     f->op = op;
     f->l = *layout;
+    f->cfg = *cfg;
     f->vt = pclr__reduced(cfg);
     f->s = pclr__field_at(layout, "s");
     f->has_c = pclr__field_index(layout, "c") >= 0;
@@ -6264,6 +6534,7 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     const pclr__layout *l = &f->l;
     const unsigned char *st = (const unsigned char *)state;
     switch (f->op) {
+    case PCLR_CUSTOM: pclr__finalize_custom(f, sizeof(pclr_custom_result), st, 1, result); break;
     case PCLR_SUM: {
         pclr_scalar sum;
         memcpy(&sum, st + f->s, f->sum_bytes);
@@ -6364,6 +6635,10 @@ PCLR__FN void pclr__finalize_states(const pclr__finalizer *f, size_t rs, const u
     const size_t ss = f->l.size;
     unsigned char *out = (unsigned char *)results;
     uint64_t k;
+    if (f->op == PCLR_CUSTOM) {
+        pclr__finalize_custom(f, rs, states, count, results);
+        return;
+    }
     if (f->same && rs == ss) {
         if (count && (const void *)states != results) memmove(results, states, (size_t)(count * rs));
         return;
@@ -6426,6 +6701,7 @@ PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
     if (!out) return PCLR_ERR_NULL_POINTER;
     if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
+    if (c.op == PCLR_CUSTOM) return pclr_cpu_reduce_map(&c, NULL, NULL, 0, NULL, out); /* (no params: the identity reads none) */
     pclr__identity_state(&l, pclr__op_def_of(c.op, c.accumulate, l.value), state);
     return pclr__finalize(&c, &l, state, out);
 }
@@ -6508,6 +6784,7 @@ typedef struct pclr__meval {
     const unsigned char *x, *y; /* this element's bytes */
     uint64_t i;
     pclr__mval param[PCLR_MAP_MAX_PARAMS];
+    const pclr__mval *state[3]; /* a reduction's fields: the state being assigned, a and b (PCLR__MS_*) */
 } pclr__meval;
 
 static pclr__mval pclr__mread(const unsigned char *p, pclr_type t) {
@@ -6550,6 +6827,7 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
     }
     case PCLR__MN_I: r.u = V->i; return r;
     case PCLR__MN_PARAM: return V->param[m->op];
+    case PCLR__MN_FIELD: return V->state[m->v.u][m->op];
     case PCLR__MN_NEG:
         a = pclr__mev(V, m->a[0]);
         if (t == PCLR_FLOAT || t == PCLR_DOUBLE) r.d = -a.d;
@@ -6716,7 +6994,282 @@ static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, 
         else memcpy((char *)out + j * os, &v.u, 8);
     }
 }
+
+/* ---- a reduction of the user's (op custom) on the host: its lift, merge and results evaluated on states
+   of pclr__mvals (one per field, in its type), the CPU reference, the states' bytes, and the checks */
+static void pclr__meval_init(pclr__meval *V, const pclr__mtree *t, const double *params) {
+    int k;
+    memset(V, 0, sizeof *V);
+    V->t = t;
+    for (k = 0; k < t->params; ++k) {
+        pclr__mval p;
+        p.d = params ? params[k] : 0.0;
+        V->param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
+    }
+}
+static void pclr__ridentity(const pclr__mtree *t, pclr__mval *s) {
+    pclr__meval V;
+    int f;
+    pclr__meval_init(&V, t, NULL);
+    for (f = 0; f < t->fields; ++f) s[f] = pclr__mev_as(&V, t->identity[f], t->ftype[f]);
+}
+/* s = lift of the element V is at (the fields lift leaves: their identity, id) */
+static void pclr__rlift(pclr__meval *V, const pclr__mval *id, pclr__mval *s) {
+    const pclr__mtree *t = V->t;
+    int k;
+    memcpy(s, id, sizeof *s * (size_t)t->fields);
+    V->state[PCLR__MS_SELF] = s;
+    for (k = 0; k < t->lifts; ++k) s[t->lift[k][0]] = pclr__mev_as(V, t->lift[k][1], t->ftype[t->lift[k][0]]);
+}
+/* s = merge(a, b) (s may be a or b) */
+static void pclr__rmerge(const pclr__mtree *t, const pclr__mval *a, const pclr__mval *b, pclr__mval *s) {
+    pclr__meval V;
+    pclr__mval out[PCLR_CUSTOM_MAX];
+    int k;
+    memset(&V, 0, sizeof V);
+    V.t = t;
+    V.state[PCLR__MS_SELF] = out;
+    V.state[PCLR__MS_A] = a;
+    V.state[PCLR__MS_B] = b;
+    memset(out, 0, sizeof out);
+    for (k = 0; k < t->merges; ++k) out[t->merge[k][0]] = pclr__mev_as(&V, t->merge[k][1], t->ftype[t->merge[k][0]]);
+    memcpy(s, out, sizeof *s * (size_t)t->fields);
+}
+/* A value of type t (int, uint, long, ulong, float, double) as a pclr_scalar, and back. */
+static pclr_scalar pclr__rscalar(pclr__mval v, pclr_type t) {
+    pclr_scalar r;
+    memset(&r, 0, sizeof r);
+    if (t == PCLR_FLOAT) r.f32 = (float)v.d;
+    else if (t == PCLR_DOUBLE) r.f64 = v.d;
+    else if (t == PCLR_INT || t == PCLR_UINT) r.u32 = (uint32_t)v.u;
+    else r.u64 = v.u;
+    return r;
+}
+static pclr__mval pclr__rvalue(const pclr_scalar *v, pclr_type t) {
+    pclr__mval r;
+    r.u = 0;
+    if (t == PCLR_FLOAT) r.d = v->f32;
+    else if (t == PCLR_DOUBLE) r.d = v->f64;
+    else if (t == PCLR_INT) r.i = v->i32;
+    else if (t == PCLR_UINT) r.u = v->u32;
+    else r.u = v->u64;
+    return r;
+}
+/* The result of final state s: its results' values and its fields. */
+static void pclr__rresult(const pclr__mtree *t, const pclr__mval *s, pclr_custom_result *out) {
+    pclr__meval V;
+    int k;
+    memset(out, 0, sizeof *out);
+    memset(&V, 0, sizeof V);
+    V.t = t;
+    V.state[PCLR__MS_SELF] = s;
+    out->values = t->results;
+    out->fields = t->fields;
+    for (k = 0; k < t->results; ++k) {
+        const pclr_type rt = (pclr_type)t->node[t->result[k]].type;
+        out->type[k] = rt;
+        out->value[k] = pclr__rscalar(pclr__mev(&V, t->result[k]), rt);
+    }
+    for (k = 0; k < t->fields; ++k) {
+        out->state_type[k] = t->ftype[k];
+        out->field[k] = pclr__rscalar(s[k], t->ftype[k]);
+    }
+}
+/* The CPU reference: lift each element, merged into the state in index order. */
+static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {
+    const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
+    pclr__mval id[PCLR_CUSTOM_MAX], acc[PCLR_CUSTOM_MAX], e[PCLR_CUSTOM_MAX];
+    pclr__meval V;
+    uint64_t j;
+    pclr__meval_init(&V, t, params);
+    pclr__ridentity(t, id);
+    memcpy(acc, id, sizeof acc);
+    for (j = 0; j < n; ++j) {
+        V.x = (const unsigned char *)x + j * xs;
+        V.y = y ? (const unsigned char *)y + j * ys : NULL;
+        V.i = j;
+        pclr__rlift(&V, id, e);
+        pclr__rmerge(t, acc, e, acc);
+    }
+    pclr__rresult(t, acc, out);
+}
+
+/* Whether two values of type t are the same: integers bit for bit; floats within a few roundings
+   (merge(identity, s) may compute s again: a mean's s * n / n), NaN as NaN. */
+static int pclr__rsame(pclr__mval a, pclr__mval b, pclr_type t) {
+    double tol;
+    if (pclr__mis_int(t)) return a.u == b.u;
+    if (a.d != a.d || b.d != b.d) return a.d != a.d && b.d != b.d;
+    if (a.d == b.d) return 1;
+    if (a.d - a.d != 0 || b.d - b.d != 0) return 0; /* (an infinity: only itself) */
+    tol = (t == PCLR_FLOAT ? 1e-5 : 1e-13) * (fabs(a.d) > fabs(b.d) ? fabs(a.d) : fabs(b.d));
+    return fabs(a.d - b.d) <= tol;
+}
+/* "{m: 1.5, s: 2}" into buf */
+static void pclr__rstate_text(const pclr__mtree *t, const pclr__mval *s, char *buf, size_t cap) {
+    size_t len = 0;
+    int k;
+    pclr__appendf(buf, cap, &len, "{");
+    for (k = 0; k < t->fields; ++k) {
+        const pclr_type ft = t->ftype[k];
+        pclr__appendf(buf, cap, &len, "%s%s: ", k ? ", " : "", t->fname[k]);
+        if (ft == PCLR_FLOAT || ft == PCLR_DOUBLE) pclr__appendf(buf, cap, &len, ft == PCLR_FLOAT ? "%.9g" : "%.17g", s[k].d);
+        else if (pclr__mis_signed(ft)) pclr__appendf(buf, cap, &len, "%lld", (long long)s[k].i);
+        else pclr__appendf(buf, cap, &len, "%llu", (unsigned long long)s[k].u);
+    }
+    pclr__appendf(buf, cap, &len, "}");
+}
+static int pclr__rstates_same(const pclr__mtree *t, const pclr__mval *a, const pclr__mval *b) {
+    int k;
+    for (k = 0; k < t->fields; ++k) if (!pclr__rsame(a[k], b[k], t->ftype[k])) return 0;
+    return 1;
+}
+
+static uint64_t pclr__xorshift(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* The checks before a reduction builds, on the CPU evaluator: its identity is neutral for merge (on both
+   sides), and a merge of integer fields only is associative, over states lifted from random elements
+   (and random parameters) and merges of them. A failure: PCLR_ERR_INVALID_MAP and the counterexample. */
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
+    enum { STATES = 256 };
+    pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * STATES);
+    pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
+    unsigned char xb[32], yb[32];
+    double params[PCLR_MAP_MAX_PARAMS];
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    pclr__meval V;
+    int k, j, ints = 1;
+    char a[400], b[400], c[400];
+    if (!st) {
+        if (why && cap) snprintf(why, cap, "out of host memory for the reduction's checks");
+        return PCLR_ERR_OUT_OF_MEMORY;
+    }
+#define PCLR__RAND() pclr__xorshift(&rng)
+    for (k = 0; k < t->fields; ++k) ints &= pclr__mis_int(t->ftype[k]);
+    pclr__ridentity(t, id);
+    for (k = 0; k < STATES; ++k) {
+        if (k % 32 == 0) { /* new parameters now and then: a threshold's both sides */
+            for (j = 0; j < t->params; ++j) params[j] = (double)(int64_t)(PCLR__RAND() % 2001) / 100.0 - 10.0;
+            pclr__meval_init(&V, t, params);
+        }
+        if (k >= STATES / 2) { /* merges of lifted ones */
+            const uint64_t p = PCLR__RAND() % (STATES / 2), q = PCLR__RAND() % (STATES / 2);
+            pclr__rmerge(t, st[p], st[q], st[k]);
+            continue;
+        }
+        for (j = 0; j < 2; ++j) { /* an element: floats in [-10, 10], integers any bits */
+            const pclr_type et = j ? t->y : t->x;
+            unsigned char *p = j ? yb : xb;
+            int q;
+            if (!et) continue;
+            for (q = 0; q < t->comps; ++q) {
+                const uint64_t r = PCLR__RAND();
+                const double d = (double)(int64_t)(r % 2000001) / 100000.0 - 10.0;
+                const size_t es = pclr_type_size(et);
+                if (et == PCLR_FLOAT) { const float f = (float)d; memcpy(p + q * es, &f, 4); }
+                else if (et == PCLR_DOUBLE) memcpy(p + q * es, &d, 8);
+                else if (et == PCLR_HALF) { const uint16_t h = (uint16_t)(0x3c00u + (r % 0x800u) - 0x400u) | (uint16_t)(r >> 40 & 0x8000u); memcpy(p + q * es, &h, 2); }
+                else memcpy(p + q * es, &r, es);
+            }
+        }
+        V.x = xb;
+        V.y = t->y ? yb : NULL;
+        V.i = PCLR__RAND() % 1000000u;
+        pclr__rlift(&V, id, st[k]);
+    }
+    for (k = 0; k < STATES; ++k) {
+        pclr__rmerge(t, id, st[k], m1);
+        pclr__rmerge(t, st[k], id, m2);
+        if (!pclr__rstates_same(t, m1, st[k]) || !pclr__rstates_same(t, m2, st[k])) {
+            const int left = !pclr__rstates_same(t, m1, st[k]);
+            pclr__rstate_text(t, st[k], a, sizeof a);
+            pclr__rstate_text(t, left ? m1 : m2, b, sizeof b);
+            if (why && cap) snprintf(why, cap, "reduce: the identity is not neutral for merge: for s = %s, merge(%s) = %s", a,
+                                     left ? "identity, s" : "s, identity", b);
+            free(st);
+            return PCLR_ERR_INVALID_MAP;
+        }
+    }
+    for (k = 0; ints && k < STATES; ++k) {
+        const uint64_t qk = PCLR__RAND() % STATES, rk = PCLR__RAND() % STATES;
+        const pclr__mval *p = st[k], *q = st[qk], *r = st[rk];
+        pclr__rmerge(t, p, q, m1);
+        pclr__rmerge(t, m1, r, m1);
+        pclr__rmerge(t, q, r, m2);
+        pclr__rmerge(t, p, m2, m2);
+        if (!pclr__rstates_same(t, m1, m2)) {
+            pclr__rstate_text(t, p, a, sizeof a);
+            pclr__rstate_text(t, q, b, sizeof b);
+            pclr__rstate_text(t, r, c, sizeof c);
+            if (why && cap) {
+                size_t len = 0;
+                pclr__appendf(why, cap, &len, "reduce: an integer merge must be associative: for p = %s, q = %s, r = %s, merge(merge(p, q), r) = ", a, b, c);
+                pclr__rstate_text(t, m1, a, sizeof a);
+                pclr__rstate_text(t, m2, b, sizeof b);
+                pclr__appendf(why, cap, &len, "%s but merge(p, merge(q, r)) = %s", a, b);
+            }
+            free(st);
+            return PCLR_ERR_INVALID_MAP;
+        }
+    }
+#undef PCLR__RAND
+    free(st);
+    return PCLR_OK;
+}
+
+/* A reduction's states (op custom) into their results, the description parsed once. */
+static void pclr__finalize_custom(const pclr__finalizer *f, size_t rs, const unsigned char *states, uint64_t count, void *results) {
+    pclr__mtree t;
+    pclr__mval s[PCLR_CUSTOM_MAX];
+    pclr_custom_result r;
+    uint64_t k;
+    int j;
+    if (pclr__map_parse(&f->cfg, &t, NULL, 0) != PCLR_OK) return; /* (resolved: it parses) */
+    for (k = 0; k < count; ++k) {
+        for (j = 0; j < t.fields; ++j) s[j] = pclr__mread(states + k * f->l.size + f->l.offset[j], t.ftype[j]);
+        pclr__rresult(&t, s, &r);
+        memcpy((unsigned char *)results + k * rs, &r, sizeof r);
+    }
+}
+
+/* pclr_combine's: the two results' states merged, the results computed from the merged state. */
+static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_result *a, const pclr_custom_result *b, pclr_custom_result *out) {
+    pclr__mtree *t = (pclr__mtree *)malloc(sizeof *t);
+    pclr__mval x[PCLR_CUSTOM_MAX], y[PCLR_CUSTOM_MAX];
+    pclr_result r;
+    int k;
+    if (!t) return PCLR_ERR_OUT_OF_MEMORY;
+    if ((r = pclr__map_parse(c, t, NULL, 0)) == PCLR_OK) {
+        for (k = 0; k < t->fields; ++k) {
+            x[k] = pclr__rvalue(&a->field[k], t->ftype[k]);
+            y[k] = pclr__rvalue(&b->field[k], t->ftype[k]);
+        }
+        pclr__rmerge(t, x, y, x);
+        pclr__rresult(t, x, out);
+    }
+    free(t);
+    return r;
+}
 #else /* PCLREDUCE_NO_MAP: never called (pclr__map_parse refuses every map) */
+static void pclr__finalize_custom(const pclr__finalizer *f, size_t rs, const unsigned char *states, uint64_t count, void *results) {
+    (void)f; (void)rs; (void)states; (void)count; (void)results;
+}
+static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {
+    (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
+}
+static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_result *a, const pclr_custom_result *b, pclr_custom_result *out) {
+    (void)c; (void)a; (void)b; (void)out;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
+    (void)t; (void)why; (void)cap;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
 static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
 }
@@ -7505,9 +8058,16 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     /* the mapped values, then the reference reduction of them */
     if (n > SIZE_MAX / 8) return PCLR_ERR_SIZE_OVERFLOW;
     if (!(t = (pclr__mtree *)malloc(sizeof *t))) return PCLR_ERR_OUT_OF_MEMORY;
-    if ((r = pclr__map_parse(cfg, t, NULL, 0)) != PCLR_OK || (t->y && !y && n > 0) || (t->params && !params)) {
+    if ((r = pclr__map_parse(cfg, t, NULL, 0)) != PCLR_OK || (t->y && !y && n > 0) || (t->params && !params && (n > 0 || !t->fields))) {
         free(t);
         return r != PCLR_OK ? r : PCLR_ERR_NULL_POINTER;
+    }
+    if (c.op == PCLR_CUSTOM) { /* a reduction's: lift and merge, element by element */
+        pclr_custom_result res;
+        pclr__rreduce(t, x, y, n, params, &res);
+        memcpy(result, &res, sizeof res);
+        free(t);
+        return PCLR_OK;
     }
     if (!(mapped = malloc(n ? (size_t)n * pclr_type_size(t->type) : 1))) {
         free(t);
@@ -7604,6 +8164,13 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
     st = pclr_sum_type(c.type, c.accumulate);
     size = pclr_result_size(&c);
     switch (c.op) {
+    case PCLR_CUSTOM: { /* (b_first_index: a lift's i counts from each part's first element) */
+        pclr_custom_result x, y;
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if ((r = pclr__combine_custom(&c, &x, &y, &x)) == PCLR_OK) memcpy(out, &x, sizeof x);
+        return r;
+    }
     case PCLR_SUM: case PCLR_MIN: case PCLR_MAX: case PCLR_COUNT: {
         pclr_scalar x, y;
         memset(&x, 0, sizeof x);

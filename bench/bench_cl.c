@@ -409,7 +409,7 @@ static void run_sweep(bench *b, int anchor) {
         if (t == PCLR_DOUBLE && !pclr_cl_get_features(b->pc)->fp64) { printf("# skip double: the device has no fp64\n"); continue; }
         nsizes = bench_sizes(&b->o, t, sizes, 40);
         fill_pool(b, t);
-        for (oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+        for (oi = 1; oi < PCLR_CUSTOM; ++oi) {
             pclr_op op = (pclr_op)oi;
             int usable[BENCH_MAX_TUNED + 3];
             if (!b->o.ops[op]) continue;
@@ -472,7 +472,7 @@ static void run_study(bench *b) {
     impl im;
     FILE *csv;
     for (i = PCLR_TYPE_COUNT_ - 1; i >= 1; --i) if (b->o.types[i]) t = (pclr_type)i; /* the first selected */
-    for (i = PCLR_OP_COUNT_ - 1; i >= 1; --i) if (b->o.ops[i]) op = (pclr_op)i;
+    for (i = PCLR_CUSTOM - 1; i >= 1; --i) if (b->o.ops[i]) op = (pclr_op)i;
     while (n * pclr_type_size(t) > b->pool_bytes) n >>= 1;
     facts.compute_units = ft->compute_units;
     facts.max_group_size = ft->max_group_size;
@@ -633,7 +633,7 @@ static void run_vocab(bench *b, int cpu) {
         static vocab_cfg cfgs[VOCAB_MAX_CFGS];
         if (!b->o.types[t]) continue;
         nsizes = bench_vocab_sizes(&b->o, t, sizes, 40);
-        for (oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+        for (oi = 1; oi < PCLR_CUSTOM; ++oi) {
             if (!b->o.ops[oi]) continue;
             for (ai = 1; ai < PCLR_ACCUMULATE_COUNT_ && ncfg < VOCAB_MAX_CFGS; ++ai) {
                 pclr_op op = (pclr_op)oi;

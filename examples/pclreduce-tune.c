@@ -78,7 +78,7 @@ static int parse(int argc, char **argv, tune_args *a) {
     memset(a, 0, sizeof *a);
     a->platform = a->device = -1;
     for (k = 1; k < PCLR_TYPE_COUNT_; ++k) a->types[k] = 1;
-    for (k = 1; k < PCLR_OP_COUNT_; ++k) a->ops[k] = 1;
+    for (k = 1; k < PCLR_CUSTOM; ++k) a->ops[k] = 1;
     for (i = 1; i < argc; ++i) {
         const char *f = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long x;
@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
     if (rc == 0 && a.layout)
         printf("# %lld x %lld, reduced along each %s\n", a.rows, a.cols, a.layout == PCLR_LAYOUT_ROWS ? "row" : "column");
     for (t = 1; rc == 0 && t < PCLR_TYPE_COUNT_; ++t) {
-        for (o = 1; rc == 0 && o < PCLR_OP_COUNT_; ++o) {
+        for (o = 1; rc == 0 && o < PCLR_CUSTOM; ++o) {
             const double start = now_s();
             if (!a.types[t] || !a.ops[o]) continue;
             r = pclr_tune(ctx, (pclr_type)t, (pclr_op)o, &opt, found, PCLR_TUNE_CLASSES, &count);

@@ -556,7 +556,7 @@ static void test_combine(uint64_t seed) {
     int op, acc, refused = 0, combined = 0;
     if (!data) { CHECK(0, "malloc"); return; }
     for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti)
-        for (op = PCLR_SUM; op < PCLR_OP_COUNT_; ++op)
+        for (op = PCLR_SUM; op < PCLR_CUSTOM; ++op)
             for (acc = PCLR_NATIVE; acc < PCLR_ACCUMULATE_COUNT_; ++acc) {
                 pclr_config c;
                 size_t si;
@@ -646,7 +646,7 @@ static void test_finalize_states(uint64_t seed) {
     int t, o, a, bad = 0, pairs = 0;
     uint64_t k, st = seed ^ 0xf1a1;
     for (t = 1; t < PCLR_TYPE_COUNT_; ++t)
-        for (o = 1; o < PCLR_OP_COUNT_; ++o)
+        for (o = 1; o < PCLR_CUSTOM; ++o)
             for (a = 1; a < PCLR_ACCUMULATE_COUNT_; ++a) {
                 pclr_config c;
                 pclr__layout l;

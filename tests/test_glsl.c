@@ -67,7 +67,7 @@ int main(void) {
     }
     if (!mkdtemp(g_dir)) return CHECK(0, "mkdtemp"), pclr_test_summary("test_glsl");
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o)
             for (a = PCLR_NATIVE; a <= PCLR_COMPENSATED; ++a)
                 for (v = 0; v < 4; ++v)
                     for (f = 0; f < 3; ++f) {
@@ -87,7 +87,7 @@ int main(void) {
                         compile(&c, what);
                     }
     for (i = 0; i < sizeof maps / sizeof maps[0]; ++i)
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; o += 3) {
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; o += 3) {
             memset(&c, 0, sizeof c);
             c.backend = PCLR_VULKAN;
             c.type = maps[i].x;

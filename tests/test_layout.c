@@ -317,7 +317,7 @@ static void backend_checks(pclr_context *ctx, uint64_t seed) {
                 n = most;
                 pclr_buffer_write(ctx, ob, 0, offsets, (size_t)(c.rows + 1) * 8);
             }
-            for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+            for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) {
                 if ((type != PCLR_FLOAT && type != PCLR_INT) && o != PCLR_SUM && o != PCLR_ARGMAX) continue;
                 if (type == PCLR_FLOAT && (o == PCLR_AND || o == PCLR_OR || o == PCLR_XOR)) continue; /* (integers only: refused) */
                 /* CI (PoCL compiles every kernel, seconds each): float sums on every shape, every other

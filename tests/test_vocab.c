@@ -545,7 +545,7 @@ static void select_triples(uint64_t seed, int all) {
     memset(g_selected, 0, sizeof g_selected);
     g_sampled = !all;
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o)
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a)
                 g_selected[t][o][a] = all && (a == PCLR_NATIVE || accumulates((pclr_op)o)) &&
                                       !(a == PCLR_COMPENSATED && !is_float((pclr_type)t));
@@ -576,7 +576,7 @@ static void select_triples(uint64_t seed, int all) {
         }
     printf("sampled (type, op, accumulator):");
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o)
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a)
                 if (g_selected[t][o][a]) printf(" %s/%s/%s", pclr_type_name((pclr_type)t), pclr_op_name((pclr_op)o), pclr_accumulate_name((pclr_accumulate)a));
     printf("\n");
@@ -605,7 +605,7 @@ static void matrix(pclr_context *ctx, uint64_t seed) {
         const long before_pass = pclr_test_passed, before_fail = pclr_test_failed, before_cfg = g_configs;
         int any = 0;
         double t1 = now_s();
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) /* compensated integer sums are refused, and must be */
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) /* compensated integer sums are refused, and must be */
             if (accumulates((pclr_op)o) && !is_float(type)) {
                 pclr_config c, out;
                 const char *why = NULL;
@@ -620,7 +620,7 @@ static void matrix(pclr_context *ctx, uint64_t seed) {
                 report(pclr_sum_type(type, PCLR_COMPENSATED) == PCLR_TYPE_DEFAULT, "pclr_sum_type(%s, compensated) is none",
                        pclr_type_name(type));
             }
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o)
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a) any |= g_selected[t][o][a];
         if (!any) continue;
         pclr_args_fill_random(type, b.rnd_host, most, pclr_test_rand(&st));
@@ -628,7 +628,7 @@ static void matrix(pclr_context *ctx, uint64_t seed) {
             report(0, "upload %s: %s", pclr_type_name(type), pclr_last_error(ctx));
             continue;
         }
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o)
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o)
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a) {
                 pclr_config c;
                 if (!g_selected[t][o][a]) continue;
@@ -648,7 +648,7 @@ static void matrix(pclr_context *ctx, uint64_t seed) {
                 }
             }
         /* knob sets: all of them in full mode; two per op on GPUs (one quick); a few in all on a sampled device */
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) {
             const int per_op = g_full ? (int)COUNT(knob_sets) : g_quick ? 1 : 2;
             int j;
             if (g_sampled) {
@@ -950,7 +950,7 @@ static void api_tables(void) {
             else want = !is_float(ty) ? PCLR_TYPE_DEFAULT : ty == PCLR_DOUBLE ? PCLR_DOUBLE : PCLR_FLOAT;
             report(st == want, "pclr_sum_type(%s, %s) = %s, want %s", pclr_type_name(ty), pclr_accumulate_name((pclr_accumulate)a),
                    pclr_type_name(st), pclr_type_name(want));
-            for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+            for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) {
                 pclr_config c;
                 size_t want_size = 0, got;
                 memset(&c, 0, sizeof c);

@@ -111,7 +111,7 @@ int main(void) {
     }
     compile_macro_forms();
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t)
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) {
             const int sums = o == PCLR_SUM || o == PCLR_STATS || o == PCLR_PROD;
             for (a = PCLR_NATIVE; a < PCLR_ACCUMULATE_COUNT_; ++a) {
                 if (!sums && a != PCLR_NATIVE) continue; /* resolve makes them native: the same kernel */

@@ -216,7 +216,7 @@ static void test_matrix(void) {
     for (t = PCLR_UINT; t < PCLR_TYPE_COUNT_; ++t) {
         if (!type_ok((pclr_type)t)) { SKIP("%s: no shaderFloat64", pclr_type_name((pclr_type)t)); continue; }
         upload((pclr_type)t, g_seed + (uint64_t)t, 0);
-        for (o = PCLR_SUM; o < PCLR_OP_COUNT_; ++o) {
+        for (o = PCLR_SUM; o < PCLR_CUSTOM; ++o) {
             if (pclr__is_float((pclr_type)t) && (o == PCLR_PROD || o == PCLR_PROD + 1)) upload((pclr_type)t, g_seed + (uint64_t)t, o == PCLR_PROD);
             for (a = PCLR_NATIVE; a <= PCLR_COMPENSATED; ++a) {
                 pclr_config c, r;
