@@ -64,7 +64,10 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
 /* A map's flags: --map EXPR, --param [TYPE:]NAME=VALUE (repeatable; TYPE
    int, uint, long, ulong, float or double, else int for an integer VALUE that
    fits an int, long for a larger one, float otherwise; integers beyond 2^53
-   are refused: values pass as doubles), --components 2|4 and --type2 T (y's element type). */
+   are refused: values pass as doubles), --components 2|4 and --type2 T (y's element type).
+   --reduce TEXT: a reduction of the user's (op custom, cfg.reduce; README "Your own
+   reductions"), whose lift takes --param, --components and --type2 as a map does;
+   pclr_args_finish_map then sets the op. */
 typedef struct pclr_args_map {
     char params[PCLR_MAP_MAX_PARAMS * 48]; /* the declaration the --param flags make */
     double values[PCLR_MAP_MAX_PARAMS];    /* their values, in order */
@@ -74,13 +77,16 @@ typedef struct pclr_args_map {
 /* Like pclr_args_parse_knob, for the map's flags. */
 static inline int pclr_args_parse_map(int argc, char **argv, int i, pclr_config *cfg, pclr_args_map *m, FILE *err, const char *prog) {
     const char *flag = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(flag, "--map") && strcmp(flag, "--param") && strcmp(flag, "--components") && strcmp(flag, "--type2")) return 0;
+    if (strcmp(flag, "--map") && strcmp(flag, "--reduce") && strcmp(flag, "--param") && strcmp(flag, "--components") && strcmp(flag, "--type2"))
+        return 0;
     if (!val) {
         fprintf(err, "%s: %s needs a value\n", prog, flag);
         return -1;
     }
     if (!strcmp(flag, "--map")) {
         cfg->map = val;
+    } else if (!strcmp(flag, "--reduce")) {
+        cfg->reduce = val;
     } else if (!strcmp(flag, "--type2")) {
         if (pclr_parse_type(val, &cfg->y_type) != PCLR_OK) { fprintf(err, "%s: unknown value '%s' for --type2\n", prog, val); return -1; }
     } else if (!strcmp(flag, "--components")) {
@@ -117,6 +123,31 @@ static inline int pclr_args_parse_map(int argc, char **argv, int i, pclr_config 
         cfg->params = m->params;
     }
     return 2;
+}
+
+/* After the flags: --reduce makes the op custom (an explicit --op other than custom with it, --op
+   custom without it, and --map with it are refused). 0, or -1 after printing why. */
+static inline int pclr_args_finish_map(pclr_config *cfg, FILE *err, const char *prog) {
+    const int has_reduce = cfg->reduce && cfg->reduce[0];
+    if (cfg->reduce && !has_reduce) {
+        fprintf(err, "%s: --reduce needs a description (state ...; lift ...; merge ...; result ...)\n", prog);
+        return -1;
+    }
+    if (has_reduce && cfg->op != PCLR_OP_DEFAULT && cfg->op != PCLR_CUSTOM) {
+        fprintf(err, "%s: --reduce describes a reduction of op custom: leave --op out (or give --op custom), not --op %s\n", prog,
+                pclr_op_name(cfg->op));
+        return -1;
+    }
+    if (has_reduce && cfg->map) {
+        fprintf(err, "%s: --map and --reduce do not go together: write the map's expression in the description's lift\n", prog);
+        return -1;
+    }
+    if (!has_reduce && cfg->op == PCLR_CUSTOM) {
+        fprintf(err, "%s: --op custom reduces as --reduce TEXT describes: give --reduce\n", prog);
+        return -1;
+    }
+    if (has_reduce) cfg->op = PCLR_CUSTOM;
+    return 0;
 }
 
 /* The whole of a file a tool was given, malloc'd, its size in *len; "-" reads standard input to
@@ -301,7 +332,8 @@ static inline void pclr_args_format_value(pclr_type type, const void *v, char *b
    argmax: "VALUE at INDEX"; minmax: "min=A max=B"; stats: "count=N sum=S
    min=A max=B mean=M var=V" (mean and var %.9g for half and float elements,
    %.17g otherwise); prod, and, or, xor, any, all: VALUE; argminmax:
-   "min=A at I max=B at J". */
+   "min=A at I max=B at J"; custom: the values of its result expressions, one
+   space apart, each in its own type ("V1 V2 ..."). */
 static inline void pclr_args_format_result(const pclr_config *cfg, const void *result, char *buf, size_t cap) {
     const pclr_type et = pclr_reduced_type(cfg); /* a map's values */
     const pclr_type vt = pclr_value_type(et), st = pclr_sum_type(et, cfg->accumulate);
@@ -313,6 +345,17 @@ static inline void pclr_args_format_result(const pclr_config *cfg, const void *r
     case PCLR_ANY: case PCLR_ALL: pclr_args_format_value(PCLR_UINT, result, buf, cap); break;
     case PCLR_AND: case PCLR_OR: case PCLR_XOR: pclr_args_format_value(et, result, buf, cap); break;
     case PCLR_PROD: pclr_args_format_value(cfg->accumulate == PCLR_WIDE ? pclr_sum_type(et, PCLR_WIDE) : vt, result, buf, cap); break;
+    case PCLR_CUSTOM: {
+        const pclr_custom_result *r = (const pclr_custom_result *)result;
+        size_t len = 0;
+        int k;
+        if (cap) buf[0] = '\0';
+        for (k = 0; k < r->values && k < PCLR_CUSTOM_MAX && len < cap; ++k) {
+            pclr_args_format_value(r->type[k], &r->value[k], a, sizeof a);
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", k ? " " : "", a);
+        }
+        break;
+    }
     case PCLR_ARGMINMAX: {
         const pclr_argminmax_result *r = (const pclr_argminmax_result *)result;
         pclr_args_format_value(vt, &r->min.value, a, sizeof a);

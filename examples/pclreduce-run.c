@@ -18,7 +18,7 @@
    each knob came from (flag, tuned, default).
    Types: uint8 int8 uint16 int16 uint int uint64 int64 half float double
    (also uint32 int32 float16 float32 float64); ops: sum min max argmin argmax
-   minmax stats count prod and or xor any all argminmax; --accumulate
+   minmax stats count prod and or xor any all argminmax (custom: --reduce); --accumulate
    native|wide|compensated (sums and stats; prod: native or wide) or exact
    (half, float and double sums: correctly rounded).
    --input is a raw little-endian array of the element type (half: 2-byte
@@ -36,6 +36,16 @@
    elements of --input are pixels of that many scalars), and a second input y
    of the same length: --input2 FILE, or with --n generated from --seed + 1;
    its type is --type2 (default: --type). An invalid map exits with 2.
+   A reduction of one's own (README "Your own reductions"): --reduce TEXT
+   ("state m: float = -inf, s: float = 0; lift m = x, s = 1; merge m =
+   max(a.m, b.m), s = a.s * exp(a.m - m) + b.s * exp(b.m - m); result m +
+   log(s)") is op custom (--op may be left out, or be custom); its lift reads
+   x, y, i and the parameters as a map does (--param, --components, --input2,
+   --type2 as above; no --map with it). It prints "result: V1 V2 ..." (its
+   result expressions' values, one space apart, each in its type: integers
+   in decimal, float %.9g, double %.17g); an invalid description prints
+   pclr_map_check's sentence (the line and column, or the counterexample of
+   a merge whose identity is not neutral) and exits with 2.
    Rows, columns and segments (docs/layouts.md): --rows
    R --cols C [--pitch P] [--axis row|col] reduces each row (row, the
    default) or each column of the R x C matrix whose rows start P elements
@@ -80,13 +90,16 @@ static void usage(FILE *f) {
             "usage: pclreduce-run [--backend auto|cpu|opencl|cuda|vulkan] [--platform N] [--device N]\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count|\n"
-            "                          prod|and|or|xor|any|all|argminmax\n"
+            "                          prod|and|or|xor|any|all|argminmax|custom  (custom: with --reduce)\n"
             "                     [--accumulate native|wide|compensated|exact] (--input FILE|- | --n N [--seed S]) [-v]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local|simd]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4]\n"
             "                      [--input2 FILE] [--type2 TYPE]]\n"
+            "                     [--reduce 'state F: TYPE = IDENTITY, ...; lift F = EXPR, ...; merge F = EXPR, ...;\n"
+            "                                result EXPR, ...'  (op custom; --param, --components, --input2, --type2 as\n"
+            "                                for --map; prints \"result: V1 V2 ...\")]\n"
             "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE] [--output FILE]\n"
             "       pclreduce-run --list   OpenCL, CUDA and Vulkan devices (--platform/--device indices)\n");
 }
@@ -145,6 +158,7 @@ static int parse(int argc, char **argv, run_args *a) {
         if (used == 0) { fprintf(stderr, "pclreduce-run: unknown argument '%s'\n", f); usage(stderr); return 2; }
         i += used - 1;
     }
+    if (pclr_args_finish_map(&a->cfg, stderr, "pclreduce-run") < 0) return 2; /* --reduce: op custom */
     if (a->segments && a->cfg.layout) { fprintf(stderr, "pclreduce-run: give --rows/--cols or --segments, not both\n"); return 2; }
     if (a->cfg.layout && (!a->cfg.rows && !a->cfg.cols)) { fprintf(stderr, "pclreduce-run: --axis and --pitch go with --rows and --cols\n"); return 2; }
     if (a->segments) a->cfg.layout = PCLR_LAYOUT_SEGMENTS;
@@ -154,18 +168,18 @@ static int parse(int argc, char **argv, run_args *a) {
         return 2;
     }
     if (a->cfg.type == PCLR_TYPE_DEFAULT || a->cfg.op == PCLR_OP_DEFAULT) {
-        fprintf(stderr, "pclreduce-run: --type and --op are required\n");
+        fprintf(stderr, "pclreduce-run: --type and --op (or --reduce) are required\n");
         return 2;
     }
     if ((a->input != NULL) == (a->n >= 0)) {
         fprintf(stderr, "pclreduce-run: give exactly one of --input FILE and --n N\n");
         return 2;
     }
-    if (a->input2 && (!a->cfg.map || !a->input)) {
-        fprintf(stderr, "pclreduce-run: --input2 goes with --map and --input\n");
+    if (a->input2 && ((!a->cfg.map && !a->cfg.reduce) || !a->input)) {
+        fprintf(stderr, "pclreduce-run: --input2 goes with --map (or --reduce) and --input\n");
         return 2;
     }
-    if (a->cfg.map && !a->cfg.y_type) { /* y's type is --type when there is a y: --input2, or a map that reads y */
+    if ((a->cfg.map || a->cfg.reduce) && !a->cfg.y_type) { /* y's type is --type when there is a y: --input2, or a map that reads y */
         pclr_config with_y = a->cfg;
         with_y.y_type = a->cfg.type;
         if (a->input2 || (pclr_map_check(&a->cfg, NULL, 0) != PCLR_OK && pclr_map_check(&with_y, NULL, 0) == PCLR_OK))
@@ -181,7 +195,8 @@ static int parse(int argc, char **argv, run_args *a) {
 /* Loads a file (--input, --input2; "-": standard input) or generates --n random elements of type;
    *n: whole elements of `comps` scalars. Returns NULL after printing why. */
 static void *load_data(const run_args *a, const char *input, pclr_type type, uint64_t seed, uint64_t *n) {
-    const size_t comps = a->cfg.map && a->cfg.components > 1 ? (size_t)a->cfg.components : 1, ts = pclr_type_size(type) * comps;
+    const size_t comps = (a->cfg.map || a->cfg.reduce) && a->cfg.components > 1 ? (size_t)a->cfg.components : 1,
+                 ts = pclr_type_size(type) * comps;
     size_t len = 0;
     void *data;
     if (input) {
@@ -317,7 +332,7 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
     pclr_config cfg = a->cfg;
     pclr_input in = PCLR_ZERO;
     char why[1024] = "", text[4096];
-    const size_t comps = cfg.map && cfg.components > 1 ? (size_t)cfg.components : 1;
+    const size_t comps = (cfg.map || cfg.reduce) && cfg.components > 1 ? (size_t)cfg.components : 1;
     size_t bytes = (size_t)n * pclr_type_size(cfg.type) * comps, bytes2 = (size_t)n * pclr_type_size(cfg.y_type) * comps;
     pclr_result r;
     desc.backends[0] = cfg.backend; /* 0: auto */
@@ -398,9 +413,10 @@ int main(int argc, char **argv) {
         pclr_config check = a.cfg;
         check.backend = PCLR_BACKEND_AUTO; /* knobs only: the backend is checked by the context */
         if ((r = pclr_config_resolve(&check, &check, &why)) != PCLR_OK) {
-            char where[256];
+            char where[1024]; /* (a reduction's counterexample: states of up to 8 fields) */
             if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&check, where, sizeof where) != PCLR_OK) why = where;
-            fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
+            if (check.op == PCLR_CUSTOM && why == where) fprintf(stderr, "pclreduce-run: %s\n", why); /* the description's sentence, as it is */
+            else fprintf(stderr, "pclreduce-run: %s (%s)\n", why, pclr_result_string(r));
             return 2;
         }
     }
@@ -431,17 +447,25 @@ int main(int argc, char **argv) {
     printf("%llu elements of %s, op %s", (unsigned long long)n, pclr_type_name(a.cfg.type), pclr_op_name(a.cfg.op));
     if (a.cfg.accumulate != PCLR_ACCUMULATE_DEFAULT) printf(", accumulate %s", pclr_accumulate_name(a.cfg.accumulate));
     if (a.cfg.map) printf(", map %s", a.cfg.map);
+    if (a.cfg.reduce) { /* the description on one line: its line breaks as "; " */
+        const char *p;
+        printf(", reduce ");
+        for (p = a.cfg.reduce; *p; ++p) {
+            if (*p == '\n') printf("%s", p[1] ? "; " : "");
+            else if (*p != '\r') putchar(*p);
+        }
+    }
     printf("\n");
     rc = run(&a, data, data2, n, result, (count ? (size_t)count : 1) * rs);
     free(data);
     free(data2);
     free(a.offsets);
     if (rc == 0 && a.cfg.layout == PCLR_LAYOUT_ONE) {
-        char v[256];
+        char v[512]; /* (op custom: up to 8 values) */
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
     } else if (rc == 0) {
-        char v[256];
+        char v[512];
         printf("results: %llu\n", (unsigned long long)count);
         if (count > 0) {
             pclr_args_format_result(&a.cfg, result, v, sizeof v);

@@ -2,7 +2,10 @@
    configuration: OpenCL C (--backend opencl), CUDA C (cuda) or the Vulkan
    backend's GLSL 4.50 compute shader (vulkan; glsl is the same). --lang is
    the old name of --backend and takes the same values. For vulkan/glsl with
-   --map and no --op: the map's GLSL function alone.
+   --map and no --op: the map's GLSL function alone. --reduce TEXT: the kernel
+   of a reduction of one's own (op custom; README "Your own reductions"), with
+   --param, --components and --type2 as for --map; an invalid description
+   prints pclr_map_check's sentence.
    Exit status 2 with a message on stderr for bad arguments. */
 #define PCLREDUCE_IMPLEMENTATION
 #include "../pclreduce.h"
@@ -17,12 +20,15 @@ static void usage(FILE *f) {
             "usage: pclreduce-gen --backend opencl|cuda|vulkan   (--lang: the same; glsl = vulkan)\n"
             "                     --type uint8|int8|uint16|int16|uint|int|uint64|int64|half|float|double\n"
             "                     --op sum|min|max|argmin|argmax|minmax|stats|count|\n"
-            "                          prod|and|or|xor|any|all|argminmax\n"
+            "                          prod|and|or|xor|any|all|argminmax|custom  (custom: with --reduce)\n"
             "                     [--accumulate native|wide|compensated|exact]\n"
             "                     [--wave N] [--group N] [--unroll N] [--vector N] [--stride global|local|simd]\n"
             "                     [--variant naive|sequential|unrolled|shuffle|collective]\n"
             "                     [--finish last_group|atomic|partials] [--groups-per-unit N] [--options]\n"
             "                     [--map EXPR [--param [TYPE:]NAME=VALUE]... [--components 2|4] [--type2 TYPE]]\n"
+            "                     [--reduce 'state F: TYPE = IDENTITY, ...; lift F = EXPR, ...; merge F = EXPR, ...;\n"
+            "                                result EXPR, ...'  (op custom: --op may be left out; --param, --components\n"
+            "                                and --type2 as for --map)]\n"
             "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE]\n"
             "       pclreduce-gen --backend vulkan --type T --map EXPR ...   (no --op) the map's GLSL function alone\n"
             "  vulkan (glsl): the GLSL 4.50 compute shader pclreduce_vk.h compiles to SPIR-V (glslc -fshader-stage=comp\n"
@@ -112,6 +118,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (segments) cfg.layout = PCLR_LAYOUT_SEGMENTS;
+    if (pclr_args_finish_map(&cfg, stderr, "pclreduce-gen") < 0) return 2; /* --reduce: op custom */
     if (cfg.backend == PCLR_VULKAN && cfg.op == PCLR_OP_DEFAULT && cfg.map && !want_options) { /* the map's GLSL function alone */
         char where[256];
         if (cfg.type == PCLR_TYPE_DEFAULT) {
@@ -132,14 +139,15 @@ int main(int argc, char **argv) {
         return r == PCLR_OK ? pclr_args_close_stdout("pclreduce-gen") : 1;
     }
     if (cfg.backend == PCLR_BACKEND_DEFAULT || cfg.type == PCLR_TYPE_DEFAULT || cfg.op == PCLR_OP_DEFAULT) {
-        fprintf(stderr, "pclreduce-gen: --backend, --type and --op are required\n");
+        fprintf(stderr, "pclreduce-gen: --backend, --type and --op (or --reduce) are required\n");
         usage(stderr);
         return 2;
     }
     if ((r = pclr_config_resolve(&cfg, &cfg, &why)) != PCLR_OK) {
-        char where[256];
+        char where[1024]; /* (a reduction's counterexample: states of up to 8 fields) */
         if (r == PCLR_ERR_INVALID_MAP && pclr_map_check(&cfg, where, sizeof where) != PCLR_OK) why = where;
-        fprintf(stderr, "pclreduce-gen: %s (%s)\n", why, pclr_result_string(r));
+        if (cfg.op == PCLR_CUSTOM && why == where) fprintf(stderr, "pclreduce-gen: %s\n", why); /* the description's sentence, as it is */
+        else fprintf(stderr, "pclreduce-gen: %s (%s)\n", why, pclr_result_string(r));
         return 2;
     }
     r = want_options ? pclr_kernel_options(&cfg, NULL, 0, &size) : pclr_kernel_source(&cfg, NULL, 0, &size);
