@@ -150,7 +150,8 @@ test-install:
 # --- robustness: failure injection test and libFuzzer harnesses --------------
 #   make test-failures       tests/test_failures.c, plain and under ASan/UBSan
 #   make fuzz                builds build/fuzz_generator, build/fuzz_cli, build/fuzz_tune (the tuning
-#                            file), build/fuzz_cache (cache files) and build/fuzz_map (map expressions)
+#                            file), build/fuzz_cache (cache files) and build/fuzz_map (map expressions, and
+#                            reductions' descriptions: op custom's cfg.reduce)
 #                            with clang's libFuzzer and runs
 #                            each for FUZZ_SECONDS (default 60) on tests/fuzz/corpus/*
 #   make fuzz-compile-corpus every valid config of the generator corpus compiles (PoCL, NVRTC)

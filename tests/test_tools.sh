@@ -281,6 +281,116 @@ else
   check "cuda without a driver says so" grep -Eqi "driver|device" "$T/err"
 fi
 
+# op custom (issue 33): --reduce TEXT, a reduction of one's own; results "V1 V2 ..." in their types
+LSE='state m: float = -inf, s: float = 0
+lift  m = x, s = 1
+merge m = max(a.m, b.m), s = a.s * exp(a.m - m) + b.s * exp(b.m - m)
+result m + log(s)'
+FUSED='state s: long = 0, q: long = 0, n: ulong = 0; lift s = x, q = long(x) * x, n = 1; merge s = a.s + b.s, q = a.q + b.q, n = a.n + b.n; result s, q, n, double(s) / n'
+FIRST='state k: ulong = ULONG_MAX; lift k = x > t ? i : ULONG_MAX; merge k = a.k != ULONG_MAX ? a.k : b.k; result k'
+py "struct.pack('<7f', 3.5, -1, 88, 87.5, 0.25, -20, 88)" "$T/f32lse.bin"
+want_lse0=$(python3 -c "import math,struct; x=struct.unpack('<7f', open('$T/f32lse.bin','rb').read()); m=max(x); print(repr(m + math.log(sum(math.exp(v - m) for v in x))))")
+close_to() { python3 -c "import sys; a=float(sys.argv[1]); b=float(sys.argv[2]); sys.exit(not abs(a-b) <= float(sys.argv[3])*max(1,abs(b)))" "$@"; }
+for b in cpu opencl; do
+  got=$($RUN --backend $b --type float --reduce "$LSE" --input "$T/f32lse.bin" 2>"$T/err" | tail -1)
+  check "run --backend $b --reduce log-sum-exp ($got, python $want_lse0 $(head -c 300 "$T/err"))" close_to "${got#result: }" "$want_lse0" 1e-6
+done
+check "run --reduce prints the description on its header line" grep -q "op custom, reduce state m: float = -inf, s: float = 0; lift  m = x, s = 1; merge" \
+  <($RUN --backend cpu --type float --reduce "$LSE" --input "$T/f32lse.bin")
+check "run --reduce --op custom is the same" [ "$($RUN --backend cpu --type float --op custom --reduce "$LSE" --input "$T/f32lse.bin" | tail -1)" = "$($RUN --backend cpu --type float --reduce "$LSE" --input "$T/f32lse.bin" | tail -1)" ]
+expect_line cpu "result: -inf" --type float --reduce "$LSE" --n 0
+# generated data (--n/--seed: pclr_args_fill_random's floats, rebuilt here) against log-sum-exp in double
+want_lse=$(python3 -c "
+import math, struct
+M, g = 2**64 - 1, 0x9e3779b97f4a7c15
+st, x = (3 * g + 1) & M, []
+for _ in range(100003):
+    st = (st + g) & M
+    z = ((st ^ (st >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    z ^= z >> 31
+    x.append(struct.unpack('<f', struct.pack('<f', (z >> 40) / 8388608.0 - 1.0))[0])
+m = max(x)
+print(repr(m + math.log(sum(math.exp(v - m) for v in x))))")
+for b in cpu opencl; do
+  got=$($RUN --backend $b --type float --reduce "$LSE" --n 100003 --seed 3 2>"$T/err" | tail -1)
+  check "run --backend $b --reduce log-sum-exp of 100003 generated elements ($got, python $want_lse $(head -c 300 "$T/err"))" close_to "${got#result: }" "$want_lse" 1e-5
+done
+expect_both "result: 55 385 10 5.5" --type int --reduce "$FUSED" --input "$T/i32ten.bin"
+expect_line cpu "result: 0 0 0 -?nan" --type int --reduce "$FUSED" --n 0
+expect_line cpu "result: 4" --type float --reduce "$FIRST" --param float:t=4.5 --input "$T/f32ten.bin"
+expect_line cpu "result: 18446744073709551615" --type float --reduce "$FIRST" --param float:t=100 --input "$T/f32ten.bin"
+expect_line cpu "result: 385" --type float --reduce 'state d: double = 0; lift d = double(x) * y; merge d = a.d + b.d; result d' \
+  --input "$T/f32ten.bin" --input2 "$T/f32ten.bin"
+expect_line cpu "result: 2.5 385" --type float --type2 int --reduce 'state d: double = 0; lift d = double(x) * y; merge d = a.d + b.d; result d / 154, d' \
+  --input "$T/f32ten.bin" --input2 "$T/i32ten.bin"
+expect_line cpu "result: 25 30" --type float --components 2 --reduce 'state r: float = 0, g: float = 0; lift r = x.r, g = x.g; merge r = a.r + b.r, g = a.g + b.g; result r, g' \
+  --input "$T/f32ten.bin"
+# merge's a is the earlier elements' state, b the later ones': order-sensitive merges (the first index above t, the last
+# value) on PoCL, every stride, against the CPU reference (checked above on its own), on data long enough for many
+# work-items and groups
+# (the first index above t: 1587, and the last value and its index, of 1000003 generated floats: python3 says so)
+ORDER='state k: ulong = ULONG_MAX, v: float = 0, j: ulong = ULONG_MAX; lift k = x > t ? i : ULONG_MAX, v = x, j = i;
+merge k = a.k != ULONG_MAX ? a.k : b.k, v = b.j != ULONG_MAX ? b.v : a.v, j = b.j != ULONG_MAX ? b.j : a.j; result k, v, j'
+expect_line cpu "result: 1587 -0.919386625 1000002" --type float --reduce "$ORDER" --param float:t=0.999 --n 1000003 --seed 3
+for s in global local; do
+  expect_line opencl "result: 1587 -0.919386625 1000002" --stride $s --type float --reduce "$ORDER" --param float:t=0.999 --n 1000003 --seed 3
+done
+# layouts: one line per row as for the other ops (the first and the last)
+$RUN --backend cpu --type int --reduce "$FUSED" --input "$T/i32ten.bin" --rows 2 --cols 5 >"$T/out" 2>&1
+check "run --reduce --rows 2 --cols 5: row 0 ($(tail -3 "$T/out" | tr '\n' '|'))" grep -qx "result\[0\]: 15 55 5 3" "$T/out"
+check "run --reduce --rows 2 --cols 5: row 1" grep -qx "result\[1\]: 40 330 5 8" "$T/out"
+$RUN --backend cpu --type int --reduce "$FUSED" --input "$T/i32ten.bin" --rows 2 --cols 5 --axis col >"$T/out" 2>&1
+check "run --reduce --axis col: 5 results, column 4 is 5 + 10 ($(tail -1 "$T/out"))" grep -qx "result\[4\]: 15 125 2 7.5" "$T/out"
+py "struct.pack('<4Q', 0, 3, 3, 10)" "$T/seg3.bin"
+$RUN --backend cpu --type int --reduce "$FUSED" --input "$T/i32ten.bin" --segments "$T/seg3.bin" --output "$T/seg3.out" >"$T/out" 2>&1
+check "run --reduce --segments: 3 results, the empty one's identity and the last ($(tail -2 "$T/out" | tr '\n' '|'))" \
+  grep -qx "result\[2\]: 49 371 7 7" "$T/out"
+check "run --reduce --output writes 3 pclr_custom_result (200 bytes each)" [ "$(wc -c <"$T/seg3.out")" = 600 ]
+if sample 2; then
+  expect_line opencl "result\[1\]: 40 330 5 8" --type int --reduce "$FUSED" --input "$T/i32ten.bin" --rows 2 --cols 5
+fi
+# refusals: exit 2 and the sentence (pclr_map_check's for a description)
+$RUN --backend cpu --type float --reduce 'state m: float = 1; lift m = x; merge m = max(a.m, b.m); result m' --n 5 >"$T/out" 2>"$T/err"; rc=$?
+check "run --reduce with an identity not neutral exits 2 (got $rc)" [ $rc = 2 ]
+check "run --reduce ... prints the counterexample ($(cat "$T/err"))" \
+  grep -Eqx "pclreduce-run: reduce: the identity is not neutral for merge: for s = \{m: [-0-9.e]+\}, merge\(identity, s\) = \{m: 1\}" "$T/err"
+check "run --reduce ... prints no result" test ! -s "$T/out"
+$RUN --backend cpu --type int --reduce 'state m: int = 0; lift m = x & 255; merge m = a.m == 0 ? b.m : b.m == 0 ? a.m : a.m * 2 + b.m; result m' --n 5 >"$T/out" 2>"$T/err"; rc=$?
+check "run --reduce, an integer merge not associative: exit 2 (got $rc)" [ $rc = 2 ]
+check "run --reduce ... says so with p, q, r ($(cat "$T/err"))" grep -q "^pclreduce-run: reduce: an integer merge must be associative: for p = {m: " "$T/err"
+$RUN --backend cpu --type float --reduce 'state m: float = 0
+lift m = x
+merge m = a.m +* b.m
+result m' --n 5 >"$T/out" 2>"$T/err"; rc=$?
+check "run --reduce, a syntax error: exit 2 (got $rc)" [ $rc = 2 ]
+check "run --reduce ... names its line and column ($(cat "$T/err"))" grep -q "^pclreduce-run: reduce, line 3, column [0-9]*: " "$T/err"
+for args in "--op sum --reduce state" "--op argminmax --reduce state" "--op custom" "--map x --reduce state" "--reduce ''"; do
+  eval "\$RUN --backend cpu --type float --n 5 $args" >"$T/out" 2>"$T/err"; rc=$?
+  check "run $args exits 2 (got $rc)" [ $rc = 2 ]
+  check "run $args says why ($(cat "$T/err"))" grep -Eq "op custom|--reduce" "$T/err"
+done
+check "run --op sum --reduce: the sentence" grep -q "reduce describes a reduction of op custom: leave --op out (or give --op custom), not --op sum" \
+  <($RUN --backend cpu --type float --n 5 --reduce "$LSE" --op sum 2>&1)
+check "run usage names --reduce" grep -q "\-\-reduce 'state" <($RUN --help)
+check "gen usage names --reduce" grep -q "\-\-reduce 'state" <($GEN --help)
+# pclreduce-gen --reduce: the kernel of the description, its merge and lift written out
+for b in opencl cuda vulkan; do
+  $GEN --backend $b --type float --reduce "$LSE" >"$T/k.src" 2>"$T/err"; rc=$?
+  check "gen --backend $b --reduce exits 0 (got $rc: $(head -c 300 "$T/err"))" [ $rc = 0 ]
+  check "gen --backend $b --reduce names op custom and the description" grep -q "op=custom .*reduce=\"state m: float = -inf" "$T/k.src"
+  check "gen --backend $b --reduce writes the merge" grep -q "pclr_merge(" "$T/k.src"
+  check "gen --backend $b --reduce writes the merge's exp(a.m - m)" grep -Eq "expf?\(\(?a\.f_m - [a-z_]+\.f_m\)?\)" "$T/k.src"
+  check "gen --backend $b --reduce writes the lift (s = 1)" grep -q "f_s = " "$T/k.src"
+done
+check "gen --op custom --reduce is --reduce" cmp -s <($GEN --backend opencl --type float --op custom --reduce "$LSE") <($GEN --backend opencl --type float --reduce "$LSE")
+$GEN --backend opencl --type float --op sum --reduce "$LSE" >"$T/out" 2>"$T/err"; rc=$?
+check "gen --op sum --reduce exits 2 (got $rc)" [ $rc = 2 ] && check "gen --op sum --reduce says why" grep -q "op custom" "$T/err"
+$GEN --backend cuda --type float --reduce 'state m: float = 1; lift m = x; merge m = max(a.m, b.m); result m' >"$T/out" 2>"$T/err"; rc=$?
+check "gen --reduce, identity not neutral: exit 2 (got $rc)" [ $rc = 2 ]
+check "gen --reduce ... prints the counterexample" grep -q "^pclreduce-gen: reduce: the identity is not neutral for merge" "$T/err"
+check "gen --reduce ... prints no source" test ! -s "$T/out"
+
 # pclreduce-tune: one class on PoCL into a fresh file, read back; usage errors exit 2
 TUNE=build/pclreduce-tune
 rm -f "$T/tuning.txt"
@@ -391,6 +501,13 @@ else
   expect_vk "result: 2" --type float --op sum --accumulate compensated --input "$T/f32comp.bin"
   expect_vk "result: 1.0000000000000001e\\+300 at 2" --type double --op argmax --input "$T/f64.bin"
   expect_vk "result: 0 at 18446744073709551615" --type uint8 --op argmax --n 0
+  # op custom (--reduce) on Vulkan: exact integer fields, the first index, a layout's rows, log-sum-exp close
+  expect_vk "result: 55 385 10 5.5" --type int --reduce "$FUSED" --input "$T/i32ten.bin"
+  expect_vk "result: 4" --type float --reduce "$FIRST" --param float:t=4.5 --input "$T/f32ten.bin"
+  expect_line vulkan "result: 1587 -0.919386625 1000002" --type float --reduce "$ORDER" --param float:t=0.999 --n 1000003 --seed 3
+  expect_vk "result\\[1\\]: 40 330 5 8" --type int --reduce "$FUSED" --input "$T/i32ten.bin" --rows 2 --cols 5
+  vk=$($RUN --backend vulkan --type float --reduce "$LSE" --input "$T/f32lse.bin" 2>"$T/err" | tail -1)
+  check "run --backend vulkan --reduce log-sum-exp ($vk, python $want_lse0 $(head -c 300 "$T/err"))" close_to "${vk#result: }" "$want_lse0" 1e-6
   # red team round 3 (issue 30): a map's arithmetic as C's on Vulkan (inf - inf, inf * 0, -0 + 0), double math in
   # double (exp(89) was inf, exp(-745) 0, log(1e300) inf), % as fmod (1e10f % 3.3f was -1024)
   py "struct.pack('<3f', float('inf'), 1, -0.0)" "$T/f32inf.bin"

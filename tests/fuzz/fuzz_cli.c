@@ -1,6 +1,7 @@
 /* libFuzzer harness: bytes -> argv words (split on whitespace and NUL, at
    most 64) -> the tools' knob and map parsers pclr_args_parse_knob and
-   pclr_args_parse_map (examples/pclr_args.h: --param's values and types too), --lang through pclr_parse_backend, every word
+   pclr_args_parse_map (examples/pclr_args.h: --param's values and types too, --reduce and
+   pclr_args_finish_map), --lang through pclr_parse_backend, every word
    through the pclr_parse_* functions and pclr_args_int. Never crashes; the
    parser only returns -1, 0 or 2; every field stays in range (enums inside
    their tables, knobs 0 or 1..2^20); a parsed config then goes through
@@ -109,6 +110,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         check_ranges(&cfg);
     }
+    if (pclr_args_finish_map(&cfg, err, "fuzz_cli") < 0) { /* --reduce: op custom (or refused, as the tools refuse it) */
+        REQUIRE(cfg.op != PCLR_CUSTOM || !cfg.reduce || !cfg.reduce[0] || cfg.map);
+        free(text);
+        return 0;
+    }
+    REQUIRE(!cfg.reduce || !cfg.reduce[0] || cfg.op == PCLR_CUSTOM);
+    check_ranges(&cfg);
     {
         /* as pclreduce-gen goes on */
         pclr_config res;
