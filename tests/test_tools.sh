@@ -506,6 +506,8 @@ else
   expect_vk "result: 55 385 10 5.5" --type int --reduce "$FUSED" --input "$T/i32ten.bin"
   expect_vk "result: 4" --type float --reduce "$FIRST" --param float:t=4.5 --input "$T/f32ten.bin"
   expect_line vulkan "result: 1587 -0.919386625 1000002" --type float --reduce "$ORDER" --param float:t=0.999 --n 1000003 --seed 3
+  py "struct.pack('<2000f', *[float(i % 1000) for i in range(2000)])" "$T/f32rows.bin"
+  expect_vk "result\\[1\\]: 501 999 999" --type float --reduce "$ORDER" --param float:t=500.5 --input "$T/f32rows.bin" --rows 2 --cols 1000
   expect_vk "result\\[1\\]: 40 330 5 8" --type int --reduce "$FUSED" --input "$T/i32ten.bin" --rows 2 --cols 5
   vk=$($RUN --backend vulkan --type float --reduce "$LSE" --input "$T/f32lse.bin" 2>"$T/err" | tail -1)
   check "run --backend vulkan --reduce log-sum-exp ($vk, python $want_lse0 $(head -c 300 "$T/err"))" close_to "${vk#result: }" "$want_lse0" 1e-6
