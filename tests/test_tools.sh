@@ -327,9 +327,8 @@ expect_line cpu "result: 2.5 385" --type float --type2 int --reduce 'state d: do
 expect_line cpu "result: 25 30" --type float --components 2 --reduce 'state r: float = 0, g: float = 0; lift r = x.r, g = x.g; merge r = a.r + b.r, g = a.g + b.g; result r, g' \
   --input "$T/f32ten.bin"
 # merge's a is the earlier elements' state, b the later ones': order-sensitive merges (the first index above t, the last
-# value) on PoCL, every stride, against the CPU reference (checked above on its own), on data long enough for many
-# work-items and groups
-# (the first index above t: 1587, and the last value and its index, of 1000003 generated floats: python3 says so)
+# value and its index) on PoCL's global and local strides and on Vulkan, against the answer (1587, -0.919386625 at
+# 1000002: python3 over the same generated floats), on data long enough for many work-items and groups
 ORDER='state k: ulong = ULONG_MAX, v: float = 0, j: ulong = ULONG_MAX; lift k = x > t ? i : ULONG_MAX, v = x, j = i;
 merge k = a.k != ULONG_MAX ? a.k : b.k, v = b.j != ULONG_MAX ? b.v : a.v, j = b.j != ULONG_MAX ? b.j : a.j; result k, v, j'
 expect_line cpu "result: 1587 -0.919386625 1000002" --type float --reduce "$ORDER" --param float:t=0.999 --n 1000003 --seed 3
