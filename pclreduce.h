@@ -1633,6 +1633,19 @@ typedef struct pclr__mtree {
     short identity[PCLR_CUSTOM_MAX], lift[PCLR_CUSTOM_MAX][2], merge[PCLR_CUSTOM_MAX][2], result[PCLR_CUSTOM_MAX];
 } pclr__mtree;
 
+/* A value of one of the map's types: integers sign- or zero-extended to 64 bits, floats as double (float values rounded to float). */
+typedef union pclr__mval { int64_t i; uint64_t u; double d; } pclr__mval;
+#ifndef PCLREDUCE_NO_MAP
+static void pclr__ridentity(const pclr__mtree *t, pclr__mval *s);
+#endif
+/* a field's bits (the identity test of a reduction's merge compares them) */
+PCLR__FN uint64_t pclr__rbits(pclr__mval v, pclr_type t) {
+    uint64_t b = v.u;
+    if (t == PCLR_FLOAT) { const float f = (float)v.d; uint32_t u; memcpy(&u, &f, 4); b = u; }
+    else if (t == PCLR_INT || t == PCLR_UINT) b = (uint32_t)v.u;
+    return b;
+}
+
 /* the type an element of t is read as (C's integer promotion; half as float) */
 static pclr_type pclr__mpromote(pclr_type t) {
     switch (t) {
@@ -2519,15 +2532,16 @@ static const pclr__op_def pclr__op_defs[] = {
 
 /* Whether an op's text uses the identifier name (its helpers and types are written only where used). */
 static int pclr__op_uses(const pclr__op_def *d, const char *name) {
-    const char *const parts[5] = {d->identity, d->lift, d->count, d->fold, d->merge};
+    const char *const parts[5] = {d ? d->identity : NULL, d ? d->lift : NULL, d ? d->count : NULL, d ? d->fold : NULL, d ? d->merge : NULL};
     int k;
+    if (!d) return 0; /* (a reduction's: its text is its tree's) */
     for (k = 0; k < 5; ++k)
         if (parts[k] && pclr__text_uses(parts[k], name)) return 1;
     return 0;
 }
 
 /* Whether an op's fold takes the element's index i (the arg ops'). */
-static int pclr__fold_takes_index(const pclr__op_def *d) { return d->fold && pclr__text_uses(d->fold, "i"); }
+static int pclr__fold_takes_index(const pclr__op_def *d) { return d && d->fold && pclr__text_uses(d->fold, "i"); }
 
 /* The entry of a config's op (its value type decides an arg op's NaN rules); NULL: none. */
 static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr_type value) {
@@ -2810,16 +2824,27 @@ static void pclr__describe(pclr__writer *w, const pclr_config *c) {
 #undef PCLR__DESCRIBE
 #undef PCLR__DESCRIBE_NAME
 #undef PCLR__DESCRIBE_NUMBER
-    if (c->map && c->map[0]) { /* quoted; text that could end a comment or a line is not repeated */
+    if ((c->map && c->map[0]) || (c->op == PCLR_CUSTOM && c->reduce && c->reduce[0])) {
+        /* quoted; text that could end a comment or a line is not repeated (a description's line breaks: "; ") */
+        const int reduce = !(c->map && c->map[0]);
         const char *text[2];
         int k;
-        text[0] = c->map;
+        text[0] = reduce ? c->reduce : c->map;
         text[1] = c->params ? c->params : "";
         for (k = 0; k < 2; ++k) {
             const char *q = text[k];
-            while (*q >= 0x20 && *q < 0x7f && *q != '"' && !(q[0] == '*' && q[1] == '/')) ++q;
-            if (k == 0 || text[1][0])
-                pclr__appendf(w->buf, w->cap, &w->len, " %s=\"%s\"", k ? "params" : "map", *q || q - text[k] > PCLR_MAP_MAX_LENGTH ? "(not printable)" : text[k]);
+            while (((*q >= 0x20 && *q < 0x7f) || (reduce && !k && (*q == '\n' || *q == '\r' || *q == '\t'))) && *q != '"' && !(q[0] == '*' && q[1] == '/')) ++q;
+            if (k && !text[1][0]) continue;
+            if (*q || q - text[k] > (k || !reduce ? PCLR_MAP_MAX_LENGTH : PCLR_REDUCE_MAX_LENGTH)) {
+                pclr__appendf(w->buf, w->cap, &w->len, " %s=\"(not printable)\"", k ? "params" : reduce ? "reduce" : "map");
+                continue;
+            }
+            pclr__appendf(w->buf, w->cap, &w->len, " %s=\"", k ? "params" : reduce ? "reduce" : "map");
+            for (q = text[k]; *q; ++q) {
+                if (*q == '\n') pclr__appendf(w->buf, w->cap, &w->len, "; ");
+                else pclr__appendf(w->buf, w->cap, &w->len, "%c", *q == '\r' || *q == '\t' ? ' ' : *q);
+            }
+            pclr__appendf(w->buf, w->cap, &w->len, "\"");
         }
         if (c->map_type) pclr__appendf(w->buf, w->cap, &w->len, " map_type=%s", pclr_type_name(c->map_type));
         if (c->y_type) pclr__appendf(w->buf, w->cap, &w->len, " y_type=%s", pclr_type_name(c->y_type));
@@ -2858,7 +2883,8 @@ static pclr_result pclr__finish_text(pclr__writer *w, size_t *size_needed) {
 enum { PCLR__ML_OPENCL, PCLR__ML_CUDA, PCLR__ML_GLSL };
 /* keep: 32-bit integer min/max operands pass through pclr_keep (see pclr__gen_map);
    zero: the GLSL kernel's floating +0 literals are pclr_zero (see pclr__mzero) */
-typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep, zero, zeros; } pclr__memit; /* zeros: pclr_zero written */
+/* used: the nodes the kernel writes (NULL: all; a reduction's results stay on the host) */
+typedef struct pclr__memit { pclr__writer *w; const pclr__mtree *t; int lang, keep, zero, zeros; const unsigned char *used; } pclr__memit; /* zeros: pclr_zero written */
 #define PCLR__MPUTF(E, ...) pclr__appendf((E)->w->buf, (E)->w->cap, &(E)->w->len, __VA_ARGS__)
 
 static const char *pclr__mtname(pclr_type t, int lang) {
@@ -2885,6 +2911,13 @@ static const char *pclr__msuffix(pclr_type t) {
 static void pclr__mreal(pclr__memit *E, double d, int is_double) {
     char text[64];
     int k, has = 0;
+    if (d - d != 0) { /* inf, -inf, NaN (a reduction's constants): by their bits */
+        static const char *const fbits[3] = {"as_float(0x%sU)", "__int_as_float(0x%s)", "uintBitsToFloat(0x%su)"};
+        static const char *const dbits[3] = {"as_double(0x%s00000000UL)", "__longlong_as_double(0x%s00000000ll)", "packDouble2x32(uvec2(0u, 0x%su))"};
+        const char *hex = d != d ? (is_double ? "7ff80000" : "7fc00000") : d > 0 ? (is_double ? "7ff00000" : "7f800000") : (is_double ? "fff00000" : "ff800000");
+        PCLR__MPUTF(E, is_double ? dbits[E->lang] : fbits[E->lang], hex);
+        return;
+    }
     snprintf(text, sizeof text, is_double ? "%.17g" : "%.9g", d);
     for (k = 0; text[k]; ++k) {
         if (text[k] == ',') text[k] = '.';
@@ -2981,6 +3014,10 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     }
     case PCLR__MN_I: pclr__put(E->w, "i"); break;
     case PCLR__MN_PARAM: PCLR__MPUTF(E, "p%d", m->op); break;
+    case PCLR__MN_FIELD: /* s (the state being assigned), a or b; a one-field state is its field */
+        if (E->t->fields == 1) PCLR__MPUTF(E, "%c", "sab"[m->v.u]);
+        else PCLR__MPUTF(E, "%c.f_%s", "sab"[m->v.u], E->t->fname[m->op]);
+        break;
     case PCLR__MN_NEG:
         if (pclr__mis_signed(t)) { /* wraps: negate the unsigned bits */
             pclr__mcast_open(E, t);
@@ -3403,7 +3440,9 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     "}\n"
 
 /* The helpers the tree uses, then its function pclr_map(x, [y,] i, [p0, ...]). */
-static void pclr__mfunction(pclr__memit *E) {
+/* The helpers the map's (or a reduction's) nodes call, each once: integer division and remainder by 0,
+   abs, min and max, GLSL's fmod, round and double functions, float to integer conversions. */
+static void pclr__mhelpers(pclr__memit *E) {
     const pclr__mtree *t = E->t;
     const int glsl = E->lang == PCLR__ML_GLSL;
     const char *fn = glsl ? "" : "PCLR_FN ";
@@ -3414,6 +3453,7 @@ static void pclr__mfunction(pclr__memit *E) {
     for (k = 0; k < t->count; ++k) {
         const pclr__mnode *m = &t->node[k];
         const unsigned bit = 1u << m->type;
+        if (E->used && !E->used[k]) continue;
         if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_DIV && pclr__mis_int((pclr_type)m->type)) div |= bit;
         if (m->kind == PCLR__MN_BIN && m->op == PCLR__MB_MOD) { if (pclr__mis_int((pclr_type)m->type)) mod |= bit; else fmodv |= bit; }
         if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ABS && pclr__mis_signed((pclr_type)m->type)) absv |= bit;
@@ -3427,6 +3467,7 @@ static void pclr__mfunction(pclr__memit *E) {
         for (k = 0; k < t->count; ++k) {
             const pclr__mnode *m = &t->node[k];
             int a;
+            if (E->used && !E->used[k]) continue;
             for (a = 0; a < m->n; ++a) {
                 const pclr_type from = (pclr_type)t->node[m->a[a]].type;
                 pclr_type to = (pclr_type)m->type;
@@ -3438,6 +3479,11 @@ static void pclr__mfunction(pclr__memit *E) {
         }
         if (t->root >= 0 && pclr__mis_int(t->type) && !pclr__mis_int((pclr_type)t->node[t->root].type))
             conv[t->node[t->root].type == PCLR_DOUBLE] |= 1u << t->type;
+        for (k = 0; k < t->fields + t->lifts + t->merges; ++k) { /* a reduction's assignments to integer fields */
+            const int f = k < t->fields ? k : k < t->fields + t->lifts ? t->lift[k - t->fields][0] : t->merge[k - t->fields - t->lifts][0];
+            const int r = k < t->fields ? t->identity[k] : k < t->fields + t->lifts ? t->lift[k - t->fields][1] : t->merge[k - t->fields - t->lifts][1];
+            if (pclr__mis_int(t->ftype[f]) && !pclr__mis_int((pclr_type)t->node[r].type)) conv[t->node[r].type == PCLR_DOUBLE] |= 1u << t->ftype[f];
+        }
     }
     for (j = 0; j < 6; ++j) {
         const pclr_type ty = all[j];
@@ -3512,8 +3558,14 @@ static void pclr__mfunction(pclr__memit *E) {
                                 bottom[E->lang][j], in_range);
                 }
     }
-    /* the function: x, y as loaded (GLSL: as read, promoted), i counted from the first element reduced */
-    PCLR__MPUTF(E, "%s%s pclr_map(", fn, pclr__mtname(t->type, E->lang));
+}
+
+/* The map's arguments, after "pclr_map(": x, y as loaded (GLSL: as read, promoted), i counted from the
+   first element reduced, the parameters; then ") {". */
+static void pclr__margs(pclr__memit *E) {
+    const pclr__mtree *t = E->t;
+    const int glsl = E->lang == PCLR__ML_GLSL;
+    int k;
     for (k = 0; k < 2; ++k) {
         const pclr_type et = k ? t->y : t->x;
         if (k && !et) continue;
@@ -3527,16 +3579,88 @@ static void pclr__mfunction(pclr__memit *E) {
     }
     PCLR__MPUTF(E, "%s i", glsl ? "uint64_t" : "pclr_u64");
     for (k = 0; k < t->params; ++k) PCLR__MPUTF(E, ", %s p%d /* %s */", pclr__mtname(t->param[k], E->lang), k, t->pname[k]);
+    pclr__put(E->w, ") {\n");
+}
+
+static void pclr__mfunction(pclr__memit *E) {
+    const pclr__mtree *t = E->t;
+    const int glsl = E->lang == PCLR__ML_GLSL;
+    pclr__mhelpers(E);
+    PCLR__MPUTF(E, "%s%s pclr_map(", glsl ? "" : "PCLR_FN ", pclr__mtname(t->type, E->lang));
+    pclr__margs(E);
     /* GLSL: precise (NoContraction) keeps the compiler from fusing a * b + c
        and from rewriting the map's arithmetic ((x + 1) - 1 to x, x - x to 0) */
-    if (glsl) PCLR__MPUTF(E, ") {\n    precise %s r = ", pclr__mtname(t->type, E->lang));
-    else pclr__put(E->w, ") {\n    return ");
+    if (glsl) PCLR__MPUTF(E, "    precise %s r = ", pclr__mtname(t->type, E->lang));
+    else pclr__put(E->w, "    return ");
     pclr__mas(E, t->root, t->type);
     pclr__put(E->w, glsl ? ";\n    return r;\n}\n" : ";\n}\n");
+}
+
+/* One assignment of a reduction's function: field f = node root in its type (GLSL: through a precise local). */
+static void pclr__mset(pclr__memit *E, int f, int root) {
+    const pclr__mtree *t = E->t;
+    char lv[48];
+    if (t->fields == 1) snprintf(lv, sizeof lv, "s");
+    else snprintf(lv, sizeof lv, "s.f_%s", t->fname[f]);
+    if (E->lang == PCLR__ML_GLSL) PCLR__MPUTF(E, "    precise %s v_%s = ", pclr__mtname(t->ftype[f], E->lang), t->fname[f]);
+    else PCLR__MPUTF(E, "    %s = ", lv);
+    pclr__mas(E, root, t->ftype[f]);
+    if (E->lang == PCLR__ML_GLSL) PCLR__MPUTF(E, ";\n    %s = v_%s;\n", lv, t->fname[f]);
+    else pclr__put(E->w, ";\n");
+}
+
+/* A reduction's functions (op custom), in E's language, after the state's type pclr_s: the helpers its
+   identity, lift and merge call, pclr_identity, pclr_merge and the lift as a map whose value is the
+   state, pclr_map(x, [y,] i, parameters) (the kernel's PCLR_MAP lifts; its PCLR_LIFT passes a state on). */
+static void pclr__mreduction(pclr__memit *E) {
+    const pclr__mtree *t = E->t;
+    const char *fn = E->lang == PCLR__ML_GLSL ? "" : "PCLR_FN ";
+    unsigned char used[PCLR_MAP_MAX_LENGTH];
+    int k, j;
+    memset(used, 0, sizeof used);
+    for (k = 0; k < t->fields + t->lifts + t->merges; ++k) /* the nodes the kernel writes: every root's but the results' */
+        used[k < t->fields ? t->identity[k] : k < t->fields + t->lifts ? t->lift[k - t->fields][1] : t->merge[k - t->fields - t->lifts][1]] = 1;
+    for (k = t->count - 1; k >= 0; --k) /* (operands come before their node) */
+        for (j = 0; used[k] && j < t->node[k].n; ++j) used[t->node[k].a[j]] = 1;
+    E->used = used;
+    pclr__mhelpers(E);
+    PCLR__MPUTF(E, "%spclr_s pclr_identity(void) {\n    pclr_s s;\n", fn);
+    for (k = 0; k < t->fields; ++k) pclr__mset(E, k, t->identity[k]);
+    pclr__put(E->w, "    return s;\n}\n#define PCLR_IDENTITY pclr_identity()\n");
+    { /* whether a state is the identity, bit for bit */
+        static const char *const f32[3] = {"as_uint(%s) == 0x%llxu", "__float_as_uint(%s) == 0x%llxu", "floatBitsToUint(%s) == 0x%llxu"};
+        static const char *const u32[3] = {"as_uint(%s) == 0x%llxu", "(uint)(%s) == 0x%llxu", "uint(%s) == 0x%llxu"};
+        static const char *const u64[3] = {"as_ulong(%s) == 0x%llxUL", "(pclr_u64)(%s) == 0x%llxull", "uint64_t(%s) == 0x%llxul"};
+        static const char *const f64[3] = {"as_ulong(%s) == 0x%llxUL", "(pclr_u64)__double_as_longlong(%s) == 0x%llxull", "doubleBitsToUint64(%s) == 0x%llxul"};
+        pclr__mval id[PCLR_CUSTOM_MAX];
+        pclr__ridentity(t, id);
+        PCLR__MPUTF(E, "%sbool pclr_is_identity(pclr_s s) {\n    return ", fn);
+        for (k = 0; k < t->fields; ++k) {
+            const pclr_type ft = t->ftype[k];
+            const char *form = ft == PCLR_FLOAT ? f32[E->lang] : ft == PCLR_DOUBLE ? f64[E->lang] : pclr_type_size(ft) == 4 ? u32[E->lang] : u64[E->lang];
+            char lv[48];
+            if (t->fields == 1) snprintf(lv, sizeof lv, "s");
+            else snprintf(lv, sizeof lv, "s.f_%s", t->fname[k]);
+            if (k) pclr__put(E->w, " && ");
+            PCLR__MPUTF(E, form, lv, (unsigned long long)pclr__rbits(id[k], ft));
+        }
+        pclr__put(E->w, ";\n}\n");
+    }
+    PCLR__MPUTF(E, "/* b's elements come after a's; a merge with the identity is the other state */\n"
+                   "%spclr_s pclr_merge(pclr_s a, pclr_s b) {\n    pclr_s s;\n    if (pclr_is_identity(b)) return a;\n    if (pclr_is_identity(a)) return b;\n", fn);
+    for (k = 0; k < t->merges; ++k) pclr__mset(E, t->merge[k][0], t->merge[k][1]);
+    pclr__put(E->w, "    return s;\n}\n");
+    PCLR__MPUTF(E, "/* the lift of element x (y) at index i */\n%spclr_s pclr_map(", fn);
+    pclr__margs(E);
+    PCLR__MPUTF(E, "    pclr_s s%s;\n", t->lifts < t->fields ? " = pclr_identity()" : "");
+    for (k = 0; k < t->lifts; ++k) pclr__mset(E, t->lift[k][0], t->lift[k][1]);
+    pclr__put(E->w, "    return s;\n}\n");
+    E->used = NULL;
 }
 #else /* PCLREDUCE_NO_MAP: no map reaches the generator (pclr_config_resolve refuses them) */
 static int pclr__mzero_lit(const pclr__mnode *m) { (void)m; return 0; }
 static void pclr__mfunction(pclr__memit *E) { (void)E; }
+static void pclr__mreduction(pclr__memit *E) { (void)E; }
 #endif /* PCLREDUCE_NO_MAP */
 
 
@@ -3801,17 +3925,19 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
 "   identity it does not see through */\n" \
 "PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile(\"prmt.b32 %0, %1, 0, 0x3210;\" : \"=r\"(r) : \"r\"(v)); return r; }\n"
 
-/* The map: its function, and PCLR_MAP(x, [y,] i), which passes the kernel's parameters. */
+/* The map, or a reduction's functions (whose lift is its map): PCLR_MAP(x, [y,] i), which passes the
+   kernel's parameters. */
 static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     pclr__memit E;
     int k, wrap;
     E.w = g->w;
     E.t = g->map;
     E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
-    PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
-    wrap = g->map->type == PCLR_INT || g->map->type == PCLR_UINT; /* the map's value goes to the fold */
+    wrap = !g->map->fields && (g->map->type == PCLR_INT || g->map->type == PCLR_UINT); /* the map's value goes to the fold */
     E.zero = E.zeros = 0;
+    E.used = NULL;
     for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
         const pclr__mnode *m = &g->map->node[k];
         if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
@@ -3820,7 +3946,12 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     }
     if (E.keep) pclr__put(g->w, g->cuda ? PCLR__TEXT_KEEP_PTX : "#ifdef PCLR_NVIDIA_PTX /* defined by the OpenCL backend on NVIDIA */\n"
                                           PCLR__TEXT_KEEP_PTX "#else\n#define pclr_keep(v) (v)\n#endif\n");
-    pclr__mfunction(&E);
+    if (g->map->fields) {
+        pclr__mreduction(&E);
+        pclr__put(g->w, "#define PCLR_LIFT(s, i) (s) /* (PCLR_MAP lifted it) */\n");
+    } else {
+        pclr__mfunction(&E);
+    }
     PCLR__GEN_PUTF(g, "#define PCLR_MAP(x, %si) %spclr_map((x), %s(i)", g->map->y ? "y, " : "",
                    !wrap ? "" : g->map->type == PCLR_INT ? "((int)pclr_keep((uint)" : "pclr_keep(", g->map->y ? "(y), " : "");
     for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", p%d", k);
@@ -4219,8 +4350,8 @@ static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
 /* The op: merge, and lift or fold; then PCLR_FOLD1 (one element x at index i)
    and PCLR_FOLD (the loaded vector v, its first element at index i). */
 static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
-    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, g->l.value);
-    const int sequential = !d->lift;
+    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, g->l.value); /* (NULL: a reduction's, op custom) */
+    const int sequential = d && !d->lift;
     /* PCLR_FOLD1 is read by the layouts, by the head and tail of vectors, and by a PCLR_FOLD written as it */
     const int fold1 = !g->vloads || c->vector_width > 1 || !g->map;
     /* pclr_merge is read everywhere but in rows of one work-item each folded by pclr_fold alone */
@@ -4233,15 +4364,20 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
     }
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op), pclr__op_accumulates(c->op) ? ", accumulate " : "",
                    pclr__op_accumulates(c->op) ? pclr_accumulate_name(c->accumulate) : "");
-    pclr__gen_value(g, c, 1);
-    if (pclr__op_uses(d, "pclr_min") || pclr__op_uses(d, "pclr_max")) pclr__gen_minmax_fns(g, pclr__op_uses(d, "pclr_min"), pclr__op_uses(d, "pclr_max"));
-    pclr__gen_add(g, d);
-    if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
-                                                 pclr__ktype(g->l.moment, g->cuda));
-    pclr__gen_diff(g, d);
-    pclr__gen_state(g, c);
-    pclr__gen_op_fns(g, d, merges, fold1);
-    if (d->lift) pclr__put(g->w, "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
+    if (!d) { /* a reduction's: its state, then its functions and lift (the map) */
+        pclr__gen_state(g, c);
+        pclr__gen_map(g, c);
+    } else {
+        pclr__gen_value(g, c, 1);
+        if (pclr__op_uses(d, "pclr_min") || pclr__op_uses(d, "pclr_max")) pclr__gen_minmax_fns(g, pclr__op_uses(d, "pclr_min"), pclr__op_uses(d, "pclr_max"));
+        pclr__gen_add(g, d);
+        if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "typedef %s pclr_m; /* mean and M2 are computed in this type */\n",
+                                                     pclr__ktype(g->l.moment, g->cuda));
+        pclr__gen_diff(g, d);
+        pclr__gen_state(g, c);
+        pclr__gen_op_fns(g, d, merges, fold1);
+        if (d->lift) pclr__put(g->w, "#define PCLR_LIFT(x, i) pclr_lift(PCLR_VALUE(x))\n");
+    }
     /* the folds (a map's x and y: PCLR_MAP of the loaded elements) */
     pclr__gen_elem(g, -1, x1, sizeof x1);
     if (sequential) {
@@ -5270,10 +5406,11 @@ static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *
         if (k >= 0) pclr__gelem(g, c, 1, k, NULL, y, sizeof y);
         else pclr__gelem(g, c, 1, -1, "args.offset2 + r", y, sizeof y);
     }
-    if (k >= 0) len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%si + %dul", x, y, g->map->y ? ", " : "", k);
-    else len = snprintf(buf, cap, "pclr_v(pclr_map(%s, %s%sr", x, y, g->map->y ? ", " : "");
+    /* (a reduction's map is its lift: a state) */
+    if (k >= 0) len = snprintf(buf, cap, "%spclr_map(%s, %s%si + %dul", g->map->fields ? "" : "pclr_v(", x, y, g->map->y ? ", " : "", k);
+    else len = snprintf(buf, cap, "%spclr_map(%s, %s%sr", g->map->fields ? "" : "pclr_v(", x, y, g->map->y ? ", " : "");
     for (j = 0; j < g->map->params && len > 0 && (size_t)len < cap; ++j) len += snprintf(buf + len, cap - (size_t)len, ", args.p%d", j);
-    if (len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, "))");
+    if (len > 0 && (size_t)len < cap) snprintf(buf + len, cap - (size_t)len, g->map->fields ? ")" : "))");
 }
 
 /* A field's value as 32-bit words into buffer `arr` at word index `at` (text), and back. */
@@ -5375,17 +5512,18 @@ static void pclr__gtree(pclr__gen *g, int lo, int hi) {
     pclr__put(g->w, ")");
 }
 
+static void pclr__glsl_map(pclr__gen *g, const pclr_config *c);
 /* The state (always a struct), identity, store and load, and the op's functions. */
 static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     const pclr__layout *l = &g->l;
-    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, l->value);
+    const pclr__op_def *d = pclr__op_def_of(c->op, c->accumulate, l->value); /* (NULL: a reduction's, op custom) */
     const int nan = pclr__is_float(l->value), dbl = l->value == PCLR_DOUBLE;
-    const int sequential = !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
+    const int sequential = d && !d->lift, words = (int)(l->size / 4), min = pclr__op_uses(d, "pclr_min"), max = pclr__op_uses(d, "pclr_max");
     char e[4000], lv[8][48];
     int i, k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: %s%s%s ---- */\n", pclr_op_name(c->op), pclr__op_accumulates(c->op) ? ", accumulate " : "",
                    pclr__op_accumulates(c->op) ? pclr_accumulate_name(c->accumulate) : "");
-    PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
+    if (d) PCLR__GEN_PUTF(g, "#define pclr_v %s /* values are computed in this type */\n", pclr__gtype(l->value));
     if (pclr__op_uses(d, "pclr_a")) PCLR__GEN_PUTF(g, "#define pclr_a %s /* sums accumulate in this type (integers wrap) */\n", pclr__gtype(l->sum));
     if (pclr__op_uses(d, "pclr_m")) PCLR__GEN_PUTF(g, "#define pclr_m %s /* mean and M2 are computed in this type */\n", pclr__gtype(l->moment));
     pclr__gen_diff(g, d);
@@ -5424,7 +5562,8 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
                               "    c += e;\n"
                               "    s = t;\n"
                               "}\n");
-    pclr__gen_op_fns(g, d, 1, 1);
+    if (d) pclr__gen_op_fns(g, d, 1, 1);
+    else pclr__glsl_map(g, c); /* a reduction's functions and lift */
     /* the fold of one load (one element: pclr__glsl_words) */
     {
         const int at = pclr__fold_takes_index(d);
@@ -5541,12 +5680,13 @@ static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "pclr_t%s pclr_%s(uint64_t e) { return %s; }\n", k ? "2" : "", k ? "y" : "x", e);
     }
     if (!fold1) return;
-    PCLR__GEN_PUTF(g, "pclr_s pclr_fold_one(pclr_s acc, pclr_t x, %suint64_t i) {\n    const pclr_v v = ", y ? "pclr_t2 y, " : "");
+    PCLR__GEN_PUTF(g, "pclr_s pclr_fold_one(pclr_s acc, pclr_t x, %suint64_t i) {\n    const %s v = ", y ? "pclr_t2 y, " : "",
+                   g->map && g->map->fields ? "pclr_s" : "pclr_v"); /* (a reduction's map lifts: a state) */
     if (!g->map) pclr__put(g->w, "x;\n");
     else {
-        PCLR__GEN_PUTF(g, "pclr_v(pclr_map(x, %si", y ? "y, " : "");
+        PCLR__GEN_PUTF(g, "%spclr_map(x, %si", g->map->fields ? "" : "pclr_v(", y ? "y, " : "");
         for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
-        pclr__put(g->w, "));\n");
+        pclr__put(g->w, g->map->fields ? ");\n" : "));\n");
     }
     if (pclr__folds_each(c)) PCLR__GEN_PUTF(g, "    return pclr_fold(acc, v%s);\n}\n", at ? ", i" : "");
     else pclr__put(g->w, "    return pclr_merge(acc, pclr_lift(v));\n}\n");
@@ -5557,31 +5697,41 @@ static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
 
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c); /* (the layouts section) */
 
+/* The map's function in GLSL, or a reduction's functions and lift (after its state). */
+static void pclr__glsl_map(pclr__gen *g, const pclr_config *c) {
+    pclr__memit E;
+    int k;
+    E.w = g->w;
+    E.t = g->map;
+    E.lang = PCLR__ML_GLSL;
+    E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
+    E.zero = E.zeros = 0;
+    E.used = NULL;
+    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    for (k = 0; k < g->map->count; ++k) E.zero |= pclr__mzero_lit(&g->map->node[k]);
+    if (E.zero) { /* a dry run: pclr_zero only where a zero literal is written as a float (integer zeros stay 0) */
+        pclr__writer dry;
+        dry.buf = NULL; dry.cap = 0; dry.len = 0;
+        E.w = &dry;
+        if (g->map->fields) pclr__mreduction(&E);
+        else pclr__mfunction(&E);
+        E.w = g->w;
+        E.zero = E.zeros > 0;
+    }
+    if (E.zero) /* (the kernel is dispatched as groups x 1 x 1) */
+        pclr__put(g->w, "#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */\n");
+    if (!g->map->fields) {
+        pclr__mfunction(&E);
+        return;
+    }
+    pclr__mreduction(&E);
+    pclr__put(g->w, "#define pclr_lift(s) (s) /* (pclr_map lifted it) */\n");
+}
+
 /* A GLSL kernel after its prelude's head and words. */
 static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     pclr__glsl_prelude(g, c);
-    if (g->map) {
-        pclr__memit E;
-        int k;
-        E.w = g->w;
-        E.t = g->map;
-        E.lang = PCLR__ML_GLSL;
-        E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
-        E.zero = E.zeros = 0;
-        PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
-        for (k = 0; k < g->map->count; ++k) E.zero |= pclr__mzero_lit(&g->map->node[k]);
-        if (E.zero) { /* a dry run: pclr_zero only where a zero literal is written as a float (integer zeros stay 0) */
-            pclr__writer dry;
-            dry.buf = NULL; dry.cap = 0; dry.len = 0;
-            E.w = &dry;
-            pclr__mfunction(&E);
-            E.w = g->w;
-            E.zero = E.zeros > 0;
-        }
-        if (E.zero) /* (the kernel is dispatched as groups x 1 x 1) */
-            pclr__put(g->w, "#define pclr_zero uintBitsToFloat(gl_NumWorkGroups.y - 1u) /* +0 unknown to the compiler (pclr__mzero) */\n");
-        pclr__mfunction(&E);
-    }
+    if (g->map && !g->map->fields) pclr__glsl_map(g, c); /* (a reduction's comes with its state: pclr__glsl_ops) */
     if (c->accumulate == PCLR_EXACT) { /* the exact kernel, in GLSL's words */
         pclr__gen_exact(g, c);
         return;
@@ -6000,7 +6150,7 @@ static void pclr__gen_c(pclr__gen *g, const pclr_config *c) {
     pclr__gen_prelude(g, c);
     if (g->map) {
         if (!g->cuda) pclr__put(g->w, "#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */\n");
-        pclr__gen_map(g, c);
+        if (!g->map->fields) pclr__gen_map(g, c); /* (a reduction's comes with its state: pclr__gen_ops) */
     }
     if (c->accumulate == PCLR_EXACT && c->layout == PCLR_LAYOUT_ONE) {
         pclr__gen_exact(g, c);
@@ -6054,7 +6204,7 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
         pclr__plan_layout(&c, &dev, c.rows * (c.cols ? c.cols : 1), &l);
         pclr__layout_program(&c, &l, &c);
     }
-    if (c.map && c.map[0]) {
+    if (pclr__has_map(&c)) { /* a map, or a reduction's description */
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
         g.map = &tree;
     }
@@ -6102,6 +6252,7 @@ PCLR_API pclr_result pclr_map_source(const pclr_config *cfg, const char *lang, c
     E.lang = k;
     E.keep = 0;
     E.zero = E.zeros = 0;
+    E.used = NULL;
     pclr__mfunction(&E);
     return pclr__finish_text(&w, size_needed);
 }
@@ -6112,7 +6263,7 @@ PCLR_API pclr_result pclr_kernel_options(const pclr_config *cfg, char *buf, size
     pclr_result r = pclr__gen_start(cfg, &c, &w, buf, cap, size_needed);
     if (r != PCLR_OK) return r;
     if (c.variant == PCLR_VARIANT_COLLECTIVE) pclr__put(&w, "-cl-std=CL2.0");
-    if (c.map && c.map[0] && c.backend == PCLR_CUDA) pclr__put(&w, "--fmad=false"); /* a map's a * b + c rounds twice */
+    if (pclr__has_map(&c) && c.backend == PCLR_CUDA) pclr__put(&w, "--fmad=false"); /* a map's (a lift's) a * b + c rounds twice */
     return pclr__finish_text(&w, size_needed);
 }
 
@@ -6743,8 +6894,6 @@ static float pclr__ref_half(uint16_t h) {
 }
 
 /* ---- the CPU reference's evaluation of a map */
-/* A value of one of the map's types: integers sign- or zero-extended to 64 bits, floats as double (float values rounded to float). */
-typedef union pclr__mval { int64_t i; uint64_t u; double d; } pclr__mval;
 
 /* v of type from as type to (C's conversions; floats to integers saturate, NaN gives 0) */
 static pclr__mval pclr__mconv(pclr__mval v, pclr_type from, pclr_type to) {
@@ -7035,6 +7184,17 @@ static void pclr__rmerge(const pclr__mtree *t, const pclr__mval *a, const pclr__
     for (k = 0; k < t->merges; ++k) out[t->merge[k][0]] = pclr__mev_as(&V, t->merge[k][1], t->ftype[t->merge[k][0]]);
     memcpy(s, out, sizeof *s * (size_t)t->fields);
 }
+/* The kernels' merge: with the identity (bit for bit) it is the other state; else the description's. */
+static void pclr__rmerge_kernel(const pclr__mtree *t, const pclr__mval *id, const pclr__mval *a, const pclr__mval *b, pclr__mval *s) {
+    int k, a_id = 1, b_id = 1;
+    for (k = 0; k < t->fields; ++k) {
+        const uint64_t i = pclr__rbits(id[k], t->ftype[k]);
+        a_id &= pclr__rbits(a[k], t->ftype[k]) == i;
+        b_id &= pclr__rbits(b[k], t->ftype[k]) == i;
+    }
+    if (b_id || a_id) memmove(s, b_id ? a : b, sizeof *s * (size_t)t->fields);
+    else pclr__rmerge(t, a, b, s);
+}
 /* A value of type t (int, uint, long, ulong, float, double) as a pclr_scalar, and back. */
 static pclr_scalar pclr__rscalar(pclr__mval v, pclr_type t) {
     pclr_scalar r;
@@ -7075,22 +7235,35 @@ static void pclr__rresult(const pclr__mtree *t, const pclr__mval *s, pclr_custom
         out->field[k] = pclr__rscalar(s[k], t->ftype[k]);
     }
 }
-/* The CPU reference: lift each element, merged into the state in index order. */
-static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {
+/* The CPU reference: elements [lo, hi) lifted and merged into acc, in blocks of PCLR__REF_BLOCK elements
+   merged in index order, the blocks pairwise (the shape of the kernels' trees; float merges round less). */
+static void pclr__rreduce_range(pclr__meval *V, const pclr__mval *id, const void *x, const void *y, uint64_t lo, uint64_t hi, pclr__mval *acc) {
+    const pclr__mtree *t = V->t;
     const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
-    pclr__mval id[PCLR_CUSTOM_MAX], acc[PCLR_CUSTOM_MAX], e[PCLR_CUSTOM_MAX];
-    pclr__meval V;
+    pclr__mval e[PCLR_CUSTOM_MAX];
     uint64_t j;
+    memcpy(acc, id, sizeof *acc * (size_t)t->fields);
+    if (hi - lo > 256) {
+        const uint64_t mid = lo + ((hi - lo) / 2 + 255) / 256 * 256;
+        pclr__rreduce_range(V, id, x, y, lo, mid, acc);
+        pclr__rreduce_range(V, id, x, y, mid, hi, e);
+        pclr__rmerge_kernel(t, id, acc, e, acc);
+        return;
+    }
+    for (j = lo; j < hi; ++j) {
+        V->x = (const unsigned char *)x + j * xs;
+        V->y = y ? (const unsigned char *)y + j * ys : NULL;
+        V->i = j;
+        pclr__rlift(V, id, e);
+        pclr__rmerge_kernel(t, id, acc, e, acc);
+    }
+}
+static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {
+    pclr__mval id[PCLR_CUSTOM_MAX], acc[PCLR_CUSTOM_MAX];
+    pclr__meval V;
     pclr__meval_init(&V, t, params);
     pclr__ridentity(t, id);
-    memcpy(acc, id, sizeof acc);
-    for (j = 0; j < n; ++j) {
-        V.x = (const unsigned char *)x + j * xs;
-        V.y = y ? (const unsigned char *)y + j * ys : NULL;
-        V.i = j;
-        pclr__rlift(&V, id, e);
-        pclr__rmerge(t, acc, e, acc);
-    }
+    pclr__rreduce_range(&V, id, x, y, 0, n, acc);
     pclr__rresult(t, acc, out);
 }
 
@@ -7240,7 +7413,7 @@ static void pclr__finalize_custom(const pclr__finalizer *f, size_t rs, const uns
 /* pclr_combine's: the two results' states merged, the results computed from the merged state. */
 static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_result *a, const pclr_custom_result *b, pclr_custom_result *out) {
     pclr__mtree *t = (pclr__mtree *)malloc(sizeof *t);
-    pclr__mval x[PCLR_CUSTOM_MAX], y[PCLR_CUSTOM_MAX];
+    pclr__mval x[PCLR_CUSTOM_MAX], y[PCLR_CUSTOM_MAX], id[PCLR_CUSTOM_MAX];
     pclr_result r;
     int k;
     if (!t) return PCLR_ERR_OUT_OF_MEMORY;
@@ -7249,7 +7422,8 @@ static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_
             x[k] = pclr__rvalue(&a->field[k], t->ftype[k]);
             y[k] = pclr__rvalue(&b->field[k], t->ftype[k]);
         }
-        pclr__rmerge(t, x, y, x);
+        pclr__ridentity(t, id);
+        pclr__rmerge_kernel(t, id, x, y, x);
         pclr__rresult(t, x, out);
     }
     free(t);
@@ -9792,16 +9966,18 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     e->entries = (pclr__entry *)grown;
     en.raw = *cfg;
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
-    if (pclr__has_map(&en.cfg)) { /* the caller's strings may change: keep copies */
-        const size_t ml = strlen(cfg->map) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
+    if (pclr__has_map(&en.cfg)) { /* the caller's strings may change: keep copies (the map's, or the reduction's) */
+        const int reduce = en.cfg.op == PCLR_CUSTOM;
+        const size_t ml = strlen(reduce ? cfg->reduce : cfg->map) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
         pclr__mtree *t = (pclr__mtree *)pclr__alloc(e, sizeof *t);
         if (!t || !(en.text = (char *)pclr__alloc(e, ml + pl))) {
             pclr__free(e, t);
             return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
         }
-        memcpy(en.text, cfg->map, ml);
+        memcpy(en.text, reduce ? cfg->reduce : cfg->map, ml);
         if (pl) memcpy(en.text + ml, cfg->params, pl);
-        en.raw.map = en.cfg.map = en.text;
+        if (reduce) en.raw.reduce = en.cfg.reduce = en.text;
+        else en.raw.map = en.cfg.map = en.text;
         en.raw.params = en.cfg.params = pl ? en.text + ml : NULL;
         pclr__map_parse(&en.cfg, t, NULL, 0);
         en.elem_size *= (uint32_t)t->comps;
@@ -9821,9 +9997,9 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
 /* The same bytes, and the same text behind a map's pointers. */
 PCLR__FN int pclr__config_same(const pclr_config *a, const pclr_config *b) {
     pclr_config x = *a, y = *b;
-    x.map = x.params = y.map = y.params = NULL;
+    x.map = x.params = x.reduce = y.map = y.params = y.reduce = NULL;
     return memcmp(&x, &y, sizeof x) == 0 && !strcmp(a->map ? a->map : "", b->map ? b->map : "") &&
-           !strcmp(a->params ? a->params : "", b->params ? b->params : "");
+           !strcmp(a->params ? a->params : "", b->params ? b->params : "") && !strcmp(a->reduce ? a->reduce : "", b->reduce ? b->reduce : "");
 }
 
 /* The entry for the caller's config on n elements: the tuned knobs for n's
