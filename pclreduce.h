@@ -274,7 +274,8 @@ typedef struct pclr_config {
    - prod: one value, of the element's value type (pclr_value_type: 8- and
      16-bit integers wrap in their own width) with the native accumulator, of
      pclr_sum_type(type, wide) with the wide one; and, or, xor: one value of
-     the element type; any, all: a uint32_t, 0 or 1.
+     the element type; any, all: a uint32_t, 0 or 1;
+   - custom: a pclr_custom_result (below).
    A pclr_scalar holds a value in the member of its type (u8 for uint8, f32
    for float and for half, ...). */
 typedef union pclr_scalar {

@@ -5,7 +5,9 @@
    Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
           build/bench_cuda --vocab [--types uint8,half] [--ops argmin,stats] [--accumulate native,wide]
           build/bench_cuda --exact   (exact float/double sums vs the native sum and CUB's two-phase Sum)
-   Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv) and device_cuda.txt to --out DIR
+          build/bench_cuda --custom [--cases sum,max,lse,fused,argmin] [--sizes 20,24,28] [--target-ms 10]
+                     (user-defined reductions, op custom: see "the custom run" below)
+   Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv, custom_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
 
    The runtime (for CUB) and pclreduce (driver API) share the device's primary
@@ -183,6 +185,9 @@ struct bench {
     size_t cub_temp_bytes;
     unsigned *read_out;
     int failures;
+    /* --custom (run_custom), its --cases (bits of custom_cases) and --sizes (log2 n; 0: none given) */
+    int custom, nsizes, sizes_log[16];
+    unsigned cases;
 };
 
 /* One (implementation, type, op, n) being measured. */
@@ -400,6 +405,15 @@ static int buffers_for(const bench *b, size_t bytes) {
     size_t span = rotation_span(b);
     size_t k = (span + bytes - 1) / bytes, fit = b->pool_bytes / bytes;
     return (int)std::max<size_t>(1, std::min(k, fit));
+}
+
+/* The vocabulary run's sizes for type t: --sizes (those that fit 2^max_bytes_log bytes), else bench_vocab_sizes. */
+static int vocab_sizes(const bench *b, pclr_type t, uint64_t *out, int cap) {
+    int k = 0;
+    if (!b->nsizes) return bench_vocab_sizes(&b->o, t, out, cap);
+    for (int i = 0; i < b->nsizes && k < cap; ++i)
+        if (((uint64_t)pclr_type_size(t) << b->sizes_log[i]) <= (1ull << b->o.max_bytes_log)) out[k++] = 1ull << b->sizes_log[i];
+    return k;
 }
 
 static void grow_cub_temp(bench *b, pclr_type t, pclr_op op, uint64_t n) {
@@ -764,8 +778,8 @@ static void run_vocab(bench *b) {
         int nsizes;
         std::vector<vocab_cfg> cfgs;
         if (!b->o.types[t]) continue;
-        nsizes = bench_vocab_sizes(&b->o, t, sizes, 40);
-        for (int oi = 1; oi < PCLR_OP_COUNT_; ++oi) {
+        nsizes = vocab_sizes(b, t, sizes, 40);
+        for (int oi = 1; oi < PCLR_CUSTOM; ++oi) {
             if (!b->o.ops[oi]) continue;
             for (int ai = 1; ai < PCLR_ACCUMULATE_COUNT_; ++ai) {
                 pclr_op op = (pclr_op)oi;
@@ -884,14 +898,518 @@ static void run_vocab(bench *b) {
     fclose(csv);
 }
 
+/* ------------------------------------------------------------ the custom run (issue 33)
+   User-defined reductions (cfg.op = PCLR_CUSTOM, cfg.reduce = a description)
+   at 2^20, 2^24, 2^28 (--sizes) against the read kernel over the same bytes
+   and, where the description equals a built-in op, against that op:
+     sum      float sum written by hand          vs PCLR_SUM float (native)
+     max      float max written by hand          vs PCLR_MAX float
+     argmin   int argmin, ties to the smaller index, vs PCLR_ARGMIN int
+     lse      log-sum-exp of floats              (target: of_read >= 0.95 at 2^28)
+     fused    sum, sum of squares and max |x| of floats in one pass (same target)
+   Targets of the pairs: custom time <= 1.02 x the built-in's at 2^24 and 2^28,
+   and the same bits (the custom result's values against the built-in's result:
+   with the bench's finite data; the language's max of floats may treat NaN
+   unlike the built-in's). A pair is timed built-in, custom, custom, built-in
+   (ABBA) and each time is the mean of its two medians, so that a drift of
+   clocks between the two cancels. Each result, built-in and custom, blocking
+   and async (state copied back and put through pclr_finalize), on the first and
+   last slice, is checked against a host computation in double: exact for max,
+   max |x| and argmin; sums (and the sum of squares) within 1e-4 relative plus
+   the trees' error 2 (log2 n + 1) u sum|term|; log-sum-exp within 1e-4 relative
+   plus 4 (log2 n + 1) u. A wrong result is a FAIL line and is not timed.
+   The argmin's index field is called k: i is the lift's input (the element's
+   index) and the language takes no field of that name. */
+struct custom_case {
+    const char *name, *desc;
+    pclr_type type;
+    pclr_op builtin; /* the built-in op the description equals (PCLR_OP_DEFAULT: none) */
+    int values;      /* result expressions */
+};
+static const custom_case custom_cases[] = {
+    {"sum", "state s: float = 0; lift s = x; merge s = a.s + b.s; result s", PCLR_FLOAT, PCLR_SUM, 1},
+    {"max", "state m: float = -inf; lift m = x; merge m = max(a.m, b.m); result m", PCLR_FLOAT, PCLR_MAX, 1},
+    {"lse",
+     "state m: float = -inf, s: float = 0; lift m = x, s = 1; merge m = max(a.m, b.m), s = a.s * exp(a.m - m) + b.s * exp(b.m - m); "
+     "result m + log(s)",
+     PCLR_FLOAT, PCLR_OP_DEFAULT, 1},
+    {"fused",
+     "state s: float = 0, q: float = 0, m: float = 0; lift s = x, q = x * x, m = abs(x); merge s = a.s + b.s, q = a.q + b.q, "
+     "m = max(a.m, b.m); result s, q, m",
+     PCLR_FLOAT, PCLR_OP_DEFAULT, 3},
+    {"argmin",
+     "state v: int = INT_MAX, k: ulong = ULONG_MAX; lift v = x, k = i; merge v = min(a.v, b.v), "
+     "k = a.v < b.v ? a.k : b.v < a.v ? b.k : min(a.k, b.k); result v, k",
+     PCLR_INT, PCLR_ARGMIN, 2},
+};
+enum { CUSTOM_CASES = (int)(sizeof custom_cases / sizeof custom_cases[0]) };
+
+/* The host's answers for one slice, in double (floats) or exactly (int). */
+struct custom_ref {
+    double sum, sum_abs, sumsq, lse;
+    float max, maxabs;
+    int32_t min;
+    uint64_t min_index;
+};
+
+/* One pass over slice `slice` of n elements of t, in parallel over chunks. */
+static custom_ref custom_host_ref(bench *b, pclr_type t, int slice, uint64_t n, size_t bytes) {
+    const uint64_t chunk = (uint64_t)1 << 20, chunks = (n + chunk - 1) / chunk;
+    const char *base = (const char *)b->pool_host + (size_t)slice * bytes;
+    unsigned nt = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    std::vector<custom_ref> part(chunks);
+    std::vector<double> part_m(chunks); /* each chunk's max (the lse's shift) */
+    std::vector<std::thread> threads;
+    std::atomic<uint64_t> next(0);
+    custom_ref r;
+    for (unsigned w = 0; w < nt; ++w)
+        threads.emplace_back([&] {
+            for (uint64_t c; (c = next++) < chunks;) {
+                uint64_t lo = c * chunk, hi = std::min(n, lo + chunk), j;
+                custom_ref &q = part[c];
+                memset(&q, 0, sizeof q);
+                if (t == PCLR_INT) {
+                    const int32_t *x = (const int32_t *)base;
+                    q.min = INT32_MAX;
+                    q.min_index = UINT64_MAX;
+                    for (j = lo; j < hi; ++j)
+                        if (x[j] < q.min || q.min_index == UINT64_MAX) { q.min = x[j]; q.min_index = j; }
+                } else {
+                    const float *x = (const float *)base;
+                    double m = -INFINITY, s = 0;
+                    q.max = -INFINITY;
+                    for (j = lo; j < hi; ++j) {
+                        const double v = x[j];
+                        q.sum += v;
+                        q.sum_abs += fabs(v);
+                        q.sumsq += v * v;
+                        q.max = std::max(q.max, x[j]);
+                        q.maxabs = std::max(q.maxabs, fabsf(x[j]));
+                        m = std::max(m, v);
+                    }
+                    for (j = lo; j < hi; ++j) s += exp((double)x[j] - m);
+                    part_m[c] = m;
+                    q.lse = s; /* (the chunk's sum of exp(x - m) until combined) */
+                }
+            }
+        });
+    for (auto &th : threads) th.join();
+    memset(&r, 0, sizeof r);
+    r.min = INT32_MAX;
+    r.min_index = UINT64_MAX;
+    r.max = -INFINITY;
+    {
+        double m = -INFINITY, s = 0;
+        for (uint64_t c = 0; c < chunks; ++c) {
+            const custom_ref &q = part[c];
+            if (t == PCLR_INT) {
+                if (q.min < r.min || (q.min == r.min && q.min_index < r.min_index)) { r.min = q.min; r.min_index = q.min_index; }
+                continue;
+            }
+            r.sum += q.sum; r.sum_abs += q.sum_abs; r.sumsq += q.sumsq;
+            r.max = std::max(r.max, q.max); r.maxabs = std::max(r.maxabs, q.maxabs);
+            m = std::max(m, part_m[c]);
+        }
+        for (uint64_t c = 0; t != PCLR_INT && c < chunks; ++c) s += part[c].lse * exp(part_m[c] - m);
+        r.lse = m + log(s);
+    }
+    return r;
+}
+
+/* A built-in op's result (pclr_reduce's) as a custom result's values, for the comparisons. */
+static void builtin_as_custom(pclr_op op, pclr_type t, const unsigned char *raw, pclr_custom_result *out) {
+    memset(out, 0, sizeof *out);
+    out->type[0] = t;
+    out->values = 1;
+    if (op == PCLR_ARGMIN || op == PCLR_ARGMAX) {
+        pclr_arg_result a;
+        memcpy(&a, raw, sizeof a);
+        memcpy(&out->value[0], &a.value, sizeof a.value);
+        out->value[1].u64 = a.index;
+        out->type[1] = PCLR_UINT64;
+        out->values = 2;
+    } else {
+        memcpy(&out->value[0], raw, pclr_type_size(t));
+    }
+}
+
+/* The values of a custom result (or of a built-in's, through builtin_as_custom) against the host's. */
+static int custom_check(const custom_case &cc, const pclr_custom_result &got, const custom_ref &ref, uint64_t n, char *why, size_t cap) {
+    const double u = 5.960464477539063e-08, lg = (double)bench_log2(n ? n : 1) + 1.0;
+    int ok = 1, k;
+    static const pclr_type want[3][3] = {{PCLR_FLOAT}, {PCLR_FLOAT, PCLR_FLOAT, PCLR_FLOAT}, {PCLR_INT, PCLR_UINT64}};
+    const pclr_type *w = cc.type == PCLR_INT ? want[2] : cc.values == 3 ? want[1] : want[0];
+    why[0] = '\0';
+    if (got.values != cc.values) { snprintf(why, cap, "%d results, not %d", got.values, cc.values); return 0; }
+    for (k = 0; k < cc.values; ++k)
+        if (got.type[k] != w[k]) {
+            snprintf(why, cap, "result %d is %s, not %s", k, pclr_type_name(got.type[k]), pclr_type_name(w[k]));
+            return 0;
+        }
+    if (cc.type == PCLR_INT) {
+        ok &= bench_check_scalar(PCLR_INT, &got.value[0].i32, &ref.min, 0, "min", why, cap);
+        ok &= bench_check_scalar(PCLR_UINT64, &got.value[1].u64, &ref.min_index, 0, "index", why, cap);
+        return ok;
+    }
+    if (!strcmp(cc.name, "max")) return bench_check_scalar(PCLR_FLOAT, &got.value[0].f32, &ref.max, 0, "max", why, cap);
+    if (!strcmp(cc.name, "lse")) {
+        const float r = (float)ref.lse;
+        return bench_check_scalar_abs(PCLR_FLOAT, &got.value[0].f32, &r, 1e-4, 4 * lg * u, "lse", why, cap);
+    }
+    {
+        const float s = (float)ref.sum;
+        ok &= bench_check_scalar_abs(PCLR_FLOAT, &got.value[0].f32, &s, 1e-4, 2 * lg * u * ref.sum_abs, "sum", why, cap);
+    }
+    if (cc.values == 3) {
+        const float q = (float)ref.sumsq;
+        ok &= bench_check_scalar_abs(PCLR_FLOAT, &got.value[1].f32, &q, 1e-4, 2 * lg * u * ref.sumsq, "sum of squares", why, cap);
+        ok &= bench_check_scalar(PCLR_FLOAT, &got.value[2].f32, &ref.maxabs, 0, "max |x|", why, cap);
+    }
+    return ok;
+}
+
+/* Whether two results' values are the same bits. */
+static int custom_same_bits(const pclr_custom_result &a, const pclr_custom_result &b) {
+    int k;
+    if (a.values != b.values) return 0;
+    for (k = 0; k < a.values; ++k)
+        if (memcmp(&a.value[k], &b.value[k], pclr_type_size(a.type[k])) != 0) return 0;
+    return 1;
+}
+
+/* Blocking and async path of p (pclreduce, custom or built-in) on slices 0 and K-1 against refs[k];
+   got[k]: the blocking results (for the bits' comparison). */
+static int custom_check_point(point *p, const custom_case &cc, const custom_ref refs[2], pclr_custom_result got[2], char *why, size_t cap) {
+    bench *b = p->b;
+    int k, slices[2] = {0, p->buffers - 1};
+    const int custom = p->cfg.op == PCLR_CUSTOM;
+    size_t rsize = pclr_result_size(&p->cfg), ssize = pclr_state_size(&p->cfg);
+    if (!rsize || rsize > 256 || !ssize || ssize > 256) { snprintf(why, cap, "result %zu / state %zu bytes", rsize, ssize); return 0; }
+    const int kmax = p->buffers > 1 ? 2 : 1;
+    for (k = 0; k < kmax; ++k) {
+        unsigned char raw[256], state[256];
+        pclr_custom_result r;
+        const int s = slices[k];
+        memset(raw, 0xa5, sizeof raw);
+        if (blocking(p, s, raw)) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (custom) memcpy(&got[k], raw, sizeof got[k]);
+        else builtin_as_custom(p->cfg.op, p->type, raw, &got[k]);
+        if (!custom_check(cc, got[k], refs[k], p->n, why, cap)) return 0;
+        memset(raw, 0xa5, sizeof raw);
+        memset(state, 0xa5, sizeof state);
+        if (cuda_fail(p, cudaMemsetAsync(b->out_dev, 0xa5, 256, b->stream), "memset") || launch(p, s) ||
+            cuda_fail(p, cudaMemcpyAsync(b->res_pinned, b->out_dev, ssize, cudaMemcpyDeviceToHost, b->stream), "copy") ||
+            cuda_fail(p, cudaStreamSynchronize(b->stream), "sync")) {
+            snprintf(why, cap, "%.150s", p->err);
+            return 0;
+        }
+        memcpy(state, b->res_pinned, ssize);
+        if (pclr_fail(p, pclr_finalize(&p->cfg, state, raw), "pclr_finalize")) { snprintf(why, cap, "%.150s", p->err); return 0; }
+        if (custom) memcpy(&r, raw, sizeof r);
+        else builtin_as_custom(p->cfg.op, p->type, raw, &r);
+        if (!custom_check(cc, r, refs[k], p->n, why, cap)) {
+            size_t l = strlen(why);
+            snprintf(why + l, cap - l, " (async path)");
+            return 0;
+        }
+    }
+    if (kmax == 1) got[1] = got[0];
+    return 1;
+}
+
+/* custom_cuda.csv: the vocabulary CSV's columns (bench_vocab_csv_*), then desc (quoted), builtin_us
+   (the equal built-in's kernel time; empty without one) and same_bits (yes / no / -). */
+static void custom_csv_line(FILE *f, const bench_row *r, const char *desc, double builtin_us, const char *same_bits) {
+    char *line = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&line, &len);
+    if (!m) return;
+    if (r) bench_vocab_csv_row(m, r);
+    else bench_vocab_csv_header(m);
+    fclose(m);
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+    if (!r) fprintf(f, "%s,desc,builtin_us,same_bits\n", line);
+    else if (builtin_us == builtin_us) fprintf(f, "%s,\"%s\",%.3f,%s\n", line, desc, builtin_us, same_bits);
+    else fprintf(f, "%s,\"%s\",,%s\n", line, desc, same_bits);
+    fflush(f);
+    free(line);
+}
+
+static void custom_table_header(void) {
+    printf("data: %s\n", bench_data_description());
+    printf("%-8s %-6s %-5s %-18s %10s %10s %8s %7s %10s %7s %5s\n", "case", "type", "n", "impl", "kernel_us", "pipe_us", "GB/s", "of_read",
+           "builtin_us", "ratio", "bits");
+    fflush(stdout);
+}
+
+/* ratio = this kernel time / the built-in's (the target: <= 1.02). */
+static void custom_table_row(const char *name, const bench_row *r, double builtin_us, const char *same_bits) {
+    const uint64_t bytes = r->n * pclr_type_size(r->type);
+    if (strncmp(r->status, "ok", 2) != 0) {
+        printf("FAIL %-8s %-6s 2^%-3d %-18s %s\n", name, pclr_type_name(r->type), bench_log2(r->n), r->impl, r->status);
+    } else {
+        printf("%-8s %-6s 2^%-3d %-18s %10.2f %10.2f %8.1f %7.3f", name, pclr_type_name(r->type), bench_log2(r->n), r->impl, r->kernel_us,
+               r->pipelined_us, bench__gbps(bytes, r->kernel_us), r->read_kernel_us / r->kernel_us);
+        if (builtin_us == builtin_us) printf(" %10.2f %7.3f %5s", builtin_us, r->kernel_us / builtin_us, same_bits);
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+/* The mean of two measurements of one point (ABBA): times averaged, repetitions added. */
+static void custom_mean(bench_row *r, const bench_row *s) {
+    if (strncmp(r->status, "ok", 2) != 0) return;
+    if (strncmp(s->status, "ok", 2) != 0) { snprintf(r->status, sizeof r->status, "%s", s->status); return; }
+    r->kernel_us = 0.5 * (r->kernel_us + s->kernel_us);
+    r->pipelined_us = 0.5 * (r->pipelined_us + s->pipelined_us);
+    r->blocking_us = 0.5 * (r->blocking_us + s->blocking_us);
+    r->kernel_reps += s->kernel_reps;
+    r->pipelined_reps += s->pipelined_reps;
+    r->blocking_reps += s->blocking_reps;
+}
+
+struct custom_target {
+    char line[200];
+    int met;
+};
+
+static void run_custom(bench *b) {
+    impl pclr_im, read_im;
+    bench_row read_cache[64];
+    int have_read[64] = {0};
+    std::vector<custom_target> targets;
+    FILE *csv = bench_open_out(b->out_dir, "custom_cuda.csv");
+    if (!csv) exit(1);
+    custom_csv_line(csv, NULL, NULL, NAN, NULL);
+    memset(&pclr_im, 0, sizeof pclr_im);
+    read_im = pclr_im;
+    pclr_im.kind = IMPL_PCLR; snprintf(pclr_im.name, sizeof pclr_im.name, "pclreduce");
+    read_im.kind = IMPL_READ; snprintf(read_im.name, sizeof read_im.name, "read-limit");
+    if (!b->pc) { fprintf(stderr, "bench_cuda: the custom run needs the pclreduce CUDA backend\n"); ++b->failures; fclose(csv); return; }
+    printf("# custom reductions (op custom) on %s, %d SMs, L2 %zu MB. Times in us per call (median; a custom/built-in pair\n"
+           "# timed built-in, custom, custom, built-in and averaged); of_read = read-kernel time / this time (same bytes);\n"
+           "# ratio = this time / the equal built-in's time; bits: the custom result's values are the built-in's bits.\n",
+           b->device, b->sms, b->l2_bytes >> 20);
+    for (int c = 0; c < CUSTOM_CASES; ++c)
+        if (b->cases >> c & 1) printf("# %-6s %s\n", custom_cases[c].name, custom_cases[c].desc);
+    custom_table_header();
+    for (int ti = 0; ti < 2; ++ti) {
+        const pclr_type t = ti ? PCLR_INT : PCLR_FLOAT;
+        pclr_config ccfg[CUSTOM_CASES], bcfg[CUSTOM_CASES];
+        char cwhy[CUSTOM_CASES][128];
+        int cok[CUSTOM_CASES], bok[CUSTOM_CASES], any = 0;
+        for (int c = 0; c < CUSTOM_CASES; ++c) {
+            const custom_case &cc = custom_cases[c];
+            char name[64];
+            cok[c] = bok[c] = 0;
+            if (cc.type != t || !(b->cases >> c & 1)) continue;
+            any = 1;
+            memset(&ccfg[c], 0, sizeof ccfg[c]);
+            ccfg[c].type = t; ccfg[c].op = PCLR_CUSTOM; ccfg[c].reduce = cc.desc; ccfg[c].backend = PCLR_CUDA;
+            snprintf(name, sizeof name, "custom-%s", cc.name);
+            cok[c] = prepare(b, &ccfg[c], name) == PCLR_OK;
+            snprintf(cwhy[c], sizeof cwhy[c], "%.120s", cok[c] ? "" : pclr_cuda_last_error(b->pc));
+            if (!cc.builtin) continue;
+            memset(&bcfg[c], 0, sizeof bcfg[c]);
+            bcfg[c].type = t; bcfg[c].op = cc.builtin; bcfg[c].backend = PCLR_CUDA;
+            if (cc.builtin == PCLR_SUM) bcfg[c].accumulate = PCLR_NATIVE;
+            bok[c] = prepare(b, &bcfg[c], "pclreduce") == PCLR_OK;
+        }
+        if (!any) continue;
+        fill_pool(b, t);
+        for (int si = 0; si < b->nsizes; ++si) {
+            const uint64_t n = 1ull << b->sizes_log[si];
+            const size_t bytes = n * pclr_type_size(t);
+            const int buffers = buffers_for(b, bytes), lg = bench_log2(bytes);
+            custom_ref refs[2];
+            point p;
+            if (bytes > b->pool_bytes) { printf("# skip 2^%d: larger than the pool\n", b->sizes_log[si]); continue; }
+            refs[0] = custom_host_ref(b, t, 0, n, bytes);
+            refs[1] = buffers > 1 ? custom_host_ref(b, t, buffers - 1, n, bytes) : refs[0];
+            memset(&p, 0, sizeof p);
+            p.b = b; p.type = t; p.n = n; p.bytes = bytes; p.buffers = buffers;
+            if (!have_read[lg]) { /* the limit depends only on the bytes read */
+                bench_row row;
+                p.im = &read_im; p.op = PCLR_SUM; p.err[0] = '\0'; p.next = 0;
+                bench_row_init(&row, "cuda", b->device, t, PCLR_SUM, n, read_im.name);
+                measure(&p, &row);
+                if (strcmp(row.status, "ok") == 0) { read_cache[lg] = row; have_read[lg] = 1; }
+                else { ++b->failures; custom_table_row("read", &row, NAN, "-"); }
+            }
+            if (have_read[lg]) {
+                bench_row row = read_cache[lg];
+                row.type = t; row.op = PCLR_SUM; row.n = n; row.read_kernel_us = row.kernel_us;
+                custom_csv_line(csv, &row, "-", NAN, "-");
+                custom_table_row("read", &row, NAN, "-");
+            }
+            for (int c = 0; c < CUSTOM_CASES; ++c) {
+                const custom_case &cc = custom_cases[c];
+                bench_row crow, brow, again;
+                pclr_custom_result cgot[2], bgot[2];
+                char why[300] = "", cname[64];
+                const char *bits = "-";
+                int cchecked = 0, bchecked = 0;
+                if (cc.type != t || !(b->cases >> c & 1)) continue;
+                snprintf(cname, sizeof cname, "custom-%s", cc.name);
+                bench_row_init(&crow, "cuda", b->device, t, PCLR_CUSTOM, n, cname);
+                crow.read_kernel_us = have_read[lg] ? read_cache[lg].kernel_us : NAN;
+                p.im = &pclr_im;
+                /* the checks first: neither is timed when wrong */
+                if (!cok[c]) {
+                    snprintf(crow.status, sizeof crow.status, "FAIL: prepare failed: %s", cwhy[c]);
+                } else {
+                    p.cfg = ccfg[c]; p.op = PCLR_CUSTOM; p.err[0] = '\0'; p.next = 0;
+                    if (!b->o.no_check && !custom_check_point(&p, cc, refs, cgot, why, sizeof why))
+                        snprintf(crow.status, sizeof crow.status, "FAIL: %.150s", why);
+                    else cchecked = !b->o.no_check;
+                }
+                if (cc.builtin) {
+                    bench_row_init(&brow, "cuda", b->device, t, cc.builtin, n, pclr_im.name);
+                    brow.read_kernel_us = crow.read_kernel_us;
+                    if (cc.builtin == PCLR_SUM) { brow.acc = PCLR_NATIVE; brow.sum_type = pclr_sum_type(t, PCLR_NATIVE); }
+                    if (!bok[c]) {
+                        snprintf(brow.status, sizeof brow.status, "FAIL: prepare failed");
+                    } else {
+                        p.cfg = bcfg[c]; p.op = cc.builtin; p.err[0] = '\0'; p.next = 0;
+                        if (!b->o.no_check && !custom_check_point(&p, cc, refs, bgot, why, sizeof why))
+                            snprintf(brow.status, sizeof brow.status, "FAIL: %.150s", why);
+                        else bchecked = !b->o.no_check;
+                    }
+                    if (cchecked && bchecked)
+                        bits = custom_same_bits(cgot[0], bgot[0]) && (buffers < 2 || custom_same_bits(cgot[1], bgot[1])) ? "yes" : "no";
+                }
+                /* the timings: built-in, custom, custom, built-in */
+                if (cc.builtin && strncmp(brow.status, "ok", 2) == 0) {
+                    p.cfg = bcfg[c]; p.op = cc.builtin; p.err[0] = '\0'; p.next = 0;
+                    measure(&p, &brow);
+                }
+                if (strncmp(crow.status, "ok", 2) == 0) {
+                    p.cfg = ccfg[c]; p.op = PCLR_CUSTOM; p.err[0] = '\0'; p.next = 0;
+                    measure(&p, &crow);
+                    if (cc.builtin && strncmp(crow.status, "ok", 2) == 0) {
+                        again = crow;
+                        p.err[0] = '\0'; p.next = 0;
+                        measure(&p, &again);
+                        custom_mean(&crow, &again);
+                    }
+                }
+                if (cc.builtin && strncmp(brow.status, "ok", 2) == 0) {
+                    again = brow;
+                    p.cfg = bcfg[c]; p.op = cc.builtin; p.err[0] = '\0'; p.next = 0;
+                    measure(&p, &again);
+                    custom_mean(&brow, &again);
+                }
+                if (cc.builtin) {
+                    const double bus = strncmp(brow.status, "ok", 2) == 0 ? brow.kernel_us : NAN;
+                    if (strncmp(brow.status, "ok", 2) != 0) ++b->failures;
+                    custom_csv_line(csv, &brow, "-", NAN, "-");
+                    custom_table_row(cc.name, &brow, NAN, "-");
+                    if (bus == bus) {
+                        snprintf(crow.anchor, sizeof crow.anchor, "pclreduce-%s", pclr_op_name(cc.builtin));
+                        crow.anchor_kernel_us = brow.kernel_us;
+                        crow.anchor_pipelined_us = brow.pipelined_us;
+                    }
+                    if (strncmp(crow.status, "ok", 2) != 0) ++b->failures;
+                    custom_csv_line(csv, &crow, cc.desc, bus, bits);
+                    custom_table_row(cc.name, &crow, bus, bits);
+                    if (b->sizes_log[si] >= 24) {
+                        custom_target tg;
+                        const double ratio = crow.kernel_us / bus;
+                        tg.met = ratio <= 1.02 && !strcmp(bits, "yes");
+                        if (ratio != ratio) snprintf(tg.line, sizeof tg.line, "%-6s 2^%d: not measured (a FAIL above): MISSED", cc.name, b->sizes_log[si]);
+                        else snprintf(tg.line, sizeof tg.line, "%-6s 2^%d: custom %.2f us, built-in %.2f us, ratio %.3f (<= 1.02), same bits %s: %s",
+                                 cc.name, b->sizes_log[si], crow.kernel_us, bus, ratio, bits, tg.met ? "met" : "MISSED");
+                        targets.push_back(tg);
+                    }
+                } else {
+                    if (strncmp(crow.status, "ok", 2) != 0) ++b->failures;
+                    custom_csv_line(csv, &crow, cc.desc, NAN, "-");
+                    custom_table_row(cc.name, &crow, NAN, "-");
+                    if (b->sizes_log[si] == 28) {
+                        custom_target tg;
+                        const double of = crow.read_kernel_us / crow.kernel_us;
+                        tg.met = of >= 0.95;
+                        if (of != of) snprintf(tg.line, sizeof tg.line, "%-6s 2^%d: not measured (a FAIL above): MISSED", cc.name, b->sizes_log[si]);
+                        else snprintf(tg.line, sizeof tg.line, "%-6s 2^%d: of_read %.3f (>= 0.95): %s", cc.name, b->sizes_log[si], of,
+                                 tg.met ? "met" : "MISSED");
+                        targets.push_back(tg);
+                    }
+                }
+            }
+        }
+    }
+    fclose(csv);
+    if (!targets.empty()) {
+        int met = 0;
+        printf("# targets (issue 33)\n");
+        for (auto &tg : targets) { printf("target %s\n", tg.line); met += tg.met; }
+        printf("# %d of %zu targets met\n", met, targets.size());
+    }
+}
+
+/* --custom, --cases and --sizes (this program's; the rest goes to bench_parse_args): 0, or 2 after a message. */
+static int parse_cuda_args(int argc, char **argv, bench *b, std::vector<char *> &rest) {
+    b->cases = (1u << CUSTOM_CASES) - 1;
+    rest.push_back(argv[0]);
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--custom")) { b->custom = 1; continue; }
+        if (strcmp(a, "--sizes") && strcmp(a, "--cases")) { rest.push_back(argv[i]); continue; }
+        if (!val || strlen(val) >= 256) { fprintf(stderr, "bench_cuda: %s needs a list\n", a); return 2; }
+        char buf[256], *tok, *save = NULL;
+        snprintf(buf, sizeof buf, "%s", val);
+        ++i;
+        if (!strcmp(a, "--cases")) {
+            b->cases = 0;
+            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int c;
+                for (c = 0; c < CUSTOM_CASES && strcmp(tok, custom_cases[c].name); ++c) {}
+                if (c == CUSTOM_CASES) { fprintf(stderr, "bench_cuda: --cases: '%s' is not sum, max, lse, fused or argmin\n", tok); return 2; }
+                b->cases |= 1u << c;
+            }
+            continue;
+        }
+        b->nsizes = 0;
+        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            long long v = 0;
+            if (!strncmp(tok, "2^", 2)) tok += 2;
+            if (pclr_args_int(tok, 0, 34, &v) || b->nsizes == 16) {
+                fprintf(stderr, "bench_cuda: --sizes takes up to 16 powers of two as their logs, 0..34 (20,24,28 or 2^20,2^24)\n");
+                return 2;
+            }
+            b->sizes_log[b->nsizes++] = (int)v;
+        }
+    }
+    if (!b->nsizes && b->custom) { b->sizes_log[0] = 20; b->sizes_log[1] = 24; b->sizes_log[2] = 28; b->nsizes = 3; }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static bench b;
     cudaDeviceProp prop;
     char slug[128];
     pclr_cuda_desc desc;
     pclr_result r;
-    int dev, rc = bench_parse_args(argc, argv, &b.o, "bench_cuda", "  --device N          CUDA device ordinal (default 0)\n");
+    std::vector<char *> rest;
+    int dev, rc = parse_cuda_args(argc, argv, &b, rest);
     if (rc) return rc;
+    rc = bench_parse_args((int)rest.size(), rest.data(), &b.o, "bench_cuda",
+                          "  --device N          CUDA device ordinal (default 0)\n"
+                          "  --custom            the custom run (issue 33): user-defined reductions (op custom) vs the\n"
+                          "                      read kernel and, where a description equals a built-in op (float sum,\n"
+                          "                      float max, int argmin), vs that op: time ratio and same bits; also\n"
+                          "                      log-sum-exp and a fused sum / sum of squares / max |x| of floats;\n"
+                          "                      kernel + pipelined timings, 20 ms each unless --timings/--target-ms;\n"
+                          "                      custom_cuda.csv (the vocab columns + desc, builtin_us, same_bits)\n"
+                          "  --cases LIST        with --custom: sum,max,lse,fused,argmin (default all)\n"
+                          "  --sizes LIST        n as powers of two, 20,24,28 or 2^20,2^24 (--custom's default 20,24,28;\n"
+                          "                      also replaces --vocab's sizes)\n");
+    if (rc) return rc;
+    if (b.custom) { /* the vocabulary run's timings */
+        if (b.o.vocab || b.o.study) { fprintf(stderr, "bench_cuda: --custom is a run of its own (not with --vocab, --exact or --study)\n"); return 2; }
+        if (!b.o.timings_set) b.o.do_blocking = 0;
+        if (!b.o.target_set && !b.o.quick) b.o.target_s = 0.020;
+    }
     dev = b.o.device >= 0 ? b.o.device : 0;
     CK(cudaSetDevice(dev));
     CK(cudaFree(0)); /* creates the primary context that pclreduce then shares */
@@ -927,8 +1445,13 @@ int main(int argc, char **argv) {
         size_t largest = 0;
         for (int ti = 1; ti < PCLR_TYPE_COUNT_; ++ti) {
             uint64_t sizes[40];
-            int k = b.o.vocab ? bench_vocab_sizes(&b.o, (pclr_type)ti, sizes, 40) : bench_sizes(&b.o, (pclr_type)ti, sizes, 40);
+            int k = b.o.vocab ? vocab_sizes(&b, (pclr_type)ti, sizes, 40) : bench_sizes(&b.o, (pclr_type)ti, sizes, 40);
             if (b.o.types[ti] && k > 0) largest = std::max<size_t>(largest, sizes[k - 1] * pclr_type_size((pclr_type)ti));
+        }
+        if (b.custom) { /* float and int: 4 bytes, up to 2^max_bytes_log */
+            largest = 0;
+            for (int i = 0; i < b.nsizes; ++i)
+                if (((size_t)4 << b.sizes_log[i]) <= ((size_t)1 << b.o.max_bytes_log)) largest = std::max(largest, (size_t)4 << b.sizes_log[i]);
         }
         if (b.o.study) largest = (size_t)8 << b.o.study_log;
         b.pool_bytes = std::max<size_t>(rotation_span(&b), largest);
@@ -942,7 +1465,8 @@ int main(int argc, char **argv) {
     if (bench_mkdirs(b.out_dir) != 0) { fprintf(stderr, "bench_cuda: cannot create %s\n", b.out_dir); return 1; }
     write_device_file(&b);
 
-    if (b.o.study) run_study(&b);
+    if (b.custom) run_custom(&b);
+    else if (b.o.study) run_study(&b);
     else if (b.o.vocab) run_vocab(&b);
     else run_sweep(&b);
 
