@@ -1288,13 +1288,20 @@ PCLR_EXTERN_C_END
 "    PCLR_XREF p = PCLR_XAT(offset);\n" \
 "    pclr_s acc = PCLR_IDENTITY;\n"
 /* level 1, in-thread */
-#define PCLR__TEXT_HEAD \
+#define PCLR__TEXT_HEAD PCLR__TEXT_HEAD_FOLDED("    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);\n")
+#define PCLR__TEXT_HEAD_FOLDED(FOLD) \
 "    /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */\n" \
 "    pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;\n" \
-"    if (head > n) head = n;\n" \
-"    if (thread < head) PCLR_FOLD1(acc, PCLR_LD(p, thread), thread);\n" \
+"    if (head > n) head = n;\n" FOLD \
 "    const pclr_u64 rest = n - head, nvec = rest / PCLR_VECTOR;\n" \
 "    PCLR_VREF pv = PCLR_VAT(p + head);\n"
+/* a reduction's (op custom): its merge takes the elements in order, so the first work-item folds the head
+   before its block and the last the tail after its own (each walks a contiguous block: stride local) */
+#define PCLR__TEXT_HEAD_ORDERED \
+    PCLR__TEXT_HEAD_FOLDED("    if (thread == 0) for (pclr_u64 e = 0; e < head; ++e) PCLR_FOLD1(acc, PCLR_LD(p, e), e);\n")
+#define PCLR__TEXT_TAIL_ORDERED \
+"    /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */\n" \
+"    if (thread == groups * PCLR_GROUP - 1) for (pclr_u64 e = head + nvec * PCLR_VECTOR; e < n; ++e) PCLR_FOLD1(acc, PCLR_LD(p, e), e);\n"
 #define PCLR__TEXT_STRIDE_GLOBAL \
 "    /* grid stride: consecutive work-items read consecutive vectors */\n" \
 "    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;\n" \
@@ -1338,22 +1345,24 @@ PCLR_EXTERN_C_END
 #define PCLR__TEXT_TICKET_CL "atomic_inc(counter)"
 #define PCLR__TEXT_TICKET_CUDA "atomicAdd(counter, 1u)"
 /* TICKET: the counter's atomic increment; TREE: the group reduction for the fold */
-#define PCLR__TEXT_LAST_GROUP(TICKET, TREE) \
+#define PCLR__TEXT_LAST_GROUP(TICKET, TREE) PCLR__TEXT_LAST_GROUP_PUBLISH(TICKET) PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+#define PCLR__TEXT_LAST_GROUP_PUBLISH(TICKET) \
 "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
 "        PCLR_STORE_PARTIAL(group, acc);\n" \
 "        PCLR_DEVICE_FENCE(); /* release: the partial before the ticket */\n" \
 "        is_last = " TICKET " == groups - 1;\n" \
 "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the thread that read the ticket */\n" \
-"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+"    }\n"
 /* CUDA's and GLSL's generated kernels: TICKET is a call of pclr_ticket, which releases the
    group's partial (PCLR__TEXT_TICKET_FN_CUDA: an acq_rel atomic; GLSL: a fence, then the atomic) */
-#define PCLR__TEXT_LAST_GROUP_TICKET(TICKET, TREE) \
+#define PCLR__TEXT_LAST_GROUP_TICKET(TICKET, TREE) PCLR__TEXT_LAST_GROUP_TICKET_PUBLISH(TICKET) PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+#define PCLR__TEXT_LAST_GROUP_TICKET_PUBLISH(TICKET) \
 "    /* the last group to finish folds the partials in a fixed order (deterministic) */\n" \
 "    if (lid == 0) {\n" \
 "        PCLR_STORE_PARTIAL(group, acc);\n" \
 "        is_last = " TICKET " == groups - 1;\n" \
-"    }\n" PCLR__TEXT_LAST_GROUP_FOLD(TREE)
+"    }\n"
 #define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
@@ -1363,6 +1372,23 @@ PCLR_EXTERN_C_END
 "            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n")
+/* A reduction's (op custom) fold: its merge takes states in order, so work-item lid folds a run of
+   consecutive groups' states, and TREE keeps lid order (the naive variant's interleaved tree). */
+#define PCLR__TEXT_LAST_GROUP_FOLD_ORDERED(TREE) \
+"    PCLR_BARRIER();\n" \
+"    if (is_last) {\n" \
+"        PCLR_DEVICE_FENCE();\n" \
+"        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n" \
+"        const pclr_u64 per = (groups + PCLR_GROUP - 1) / PCLR_GROUP;\n" \
+"        acc = PCLR_IDENTITY;\n" \
+"        for (pclr_u64 j = lid * per; j < groups && j < (lid + 1) * per; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));\n" \
+"        acc = " TREE "(acc, PCLR_LDS_ARG);\n" \
+"        if (lid == 0) {\n" \
+"            PCLR_STORE_OUT(0, acc);\n" \
+"            PCLR_COUNTER = 0;\n" \
+"        }\n" \
+"    }\n" \
+"}\n"
 /* CUDA, states of 4 or 8 bytes: the words and the ticket at the start (PCLR__TEXT_COLLECT_CUDA) */
 #define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
 "    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
@@ -2192,9 +2218,10 @@ static int pclr__reduce_clauses(pclr__mparser *P) {
     pclr__mtree *t = P->t;
     unsigned seen = 0;
     int k;
+    P->clause = PCLR__MC_STATE; /* (its sentences say "reduce, line L, column C") */
     for (;;) {
         const char *w;
-        int len, col, clause;
+        int len, col, clause, end;
         while (P->s[P->pos] == ' ' || P->s[P->pos] == '\t' || P->s[P->pos] == '\r' || P->s[P->pos] == '\n' || P->s[P->pos] == ';') ++P->pos;
         if (!P->s[P->pos]) break;
         col = P->pos + 1;
@@ -2252,12 +2279,13 @@ static int pclr__reduce_clauses(pclr__mparser *P) {
             if (clause == 1) { t->lift[t->lifts][0] = (short)f; t->lift[t->lifts++][1] = (short)root; }
             else { t->merge[t->merges][0] = (short)f; t->merge[t->merges++][1] = (short)root; }
         } while (pclr__maccept(P, ","));
+        /* a clause ends at ';', a line break or the end (the expression took the blanks after it) */
+        for (end = P->pos; end > 0 && strchr(" \t\r\n", P->s[end - 1]) && P->s[end - 1] != '\n'; --end) {}
+        if (P->s[P->pos] && P->s[P->pos] != ';' && !(end > 0 && P->s[end - 1] == '\n'))
+            return pclr__merr(P, P->pos + 1, "the %s clause ends at ';' or a line break (found '%c')", words[clause], P->s[P->pos]);
         if (clause == 2)
             for (k = 0; k < t->fields; ++k)
                 if (!(P->assigned >> k & 1)) return pclr__merr(P, P->pos + 1, "merge assigns every field: %s is missing", t->fname[k]);
-        pclr__mskip(P);
-        if (P->s[P->pos] && P->s[P->pos] != ';' && !pclr__mis_ident((unsigned char)P->s[P->pos]))
-            return pclr__merr(P, P->pos + 1, "unexpected '%c' after the %s clause", P->s[P->pos], words[clause]);
     }
     for (k = 0; k < 4; ++k)
         if (!(seen >> k & 1)) return pclr__merr(P, P->pos + 1, "the description has no %s clause (state, lift, merge and result)", words[k]);
@@ -2623,7 +2651,7 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
 /* CUDA's one-array last-group kernels whose state is 4 or 8 bytes publish it as a flagged word
    (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states go through the partials. */
 PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
-    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT &&
+    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT && c->op != PCLR_CUSTOM &&
            c->finish == PCLR_FINISH_LAST_GROUP && (state_size == 4 || state_size == 8);
 }
 
@@ -2735,6 +2763,12 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_GROUP
 #undef PCLR_TSIZE
     if (!pclr__op_accumulates(c.op)) c.accumulate = PCLR_NATIVE; /* only sums (stats') and products accumulate */
+    if (c.op == PCLR_CUSTOM) { /* a reduction's merge takes a (earlier) and b (later): every state a contiguous run, merged in
+                                  order: each work-item its own block, the interleaved tree, a row or column per work-item */
+        if (c.stride == PCLR_STRIDE_GLOBAL) c.stride = PCLR_STRIDE_LOCAL;
+        c.variant = PCLR_VARIANT_NAIVE;
+        if (c.layout != PCLR_LAYOUT_ONE) c.lanes = 1;
+    }
     if (c.op == PCLR_PROD && c.accumulate != PCLR_NATIVE && c.accumulate != PCLR_WIDE) {
         *why = "a product accumulates native (in the element's type: integers wrap) or wide (64-bit integers, double)";
         return PCLR_ERR_UNSUPPORTED_COMBINATION;
@@ -2999,7 +3033,12 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
     case PCLR__MN_LIT:
         if (pclr__mzero(E, id, t)) { pclr__put(E->w, t == PCLR_DOUBLE ? "double(pclr_zero)" : "pclr_zero"); ++E->zeros; }
         else if (t == PCLR_FLOAT || t == PCLR_DOUBLE) pclr__mreal(E, m->v.d, t == PCLR_DOUBLE);
-        else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
+        else if ((t == PCLR_INT && (int32_t)(uint32_t)m->v.u < 0) || (t == PCLR_INT64 && (int64_t)m->v.u < 0)) {
+            /* (a negative constant: INT_MIN, LONG_MIN; the language writes no other) */
+            const char *sx = t == PCLR_INT ? "" : L == 0 ? "L" : L == 1 ? "ll" : "l";
+            const uint64_t mag = t == PCLR_INT ? (uint64_t)(0u - (uint32_t)m->v.u) : 0 - m->v.u;
+            PCLR__MPUTF(E, "(-%llu%s - 1%s)", (unsigned long long)(mag - 1), sx, sx);
+        } else PCLR__MPUTF(E, "%llu%s", (unsigned long long)m->v.u,
                          t == PCLR_INT ? "" : t == PCLR_UINT ? "u" : t == PCLR_INT64 ? (L == 0 ? "L" : L == 1 ? "ll" : "l")
                                                                   : (L == 0 ? "UL" : L == 1 ? "ull" : "ul"));
         break;
@@ -3818,6 +3857,7 @@ static int pclr__gen_reads_partials(const pclr_config *c, size_t state_size) {
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
     int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
+    if (c->op == PCLR_CUSTOM) return 0; /* (a reduction's: the naive variant's tree keeps lid order, and is rolled) */
     if (c->layout != PCLR_LAYOUT_ONE) return c->variant == PCLR_VARIANT_SEQUENTIAL && pclr__gen_row_groups(c); /* its group reduce */
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
@@ -4556,7 +4596,7 @@ static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
 static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
     const int y = g->map && g->map->y;
     if (y) pclr__put(g->w, "    PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */\n");
-    if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_HEAD);
+    if (c->vector_width > 1) pclr__put(g->w, c->op == PCLR_CUSTOM ? PCLR__TEXT_HEAD_ORDERED : PCLR__TEXT_HEAD);
     else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
                          "    const pclr_u64 head = 0, nvec = n;\n"
                          "    PCLR_VREF pv = PCLR_VAT(p);\n");
@@ -4577,7 +4617,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
         pclr__put(g->w, loop);
         if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
     }
-    if (c->vector_width > 1) pclr__put(g->w, PCLR__TEXT_TAIL);
+    if (c->vector_width > 1) pclr__put(g->w, c->op == PCLR_CUSTOM ? PCLR__TEXT_TAIL_ORDERED : PCLR__TEXT_TAIL);
 }
 
 /* Level 3, between groups, and the kernel's closing brace. */
@@ -4590,7 +4630,11 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                         "}\n");
     else if (c->finish == PCLR_FINISH_LAST_GROUP && pclr__words_finish(c, g->l.size))
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s"), tree);
-    else if (c->finish == PCLR_FINISH_LAST_GROUP && (g->cuda || g->glsl))
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && c->op == PCLR_CUSTOM) { /* (a reduction's merge: states in order) */
+        if (g->cuda || g->glsl) PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET_PUBLISH("%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()");
+        else PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_PUBLISH("%s"), ticket);
+        PCLR__GEN_PUTF(g, PCLR__TEXT_LAST_GROUP_FOLD_ORDERED("%s"), tree);
+    } else if (c->finish == PCLR_FINISH_LAST_GROUP && (g->cuda || g->glsl))
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET("%s", "%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()", tree);
     else if (c->finish == PCLR_FINISH_LAST_GROUP)
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP("%s", "%s"), ticket, tree);

@@ -316,6 +316,26 @@ lane_b() {
     step stats-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_stats_cuda tests/test_stats.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_stats_cuda cuda"
   fi
 
+  # 5i. user-defined reductions (tests/test_reduce.c, issue 33: op custom, cfg.reduce) against references written in
+  #     the test: the description's refusals with their sentences (line, column), five worked examples and
+  #     descriptions equal to built-ins (each also against the built-in op) at sizes 0 to 2^20 + 3 from odd offsets,
+  #     y, RGBA, 64-bit, bitwise, 8 fields and results, rows / columns / segments, pclr_combine, n = 0. One build per
+  #     backend (the CPU reference functions and the CPU context in each; each context in a child process, so that
+  #     a crash names its case); CPU + OpenCL under ASan/UBSan; every description's CUDA kernel through NVRTC.
+  step reduce-compile sh -c "g++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_reduce.c && clang++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_reduce.c && clang -std=c99 $WARN $STATS_ALL -fsyntax-only tests/test_reduce.c && echo 'reduce-compile: 3 passed, 0 failed'"
+  step reduce-cpu sh -c "gcc -std=c99 $WARN -O1 -o $B/test_reduce tests/test_reduce.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_reduce cpu"
+  step reduce-opencl sh -c "gcc -std=c99 $WARN -O1 -DPCLR_TEST_OPENCL -o $B/test_reduce_opencl tests/test_reduce.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_reduce_opencl opencl"
+  step reduce-asan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DPCLR_TEST_OPENCL -o $B/test_reduce_asan tests/test_reduce.c -ldl -lm && ASAN_OPTIONS=detect_leaks=0 PCLR_TEST_QUICK=1 PCLR_SEED=$contract_seed $B/test_reduce_asan cpu opencl"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then
+    step reduce-vulkan sh -c "gcc -std=c99 $WARN -O1 -DPCLR_TEST_VULKAN -o $B/test_reduce_vulkan tests/test_reduce.c -ldl -lm && PCLR_SHADERC_LIBRARY=$CONTRACT_SHADERC PCLR_SEED=$contract_seed $B/test_reduce_vulkan vulkan"
+  fi
+  if [ -n "$CUDA_INC" ]; then
+    step reduce-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_reduce_cuda tests/test_reduce.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_reduce_cuda cuda"
+    # (reduce-cuda's build, where it is newer than the sources)
+    step reduce-nvrtc sh -c "{ [ $B/test_reduce_cuda -nt tests/test_reduce.c ] && [ $B/test_reduce_cuda -nt pclreduce.h ] && [ $B/test_reduce_cuda -nt pclreduce_cuda.h ] ||
+      gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_reduce_cuda tests/test_reduce.c -ldl -lm; } && $B/test_reduce_cuda --nvrtc-only"
+  fi
+
   # 7. robustness: allocation failure injection and bad inputs (plain, ASan/UBSan); libFuzzer
   #    smoke runs and the corpus compile check where clang has libFuzzer
   FAIL_INC=${CUDA_INC:--DPCLR_FAILURES_NO_CUDA}
