@@ -231,13 +231,7 @@ static void fuzz_reduce(const uint8_t *data, size_t size) {
         else REQUIRE(why[0] != '\0' && strlen(why) < sizeof why);
         if (rc == PCLR_ERR_INVALID_MAP && !reduce_config_sentence(why)) {
             long l = -1, c = -1;
-            if (strncmp(why, "map, column ", 12) == 0 && (strstr(why, "expected a clause") || strstr(why, "the state clause comes first"))) {
-                /* (a text that does not start with the state clause: the sentence says "map, column C" where it
-                   means line 1, column C of the description; pclreduce.h's reduce parser leaves its clause at
-                   "map" until the first clause is read) */
-                c = strtol(why + 12, NULL, 10);
-                REQUIRE(c >= 1 && (size_t)c <= tl + 1);
-            } else if (strncmp(why, "map, column ", 12) == 0) { /* the parameters' declaration */
+            if (strncmp(why, "map, column ", 12) == 0) { /* the parameters' declaration */
                 c = strtol(why + 12, NULL, 10);
                 REQUIRE(has_params && strstr(why, "params: ") && c >= 1 && (size_t)c <= pl + 1);
             } else {
