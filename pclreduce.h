@@ -2395,6 +2395,7 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
 #endif /* PCLREDUCE_NO_MAP */
 
 static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap);
+static int pclr__reduce_commutes(const pclr__mtree *t);
 PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
     pclr__mtree t;
     pclr_result r;
@@ -2648,6 +2649,12 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
     l->size = (l->size + align - 1) / align * align;
 }
 
+/* A reduction (op custom) whose merge does not commute, resolved to merge its states in order (stride local,
+   variant naive: pclr_config_resolve): the one-array kernel's head, tail and last-group fold keep the order too. */
+static int pclr__ordered(const pclr_config *c) {
+    return c->op == PCLR_CUSTOM && c->variant == PCLR_VARIANT_NAIVE && c->stride != PCLR_STRIDE_GLOBAL;
+}
+
 /* CUDA's one-array last-group kernels whose state is 4 or 8 bytes publish it as a flagged word
    (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states go through the partials. */
 PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
@@ -2710,6 +2717,7 @@ static int pclr__is_pow2_in(int v, int lo, int hi) {
 PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why) {
     pclr_config c;
     const char *dummy = NULL;
+    int ordered = 0; /* a reduction whose merge does not commute: its states merge in order */
     if (!why) why = &dummy;
     *why = NULL;
     if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
@@ -2727,6 +2735,7 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
         if (r == PCLR_OK && t.fields) r = pclr__reduce_verify(&t, NULL, 0);
+        ordered = r == PCLR_OK && t.fields && pclr__reduce_commutes(&t) != 1;
         if (r != PCLR_OK) {
             *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : c.op == PCLR_CUSTOM || (c.reduce && c.reduce[0])
                  ? "the reduction's description is invalid (pclr_map_check says where, and why)" : "the map is invalid (pclr_map_check says where)";
@@ -2763,8 +2772,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
 #undef PCLR_GROUP
 #undef PCLR_TSIZE
     if (!pclr__op_accumulates(c.op)) c.accumulate = PCLR_NATIVE; /* only sums (stats') and products accumulate */
-    if (c.op == PCLR_CUSTOM) { /* a reduction's merge takes a (earlier) and b (later): every state a contiguous run, merged in
-                                  order: each work-item its own block, the interleaved tree, a row or column per work-item */
+    if (ordered) { /* a reduction's merge takes a (earlier) and b (later): every state a contiguous run, merged in order:
+                      each work-item its own block, the interleaved tree, a row or column per work-item (pclr__ordered) */
         if (c.stride == PCLR_STRIDE_GLOBAL) c.stride = PCLR_STRIDE_LOCAL;
         c.variant = PCLR_VARIANT_NAIVE;
         if (c.layout != PCLR_LAYOUT_ONE) c.lanes = 1;
@@ -3857,7 +3866,7 @@ static int pclr__gen_reads_partials(const pclr_config *c, size_t state_size) {
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
     int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
-    if (c->op == PCLR_CUSTOM) return 0; /* (a reduction's: the naive variant's tree keeps lid order, and is rolled) */
+    if (pclr__ordered(c)) return 0; /* (its fold's tree keeps lid order: the naive variant's, rolled already) */
     if (c->layout != PCLR_LAYOUT_ONE) return c->variant == PCLR_VARIANT_SEQUENTIAL && pclr__gen_row_groups(c); /* its group reduce */
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
@@ -4596,7 +4605,7 @@ static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
 static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
     const int y = g->map && g->map->y;
     if (y) pclr__put(g->w, "    PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */\n");
-    if (c->vector_width > 1) pclr__put(g->w, c->op == PCLR_CUSTOM ? PCLR__TEXT_HEAD_ORDERED : PCLR__TEXT_HEAD);
+    if (c->vector_width > 1) pclr__put(g->w, pclr__ordered(c) ? PCLR__TEXT_HEAD_ORDERED : PCLR__TEXT_HEAD);
     else pclr__put(g->w, "    /* Level 1, in-thread. */\n"
                          "    const pclr_u64 head = 0, nvec = n;\n"
                          "    PCLR_VREF pv = PCLR_VAT(p);\n");
@@ -4617,7 +4626,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
         pclr__put(g->w, loop);
         if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
     }
-    if (c->vector_width > 1) pclr__put(g->w, c->op == PCLR_CUSTOM ? PCLR__TEXT_TAIL_ORDERED : PCLR__TEXT_TAIL);
+    if (c->vector_width > 1) pclr__put(g->w, pclr__ordered(c) ? PCLR__TEXT_TAIL_ORDERED : PCLR__TEXT_TAIL);
 }
 
 /* Level 3, between groups, and the kernel's closing brace. */
@@ -4630,7 +4639,7 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
                         "}\n");
     else if (c->finish == PCLR_FINISH_LAST_GROUP && pclr__words_finish(c, g->l.size))
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_WORDS_CUDA("%s"), tree);
-    else if (c->finish == PCLR_FINISH_LAST_GROUP && c->op == PCLR_CUSTOM) { /* (a reduction's merge: states in order) */
+    else if (c->finish == PCLR_FINISH_LAST_GROUP && pclr__ordered(c)) { /* (a reduction's merge: states in order) */
         if (g->cuda || g->glsl) PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET_PUBLISH("%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()");
         else PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_PUBLISH("%s"), ticket);
         PCLR__GEN_PUTF(g, PCLR__TEXT_LAST_GROUP_FOLD_ORDERED("%s"), tree);
@@ -7353,16 +7362,83 @@ static uint64_t pclr__xorshift(uint64_t *s) {
 /* The checks before a reduction builds, on the CPU evaluator: its identity is neutral for merge (on both
    sides), and a merge of integer fields only is associative, over states lifted from random elements
    (and random parameters) and merges of them. A failure: PCLR_ERR_INVALID_MAP and the counterexample. */
-static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
-    enum { STATES = 256 };
-    pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * STATES);
-    pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
+enum { PCLR__RSTATES = 256 };
+/* PCLR__RSTATES random states, the same on every call: the first half lifted from random elements (floats in
+   [-10, 10], integers any bits; every other one of five values, -2..2, so that ties come up) at random
+   indexes, with random parameters, the rest merges of those. */
+static void pclr__rstates(const pclr__mtree *t, const pclr__mval *id, pclr__mval (*st)[PCLR_CUSTOM_MAX]) {
     unsigned char xb[32], yb[32];
     double params[PCLR_MAP_MAX_PARAMS];
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     pclr__meval V;
-    int k, j, ints = 1;
+    int k, j;
+    pclr__meval_init(&V, t, NULL);
+    for (k = 0; k < PCLR__RSTATES; ++k) {
+        if (k % 32 == 0) { /* new parameters now and then: a threshold's both sides */
+            for (j = 0; j < t->params; ++j) params[j] = (double)(int64_t)(pclr__xorshift(&rng) % 2001) / 100.0 - 10.0;
+            pclr__meval_init(&V, t, params);
+        }
+        if (k >= PCLR__RSTATES / 2) { /* merges of lifted ones */
+            const uint64_t p = pclr__xorshift(&rng) % (PCLR__RSTATES / 2), q = pclr__xorshift(&rng) % (PCLR__RSTATES / 2);
+            pclr__rmerge(t, st[p], st[q], st[k]);
+            continue;
+        }
+        for (j = 0; j < 2; ++j) {
+            const pclr_type et = j ? t->y : t->x;
+            unsigned char *p = j ? yb : xb;
+            int q;
+            if (!et) continue;
+            for (q = 0; q < t->comps; ++q) {
+                const uint64_t r = k % 2 ? pclr__xorshift(&rng) % 5 - 2 : pclr__xorshift(&rng);
+                const double d = k % 2 ? (double)(int64_t)r : (double)(int64_t)(r % 2000001) / 100000.0 - 10.0;
+                const size_t es = pclr_type_size(et);
+                if (et == PCLR_FLOAT) { const float f = (float)d; memcpy(p + q * es, &f, 4); }
+                else if (et == PCLR_DOUBLE) memcpy(p + q * es, &d, 8);
+                else if (et == PCLR_HALF) { /* (-2, -1, 0, 1, 2; else near 1, either sign) */
+                    static const uint16_t few[5] = {0xc000u, 0xbc00u, 0, 0x3c00u, 0x4000u};
+                    const uint16_t h = k % 2 ? few[(r + 2) % 5] : (uint16_t)((0x3c00u + (r % 0x800u) - 0x400u) | (uint16_t)(r >> 40 & 0x8000u));
+                    memcpy(p + q * es, &h, 2);
+                } else memcpy(p + q * es, &r, es);
+            }
+        }
+        V.x = xb;
+        V.y = t->y ? yb : NULL;
+        V.i = pclr__xorshift(&rng) % 1000000u;
+        pclr__rlift(&V, id, st[k]);
+    }
+}
+
+/* Whether a reduction's merge commutes: merge(p, q) and merge(q, p) the same bits (NaN as NaN) for random states
+   (ties among them). One that does runs in any order, as the built-in ops do; one that does not (a first index,
+   a last value) in order: pclr__ordered. -1: no memory for the states. */
+static int pclr__reduce_commutes(const pclr__mtree *t) {
+    pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * PCLR__RSTATES);
+    pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    int k, f, commutes = 1;
+    if (!st) return -1;
+    pclr__ridentity(t, id);
+    pclr__rstates(t, id, st);
+    for (k = 0; commutes && k < PCLR__RSTATES; ++k) {
+        const uint64_t q = k % 2 ? (uint64_t)(k ^ 1) : pclr__xorshift(&rng) % PCLR__RSTATES; /* (neighbours: both of few values) */
+        pclr__rmerge(t, st[k], st[q], m1);
+        pclr__rmerge(t, st[q], st[k], m2);
+        for (f = 0; f < t->fields; ++f)
+            if (pclr__rbits(m1[f], t->ftype[f]) != pclr__rbits(m2[f], t->ftype[f]) &&
+                !(!pclr__mis_int(t->ftype[f]) && m1[f].d != m1[f].d && m2[f].d != m2[f].d))
+                commutes = 0;
+    }
+    free(st);
+    return commutes;
+}
+
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
+    pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * PCLR__RSTATES);
+    pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    int k, ints = 1;
     char a[400], b[400], c[400];
+    enum { STATES = PCLR__RSTATES };
     if (!st) {
         if (why && cap) snprintf(why, cap, "out of host memory for the reduction's checks");
         return PCLR_ERR_OUT_OF_MEMORY;
@@ -7370,36 +7446,7 @@ static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t c
 #define PCLR__RAND() pclr__xorshift(&rng)
     for (k = 0; k < t->fields; ++k) ints &= pclr__mis_int(t->ftype[k]);
     pclr__ridentity(t, id);
-    for (k = 0; k < STATES; ++k) {
-        if (k % 32 == 0) { /* new parameters now and then: a threshold's both sides */
-            for (j = 0; j < t->params; ++j) params[j] = (double)(int64_t)(PCLR__RAND() % 2001) / 100.0 - 10.0;
-            pclr__meval_init(&V, t, params);
-        }
-        if (k >= STATES / 2) { /* merges of lifted ones */
-            const uint64_t p = PCLR__RAND() % (STATES / 2), q = PCLR__RAND() % (STATES / 2);
-            pclr__rmerge(t, st[p], st[q], st[k]);
-            continue;
-        }
-        for (j = 0; j < 2; ++j) { /* an element: floats in [-10, 10], integers any bits */
-            const pclr_type et = j ? t->y : t->x;
-            unsigned char *p = j ? yb : xb;
-            int q;
-            if (!et) continue;
-            for (q = 0; q < t->comps; ++q) {
-                const uint64_t r = PCLR__RAND();
-                const double d = (double)(int64_t)(r % 2000001) / 100000.0 - 10.0;
-                const size_t es = pclr_type_size(et);
-                if (et == PCLR_FLOAT) { const float f = (float)d; memcpy(p + q * es, &f, 4); }
-                else if (et == PCLR_DOUBLE) memcpy(p + q * es, &d, 8);
-                else if (et == PCLR_HALF) { const uint16_t h = (uint16_t)(0x3c00u + (r % 0x800u) - 0x400u) | (uint16_t)(r >> 40 & 0x8000u); memcpy(p + q * es, &h, 2); }
-                else memcpy(p + q * es, &r, es);
-            }
-        }
-        V.x = xb;
-        V.y = t->y ? yb : NULL;
-        V.i = PCLR__RAND() % 1000000u;
-        pclr__rlift(&V, id, st[k]);
-    }
+    pclr__rstates(t, id, st);
     for (k = 0; k < STATES; ++k) {
         pclr__rmerge(t, id, st[k], m1);
         pclr__rmerge(t, st[k], id, m2);
@@ -7488,6 +7535,10 @@ static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_
 static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
     (void)t; (void)why; (void)cap;
     return PCLR_ERR_UNSUPPORTED_COMBINATION;
+}
+static int pclr__reduce_commutes(const pclr__mtree *t) {
+    (void)t;
+    return 1;
 }
 static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;

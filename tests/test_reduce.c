@@ -876,6 +876,10 @@ static const bad_desc g_bad[] = {
     {"state n: int = 0; state m: int = 0" OK3, NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
      "reduce, line 1, column 19: ", "a second state clause"},
     {"stat n: int = 0" OK3, NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0, "reduce, line 1, column 1: ", "(found 'stat')"},
+    {"state n: int = 0; lift n = 1; merge n = a.n + b.n result n", NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
+     "reduce, line 1, column 51: ", "the merge clause ends at ';' or a line break (found 'r')"},
+    {"state n: int = 0 lift n = 1; merge n = a.n + b.n; result n", NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
+     "reduce, line 1, column 18: ", "the state clause ends at ';' or a line break (found 'l')"},
     /* fields */
     {"state n: int = 0; lift m = 1; merge n = a.n + b.n; result n", NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
      "reduce, line 1, column 24: ", "'m' is not a field of the state"},
@@ -1047,6 +1051,26 @@ static void check_refusals(void) {
     r = pclr_map_check(&c, why, sizeof why);
     CHECK(r == PCLR_ERR_INVALID_MAP && strstr(why, "reduce, line 5, column 14: ") && strstr(why, "'zz'"), "line 5 column 14: %s \"%s\"",
           pclr_result_string(r), why);
+    { /* a merge that commutes keeps the backend's walk; one that does not (ties to a, a first index) walks in order */
+        static const struct { const char *reduce; int ordered; } orders[] = {
+            {"state s: float = 0; lift s = x; merge s = a.s + b.s; result s", 0},
+            {"state v: int = INT_MAX, k: ulong = ULONG_MAX; lift v = x, k = i; merge v = min(a.v, b.v), k = a.v < b.v ? a.k : b.v < a.v ? b.k : min(a.k, b.k); result v, k", 0},
+            {"state v: int = INT_MAX, k: ulong = ULONG_MAX; lift v = x, k = i; merge v = min(a.v, b.v), k = b.v < a.v ? b.k : a.k; result v, k", 1},
+            {"state k: ulong = ULONG_MAX; lift k = x > 3 ? i : ULONG_MAX; merge k = a.k != ULONG_MAX ? a.k : b.k; result k", 1}};
+        for (k = 0; k < sizeof orders / sizeof orders[0]; ++k) {
+            memset(&c, 0, sizeof c);
+            c.op = PCLR_CUSTOM;
+            c.type = PCLR_INT;
+            c.backend = PCLR_CUDA;
+            c.reduce = orders[k].reduce;
+            c.layout = PCLR_LAYOUT_ROWS;
+            c.rows = c.cols = 100;
+            r = pclr_config_resolve(&c, &c, &rwhy);
+            CHECK(r == PCLR_OK && (c.stride == PCLR_STRIDE_LOCAL && c.variant == PCLR_VARIANT_NAIVE && c.lanes == 1) == orders[k].ordered,
+                  "%s: resolved to stride %s, variant %s, lanes %d (%s in order)", orders[k].reduce, pclr_stride_name(c.stride),
+                  pclr_variant_name(c.variant), c.lanes, orders[k].ordered ? "want" : "not");
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ NVRTC: every description compiles for CUDA */
