@@ -20,6 +20,7 @@ Macros the kernel only tests (#ifdef PCLR_NVIDIA_PTX: the host defines them) are
 Exit status: 0 none dead, 1 some dead (each listed as FILE: kind NAME; --matrix: also a generator failure other than
 its exit status 2, a combination the library refuses, which is skipped), 2 bad usage or no pclreduce-gen.
 """
+import shlex
 import os
 import random
 import re
@@ -329,7 +330,7 @@ def golden_configs():
     out = []
     with open("tests/kernels/list.txt") as f:
         for line in f:
-            parts = line.split()
+            parts = shlex.split(line, comments=False) if line.strip() and not line.startswith("#") else []
             if not parts or parts[0].startswith("#"):
                 continue
             letters = {"o": "opencl", "c": "cuda", "v": "vulkan"}

@@ -16,9 +16,9 @@ while read -r name backends args; do
             v) backend=vulkan ext=comp ;;
             *) echo "tests/kernels.sh: $name: unknown backend letter '${backends:k:1}'" >&2; exit 2 ;;
         esac
-        # (the arguments hold no spaces or glob characters: split on purpose)
-        # shellcheck disable=SC2086
-        "$gen" --backend "$backend" $args > "$dir/$name.$ext"
+        # (the arguments are words as a shell reads them: a description in quotes)
+        eval "set -- $args"
+        "$gen" --backend "$backend" "$@" > "$dir/$name.$ext"
         count=$((count + 1))
     done
 done < tests/kernels/list.txt
