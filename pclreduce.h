@@ -2676,17 +2676,17 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
 }
 
 /* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
-   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax and count of any
-   element type. (Float
-   sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
-   order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
+   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax, count and stats
+   of any element type. (Float sums keep the per-load tree, whose order fixes their bits; the others' results
+   do not depend on the order, but for float stats' roundings.) c may be unresolved (0: the defaults). Other
+   configurations with stride simd walk as local. */
 PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
     const pclr_type t = c->type ? c->type : PCLR_FLOAT;
     const pclr_op op = c->op ? c->op : PCLR_SUM;
     if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
     if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
     return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_COUNT ||
-           (op == PCLR_SUM && !pclr__is_float(t)) || (op == PCLR_STATS && t != PCLR_HALF);
+           (op == PCLR_SUM && !pclr__is_float(t)) || op == PCLR_STATS;
 }
 
 /* Half elements under stride simd in the ops without a lanes fold: each load is converted to floats as one
@@ -3957,7 +3957,7 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
     } else {
         pclr__gen_half(g);
         pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
-        if (g->vhalf) {
+        if (g->vhalf || (g->lanes && c->op == PCLR_STATS)) { /* (stats' lanes take a load's values) */
             const int n = c->vector_width;
             /* (vload_half, core OpenCL C: the CPU's conversion instruction; 2x the integer form on PoCL) */
             PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, exactly (stride simd) */\n"
@@ -4238,9 +4238,11 @@ static void pclr__gen_lanes_stats(pclr__gen *g, const pclr_config *c, char id[2]
     const char *et = pclr__ktype(c->type, 0);
     char sum[160], diff[240], values[80], shift[100];
     int k;
-    if (g->l.value == c->type) snprintf(values, sizeof values, "(v)");
+    if (c->type == PCLR_HALF) snprintf(values, sizeof values, "pclr_half_to_float%d(v)", n); /* (half: the keys are its bits) */
+    else if (g->l.value == c->type) snprintf(values, sizeof values, "(v)");
     else snprintf(values, sizeof values, "convert_%s%d(v)", V, n);
-    if (g->l.shift == c->type) snprintf(shift, sizeof shift, "(v)");
+    if (c->type == PCLR_HALF) snprintf(shift, sizeof shift, "%s", values);
+    else if (g->l.shift == c->type) snprintf(shift, sizeof shift, "(v)");
     else snprintf(shift, sizeof shift, "convert_%s%d(v)", H, n);
     if (g->l.sum == PCLR_INT || g->l.sum == PCLR_INT64) /* (on the unsigned bits: wraps) */
         snprintf(sum, sizeof sum, "as_%s%d(as_u%s%d(l.s) + as_u%s%d(convert_%s%d(x)))", S, n, S, n, S, n, S, n);
