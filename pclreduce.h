@@ -2676,17 +2676,17 @@ PCLR__FN int pclr__folds_each(const pclr_config *c) {
 }
 
 /* Ops the single-array kernel can fold lane by lane into a vector of accumulators (stride simd): one
-   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax and count of any
-   element type. (Float
-   sums keep the per-load tree, whose order fixes their bits; the others' results do not depend on the
-   order.) c may be unresolved (0: the defaults). Other configurations with stride simd walk as local. */
+   array, no map, loads of 2 or more elements; integer sums, min, max, minmax, argmin, argmax, count and stats
+   of any element type. (Float sums keep the per-load tree, whose order fixes their bits; the others' results
+   do not depend on the order, but for float stats' roundings.) c may be unresolved (0: the defaults). Other
+   configurations with stride simd walk as local. */
 PCLR__FN int pclr__lanes_fold(const pclr_config *c) {
     const pclr_type t = c->type ? c->type : PCLR_FLOAT;
     const pclr_op op = c->op ? c->op : PCLR_SUM;
     if (c->layout != PCLR_LAYOUT_ONE || pclr__has_map(c) || c->vector_width == 1 || (int)t < 0 || t >= PCLR_TYPE_COUNT_) return 0;
     if (c->accumulate == PCLR_COMPENSATED || c->accumulate == PCLR_EXACT) return 0;
     return op == PCLR_MIN || op == PCLR_MAX || op == PCLR_MINMAX || op == PCLR_ARGMIN || op == PCLR_ARGMAX || op == PCLR_COUNT ||
-           (op == PCLR_SUM && !pclr__is_float(t));
+           (op == PCLR_SUM && !pclr__is_float(t)) || op == PCLR_STATS;
 }
 
 /* Half elements under stride simd in the ops without a lanes fold: each load is converted to floats as one
@@ -3957,7 +3957,7 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
     } else {
         pclr__gen_half(g);
         pclr__put(g->w, "#define PCLR_VALUE(x) pclr_half_to_float(x)\n");
-        if (g->vhalf) {
+        if (g->vhalf || (g->lanes && c->op == PCLR_STATS)) { /* (stats' lanes take a load's values) */
             const int n = c->vector_width;
             /* (vload_half, core OpenCL C: the CPU's conversion instruction; 2x the integer form on PoCL) */
             PCLR__GEN_PUTF(g, "/* a load's halves to floats at once, exactly (stride simd) */\n"
@@ -4229,6 +4229,56 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
     pclr__put(g->w, ")");
 }
 
+/* Stride simd, stats: each lane's sum, moments about its shift (the lane's first value; 64-bit integers
+   subtract exactly, as pclr_diff), min and max keys (id, key_lo, key_hi: pclr__gen_lanes's) and the loads'
+   count; the lanes leave as states merged into acc in lane order (pclr_merge: Chan's, or exact for integers). */
+static void pclr__gen_lanes_stats(pclr__gen *g, const pclr_config *c, char id[2][120], const char *key_lo, const char *key_hi) {
+    const int n = c->vector_width, fl = pclr__is_float(c->type), wide_int = g->l.shift == PCLR_INT64 || g->l.shift == PCLR_UINT64;
+    const char *V = pclr__ktype(g->l.value, 0), *S = pclr__ktype(g->l.sum, 0), *M = pclr__ktype(g->l.moment, 0), *H = pclr__ktype(g->l.shift, 0);
+    const char *et = pclr__ktype(c->type, 0);
+    char sum[160], diff[240], values[80], shift[100];
+    int k;
+    if (c->type == PCLR_HALF) snprintf(values, sizeof values, "pclr_half_to_float%d(v)", n); /* (half: the keys are its bits) */
+    else if (g->l.value == c->type) snprintf(values, sizeof values, "(v)");
+    else snprintf(values, sizeof values, "convert_%s%d(v)", V, n);
+    if (c->type == PCLR_HALF) snprintf(shift, sizeof shift, "%s", values);
+    else if (g->l.shift == c->type) snprintf(shift, sizeof shift, "(v)");
+    else snprintf(shift, sizeof shift, "convert_%s%d(v)", H, n);
+    if (g->l.sum == PCLR_INT || g->l.sum == PCLR_INT64) /* (on the unsigned bits: wraps) */
+        snprintf(sum, sizeof sum, "as_%s%d(as_u%s%d(l.s) + as_u%s%d(convert_%s%d(x)))", S, n, S, n, S, n, S, n);
+    else if (g->l.sum == g->l.value) snprintf(sum, sizeof sum, "l.s + x");
+    else snprintf(sum, sizeof sum, "l.s + convert_%s%d(x)", S, n);
+    if (wide_int)
+        snprintf(diff, sizeof diff, "select(-convert_%s%d(as_ulong%d(l.shift) - as_ulong%d(x)), convert_%s%d(as_ulong%d(x) - as_ulong%d(l.shift)), x >= l.shift)",
+                 M, n, n, n, M, n, n, n);
+    else if (g->l.moment == g->l.value) snprintf(diff, sizeof diff, "x - l.shift");
+    else snprintf(diff, sizeof diff, "convert_%s%d(x) - l.shift", M, n);
+    PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { %s%d s; %s%d d1, m2; %s%d shift; pclr_keys lo, hi; ulong n; } pclr_lanes;\n"
+                      "/* a lane's sum, moments about its shift (its first value), min and max (keys), and the loads counted */\n"
+                      "PCLR_FN pclr_lanes pclr_lanes_identity(void) {\n"
+                      "    pclr_lanes l;\n    l.s = (%s%d)(0);\n    l.d1 = l.m2 = (%s%d)(0);\n    l.shift = (%s%d)(0);\n"
+                      "    l.lo = %s;\n    l.hi = %s;\n    l.n = 0;\n    return l;\n}\n"
+                      "#define PCLR_LANES_IDENTITY pclr_lanes_identity()\n"
+                      "PCLR_FN pclr_lanes pclr_lanes_of(pclr_vec v, pclr_u64 i) { /* the shifts: a load's values */\n"
+                      "    pclr_lanes l = pclr_lanes_identity();\n    l.shift = %s;\n    return l;\n}\n"
+                      "PCLR_FN pclr_lanes pclr_vfold(pclr_lanes l, pclr_vec v) {\n"
+                      "    const %s%d x = %s;\n"
+                      "    const %s%d d = %s;\n"
+                      "    l.s = %s;\n    l.d1 += d;\n    l.m2 += d * d;\n"
+                      "    l.lo = min(l.lo, %s);\n    l.hi = max(l.hi, %s);\n    l.n += 1;\n    return l;\n}\n"
+                      "#define PCLR_VFOLD(l, v, i) (l) = pclr_vfold((l), (v))\n",
+                   S, n, M, n, H, n, S, n, M, n, H, n, id[0], id[1], shift, V, n, values, M, n, diff, sum, key_lo, key_hi);
+    pclr__put(g->w, "PCLR_FN pclr_s pclr_lanes_out(pclr_s acc, pclr_lanes l) { /* the lanes into acc, in lane order */\n"
+                    "    pclr_s s;\n    if (l.n == 0) return acc;\n");
+    if (fl) PCLR__GEN_PUTF(g, "    const pclr_vec xlo = as_%s%d(PCLR_KEY(l.lo)), xhi = as_%s%d(PCLR_KEY(l.hi));\n", et, n, et, n);
+    else pclr__put(g->w, "    const pclr_vec xlo = l.lo, xhi = l.hi;\n");
+    pclr__put(g->w, "    s.n = l.n;\n");
+    for (k = 0; k < n; ++k)
+        PCLR__GEN_PUTF(g, "    s.s = l.s.s%x; s.lo = PCLR_VALUE(xlo.s%x); s.hi = PCLR_VALUE(xhi.s%x); s.shift = l.shift.s%x; s.d1 = l.d1.s%x; s.m2 = l.m2.s%x; "
+                          "acc = pclr_merge(acc, s);\n", k, k, k, k, k, k);
+    pclr__put(g->w, "    return acc;\n}\n");
+}
+
 /* Stride simd (g->lanes, pclr__lanes_fold): the work-item's accumulators as one vector of PCLR_VECTOR lanes,
    pclr_lanes, which PCLR_VFOLD(l, v, i) folds a load into lane by lane with OpenCL C's vector operations (the
    CPU compilers' SIMD: a scalar accumulator leaves each load a scalar tree of merges), and pclr_lanes_out,
@@ -4296,6 +4346,10 @@ static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
                           : pclr__kextreme(g, fl ? g->l.value : c->type, !side);
             if (fl) snprintf(id[side], sizeof id[side], "pclr_key((pclr_vec)(%s), (pclr_keys)(0))", v);
             else snprintf(id[side], sizeof id[side], "((pclr_vec)(%s))", v);
+        }
+        if (c->op == PCLR_STATS) {
+            pclr__gen_lanes_stats(g, c, id, key_lo, key_hi);
+            return;
         }
         if (c->op == PCLR_MINMAX) {
             PCLR__GEN_PUTF(g, "typedef struct pclr_lanes { pclr_keys lo, hi; } pclr_lanes; /* the lanes' minima and maxima */\n"
@@ -4619,6 +4673,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
         pclr__put(g->w, "    pclr_lanes lanes = PCLR_LANES_IDENTITY; /* stride simd: an accumulator per lane */\n");
         if (c->op == PCLR_ARGMIN || c->op == PCLR_ARGMAX)
             pclr__put(g->w, "    if (i < end) lanes = pclr_lanes_of(PCLR_LOAD(i), head + i * PCLR_VECTOR); /* (folded again below: no change) */\n");
+        if (c->op == PCLR_STATS) pclr__put(g->w, "    if (i < end) lanes = pclr_lanes_of(PCLR_LOAD(i), head + i * PCLR_VECTOR); /* the lanes' shifts */\n");
         pclr__put(g->w, PCLR__TEXT_LOOP_INTO("PCLR_VFOLD(lanes, "));
         if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND_INTO("PCLR_VFOLD(lanes, "));
         pclr__put(g->w, "    acc = pclr_lanes_out(acc, lanes);\n");

@@ -947,7 +947,7 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
        PoCL); long unrolled runs keep the prefetchers busy (pclreduce-tune on a
        16-core Xeon: unroll 32, groups of 128, 8 per unit, 1.22x the old
        unroll 4 / groups of 64 at 2^26). */
-    /* Ops with a lanes fold (pclr__lanes_fold: integer sums, min, max, count) take stride simd: the loads fold
+    /* Ops with a lanes fold (pclr__lanes_fold: integer sums, min, max, count, stats) take stride simd: the loads fold
        into a vector of accumulators, which PoCL's compiler keeps in SIMD registers (a scalar accumulator left
        each load a scalar tree of merges), 32 bytes a load (AVX2/AVX-512; float and double min at 2^26 on 2
        EPYC cores: 6-7x the scalar accumulator's 16-byte loads, bench/results/cpu-amd-epyc-2c/simd); half's

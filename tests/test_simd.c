@@ -6,7 +6,10 @@
      wrap in the sum type, min and max order -0 before +0 and any NaN makes the result NaN, arg ops take
      the first index of the best value, -0 tied with +0, and the first NaN, counts count NaN and not -0;
      a NaN value is compared as NaN-ness);
-   - half elements in the other ops (sum, minmax, argmin, argmax, stats, each load converted at once):
+   - stats (each lane its own moments): stride local's count, min, max and integer sum,
+     every bit for integers where n (max - min)^2 < 2^50 (the moments are exact there), else the mean and
+     variances within the roundings of n additions of the data's largest value;
+   - half elements in the other ops (sum, minmax, argmin, argmax, each load converted at once):
      bit for bit the same result as stride local with the same knobs (the same order of operations);
    - the configuration without a stride takes simd where it applies, on a CPU device;
    sizes 0 to 65537 around the vector and unroll boundaries at element offsets 0, 1 and 3, data: random
@@ -192,6 +195,22 @@ static pclr_result run(const pclr_config *c, size_t off, size_t n, unsigned char
     return pclr_reduce(g_ctx, c, &in, res, 128);
 }
 
+/* a pclr_value_type value as a double */
+static double scalar_d(pclr_type t, const pclr_scalar *v) {
+    switch (t) {
+    case PCLR_FLOAT: return v->f32;
+    case PCLR_DOUBLE: return v->f64;
+    case PCLR_UINT8: return v->u8;
+    case PCLR_INT8: return v->i8;
+    case PCLR_UINT16: return v->u16;
+    case PCLR_INT16: return v->i16;
+    case PCLR_UINT: return v->u32;
+    case PCLR_INT: return v->i32;
+    case PCLR_UINT64: return (double)v->u64;
+    default: return (double)v->i64;
+    }
+}
+
 /* Equal results, but where both are NaN (a NaN's payload and sign are not fixed): 8-byte words, or a 4-byte float */
 static int same(const unsigned char *a, const unsigned char *b, size_t size) {
     size_t k;
@@ -219,7 +238,7 @@ static void check(const pclr_config *c, const char *knobs, const char *data, siz
              knobs, data, n, off);
     if (r == PCLR_ERR_NO_FP64) return; /* (a device without doubles) */
     if (!CHECK(r == PCLR_OK, "%s: %s (%s)", what, pclr_result_string(r), pclr_last_error(g_ctx))) return;
-    if (pclr__lanes_fold(c)) {
+    if (pclr__lanes_fold(c) && c->op != PCLR_STATS) {
         int nan[2], f;
         const pclr_type vt = pclr_value_type(c->type);
         reference(c, off, n, want, nan);
@@ -233,6 +252,33 @@ static void check(const pclr_config *c, const char *knobs, const char *data, siz
                 CHECK(!memcmp(got + 8 * f, want + 8 * f, bytes), "%s: field %d: the reference's bytes differ", what, f);
             }
         }
+    } else if (c->op == PCLR_STATS) {
+        /* stats in lanes: the moments of each lane, merged. Stride local's count, min and max, integer sums and, for
+           integers where n (max - min)^2 < 2^50, every bit (the moments are exact there); else its mean and variances
+           within the roundings of n additions of values up to the data's largest (the order differs) */
+        pclr_config l = *c;
+        pclr_stats_result g, w;
+        const int fl = is_float(c->type), dbl = c->type == PCLR_DOUBLE || !fl;
+        double scale, tol, lo, hi;
+        l.stride = PCLR_STRIDE_LOCAL;
+        if (!CHECK(run(&l, off, n, want) == PCLR_OK, "%s: stride local", what)) return;
+        memcpy(&g, got, sizeof g);
+        memcpy(&w, want, sizeof w);
+        lo = scalar_d(pclr_value_type(c->type), &w.min);
+        hi = scalar_d(pclr_value_type(c->type), &w.max);
+        scale = fmax(fabs(lo), fabs(hi));
+        if (!fl && (double)n * (hi - lo) * (hi - lo) < 1125899906842624.0) {
+            CHECK(same(got, want, rs), "%s: stride local's bytes differ (exact integer moments)", what);
+            return;
+        }
+        tol = 4.0 * (double)(n + 1) * (dbl ? 2.2e-16 : 1.2e-7) * scale;
+        CHECK(g.count == w.count && same(got + 16, want + 16, 16) && (fl || !memcmp(&g.sum, &w.sum, 8)),
+              "%s: count, min, max%s: stride local's bytes differ", what, fl ? "" : ", sum");
+#define PCLR__NEAR(a, b, t) ((a) == (b) || ((a) != (a) && (b) != (b)) || fabs((a) - (b)) <= (t) || !(scale < 1e300))
+        CHECK((!fl || PCLR__NEAR(dbl ? g.sum.f64 : (double)g.sum.f32, dbl ? w.sum.f64 : (double)w.sum.f32, tol)) && PCLR__NEAR(g.mean, w.mean, tol) &&
+                  PCLR__NEAR(g.var, w.var, 4 * tol * scale) && PCLR__NEAR(g.sample_var, w.sample_var, 4 * tol * scale),
+              "%s: mean %g var %g, stride local's %g %g (within %g)", what, g.mean, g.var, w.mean, w.var, tol);
+#undef PCLR__NEAR
     } else { /* half in the other ops: the same bytes as stride local */
         pclr_config l = *c;
         l.stride = PCLR_STRIDE_LOCAL;
@@ -297,9 +343,9 @@ int main(int argc, char **argv) {
                           r.vector_width == (k == 0 ? 16 : 32 / (int)pclr_type_size(types[k])), "%s max: stride simd, 32-byte loads on a CPU device",
                       pclr_type_name(types[k]));
                 c.op = PCLR_STATS;
-                CHECK(pclr_resolve(g_ctx, &c, 1 << 20, &r) == PCLR_OK && r.stride == (k == 1 ? PCLR_STRIDE_SIMD : PCLR_STRIDE_LOCAL) &&
-                          r.vector_width == 16 / (int)pclr_type_size(types[k]), "%s stats: stride %s, 16-byte loads on a CPU device",
-                      pclr_type_name(types[k]), k == 1 ? "simd" : "local");
+                CHECK(pclr_resolve(g_ctx, &c, 1 << 20, &r) == PCLR_OK && r.stride == PCLR_STRIDE_SIMD &&
+                          r.vector_width == (k == 0 ? 16 : 32 / (int)pclr_type_size(types[k])), "%s stats: stride simd, 32-byte loads on a CPU device",
+                      pclr_type_name(types[k]));
             }
         }
     }
@@ -338,7 +384,9 @@ int main(int argc, char **argv) {
                     if (knob == 2) { c.vector_width = 2; c.unroll = 2; c.group_size = 64; }
                     if (!pclr__lanes_fold(&c) && !pclr__half_vectors(&c)) continue; /* (simd is local there) */
                     if (knob == 0 && (g_quick || kind > 0 || !pclr__lanes_fold(&c))) continue; /* (the default: random data once) */
-                    if (knob == 2 && t != PCLR_UINT8 && t != PCLR_INT16 && t != PCLR_HALF && t != PCLR_FLOAT && t != PCLR_INT64) continue;
+                    if ((knob == 2 || (g_quick && c.op == PCLR_STATS)) && t != PCLR_UINT8 && t != PCLR_INT16 && t != PCLR_HALF && t != PCLR_FLOAT &&
+                        t != PCLR_INT64)
+                        continue; /* (quick: stats' kernels take PoCL seconds to build; test_stats runs the others) */
                     for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si)
                         for (oi = 0; oi < sizeof offsets / sizeof offsets[0]; ++oi) {
                             if (kind >= 3 && (sizes[si] == 0 || (kind > 3 && sizes[si] <= 300))) continue; /* (windows with a NaN) */
