@@ -7375,6 +7375,12 @@ static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, ui
     pclr__rreduce_range(&V, id, x, y, 0, n, acc);
     pclr__rresult(t, acc, out);
 }
+/* the same into a result's bytes (no alignment needed) */
+PCLR__FN void pclr__rreduce_to(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
+    pclr_custom_result r;
+    pclr__rreduce(t, x, y, n, params, &r);
+    memcpy(out, &r, sizeof r);
+}
 
 /* Whether two values of type t are the same: integers bit for bit; floats within a few roundings
    (merge(identity, s) may compute s again: a mean's s * n / n), NaN as NaN. */
@@ -7581,6 +7587,9 @@ static void pclr__finalize_custom(const pclr__finalizer *f, size_t rs, const uns
     (void)f; (void)rs; (void)states; (void)count; (void)results;
 }
 static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {
+    (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
+}
+PCLR__FN void pclr__rreduce_to(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
 }
 static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_result *a, const pclr_custom_result *b, pclr_custom_result *out) {
@@ -8315,6 +8324,7 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
     size_t rs, xs, ys;
     uint64_t k, count, j;
     unsigned char *gx = NULL, *gy = NULL;
+    pclr__mtree *t = NULL; /* a reduction's (op custom): parsed and checked once, not per row */
     if (!cfg || !results) return PCLR_ERR_NULL_POINTER;
     c = *cfg;
     c.backend = PCLR_BACKEND_AUTO; /* any: only the shape and the op matter here */
@@ -8332,11 +8342,18 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
         for (k = 0; k < count; ++k)
             if (offsets[k + 1] < offsets[k] || offsets[k + 1] > n) return PCLR_ERR_SIZE_OVERFLOW;
     }
+    if (c.op == PCLR_CUSTOM) {
+        if (!(t = (pclr__mtree *)malloc(sizeof *t))) return PCLR_ERR_OUT_OF_MEMORY;
+        if ((r = pclr__map_parse(&one, t, NULL, 0)) != PCLR_OK || (t->y && !y && n > 0) || (t->params && !params)) {
+            free(t);
+            return r != PCLR_OK ? r : PCLR_ERR_NULL_POINTER;
+        }
+    }
     if (c.layout == PCLR_LAYOUT_COLUMNS && c.rows) { /* a column's elements, gathered */
-        if (c.rows > SIZE_MAX / (xs > ys ? xs : ys)) return PCLR_ERR_SIZE_OVERFLOW;
+        if (c.rows > SIZE_MAX / (xs > ys ? xs : ys)) { free(t); return PCLR_ERR_SIZE_OVERFLOW; }
         gx = (unsigned char *)malloc((size_t)c.rows * xs);
         gy = ys ? (unsigned char *)malloc((size_t)c.rows * ys) : NULL;
-        if (!gx || (ys && !gy)) { free(gx); free(gy); return PCLR_ERR_OUT_OF_MEMORY; }
+        if (!gx || (ys && !gy)) { free(gx); free(gy); free(t); return PCLR_ERR_OUT_OF_MEMORY; }
     }
     for (k = 0; k < count && r == PCLR_OK; ++k) {
         unsigned char *dst = (unsigned char *)results + k * rs;
@@ -8345,16 +8362,19 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
                 memcpy(gx + j * xs, (const unsigned char *)x + (j * c.pitch + k) * xs, xs);
                 if (gy && y) memcpy(gy + j * ys, (const unsigned char *)y + (j * c.pitch + k) * ys, ys);
             }
-            r = pclr_cpu_reduce_map(&one, gx, y ? gy : NULL, c.rows, params, dst);
+            if (t) pclr__rreduce_to(t, gx, y ? gy : NULL, c.rows, params, dst);
+            else r = pclr_cpu_reduce_map(&one, gx, y ? gy : NULL, c.rows, params, dst);
         } else {
             const uint64_t lo = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k] : k * c.pitch;
             const uint64_t len = c.layout == PCLR_LAYOUT_SEGMENTS ? offsets[k + 1] - offsets[k] : c.cols;
-            r = pclr_cpu_reduce_map(&one, len ? (const unsigned char *)x + lo * xs : NULL, y && len ? (const unsigned char *)y + lo * ys : NULL,
-                                    len, params, dst);
+            const unsigned char *px = len ? (const unsigned char *)x + lo * xs : NULL, *py = y && len ? (const unsigned char *)y + lo * ys : NULL;
+            if (t) pclr__rreduce_to(t, px, py, len, params, dst);
+            else r = pclr_cpu_reduce_map(&one, px, py, len, params, dst);
         }
     }
     free(gx);
     free(gy);
+    free(t);
     return r;
 }
 #else /* PCLREDUCE_NO_LAYOUTS: one array (pclr_config_resolve refuses the others) */
