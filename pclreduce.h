@@ -1931,14 +1931,19 @@ static int pclr__mparam(const pclr__mtree *t, const char *s, int len) {
 }
 
 /* The named constants: inf, nan and the types' extremes, each of its type (-2: not one). */
+static const char *const pclr__mconst_names[10] = {"inf", "nan", "INT_MIN", "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "FLT_MAX", "DBL_MAX"};
+static int pclr__mconst_index(const char *s, int len) {
+    int k;
+    for (k = 0; k < 10; ++k)
+        if ((int)strlen(pclr__mconst_names[k]) == len && !strncmp(pclr__mconst_names[k], s, (size_t)len)) return k;
+    return -1;
+}
 static int pclr__mconstant(pclr__mparser *P, const char *s, int len, int col) {
-    static const char *const names[] = {"inf", "nan", "INT_MIN", "INT_MAX", "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "FLT_MAX", "DBL_MAX"};
     static const pclr_type types[] = {PCLR_FLOAT, PCLR_FLOAT, PCLR_INT, PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
     const double inf = 1e300 * 1e300;
-    int k, id;
-    for (k = 0; k < 10; ++k)
-        if ((int)strlen(names[k]) == len && !strncmp(names[k], s, (size_t)len)) break;
-    if (k == 10) return -2;
+    const int k = pclr__mconst_index(s, len);
+    int id;
+    if (k < 0) return -2;
     if ((id = pclr__mnew(P, PCLR__MN_LIT, 0, types[k], col)) < 0) return -1;
     switch (k) {
     case 0: P->t->node[id].v.d = inf; break;
@@ -2158,7 +2163,8 @@ static int pclr__mparams(pclr__mparser *P, const char *s) {
         for (j = 0; ok && j < PCLR__MF_COUNT; ++j) ok = !((int)strlen(pclr__mfuncs[j].name) == len && !strncmp(pclr__mfuncs[j].name, s + k, (size_t)len));
         for (j = 0; ok && j < 6; ++j) ok = !((int)strlen(pclr__mtype_names[j]) == len && !strncmp(pclr__mtype_names[j], s + k, (size_t)len));
         for (j = 0; ok && j < t->params; ++j) ok = !((int)strlen(t->pname[j]) == len && !strncmp(t->pname[j], s + k, (size_t)len));
-        if (!ok) return pclr__merr(P, col, "params: '%.*s' is taken (an input, a function, a type or an earlier parameter)", len, s + k);
+        ok = ok && pclr__mconst_index(s + k, len) < 0;
+        if (!ok) return pclr__merr(P, col, "params: '%.*s' is taken (an input, a function, a type, a constant or an earlier parameter)", len, s + k);
         t->param[t->params] = pclr__mtypes[ty];
         if (pclr__mtypes[ty] == PCLR_DOUBLE) t->uses_double = 1;
         memcpy(t->pname[t->params], s + k, (size_t)len);
@@ -2197,8 +2203,7 @@ static int pclr__mname(pclr__mparser *P, const char **name) {
 /* A new field's name: not an input, a, b, a function, a type, a constant, a clause's word, a parameter or
    an earlier field. */
 static int pclr__mfield_name_ok(pclr__mparser *P, const char *s, int len, int col) {
-    static const char *const taken[] = {"x", "y", "i", "a", "b", "state", "lift", "merge", "result", "inf", "nan", "INT_MIN", "INT_MAX",
-                                        "UINT_MAX", "LONG_MIN", "LONG_MAX", "ULONG_MAX", "FLT_MAX", "DBL_MAX"};
+    static const char *const taken[] = {"x", "y", "i", "a", "b", "state", "lift", "merge", "result"};
     int k, ok = len > 0 && len < 32;
     if (!len) return pclr__merr(P, col, "a field's name is expected here");
     if (len >= 32) return pclr__merr(P, col, "a field's name is at most 31 characters");
@@ -2206,7 +2211,7 @@ static int pclr__mfield_name_ok(pclr__mparser *P, const char *s, int len, int co
     for (k = 0; ok && k < PCLR__MF_COUNT; ++k) ok = !((int)strlen(pclr__mfuncs[k].name) == len && !strncmp(pclr__mfuncs[k].name, s, (size_t)len));
     for (k = 0; ok && k < 6; ++k) ok = !((int)strlen(pclr__mtype_names[k]) == len && !strncmp(pclr__mtype_names[k], s, (size_t)len));
     for (k = 0; ok && k < P->t->fields; ++k) ok = !((int)strlen(P->t->fname[k]) == len && !strncmp(P->t->fname[k], s, (size_t)len));
-    ok = ok && pclr__mparam(P->t, s, len) < 0;
+    ok = ok && pclr__mparam(P->t, s, len) < 0 && pclr__mconst_index(s, len) < 0;
     return ok ? 0 : pclr__merr(P, col, "'%.*s' is taken (an input, a, b, a function, a type, a constant, a clause, a parameter or an earlier field)", len, s);
 }
 

@@ -878,6 +878,7 @@ static const bad_desc g_bad[] = {
     {"stat n: int = 0" OK3, NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0, "reduce, line 1, column 1: ", "(found 'stat')"},
     {"state n: int = 0; lift n = 1; merge n = a.n + b.n result n", NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
      "reduce, line 1, column 51: ", "the merge clause ends at ';' or a line break (found 'r')"},
+    {"state n: int = 0" OK3, "float nan", NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0, "params: 'nan' is taken", "a constant"},
     {"state n: int = 0 lift n = 1; merge n = a.n + b.n; result n", NULL, NULL, PCLR_CUSTOM, PCLR_INT, PCLR_TYPE_DEFAULT, 0,
      "reduce, line 1, column 18: ", "the state clause ends at ';' or a line break (found 'l')"},
     /* fields */
