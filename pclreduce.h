@@ -1363,32 +1363,23 @@ PCLR_EXTERN_C_END
 "        PCLR_STORE_PARTIAL(group, acc);\n" \
 "        is_last = " TICKET " == groups - 1;\n" \
 "    }\n"
-#define PCLR__TEXT_LAST_GROUP_FOLD(TREE) \
-"    PCLR_BARRIER();\n" \
-"    if (is_last) {\n" \
-"        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n" PCLR__TEXT_FOLD(TREE, \
+#define PCLR__TEXT_LAST_GROUP_FOLD(TREE) PCLR__TEXT_LAST_GROUP_OPEN PCLR__TEXT_FOLD(TREE, \
 "            const pclr_s a = PCLR_PARTIAL(vp, j);\n" \
 "            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;\n" \
 "            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;\n")
-/* A reduction's (op custom) fold: its merge takes states in order, so work-item lid folds a run of
-   consecutive groups' states, and TREE keeps lid order (the naive variant's interleaved tree). */
-#define PCLR__TEXT_LAST_GROUP_FOLD_ORDERED(TREE) \
+#define PCLR__TEXT_LAST_GROUP_OPEN \
 "    PCLR_BARRIER();\n" \
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
-"        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n" \
+"        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n"
+/* A reduction's (op custom) fold: its merge takes states in order, so work-item lid folds a run of
+   consecutive groups' states, and TREE keeps lid order (the naive variant's interleaved tree). */
+#define PCLR__TEXT_LAST_GROUP_FOLD_ORDERED(TREE) PCLR__TEXT_LAST_GROUP_OPEN \
 "        const pclr_u64 per = (groups + PCLR_GROUP - 1) / PCLR_GROUP;\n" \
 "        acc = PCLR_IDENTITY;\n" \
 "        for (pclr_u64 j = lid * per; j < groups && j < (lid + 1) * per; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));\n" \
-"        acc = " TREE "(acc, PCLR_LDS_ARG);\n" \
-"        if (lid == 0) {\n" \
-"            PCLR_STORE_OUT(0, acc);\n" \
-"            PCLR_COUNTER = 0;\n" \
-"        }\n" \
-"    }\n" \
-"}\n"
+    PCLR__TEXT_FOLD_END(TREE)
 /* CUDA, states of 4 or 8 bytes: the words and the ticket at the start (PCLR__TEXT_COLLECT_CUDA) */
 #define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
 "    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
@@ -1405,7 +1396,9 @@ PCLR_EXTERN_C_END
 "        /* four loads in flight: the fold's time is L2 round trips */\n" \
 "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" TAKE4 \
 "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
-"        }\n" \
+"        }\n" PCLR__TEXT_FOLD_END(TREE)
+/* the group's tree over the folded states, and the result */
+#define PCLR__TEXT_FOLD_END(TREE) \
 "        acc = " TREE "(acc, PCLR_LDS_ARG);\n" \
 "        if (lid == 0) {\n" \
 "            PCLR_STORE_OUT(0, acc);\n" \
