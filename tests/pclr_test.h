@@ -74,6 +74,27 @@ static inline pclr_result reduce_one(pclr_context *ctx, const pclr_config *cfg, 
     in.n = n;
     return pclr_reduce(ctx, cfg, &in, result, size ? size : sizeof(pclr_stats_result));
 }
+
+/* The contexts a test on every backend tries, in order, and whether this build has each
+   (PCLR_TEST_OPENCL, PCLR_TEST_VULKAN, PCLR_TEST_CUDA): static const pclr_test_backend all[] = PCLR_TEST_BACKENDS; */
+typedef struct pclr_test_backend { const char *name; pclr_backend b; int compiled; } pclr_test_backend;
+#ifdef PCLR_TEST_OPENCL
+#define PCLR_TEST_HAS_OPENCL 1
+#else
+#define PCLR_TEST_HAS_OPENCL 0
+#endif
+#ifdef PCLR_TEST_VULKAN
+#define PCLR_TEST_HAS_VULKAN 1
+#else
+#define PCLR_TEST_HAS_VULKAN 0
+#endif
+#ifdef PCLR_TEST_CUDA
+#define PCLR_TEST_HAS_CUDA 1
+#else
+#define PCLR_TEST_HAS_CUDA 0
+#endif
+#define PCLR_TEST_BACKENDS \
+    {{"cpu", PCLR_CPU, 1}, {"opencl", PCLR_OPENCL, PCLR_TEST_HAS_OPENCL}, {"vulkan", PCLR_VULKAN, PCLR_TEST_HAS_VULKAN}, {"cuda", PCLR_CUDA, PCLR_TEST_HAS_CUDA}}
 #endif
 
 #endif

@@ -1212,28 +1212,7 @@ static void run_child(const char *name, pclr_backend b, int reference_only) {
 }
 
 int main(int argc, char **argv) {
-    static const struct {
-        const char *name;
-        pclr_backend b;
-        int compiled;
-    } all[] = {
-        {"cpu", PCLR_CPU, 1},
-#ifdef PCLR_TEST_OPENCL
-        {"opencl", PCLR_OPENCL, 1},
-#else
-        {"opencl", PCLR_OPENCL, 0},
-#endif
-#ifdef PCLR_TEST_VULKAN
-        {"vulkan", PCLR_VULKAN, 1},
-#else
-        {"vulkan", PCLR_VULKAN, 0},
-#endif
-#ifdef PCLR_TEST_CUDA
-        {"cuda", PCLR_CUDA, 1},
-#else
-        {"cuda", PCLR_CUDA, 0},
-#endif
-    };
+    static const pclr_test_backend all[] = PCLR_TEST_BACKENDS;
     const char *env = getenv("PCLR_SEED");
     int want[4] = {0, 0, 0, 0}, named = 0, nvrtc_only = 0, i, k;
     setvbuf(stdout, NULL, _IOLBF, 0);
