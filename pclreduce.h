@@ -5919,11 +5919,19 @@ static void pclr__layout_open(pclr__gen *g, const pclr_config *c, int is_last, i
 }
 
 /* A walk over [start, end) in steps of step, PCLR_UNROLL loads in flight; at: the element at index %s. */
+/* at, an element's load with "%s" where its index goes, for the index text (no format string of the caller's) */
+static void pclr__gen_at(char *out, size_t cap, const char *at, const char *index) {
+    const char *hole = strstr(at, "%s");
+    size_t len = 0;
+    pclr__appendf(out, cap, &len, "%.*s", hole ? (int)(hole - at) : (int)strlen(at), at);
+    if (hole) pclr__appendf(out, cap, &len, "%s%s", index, hole + 2);
+}
+
 static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char *acc, const char *start, const char *end, const char *step,
                            const char *at) {
     char a[160], b[160];
-    snprintf(a, sizeof a, at, "j + u * " "%s");
-    snprintf(b, sizeof b, a, step);
+    snprintf(a, sizeof a, "j + u * %s", step);
+    pclr__gen_at(b, sizeof b, at, a);
     PCLR__GEN_PUTF(g, "%spclr_u64 j = %s;\n"
                       "%sfor (; j + (PCLR_UNROLL - 1) * %s < %s; j += PCLR_UNROLL * %s) {\n"
                       "%s    pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */\n"
@@ -5934,14 +5942,14 @@ static void pclr__gen_walk(pclr__gen *g, int unroll, const char *ind, const char
                       "%s}\n",
                    ind, start, ind, step, end, step, ind, ind, b, ind, acc, step, ind);
     if (unroll == 1) {
-        snprintf(a, sizeof a, at, "j");
+        pclr__gen_at(a, sizeof a, at, "j");
         PCLR__GEN_PUTF(g, "%sfor (; j < %s; j += %s) PCLR_FOLD1(%s, %s, j);\n", ind, end, step, acc, a);
         return;
     }
     /* the last, partial round: its loads all in flight too (a column of 2 rows would
        otherwise wait for one load after the other), clamped and folded under a guard */
-    snprintf(a, sizeof a, at, "(j + u * %s < %s ? j + u * %s : j)");
-    snprintf(b, sizeof b, a, step, end, step);
+    snprintf(a, sizeof a, "(j + u * %s < %s ? j + u * %s : j)", step, end, step);
+    pclr__gen_at(b, sizeof b, at, a);
     PCLR__GEN_PUTF(g, "%sif (j < %s) {\n"
                       "%s    pclr_t w[PCLR_UNROLL - 1];\n"
                       "#pragma unroll\n"
