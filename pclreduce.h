@@ -1373,13 +1373,18 @@ PCLR_EXTERN_C_END
 "    if (is_last) {\n" \
 "        PCLR_DEVICE_FENCE();\n" \
 "        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;\n"
-/* A reduction's (op custom) fold: its merge takes states in order, so work-item lid folds a run of
-   consecutive groups' states, and TREE keeps lid order (the naive variant's interleaved tree). */
-#define PCLR__TEXT_LAST_GROUP_FOLD_ORDERED(TREE) PCLR__TEXT_LAST_GROUP_OPEN \
-"        const pclr_u64 per = (groups + PCLR_GROUP - 1) / PCLR_GROUP;\n" \
-"        acc = PCLR_IDENTITY;\n" \
-"        for (pclr_u64 j = lid * per; j < groups && j < (lid + 1) * per; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));\n" \
-    PCLR__TEXT_FOLD_END(TREE)
+/* A reduction's (op custom) fold: its merge takes states in order, so the last group's first work-item
+   folds the groups' states in group order (a second barrier tree in one kernel is what PoCL 3
+   miscompiles: pclr__gen_tree_rolled; a fold of at most a few thousand states, its loads in flight) */
+#define PCLR__TEXT_LAST_GROUP_FOLD_ORDERED PCLR__TEXT_LAST_GROUP_OPEN \
+"        if (lid == 0) {\n" \
+"            acc = PCLR_IDENTITY;\n" \
+"            for (pclr_u64 j = 0; j < groups; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));\n" \
+"            PCLR_STORE_OUT(0, acc);\n" \
+"            PCLR_COUNTER = 0;\n" \
+"        }\n" \
+"    }\n" \
+"}\n"
 /* CUDA, states of 4 or 8 bytes: the words and the ticket at the start (PCLR__TEXT_COLLECT_CUDA) */
 #define PCLR__TEXT_LAST_GROUP_WORDS_CUDA(TREE) \
 "    /* the group that started last folds the states in a fixed order (deterministic) */\n" \
@@ -1396,9 +1401,7 @@ PCLR_EXTERN_C_END
 "        /* four loads in flight: the fold's time is L2 round trips */\n" \
 "        for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {\n" TAKE4 \
 "            acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));\n" \
-"        }\n" PCLR__TEXT_FOLD_END(TREE)
-/* the group's tree over the folded states, and the result */
-#define PCLR__TEXT_FOLD_END(TREE) \
+"        }\n" \
 "        acc = " TREE "(acc, PCLR_LDS_ARG);\n" \
 "        if (lid == 0) {\n" \
 "            PCLR_STORE_OUT(0, acc);\n" \
@@ -3864,7 +3867,7 @@ static int pclr__gen_reads_partials(const pclr_config *c, size_t state_size) {
 /* Uses of the local-memory tree kept as a loop (see PCLR__TEXT_TREE_ROLLED). */
 static int pclr__gen_tree_rolled(const pclr_config *c) {
     int lds_is_group = c->variant != PCLR_VARIANT_SHUFFLE && c->variant != PCLR_VARIANT_COLLECTIVE;
-    if (pclr__ordered(c)) return 0; /* (its fold's tree keeps lid order: the naive variant's, rolled already) */
+    if (pclr__ordered(c)) return 0; /* (its last group folds without a tree) */
     if (c->layout != PCLR_LAYOUT_ONE) return c->variant == PCLR_VARIANT_SEQUENTIAL && pclr__gen_row_groups(c); /* its group reduce */
     return lds_is_group && (c->variant == PCLR_VARIANT_SEQUENTIAL || c->finish == PCLR_FINISH_LAST_GROUP);
 }
@@ -4695,7 +4698,7 @@ static void pclr__gen_finish(pclr__gen *g, const pclr_config *c) {
     else if (c->finish == PCLR_FINISH_LAST_GROUP && pclr__ordered(c)) { /* (a reduction's merge: states in order) */
         if (g->cuda || g->glsl) PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET_PUBLISH("%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()");
         else PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_PUBLISH("%s"), ticket);
-        PCLR__GEN_PUTF(g, PCLR__TEXT_LAST_GROUP_FOLD_ORDERED("%s"), tree);
+        pclr__put(g->w, PCLR__TEXT_LAST_GROUP_FOLD_ORDERED);
     } else if (c->finish == PCLR_FINISH_LAST_GROUP && (g->cuda || g->glsl))
         PCLR__GEN_PUTF(g, PCLR__TEXT_ONE_GROUP PCLR__TEXT_LAST_GROUP_TICKET("%s", "%s"), g->cuda ? "pclr_ticket(counter)" : "pclr_ticket()", tree);
     else if (c->finish == PCLR_FINISH_LAST_GROUP)

@@ -145,11 +145,9 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     if (is_last) {
         PCLR_DEVICE_FENCE();
         PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
-        const pclr_u64 per = (groups + PCLR_GROUP - 1) / PCLR_GROUP;
-        acc = PCLR_IDENTITY;
-        for (pclr_u64 j = lid * per; j < groups && j < (lid + 1) * per; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));
-        acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
         if (lid == 0) {
+            acc = PCLR_IDENTITY;
+            for (pclr_u64 j = 0; j < groups; ++j) acc = pclr_merge(acc, PCLR_PARTIAL(vp, j));
             PCLR_STORE_OUT(0, acc);
             PCLR_COUNTER = 0;
         }
