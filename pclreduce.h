@@ -4242,7 +4242,8 @@ static void pclr__gen_lanes_stats(pclr__gen *g, const pclr_config *c, char id[2]
     if (c->type == PCLR_HALF) snprintf(values, sizeof values, "pclr_half_to_float%d(v)", n); /* (half: the keys are its bits) */
     else if (g->l.value == c->type) snprintf(values, sizeof values, "(v)");
     else snprintf(values, sizeof values, "convert_%s%d(v)", V, n);
-    if (c->type == PCLR_HALF) snprintf(shift, sizeof shift, "%s", values);
+    if (c->type == PCLR_HALF && g->l.shift == PCLR_FLOAT) snprintf(shift, sizeof shift, "%s", values);
+    else if (c->type == PCLR_HALF) snprintf(shift, sizeof shift, "convert_%s%d(%s)", H, n, values); /* (wide: doubles) */
     else if (g->l.shift == c->type) snprintf(shift, sizeof shift, "(v)");
     else snprintf(shift, sizeof shift, "convert_%s%d(v)", H, n);
     if (g->l.sum == PCLR_INT || g->l.sum == PCLR_INT64) /* (on the unsigned bits: wraps) */
