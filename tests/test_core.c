@@ -412,12 +412,14 @@ static void test_cpu_reference(uint64_t seed) {
 /* Element i of a variant: 0 random (floats in [-1, 1), some +-0), 1 few values
    (ties, -0 and +0), 2 as 0 with NaNs of distinct payloads and +-inf (no inf
    when no_inf: stats' moments of an infinity are NaN or inf by order). */
-static void combine_fill(pclr_type t, int variant, int no_inf, void *data, uint64_t n, uint64_t *st) {
+/* (near_one: half's random values in [0.5, 2) or zero, no infinity: a product of hundreds stays finite in every
+   grouping, where one order's overflow to inf meeting another's zero would give NaN against 0) */
+static void combine_fill(pclr_type t, int variant, int no_inf, int near_one, void *data, uint64_t n, uint64_t *st) {
     uint64_t i;
     for (i = 0; i < n; ++i) {
         const uint64_t r = pclr_test_rand(st);
         const int pick = (int)(r >> 59), small = (int)(r >> 40) % 5 - 2; /* pick: 0..31 */
-        const int nan_here = variant == 2 && pick < 2, inf_here = variant == 2 && !no_inf && pick == 2;
+        const int nan_here = variant == 2 && pick < 2, inf_here = variant == 2 && !no_inf && !near_one && pick == 2;
         double v = variant == 1 ? (small == 0 && (r & 1) ? -0.0 : (double)small)
                                 : pick == 3 ? ((r & 1) ? -0.0 : 0.0) : (double)(r >> 40) / (double)(1ull << 23) - 1.0;
         switch (t) {
@@ -440,6 +442,7 @@ static void combine_fill(pclr_type t, int variant, int no_inf, void *data, uint6
             static const uint16_t few[] = {0xc000, 0xbc00, 0x0000, 0x3c00, 0x4000};
             uint16_t h = (uint16_t)(r & 0xffff);
             if (((h >> 10) & 31) >= 29) h = (uint16_t)(h ^ 0x4000); /* finite, below 2^14 */
+            if (near_one) h = (uint16_t)((h & 0x83ffu) | ((r >> 20) & 1 ? 0x3800u : 0x3c00u));
             if (variant == 1) h = small == 0 && (r & 1) ? 0x8000 : few[small + 2];
             else if (pick == 3) h = (r & 1) ? 0x8000 : 0;
             if (nan_here) h = (uint16_t)(0x7e00 | (i & 0x1ff));
@@ -576,7 +579,7 @@ static void test_combine(uint64_t seed) {
                         unsigned char acc_result[sizeof(pclr_stats_result)];
                         size_t k;
                         pclr_result rw;
-                        combine_fill(c.type, variant, op == PCLR_STATS, data, n, &st);
+                        combine_fill(c.type, variant, op == PCLR_STATS, op == PCLR_PROD, data, n, &st);
                         rw = pclr_cpu_reduce_config(&c, data, n, whole);
                         if (rw != PCLR_OK) {
                             /* a pair the reference refuses is refused here too */
