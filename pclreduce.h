@@ -3154,12 +3154,14 @@ static void pclr__mnode_text(pclr__memit *E, int id) {
         }
         break;
     }
-    case PCLR__MN_COND:
-        pclr__put(E->w, "(");
+    case PCLR__MN_COND: /* GLSL: ?:; the C dialects: pclr_sel_T, whose arguments are evaluated first (NVVM
+                           branched around a nested ?: whose arms it did not speculate) */
+        if (E->lang == PCLR__ML_GLSL) pclr__put(E->w, "(");
+        else PCLR__MPUTF(E, "pclr_sel_%s(", pclr__msuffix(t));
         pclr__mzero_test(E, m->a[0], 1);
-        pclr__put(E->w, " ? ");
+        pclr__put(E->w, E->lang == PCLR__ML_GLSL ? " ? " : ", ");
         pclr__mas(E, m->a[1], t);
-        pclr__put(E->w, " : ");
+        pclr__put(E->w, E->lang == PCLR__ML_GLSL ? " : " : ", ");
         pclr__mas(E, m->a[2], t);
         pclr__put(E->w, ")");
         break;
@@ -3496,7 +3498,7 @@ static void pclr__mhelpers(pclr__memit *E) {
     const pclr__mtree *t = E->t;
     const int glsl = E->lang == PCLR__ML_GLSL;
     const char *fn = glsl ? "" : "PCLR_FN ";
-    unsigned div = 0, mod = 0, absv = 0, mn = 0, mx = 0, fmodv = 0, rnd = 0, conv[6] = {0, 0, 0, 0, 0, 0};
+    unsigned div = 0, mod = 0, absv = 0, mn = 0, mx = 0, fmodv = 0, rnd = 0, sel = 0, conv[6] = {0, 0, 0, 0, 0, 0};
     unsigned dmath = 0; /* GLSL: the double functions exp..cos used (bit f - PCLR__MF_EXP) */
     static const pclr_type all[6] = {PCLR_INT, PCLR_UINT, PCLR_INT64, PCLR_UINT64, PCLR_FLOAT, PCLR_DOUBLE};
     int k, j;
@@ -3510,6 +3512,7 @@ static void pclr__mhelpers(pclr__memit *E) {
         if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MIN || m->op == PCLR__MF_CLAMP)) mn |= bit;
         if (m->kind == PCLR__MN_CALL && (m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP)) mx |= bit;
         if (m->kind == PCLR__MN_CALL && m->op == PCLR__MF_ROUND) rnd |= bit;
+        if (m->kind == PCLR__MN_COND && !glsl) sel |= bit;
         if (glsl && m->kind == PCLR__MN_CALL && m->type == PCLR_DOUBLE && m->op >= PCLR__MF_EXP && m->op <= PCLR__MF_COS)
             dmath |= 1u << (m->op - PCLR__MF_EXP);
     }
@@ -3541,6 +3544,9 @@ static void pclr__mhelpers(pclr__memit *E) {
         char zero[32], uzero[40];
         snprintf(zero, sizeof zero, glsl ? "%s(0)" : "0", T);
         snprintf(uzero, sizeof uzero, glsl ? "%s(0)" : "(%s)0", U);
+        if (sel & (1u << ty)) /* (no expression of the language traps: both sides may be evaluated) */
+            PCLR__MPUTF(E, "%s%s pclr_sel_%s(int c, %s a, %s b) { return c ? a : b; } /* both sides first: a select, not a branch */\n",
+                        fn, T, sx, T, T);
         if (div & (1u << ty)) {
             if (pclr__mis_signed(ty))
                 PCLR__MPUTF(E, "%s%s pclr_div_%s(%s a, %s b) { return b == %s ? %s : b == %s(-1) ? %s(%s - %s(a)) : a / b; } /* by 0: 0; wraps */\n",
@@ -3696,10 +3702,16 @@ static void pclr__mreduction(pclr__memit *E) {
         }
         pclr__put(E->w, ";\n}\n");
     }
-    PCLR__MPUTF(E, "/* b's elements come after a's; a merge with the identity is the other state */\n"
-                   "%spclr_s pclr_merge(pclr_s a, pclr_s b) {\n    pclr_s s;\n    if (pclr_is_identity(b)) return a;\n    if (pclr_is_identity(a)) return b;\n", fn);
+    PCLR__MPUTF(E, "/* the description's merge: b's elements come after a's */\n"
+                   "%spclr_s pclr_merge_parts(pclr_s a, pclr_s b) {\n    pclr_s s;\n", fn);
     for (k = 0; k < t->merges; ++k) pclr__mset(E, t->merge[k][0], t->merge[k][1]);
-    pclr__put(E->w, "    return s;\n}\n");
+    PCLR__MPUTF(E, "    return s;\n}\n"
+                   "/* between work-items and groups, a state equal to the identity is an empty part: the other state */\n"
+                   "%spclr_s pclr_merge(pclr_s a, pclr_s b) {\n"
+                   "    if (pclr_is_identity(b)) return a;\n    if (pclr_is_identity(a)) return b;\n    return pclr_merge_parts(a, b);\n}\n"
+                   "/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */\n"
+                   "%spclr_s pclr_fold_in(pclr_s acc, pclr_s s) {\n"
+                   "    if (pclr_is_identity(acc)) return s;\n    return pclr_merge_parts(acc, s);\n}\n", fn, fn);
     PCLR__MPUTF(E, "/* the lift of element x (y) at index i */\n%spclr_s pclr_map(", fn);
     pclr__margs(E);
     PCLR__MPUTF(E, "    pclr_s s%s;\n", t->lifts < t->fields ? " = pclr_identity()" : "");
@@ -3748,6 +3760,9 @@ typedef struct pclr__gen {
     int vhalf;              /* stride simd, half elements without a lanes fold: PCLR_FOLD converts its load to a
                                vector of floats f_ first (pclr__half_vectors) */
     int oom;                /* scratch memory could not be had */
+    const char *merge_in;   /* a work-item's fold of lifted elements into its accumulator: pclr_merge, or a
+                               reduction's pclr_fold_in (op custom: its accumulator alone may be the identity) */
+    const char *merge_parts; /* the merge inside a load's small tree: pclr_merge, or pclr_merge_parts (op custom) */
 } pclr__gen;
 
 #define PCLR__GEN_PUTF(g, ...) pclr__appendf((g)->w->buf, (g)->w->cap, &(g)->w->len, __VA_ARGS__)
@@ -4223,7 +4238,7 @@ static void pclr__gen_tree(pclr__gen *g, int lo, int hi, int lift) {
         else pclr__put(g->w, e);
         return;
     }
-    pclr__put(g->w, "pclr_merge(");
+    PCLR__GEN_PUTF(g, "%s(", g->merge_parts);
     pclr__gen_tree(g, lo, (lo + hi) / 2, lift);
     pclr__put(g->w, hi - lo > 4 ? ", \\\n    " : ", ");
     pclr__gen_tree(g, (lo + hi) / 2, hi, lift);
@@ -4508,23 +4523,23 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
             pclr__put(g->w, " \\\n} while (0)\n");
         }
     } else {
-        if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", g->map ? x1 : "(x)");
+        if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = %s((acc), PCLR_LIFT(%s, (i)))\n", g->merge_in, g->map ? x1 : "(x)");
         if (!g->vloads) ; /* (a layout folds one element at a time) */
         else if (g->lanes) pclr__gen_lanes(g, c);
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else if (c->vector_width == 1) {
             pclr__gen_elem(g, 0, e, sizeof e);
-            PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), PCLR_LIFT(%s, (i)))\n", e);
+            PCLR__GEN_PUTF(g, "#define PCLR_FOLD(acc, v, i) (acc) = %s((acc), PCLR_LIFT(%s, (i)))\n", g->merge_in, e);
         } else if (g->vhalf) {
             PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree of its values. */\n"
                               "#define PCLR_FOLD(acc, v, i) do { \\\n"
                               "    const float%d f_ = pclr_half_to_float%d(v); \\\n"
-                              "    (acc) = pclr_merge((acc), ", c->vector_width, c->vector_width);
+                              "    (acc) = %s((acc), ", c->vector_width, c->vector_width, g->merge_in);
             pclr__gen_tree(g, 0, c->vector_width, 1);
             pclr__put(g->w, "); \\\n} while (0)\n");
         } else {
-            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
-                            "#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), ");
+            PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, as a small tree. */\n"
+                              "#define PCLR_FOLD(acc, v, i) (acc) = %s((acc), ", g->merge_in);
             pclr__gen_tree(g, 0, c->vector_width, 1);
             pclr__put(g->w, ")\n");
         }
@@ -5616,7 +5631,7 @@ static void pclr__glsl_prelude(pclr__gen *g, const pclr_config *c) {
 /* Lifted elements e[lo, hi) of a load as a balanced tree of merges. */
 static void pclr__gtree(pclr__gen *g, int lo, int hi) {
     if (hi - lo == 1) { PCLR__GEN_PUTF(g, "e%d", lo); return; }
-    pclr__put(g->w, "pclr_merge(");
+    PCLR__GEN_PUTF(g, "%s(", g->merge_parts);
     pclr__gtree(g, lo, (lo + hi) / 2);
     pclr__put(g->w, ", ");
     pclr__gtree(g, (lo + hi) / 2, hi);
@@ -5696,7 +5711,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
                 pclr__gvalue(g, c, k, e, sizeof e);
                 PCLR__GEN_PUTF(g, "    const pclr_s e%d = pclr_lift(%s);\n", k, e);
             }
-            pclr__put(g->w, "    return pclr_merge(acc, ");
+            PCLR__GEN_PUTF(g, "    return %s(acc, ", g->merge_in);
             pclr__gtree(g, 0, c->vector_width);
             pclr__put(g->w, ");\n}\n");
         }
@@ -5800,7 +5815,7 @@ static void pclr__glsl_words(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, g->map->fields ? ");\n" : "));\n");
     }
     if (pclr__folds_each(c)) PCLR__GEN_PUTF(g, "    return pclr_fold(acc, v%s);\n}\n", at ? ", i" : "");
-    else pclr__put(g->w, "    return pclr_merge(acc, pclr_lift(v));\n}\n");
+    else PCLR__GEN_PUTF(g, "    return %s(acc, pclr_lift(v));\n}\n", g->merge_in);
     if (!y) pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), pclr_y(q + %s), (i))\n",
                         c->layout == PCLR_LAYOUT_COLUMNS ? "(i) * pitch" : "(i)");
@@ -6315,6 +6330,8 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     g.vhalf = c.stride == PCLR_STRIDE_SIMD && c.backend == PCLR_OPENCL && pclr__half_vectors(&c);
     g.oom = 0;
     g.map = NULL;
+    g.merge_in = c.op == PCLR_CUSTOM ? "pclr_fold_in" : "pclr_merge";
+    g.merge_parts = c.op == PCLR_CUSTOM ? "pclr_merge_parts" : "pclr_merge";
     if (c.layout != PCLR_LAYOUT_ONE && !c.lanes) { /* a shape: the program the planner picks for it (one compute unit) */
         pclr_device_facts dev;
         pclr_launch l;
@@ -7303,7 +7320,8 @@ static void pclr__rmerge(const pclr__mtree *t, const pclr__mval *a, const pclr__
     for (k = 0; k < t->merges; ++k) out[t->merge[k][0]] = pclr__mev_as(&V, t->merge[k][1], t->ftype[t->merge[k][0]]);
     memcpy(s, out, sizeof *s * (size_t)t->fields);
 }
-/* The kernels' merge: with the identity (bit for bit) it is the other state; else the description's. */
+/* The kernels' merge between work-items and groups: with the identity (bit for bit: an empty part) it is the
+   other state; else the description's. */
 static void pclr__rmerge_kernel(const pclr__mtree *t, const pclr__mval *id, const pclr__mval *a, const pclr__mval *b, pclr__mval *s) {
     int k, a_id = 1, b_id = 1;
     for (k = 0; k < t->fields; ++k) {
@@ -7313,6 +7331,14 @@ static void pclr__rmerge_kernel(const pclr__mtree *t, const pclr__mval *id, cons
     }
     if (b_id || a_id) memmove(s, b_id ? a : b, sizeof *s * (size_t)t->fields);
     else pclr__rmerge(t, a, b, s);
+}
+/* The kernels' fold of a lifted element into a work-item's accumulator: the accumulator equal to the identity
+   is replaced; else the description's merge (the element is a part with an element, whatever its bits). */
+static void pclr__rfold_in(const pclr__mtree *t, const pclr__mval *id, pclr__mval *acc, const pclr__mval *e) {
+    int k, acc_id = 1;
+    for (k = 0; k < t->fields; ++k) acc_id &= pclr__rbits(acc[k], t->ftype[k]) == pclr__rbits(id[k], t->ftype[k]);
+    if (acc_id) memmove(acc, e, sizeof *acc * (size_t)t->fields);
+    else pclr__rmerge(t, acc, e, acc);
 }
 /* A value of type t (int, uint, long, ulong, float, double) as a pclr_scalar, and back. */
 static pclr_scalar pclr__rscalar(pclr__mval v, pclr_type t) {
@@ -7374,7 +7400,7 @@ static void pclr__rreduce_range(pclr__meval *V, const pclr__mval *id, const void
         V->y = y ? (const unsigned char *)y + j * ys : NULL;
         V->i = j;
         pclr__rlift(V, id, e);
-        pclr__rmerge_kernel(t, id, acc, e, acc);
+        pclr__rfold_in(t, id, acc, e);
     }
 }
 static void pclr__rreduce(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, pclr_custom_result *out) {

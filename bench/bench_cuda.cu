@@ -5,7 +5,7 @@
    Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
           build/bench_cuda --vocab [--types uint8,half] [--ops argmin,stats] [--accumulate native,wide]
           build/bench_cuda --exact   (exact float/double sums vs the native sum and CUB's two-phase Sum)
-          build/bench_cuda --custom [--cases sum,max,lse,fused,argmin] [--sizes 20,24,28] [--target-ms 10]
+          build/bench_cuda --custom [--cases sum,max,lse,lse1,fused,argmin] [--sizes 20,24,28] [--target-ms 10]
                      (user-defined reductions, op custom: see "the custom run" below)
    Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv, custom_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
@@ -906,6 +906,7 @@ static void run_vocab(bench *b) {
      max      float max written by hand          vs PCLR_MAX float
      argmin   int argmin, ties to the smaller index, vs PCLR_ARGMIN int
      lse      log-sum-exp of floats              (target: of_read >= 0.95 at 2^28)
+     lse1     the same with one exp per merge (the README's form; same target)
      fused    sum, sum of squares and max |x| of floats in one pass (same target)
    Targets of the pairs: custom time <= 1.02 x the built-in's at 2^24 and 2^28,
    and the same bits (the custom result's values against the built-in's result:
@@ -932,6 +933,10 @@ static const custom_case custom_cases[] = {
     {"lse",
      "state m: float = -inf, s: float = 0; lift m = x, s = 1; merge m = max(a.m, b.m), s = a.s * exp(a.m - m) + b.s * exp(b.m - m); "
      "result m + log(s)",
+     PCLR_FLOAT, PCLR_OP_DEFAULT, 1},
+    {"lse1", /* the same with one exp per merge: the larger m's s plus the other's scaled */
+     "state m: float = -inf, s: float = 0; lift m = x, s = 1; merge m = max(a.m, b.m), "
+     "s = (a.m < b.m ? b.s : a.s) + (a.m < b.m ? a.s : b.s) * exp(-abs(a.m - b.m)); result m + log(s)",
      PCLR_FLOAT, PCLR_OP_DEFAULT, 1},
     {"fused",
      "state s: float = 0, q: float = 0, m: float = 0; lift s = x, q = x * x, m = abs(x); merge s = a.s + b.s, q = a.q + b.q, "
@@ -1052,7 +1057,7 @@ static int custom_check(const custom_case &cc, const pclr_custom_result &got, co
         return ok;
     }
     if (!strcmp(cc.name, "max")) return bench_check_scalar(PCLR_FLOAT, &got.value[0].f32, &ref.max, 0, "max", why, cap);
-    if (!strcmp(cc.name, "lse")) {
+    if (!strcmp(cc.name, "lse") || !strcmp(cc.name, "lse1")) {
         const float r = (float)ref.lse;
         return bench_check_scalar_abs(PCLR_FLOAT, &got.value[0].f32, &r, 1e-4, 4 * lg * u, "lse", why, cap);
     }
@@ -1401,7 +1406,7 @@ int main(int argc, char **argv) {
                           "                      log-sum-exp and a fused sum / sum of squares / max |x| of floats;\n"
                           "                      kernel + pipelined timings, 20 ms each unless --timings/--target-ms;\n"
                           "                      custom_cuda.csv (the vocab columns + desc, builtin_us, same_bits)\n"
-                          "  --cases LIST        with --custom: sum,max,lse,fused,argmin (default all)\n"
+                          "  --cases LIST        with --custom: sum,max,lse,lse1,fused,argmin (default all)\n"
                           "  --sizes LIST        n as powers of two, 20,24,28 or 2^20,2^24 (--custom's default 20,24,28;\n"
                           "                      also replaces --vocab's sizes)\n");
     if (rc) return rc;

@@ -66,14 +66,23 @@ pclr_s pclr_identity(void) {
 bool pclr_is_identity(pclr_s s) {
     return uint64_t(s) == 0xfffffffffffffffful;
 }
-/* b's elements come after a's; a merge with the identity is the other state */
-pclr_s pclr_merge(pclr_s a, pclr_s b) {
+/* the description's merge: b's elements come after a's */
+pclr_s pclr_merge_parts(pclr_s a, pclr_s b) {
     pclr_s s;
-    if (pclr_is_identity(b)) return a;
-    if (pclr_is_identity(a)) return b;
     precise uint64_t v_k = ((int(a != 18446744073709551615ul) != int(0)) ? a : b);
     s = v_k;
     return s;
+}
+/* between work-items and groups, a state equal to the identity is an empty part: the other state */
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (pclr_is_identity(b)) return a;
+    if (pclr_is_identity(a)) return b;
+    return pclr_merge_parts(a, b);
+}
+/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */
+pclr_s pclr_fold_in(pclr_s acc, pclr_s s) {
+    if (pclr_is_identity(acc)) return s;
+    return pclr_merge_parts(acc, s);
 }
 /* the lift of element x (y) at index i */
 pclr_s pclr_map(float x, uint64_t i, float p0 /* t */) {
@@ -89,7 +98,7 @@ pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, uint64_t i) {
     const pclr_s e1 = pclr_lift(pclr_map(float(uintBitsToFloat(v[1])), i + 1ul, args.p0));
     const pclr_s e2 = pclr_lift(pclr_map(float(uintBitsToFloat(v[2])), i + 2ul, args.p0));
     const pclr_s e3 = pclr_lift(pclr_map(float(uintBitsToFloat(v[3])), i + 3ul, args.p0));
-    return pclr_merge(acc, pclr_merge(pclr_merge(e0, e1), pclr_merge(e2, e3)));
+    return pclr_fold_in(acc, pclr_merge_parts(pclr_merge_parts(e0, e1), pclr_merge_parts(e2, e3)));
 }
 #define PCLR_FOLD(acc, v, i) (acc) = pclr_foldv((acc), (v), (i))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
@@ -116,7 +125,7 @@ uint pclr_ticket() { memoryBarrierBuffer(); return atomicAdd(counter, 1u); }
 pclr_t pclr_x(uint64_t e) { return float(uintBitsToFloat(pclr_xw((e)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
     const pclr_s v = pclr_map(x, i, args.p0);
-    return pclr_merge(acc, pclr_lift(v));
+    return pclr_fold_in(acc, pclr_lift(v));
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
 #define pclr_in pclr_in_x /* one load: words of x */

@@ -54,6 +54,7 @@ struct __align__(16) pclr_vec { pclr_t s[4]; }; /* 16-byte loads */
 /* ---- the operation: custom ---- */
 typedef pclr_u64 pclr_s;
 #define PCLR_PARTIAL(vp, j) (vp)[j]
+PCLR_FN pclr_u64 pclr_sel_ulong(int c, pclr_u64 a, pclr_u64 b) { return c ? a : b; } /* both sides first: a select, not a branch */
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
     s = 18446744073709551615ull;
@@ -63,25 +64,34 @@ PCLR_FN pclr_s pclr_identity(void) {
 PCLR_FN bool pclr_is_identity(pclr_s s) {
     return (pclr_u64)(s) == 0xffffffffffffffffull;
 }
-/* b's elements come after a's; a merge with the identity is the other state */
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+/* the description's merge: b's elements come after a's */
+PCLR_FN pclr_s pclr_merge_parts(pclr_s a, pclr_s b) {
     pclr_s s;
+    s = pclr_sel_ulong(((int)(a != 18446744073709551615ull) != 0), a, b);
+    return s;
+}
+/* between work-items and groups, a state equal to the identity is an empty part: the other state */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
     if (pclr_is_identity(b)) return a;
     if (pclr_is_identity(a)) return b;
-    s = (((int)(a != 18446744073709551615ull) != 0) ? a : b);
-    return s;
+    return pclr_merge_parts(a, b);
+}
+/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */
+PCLR_FN pclr_s pclr_fold_in(pclr_s acc, pclr_s s) {
+    if (pclr_is_identity(acc)) return s;
+    return pclr_merge_parts(acc, s);
 }
 /* the lift of element x (y) at index i */
 PCLR_FN pclr_s pclr_map(pclr_t x, pclr_u64 i, float p0 /* t */) {
     pclr_s s;
-    s = (((int)(x > p0) != 0) ? i : 18446744073709551615ull);
+    s = pclr_sel_ulong(((int)(x > p0) != 0), i, 18446744073709551615ull);
     return s;
 }
 #define PCLR_LIFT(s, i) (s) /* (PCLR_MAP lifted it) */
 #define PCLR_MAP(x, i) pclr_map((x), (i), p0)
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_in((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
 /* Folds one loaded vector into the accumulator, as a small tree. */
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).s[1], (i) + 1), (i) + 1)), pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).s[3], (i) + 3), (i) + 3))))
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_in((acc), pclr_merge_parts(pclr_merge_parts(PCLR_LIFT(PCLR_MAP((v).s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).s[1], (i) + 1), (i) + 1)), pclr_merge_parts(PCLR_LIFT(PCLR_MAP((v).s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).s[3], (i) + 3), (i) + 3))))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     const uint lid = PCLR_LID;

@@ -73,14 +73,23 @@ PCLR_FN pclr_s pclr_identity(void) {
 PCLR_FN bool pclr_is_identity(pclr_s s) {
     return __float_as_uint(s.f_m) == 0xff800000u && __float_as_uint(s.f_s) == 0x0u;
 }
-/* b's elements come after a's; a merge with the identity is the other state */
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+/* the description's merge: b's elements come after a's */
+PCLR_FN pclr_s pclr_merge_parts(pclr_s a, pclr_s b) {
     pclr_s s;
-    if (pclr_is_identity(b)) return a;
-    if (pclr_is_identity(a)) return b;
     s.f_m = pclr_max_float(a.f_m, b.f_m);
     s.f_s = ((a.f_s * expf((a.f_m - s.f_m))) + (b.f_s * expf((b.f_m - s.f_m))));
     return s;
+}
+/* between work-items and groups, a state equal to the identity is an empty part: the other state */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (pclr_is_identity(b)) return a;
+    if (pclr_is_identity(a)) return b;
+    return pclr_merge_parts(a, b);
+}
+/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */
+PCLR_FN pclr_s pclr_fold_in(pclr_s acc, pclr_s s) {
+    if (pclr_is_identity(acc)) return s;
+    return pclr_merge_parts(acc, s);
 }
 /* the lift of element x (y) at index i */
 PCLR_FN pclr_s pclr_map(pclr_t x, pclr_u64 i) {
@@ -91,9 +100,9 @@ PCLR_FN pclr_s pclr_map(pclr_t x, pclr_u64 i) {
 }
 #define PCLR_LIFT(s, i) (s) /* (PCLR_MAP lifted it) */
 #define PCLR_MAP(x, i) pclr_map((x), (i))
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_in((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
 /* Folds one loaded vector into the accumulator, as a small tree. */
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_merge((acc), pclr_merge(pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).s[1], (i) + 1), (i) + 1)), pclr_merge(PCLR_LIFT(PCLR_MAP((v).s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).s[3], (i) + 3), (i) + 3))))
+#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_in((acc), pclr_merge_parts(pclr_merge_parts(PCLR_LIFT(PCLR_MAP((v).s[0], (i)), (i) + 0), PCLR_LIFT(PCLR_MAP((v).s[1], (i) + 1), (i) + 1)), pclr_merge_parts(PCLR_LIFT(PCLR_MAP((v).s[2], (i) + 2), (i) + 2), PCLR_LIFT(PCLR_MAP((v).s[3], (i) + 3), (i) + 3))))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
     v.f_m = __shfl_down_sync(0xffffffffu, v.f_m, delta);

@@ -60,11 +60,9 @@ pclr_s pclr_identity(void) {
 bool pclr_is_identity(pclr_s s) {
     return uint64_t(s.f_s) == 0x0ul && uint64_t(s.f_q) == 0x0ul && uint64_t(s.f_n) == 0x0ul;
 }
-/* b's elements come after a's; a merge with the identity is the other state */
-pclr_s pclr_merge(pclr_s a, pclr_s b) {
+/* the description's merge: b's elements come after a's */
+pclr_s pclr_merge_parts(pclr_s a, pclr_s b) {
     pclr_s s;
-    if (pclr_is_identity(b)) return a;
-    if (pclr_is_identity(a)) return b;
     precise int64_t v_s = int64_t(uint64_t(a.f_s) + uint64_t(b.f_s));
     s.f_s = v_s;
     precise int64_t v_q = int64_t(uint64_t(a.f_q) + uint64_t(b.f_q));
@@ -72,6 +70,17 @@ pclr_s pclr_merge(pclr_s a, pclr_s b) {
     precise uint64_t v_n = (a.f_n + b.f_n);
     s.f_n = v_n;
     return s;
+}
+/* between work-items and groups, a state equal to the identity is an empty part: the other state */
+pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (pclr_is_identity(b)) return a;
+    if (pclr_is_identity(a)) return b;
+    return pclr_merge_parts(a, b);
+}
+/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */
+pclr_s pclr_fold_in(pclr_s acc, pclr_s s) {
+    if (pclr_is_identity(acc)) return s;
+    return pclr_merge_parts(acc, s);
 }
 /* the lift of element x (y) at index i */
 pclr_s pclr_map(int x, uint64_t i) {
@@ -91,7 +100,7 @@ shared pclr_s lds[PCLR_GROUP];
 pclr_t pclr_x(uint64_t e) { return int(int(pclr_xw((e)))); }
 pclr_s pclr_fold_one(pclr_s acc, pclr_t x, uint64_t i) {
     const pclr_s v = pclr_map(x, i);
-    return pclr_merge(acc, pclr_lift(v));
+    return pclr_fold_in(acc, pclr_lift(v));
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), (x), (i))
 /* ---- the layout: rows, 8 work-items per row ---- */

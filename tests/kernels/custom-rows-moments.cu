@@ -36,15 +36,24 @@ PCLR_FN pclr_s pclr_identity(void) {
 PCLR_FN bool pclr_is_identity(pclr_s s) {
     return (pclr_u64)(s.f_s) == 0x0ull && (pclr_u64)(s.f_q) == 0x0ull && (pclr_u64)(s.f_n) == 0x0ull;
 }
-/* b's elements come after a's; a merge with the identity is the other state */
-PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+/* the description's merge: b's elements come after a's */
+PCLR_FN pclr_s pclr_merge_parts(pclr_s a, pclr_s b) {
     pclr_s s;
-    if (pclr_is_identity(b)) return a;
-    if (pclr_is_identity(a)) return b;
     s.f_s = (pclr_i64)((pclr_u64)(a.f_s) + (pclr_u64)(b.f_s));
     s.f_q = (pclr_i64)((pclr_u64)(a.f_q) + (pclr_u64)(b.f_q));
     s.f_n = (a.f_n + b.f_n);
     return s;
+}
+/* between work-items and groups, a state equal to the identity is an empty part: the other state */
+PCLR_FN pclr_s pclr_merge(pclr_s a, pclr_s b) {
+    if (pclr_is_identity(b)) return a;
+    if (pclr_is_identity(a)) return b;
+    return pclr_merge_parts(a, b);
+}
+/* a work-item's accumulator starts as the identity; a load's lifted elements merge as described */
+PCLR_FN pclr_s pclr_fold_in(pclr_s acc, pclr_s s) {
+    if (pclr_is_identity(acc)) return s;
+    return pclr_merge_parts(acc, s);
 }
 /* the lift of element x (y) at index i */
 PCLR_FN pclr_s pclr_map(pclr_t x, pclr_u64 i) {
@@ -56,7 +65,7 @@ PCLR_FN pclr_s pclr_map(pclr_t x, pclr_u64 i) {
 }
 #define PCLR_LIFT(s, i) (s) /* (PCLR_MAP lifted it) */
 #define PCLR_MAP(x, i) pclr_map((x), (i))
-#define PCLR_FOLD1(acc, x, i) (acc) = pclr_merge((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
+#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_in((acc), PCLR_LIFT(PCLR_MAP((x), (i)), (i)))
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 PCLR_FN pclr_s pclr_shfl_down(pclr_s v, uint delta) { /* field by field */
     v.f_s = __shfl_down_sync(0xffffffffu, v.f_s, delta);

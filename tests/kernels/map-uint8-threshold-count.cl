@@ -47,8 +47,9 @@ PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile("prmt.b32 %0, %1, 0, 0x321
 #else
 #define pclr_keep(v) (v)
 #endif
+PCLR_FN int pclr_sel_int(int c, int a, int b) { return c ? a : b; } /* both sides first: a select, not a branch */
 PCLR_FN int pclr_map(pclr_t x, pclr_u64 i, int p0 /* t */) {
-    return (((int)((int)x > p0) != 0) ? 1 : 0);
+    return pclr_sel_int(((int)((int)x > p0) != 0), 1, 0);
 }
 #define PCLR_MAP(x, i) ((int)pclr_keep((uint)pclr_map((x), (i), p0)))
 /* ---- the operation: sum, accumulate wide ---- */

@@ -39,8 +39,9 @@ struct __align__(4) pclr_vec { pclr_t s[4]; }; /* 4-byte loads */
 /* ptxas can drop a negation fused into a three-input integer min/max: values pass through an
    identity it does not see through */
 PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile("prmt.b32 %0, %1, 0, 0x3210;" : "=r"(r) : "r"(v)); return r; }
+PCLR_FN int pclr_sel_int(int c, int a, int b) { return c ? a : b; } /* both sides first: a select, not a branch */
 PCLR_FN int pclr_map(pclr_t x, pclr_u64 i, int p0 /* t */) {
-    return (((int)((int)x > p0) != 0) ? 1 : 0);
+    return pclr_sel_int(((int)((int)x > p0) != 0), 1, 0);
 }
 #define PCLR_MAP(x, i) ((int)pclr_keep((uint)pclr_map((x), (i), p0)))
 /* ---- the operation: sum, accumulate wide ---- */
