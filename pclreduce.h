@@ -3995,7 +3995,7 @@ static void pclr__gen_value(pclr__gen *g, const pclr_config *c, int op_fns) {
    kernel's parameters. */
 static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     pclr__memit E;
-    int k, wrap;
+    int k, wrap, arith;
     E.w = g->w;
     E.t = g->map;
     E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
@@ -4010,6 +4010,13 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
             (m->op == PCLR__MF_MIN || m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP))
             E.keep = 1;
     }
+    for (k = 0, arith = 0; k < g->map->count; ++k) { /* integer arithmetic anywhere: a negation ptxas could see */
+        const pclr__mnode *m = &g->map->node[k];
+        arith |= pclr__mis_int((pclr_type)m->type) && (m->kind == PCLR__MN_NEG || m->kind == PCLR__MN_BNOT ||
+                                                      (m->kind == PCLR__MN_BIN && m->op < PCLR__MB_LT) ||
+                                                      (m->kind == PCLR__MN_CALL && m->op != PCLR__MF_MIN && m->op != PCLR__MF_MAX));
+    }
+    if (g->map->fields && !arith) E.keep = 0; /* (a reduction whose integers are only read, compared and selected) */
     if (E.keep) pclr__put(g->w, g->cuda ? PCLR__TEXT_KEEP_PTX : "#ifdef PCLR_NVIDIA_PTX /* defined by the OpenCL backend on NVIDIA */\n"
                                           PCLR__TEXT_KEEP_PTX "#else\n#define pclr_keep(v) (v)\n#endif\n");
     if (g->map->fields) {

@@ -20,8 +20,10 @@
    Writes DIR/cpu.csv and DIR/cpu.md (the table); bench/plot_cpu.py draws DIR/cpu.png.
 
    usage: bench_cpu [--quick] [--log N] [--reps R] [--types a,b] [--ops a,b] [--out DIR]
-                    [--no-pocl] [--no-ref]
-     --quick   n = 2^22, 3 repetitions (a smoke run) */
+                    [--no-pocl] [--no-ref] [--platform P]
+     --quick     n = 2^22, 3 repetitions (a smoke run)
+     --platform  OpenCL platform P only, as pclreduce-run --list numbers them (PoCL where a GPU's
+                 platform would come first) */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_OPENCL
@@ -187,8 +189,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[k], "--out") && k + 1 < argc) out = argv[++k];
         else if (!strcmp(argv[k], "--no-pocl")) do_pocl = 0;
         else if (!strcmp(argv[k], "--no-ref")) do_ref = 0;
+        else if (!strcmp(argv[k], "--platform") && k + 1 < argc) d.platform = atoi(argv[++k]) + 1;
         else {
-            fprintf(stderr, "usage: %s [--quick] [--log N] [--reps R] [--types a,b] [--ops a,b] [--out DIR] [--no-pocl] [--no-ref]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--log N] [--reps R] [--types a,b] [--ops a,b] [--out DIR] [--no-pocl] [--no-ref] [--platform P]\n", argv[0]);
             return 2;
         }
     }
