@@ -2657,9 +2657,10 @@ static int pclr__ordered(const pclr_config *c) {
 }
 
 /* CUDA's one-array last-group kernels whose state is 4 or 8 bytes publish it as a flagged word
-   (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states go through the partials. */
+   (PCLR__TEXT_COLLECT_CUDA) into zeroed scratch; other states, and a reduction's merged in group order,
+   go through the partials. */
 PCLR__FN int pclr__words_finish(const pclr_config *c, size_t state_size) {
-    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT && c->op != PCLR_CUSTOM &&
+    return c->backend == PCLR_CUDA && c->layout == PCLR_LAYOUT_ONE && c->accumulate != PCLR_EXACT && !pclr__ordered(c) &&
            c->finish == PCLR_FINISH_LAST_GROUP && (state_size == 4 || state_size == 8);
 }
 

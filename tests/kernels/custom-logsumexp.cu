@@ -20,27 +20,9 @@ typedef unsigned long long pclr_u64;
 #define PCLR_VREF PCLR_GLOBAL const pclr_vec *
 #define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
 #define PCLR_STORE_OUT(k, s) out[k] = (s)
-#define PCLR_STORE_PARTIAL(k, s) partials[k] = (s)
 #define PCLR_COUNTER (*counter)
 #define PCLR_LDS_PARAM PCLR_LOCAL pclr_s *lds
 #define PCLR_LDS_ARG lds
-#define PCLR_STATES_VIEW PCLR_GLOBAL volatile const pclr_s *
-#define PCLR_STATES_ARG partials
-/* Release/acquire between groups: fence.acq_rel is the light fence for that
-   pattern (__threadfence is a sequentially consistent fence.sc). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-#define PCLR_DEVICE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
-#else
-#define PCLR_DEVICE_FENCE() __threadfence()
-#endif
-/* The ticket: the atomic releases this group's partial and acquires the others'. */
-static __device__ __forceinline__ uint pclr_ticket(uint *counter) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-    uint t; asm volatile("atom.add.acq_rel.gpu.u32 %0, [%1], 1;" : "=r"(t) : "l"(counter) : "memory"); return t;
-#else
-    __threadfence(); const uint t = atomicAdd(counter, 1u); __threadfence(); return t;
-#endif
-}
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 /* programmatic dependent launch */
 #define PCLR_GRID_DEPENDENCY() asm volatile("griddepcontrol.wait;\n\tgriddepcontrol.launch_dependents;" ::: "memory")
 #else
@@ -54,14 +36,6 @@ typedef float pclr_t;
 struct __align__(16) pclr_vec { pclr_t s[4]; }; /* 16-byte loads */
 /* ---- the operation: custom ---- */
 typedef struct pclr_s { float f_m; float f_s; } pclr_s;
-/* a partial written by another group, read field by field through a volatile pointer */
-PCLR_FN pclr_s pclr_partial(PCLR_GLOBAL volatile const pclr_s *vp, pclr_u64 j) {
-    pclr_s s;
-    s.f_m = vp[j].f_m;
-    s.f_s = vp[j].f_s;
-    return s;
-}
-#define PCLR_PARTIAL(vp, j) pclr_partial((vp), (j))
 PCLR_FN float pclr_max_float(float a, float b) { return b > a ? b : a; }
 PCLR_FN pclr_s pclr_identity(void) {
     pclr_s s;
@@ -129,6 +103,46 @@ PCLR_FN pclr_s pclr_group_reduce(pclr_s acc, PCLR_LDS_PARAM) {
     }
     return acc;
 }
+/* An 8-byte state and its flag in one 16-byte word, stored and loaded as one vector access:
+   the word CUB's decoupled look-back publishes an 8-byte value and its status in. */
+typedef struct __align__(16) { pclr_u64 w, flag; } pclr_word;
+union pclr_bits { pclr_s s; pclr_u64 w; };
+PCLR_FN pclr_word pclr_word_of(pclr_s s) { union pclr_bits u; pclr_word v; u.s = s; v.w = u.w; v.flag = 1; return v; }
+PCLR_FN pclr_s pclr_state_of(pclr_word v) { union pclr_bits u; u.w = v.w; return u.s; }
+#define PCLR_FLAG(v) ((v).flag)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define PCLR_WORD_ACCESS "relaxed.gpu"
+#else
+#define PCLR_WORD_ACCESS "volatile"
+#endif
+PCLR_FN void pclr_word_store(pclr_word *p, pclr_word v) {
+    asm volatile("st." PCLR_WORD_ACCESS ".global.v2.u64 [%0], {%1, %2};" :: "l"(p), "l"(v.w), "l"(v.flag) : "memory");
+}
+PCLR_FN pclr_word pclr_word_load(const pclr_word *p) {
+    pclr_word v;
+    asm volatile("ld." PCLR_WORD_ACCESS ".global.v2.u64 {%0, %1}, [%2];" : "=l"(v.w), "=l"(v.flag) : "l"(p) : "memory");
+    return v;
+}
+PCLR_FN void pclr_word_clear(pclr_word *p) { pclr_word z; z.w = 0; z.flag = 0; pclr_word_store(p, z); }
+/* The states of groups j, j + PCLR_GROUP, j + 2 PCLR_GROUP, j + 3 PCLR_GROUP (the identity from
+   `groups` on), polled in rounds that load every word still missing (one L2 round trip a
+   round); their words are zero again after. */
+PCLR_FN void pclr_collect4(pclr_word *words, pclr_u64 j, pclr_u64 groups, pclr_s *s) {
+    pclr_word v[4];
+    uint mine = 0, missing;
+    for (uint q = 0; q < 4; ++q) mine |= (uint)(j + q * PCLR_GROUP < groups) << q;
+    missing = mine;
+    do { /* the groups are running: their words come */
+        for (uint q = 0; q < 4; ++q)
+            if (missing >> q & 1) v[q] = pclr_word_load(words + j + q * PCLR_GROUP);
+        for (uint q = 0; q < 4; ++q)
+            if ((missing >> q & 1) && PCLR_FLAG(v[q])) missing &= ~(1u << q);
+    } while (missing);
+    for (uint q = 0; q < 4; ++q) {
+        s[q] = mine >> q & 1 ? pclr_state_of(v[q]) : PCLR_IDENTITY;
+        if (mine >> q & 1) pclr_word_clear(words + j + q * PCLR_GROUP);
+    }
+}
 typedef pclr_vec pclr_in; /* one load: a vector of x */
 #define PCLR_LOAD(j) pv[j]
 /* ---- the kernel ---- */
@@ -143,6 +157,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
     pclr_s acc = PCLR_IDENTITY;
+    if (lid == 0 && groups > 1) is_last = atomicAdd(counter, 1u) == groups - 1; /* the last to start folds */
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
     pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
@@ -178,22 +193,16 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         if (lid == 0) PCLR_STORE_OUT(0, acc);
         return;
     }
-    /* the last group to finish folds the partials in a fixed order (deterministic) */
-    if (lid == 0) {
-        PCLR_STORE_PARTIAL(group, acc);
-        is_last = pclr_ticket(counter) == groups - 1;
-    }
-    PCLR_BARRIER();
+    /* the group that started last folds the states in a fixed order (deterministic) */
+    pclr_word *words = (pclr_word *)partials;
+    if (lid == 0) pclr_word_store(words + group, pclr_word_of(acc));
     if (is_last) {
-        PCLR_DEVICE_FENCE();
-        PCLR_STATES_VIEW vp = PCLR_STATES_ARG;
         acc = PCLR_IDENTITY;
         /* four loads in flight: the fold's time is L2 round trips */
         for (pclr_u64 j = lid; j < groups; j += 4 * PCLR_GROUP) {
-            const pclr_s a = PCLR_PARTIAL(vp, j);
-            const pclr_s b = j + PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + PCLR_GROUP) : PCLR_IDENTITY;
-            const pclr_s c = j + 2 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 2 * PCLR_GROUP) : PCLR_IDENTITY;
-            const pclr_s d = j + 3 * PCLR_GROUP < groups ? PCLR_PARTIAL(vp, j + 3 * PCLR_GROUP) : PCLR_IDENTITY;
+            pclr_s s[4];
+            pclr_collect4(words, j, groups, s);
+            const pclr_s a = s[0], b = s[1], c = s[2], d = s[3];
             acc = pclr_merge(acc, pclr_merge(pclr_merge(a, b), pclr_merge(c, d)));
         }
         acc = pclr_group_reduce(acc, PCLR_LDS_ARG);
