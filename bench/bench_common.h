@@ -574,6 +574,8 @@ BENCH_FN pclr_accumulate bench_acc_of(const pclr_config *c) {
 
 /* Whether (type, op, accumulate) is a pair the library has (compensated: floats only). */
 BENCH_FN int bench_acc_valid(pclr_type t, pclr_op op, pclr_accumulate a) {
+    if ((op == PCLR_AND || op == PCLR_OR || op == PCLR_XOR) && (t == PCLR_HALF || t == PCLR_FLOAT || t == PCLR_DOUBLE))
+        return 0; /* (bitwise: integers only) */
     if (op != PCLR_SUM && op != PCLR_STATS) return a == PCLR_NATIVE;
     if (a == PCLR_EXACT && op != PCLR_SUM) return 0; /* stats accumulate wide or compensated */
     return pclr_sum_type(t, a) != PCLR_TYPE_DEFAULT;
