@@ -2446,6 +2446,8 @@ typedef struct pclr__op_def {
     pclr__op_field field[8]; /* the state's fields, in order */
     const char *identity, *lift, *count, *fold, *merge;
     const char *about;       /* what merge and fold do, or NULL */
+    const char *load_wins;   /* an integer arg op's: whether a load whose least value is lo and greatest hi can
+                                change state a (its fold sees a load's elements only where it can), or NULL */
 } pclr__op_def;
 
 #define PCLR__OP_ARG_ABOUT "b wins with the better value; ties go to the smaller index. A work-item meets its elements\n" \
@@ -2464,11 +2466,12 @@ typedef struct pclr__op_def {
     "const bool " win " = isnan(b." v ") ? (!isnan(a." v ") || b." i " < a." i ")\n" \
     "                               : (!isnan(a." v ") && (b." v " " better " a." v " || (b." v " == a." v " && b." i " < a." i ")));\n" \
     "if (" win ") { a." v " = b." v "; a." i " = b." i "; }\n"
-#define PCLR__OP_ARG(op, better, worst) \
+#define PCLR__OP_ARG(op, better, worst, best) \
     {op, 0, 0, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
-     PCLR__OP_ARG_FOLD("v", "i", better), PCLR__OP_ARG_MERGE("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT}, \
+     PCLR__OP_ARG_FOLD("v", "i", better), PCLR__OP_ARG_MERGE("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT, \
+     best " " better " a.v || a.i == PCLR_NO_INDEX"}, \
     {op, 0, 1, {{"i", PCLR__R_U64}, {"v", PCLR__R_VALUE}}, "s.i = PCLR_NO_INDEX;\ns.v = " worst ";\n", NULL, NULL, \
-     PCLR__OP_ARG_FOLD_NAN("v", "i", better), PCLR__OP_ARG_MERGE_NAN("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT_NAN}
+     PCLR__OP_ARG_FOLD_NAN("v", "i", better), PCLR__OP_ARG_MERGE_NAN("v", "i", better, "b_wins"), PCLR__OP_ARG_ABOUT_NAN, NULL}
 /* argminmax: argmin's fields lo (il), argmax's hi (ih), each folded and merged as its arg op's */
 #define PCLR__OP_ARGMINMAX_FIELDS {{"il", PCLR__R_U64}, {"ih", PCLR__R_U64}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}}
 #define PCLR__OP_ARGMINMAX_IDENTITY "s.il = PCLR_NO_INDEX;\ns.ih = PCLR_NO_INDEX;\ns.lo = PCLR_HI;\ns.hi = PCLR_LO;\n"
@@ -2519,46 +2522,47 @@ typedef struct pclr__op_def {
 #define PCLR__OP_KBN_MERGE "PCLR_KBN(a.s, a.c, b.s);\na.c += b.c;\n"
 
 static const pclr__op_def pclr__op_defs[] = {
-    {PCLR_SUM, 0, -1, {{"s", PCLR__R_SUM}}, "s.s = pclr_a(0);\n", "s.s = pclr_a(x);\n", NULL, NULL, "a.s = pclr_add(a.s, b.s);\n", NULL},
+    {PCLR_SUM, 0, -1, {{"s", PCLR__R_SUM}}, "s.s = pclr_a(0);\n", "s.s = pclr_a(x);\n", NULL, NULL, "a.s = pclr_add(a.s, b.s);\n", NULL, NULL},
     {PCLR_SUM, 1, -1, {{"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}}, "s.s = pclr_a(0);\ns.c = pclr_a(0);\n", NULL, NULL, PCLR__OP_KBN_ADD,
-     PCLR__OP_KBN_MERGE, "the sum s and the sum c of its additions' rounding errors (Neumaier)"},
-    {PCLR_MIN, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_HI;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_min(a.v, b.v);\n", NULL},
-    {PCLR_MAX, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_LO;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_max(a.v, b.v);\n", NULL},
+     PCLR__OP_KBN_MERGE, "the sum s and the sum c of its additions' rounding errors (Neumaier)", NULL},
+    {PCLR_MIN, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_HI;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_min(a.v, b.v);\n", NULL, NULL},
+    {PCLR_MAX, 0, -1, {{"v", PCLR__R_VALUE}}, "s.v = PCLR_LO;\n", "s.v = x;\n", NULL, NULL, "a.v = pclr_max(a.v, b.v);\n", NULL, NULL},
     {PCLR_COUNT, 0, -1, {{"n", PCLR__R_U64}}, "s.n = 0;\n", "s.n = x != pclr_v(0) ? 1 : 0; /* NaN counts, -0 does not */\n", NULL, NULL,
-     "a.n += b.n;\n", NULL},
+     "a.n += b.n;\n", NULL, NULL},
     {PCLR_MINMAX, 0, -1, {{"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE}}, "s.lo = PCLR_HI;\ns.hi = PCLR_LO;\n", "s.lo = x;\ns.hi = x;\n",
-     NULL, NULL, "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n", NULL},
-    PCLR__OP_ARG(PCLR_ARGMIN, "<", "PCLR_HI"),
-    PCLR__OP_ARG(PCLR_ARGMAX, ">", "PCLR_LO"),
+     NULL, NULL, "a.lo = pclr_min(a.lo, b.lo);\na.hi = pclr_max(a.hi, b.hi);\n", NULL, NULL},
+    PCLR__OP_ARG(PCLR_ARGMIN, "<", "PCLR_HI", "lo"),
+    PCLR__OP_ARG(PCLR_ARGMAX, ">", "PCLR_LO", "hi"),
     {PCLR_ARGMINMAX, 0, 0, PCLR__OP_ARGMINMAX_FIELDS, PCLR__OP_ARGMINMAX_IDENTITY, NULL, NULL,
      PCLR__OP_ARG_FOLD("lo", "il", "<") PCLR__OP_ARG_FOLD("hi", "ih", ">"),
-     PCLR__OP_ARG_MERGE("lo", "il", "<", "b_lo") PCLR__OP_ARG_MERGE("hi", "ih", ">", "b_hi"), "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT},
+     PCLR__OP_ARG_MERGE("lo", "il", "<", "b_lo") PCLR__OP_ARG_MERGE("hi", "ih", ">", "b_hi"), "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT,
+     "lo < a.lo || hi > a.hi || a.il == PCLR_NO_INDEX"},
     {PCLR_ARGMINMAX, 0, 1, PCLR__OP_ARGMINMAX_FIELDS, PCLR__OP_ARGMINMAX_IDENTITY, NULL, NULL,
      PCLR__OP_ARG_FOLD_NAN("lo", "il", "<") PCLR__OP_ARG_FOLD_NAN("hi", "ih", ">"),
      PCLR__OP_ARG_MERGE_NAN("lo", "il", "<", "b_lo") PCLR__OP_ARG_MERGE_NAN("hi", "ih", ">", "b_hi"),
-     "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT_NAN},
+     "argmin (lo, il) and argmax (hi, ih): " PCLR__OP_ARG_ABOUT_NAN, NULL},
     /* prod: in the sum type (native: the compute type, whose low bits are the element type's wrapped product) */
-    {PCLR_PROD, 0, -1, {{"p", PCLR__R_SUM}}, "s.p = pclr_a(1);\n", "s.p = pclr_a(x);\n", NULL, NULL, "a.p = pclr_mul(a.p, b.p);\n", NULL},
+    {PCLR_PROD, 0, -1, {{"p", PCLR__R_SUM}}, "s.p = pclr_a(1);\n", "s.p = pclr_a(x);\n", NULL, NULL, "a.p = pclr_mul(a.p, b.p);\n", NULL, NULL},
     /* bitwise, of integers (8- and 16-bit ones extended to 32 bits: the low bits are theirs) */
-    {PCLR_AND, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = ~pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v & b.v;\n", NULL},
-    {PCLR_OR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v | b.v;\n", NULL},
-    {PCLR_XOR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v ^ b.v;\n", NULL},
+    {PCLR_AND, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = ~pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v & b.v;\n", NULL, NULL},
+    {PCLR_OR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v | b.v;\n", NULL, NULL},
+    {PCLR_XOR, 0, 0, {{"v", PCLR__R_VALUE}}, "s.v = pclr_v(0);\n", "s.v = x;\n", NULL, NULL, "a.v = a.v ^ b.v;\n", NULL, NULL},
     /* any, all: a 32-bit flag, whether an element is nonzero (NaN is, -0 is not) */
     {PCLR_ANY, 0, -1, {{"f", PCLR__R_U32}}, "s.f = 0u;\n", "s.f = x != pclr_v(0) ? 1u : 0u; /* NaN counts, -0 does not */\n", NULL, NULL,
-     "a.f = a.f | b.f;\n", NULL},
+     "a.f = a.f | b.f;\n", NULL, NULL},
     {PCLR_ALL, 0, -1, {{"f", PCLR__R_U32}}, "s.f = 1u;\n", "s.f = x != pclr_v(0) ? 1u : 0u; /* NaN counts, -0 does not */\n", NULL, NULL,
-     "a.f = a.f & b.f;\n", NULL},
+     "a.f = a.f & b.f;\n", NULL, NULL},
     {PCLR_STATS, 0, 0,
      PCLR__OP_STATS_NATIVE, PCLR__OP_STATS_MERGE_INT "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
-     PCLR__OP_STATS_ABOUT},
+     PCLR__OP_STATS_ABOUT, NULL},
     {PCLR_STATS, 0, 1,
      PCLR__OP_STATS_NATIVE, PCLR__OP_STATS_MERGE "a.s = pclr_add(a.s, b.s);\n" PCLR__OP_STATS_MERGE_END,
-     PCLR__OP_STATS_ABOUT},
+     PCLR__OP_STATS_ABOUT, NULL},
     {PCLR_STATS, 1, -1,
      {{"n", PCLR__R_U64}, {"s", PCLR__R_SUM}, {"c", PCLR__R_SUM}, {"lo", PCLR__R_VALUE}, {"hi", PCLR__R_VALUE},
       {"shift", PCLR__R_SHIFT}, {"d1", PCLR__R_MOMENT}, {"m2", PCLR__R_MOMENT}},
      "s.n = 0;\ns.s = pclr_a(0);\ns.c = pclr_a(0);\n" PCLR__OP_STATS_IDENTITY, NULL, PCLR__OP_STATS_COUNT,
-     PCLR__OP_KBN_ADD PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE PCLR__OP_KBN_MERGE PCLR__OP_STATS_MERGE_END, PCLR__OP_STATS_ABOUT},
+     PCLR__OP_KBN_ADD PCLR__OP_STATS_FOLD, PCLR__OP_STATS_MERGE PCLR__OP_KBN_MERGE PCLR__OP_STATS_MERGE_END, PCLR__OP_STATS_ABOUT, NULL},
 };
 
 /* Whether an op's text uses the identifier name (its helpers and types are written only where used). */
@@ -4439,6 +4443,38 @@ static void pclr__gen_lanes(pclr__gen *g, const pclr_config *c) {
     (void)hi;
 }
 
+/* An integer arg op's test of a whole load (its entry's load_wins): pclr_load_wins(a, [lo,] [hi]), true where a
+   load whose least value is lo and greatest hi can change state a (and the pclr_min / pclr_max that find them).
+   A work-item meets its elements in index order and only a strictly better value (or the first) changes its
+   state: once that holds a good value few loads can, and the others cost a min or max per element, not a fold. */
+static void pclr__gen_load_wins(pclr__gen *g, const pclr__op_def *d) {
+    const int lo = pclr__text_uses(d->load_wins, "lo"), hi = pclr__text_uses(d->load_wins, "hi");
+    if (!g->glsl) pclr__gen_minmax_fns(g, lo && !pclr__op_uses(d, "pclr_min"), hi && !pclr__op_uses(d, "pclr_max"));
+    PCLR__GEN_PUTF(g, "/* whether a load with %s can change a (its elements come in index order: only a strictly better one can) */\n"
+                      "%sbool pclr_load_wins(pclr_s a%s%s) {\n    return ", lo && hi ? "least value lo and greatest hi" : lo ? "least value lo" : "greatest value hi",
+                   g->glsl ? "" : "PCLR_FN ", lo ? ", pclr_v lo" : "", hi ? ", pclr_v hi" : "");
+    pclr__gen_op_span(g, d->load_wins, strlen(d->load_wins));
+    pclr__put(g->w, ";\n}\n");
+}
+
+/* The C dialects' statements that find a load's least (lo_) and greatest (hi_) values, as load_wins reads them,
+   from its n elements, and the test's opening: "if (pclr_load_wins((acc), lo_)) {". */
+static void pclr__gen_load_extremes(pclr__gen *g, const pclr__op_def *d, int n) {
+    const int lo = pclr__text_uses(d->load_wins, "lo"), hi = pclr__text_uses(d->load_wins, "hi");
+    char e[160];
+    int k, side;
+    for (side = 0; side < 2; ++side) {
+        const char *v = side ? "hi_" : "lo_";
+        if (!(side ? hi : lo)) continue;
+        for (k = 0; k < n; ++k) {
+            pclr__gen_elem(g, k, e, sizeof e);
+            if (k == 0) PCLR__GEN_PUTF(g, " \\\n    pclr_v %s = PCLR_VALUE(%s);", v, e);
+            else PCLR__GEN_PUTF(g, "%s%s = pclr_%s(%s, PCLR_VALUE(%s));", k % 2 ? " \\\n    " : " ", v, side ? "max" : "min", v, e);
+        }
+    }
+    PCLR__GEN_PUTF(g, " \\\n    if (pclr_load_wins((acc)%s%s)) {", lo ? ", lo_" : "", hi ? ", hi_" : "");
+}
+
 /* Sum, min or max whose state is the element itself: the short text the macro form shares. */
 static void pclr__gen_plain_ops(pclr__gen *g, const pclr_config *c) {
     const pclr_type t = c->type;
@@ -4517,18 +4553,23 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
+            const int wins = d->load_wins && !g->vhalf; /* (an integer arg op: its load's extremes first) */
             pclr__gen_elem(g, 0, e, sizeof e);
             const char *value = g->vhalf ? "" : "PCLR_VALUE";
-            pclr__put(g->w, "/* Folds one loaded vector into the accumulator, element by element. */\n#define PCLR_FOLD(acc, v, i) do {");
+            if (wins) pclr__gen_load_wins(g, d);
+            PCLR__GEN_PUTF(g, "/* Folds one loaded vector into the accumulator, element by element%s. */\n#define PCLR_FOLD(acc, v, i) do {",
+                           wins ? " where it can change it (pclr_load_wins)" : "");
             if (g->vhalf) PCLR__GEN_PUTF(g, " \\\n    const float%d f_ = pclr_half_to_float%d(v); /* the load's values */", c->vector_width, c->vector_width);
             if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), %s(%s), PCLR_VECTOR);", value, e);
+            if (wins) pclr__gen_load_extremes(g, d, c->vector_width);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
                 pclr__gen_elem(g, k, e, sizeof e);
-                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), %s(%s)%s);", k % 2 ? " " : " \\\n    ", stats ? "_value" : "", value, e, idx);
+                PCLR__GEN_PUTF(g, "%s(acc) = pclr_fold%s((acc), %s(%s)%s);", k % 2 ? " " : wins ? " \\\n        " : " \\\n    ", stats ? "_value" : "",
+                               value, e, idx);
             }
-            pclr__put(g->w, " \\\n} while (0)\n");
+            pclr__put(g->w, wins ? " \\\n    } \\\n} while (0)\n" : " \\\n} while (0)\n");
         }
     } else {
         if (fold1) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) (acc) = %s((acc), PCLR_LIFT(%s, (i)))\n", g->merge_in, g->map ? x1 : "(x)");
@@ -5702,11 +5743,28 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     {
         const int at = pclr__fold_takes_index(d);
         const int y = g->map && g->map->y;
+        const int wins = sequential && d->load_wins && c->vector_width > 1; /* (an integer arg op: its load's extremes first) */
         if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time) */
+        if (wins) pclr__gen_load_wins(g, d);
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
                           "pclr_s pclr_foldv(pclr_s acc, pclr_in_x v, %suint64_t i) {\n",
-                       sequential ? ", element by element" : ", as a small tree", y ? "pclr_in_y v2, " : "");
+                       !sequential ? ", as a small tree" : wins ? ", element by element where it can change it" : ", element by element",
+                       y ? "pclr_in_y v2, " : "");
         if (sequential) {
+            if (wins) { /* (pclr__gen_load_extremes) */
+                const int lo = pclr__text_uses(d->load_wins, "lo"), hi = pclr__text_uses(d->load_wins, "hi");
+                int side;
+                for (side = 0; side < 2; ++side) {
+                    const char *m = side ? "hi_" : "lo_";
+                    if (!(side ? hi : lo)) continue;
+                    for (k = 0; k < c->vector_width; ++k) {
+                        pclr__gvalue(g, c, k, e, sizeof e);
+                        if (k == 0) PCLR__GEN_PUTF(g, "    pclr_v %s = %s;\n", m, e);
+                        else PCLR__GEN_PUTF(g, "    %s = %s(%s, %s);\n", m, side ? "max" : "min", m, e);
+                    }
+                }
+                PCLR__GEN_PUTF(g, "    if (!pclr_load_wins(acc%s%s)) return acc;\n", lo ? ", lo_" : "", hi ? ", hi_" : "");
+            }
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", i + %dul", k);

@@ -69,9 +69,18 @@ PCLR_FN pclr_s pclr_fold(pclr_s a, pclr_v x, pclr_u64 i) {
     return a;
 }
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold((acc), PCLR_VALUE(x), (i))
-/* Folds one loaded vector into the accumulator, element by element. */
+PCLR_FN pclr_v pclr_min(pclr_v a, pclr_v b) { return a < b ? a : b; }
+/* whether a load with least value lo can change a (its elements come in index order: only a strictly better one can) */
+PCLR_FN bool pclr_load_wins(pclr_s a, pclr_v lo) {
+    return lo < a.v || a.i == ~0UL;
+}
+/* Folds one loaded vector into the accumulator, element by element where it can change it (pclr_load_wins). */
 #define PCLR_FOLD(acc, v, i) do { \
-    (acc) = pclr_fold((acc), PCLR_VALUE((v).s0), (i) + 0); (acc) = pclr_fold((acc), PCLR_VALUE((v).s1), (i) + 1); \
+    pclr_v lo_ = PCLR_VALUE((v).s0); \
+    lo_ = pclr_min(lo_, PCLR_VALUE((v).s1)); \
+    if (pclr_load_wins((acc), lo_)) { \
+        (acc) = pclr_fold((acc), PCLR_VALUE((v).s0), (i) + 0); (acc) = pclr_fold((acc), PCLR_VALUE((v).s1), (i) + 1); \
+    } \
 } while (0)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 /* Divergence-free tree kept as a loop: the SEQUENTIAL variant, and the last
