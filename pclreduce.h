@@ -2720,7 +2720,13 @@ static int pclr__is_pow2_in(int v, int lo, int hi) {
 }
 
 /* ---- resolving a configuration: defaults, checks, the sentence why  >>resolve */
+static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out, const char **why, int merge_checks);
 PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out, const char **why) {
+    return pclr__config_resolve(in, out, why, 1);
+}
+/* merge_checks 0: a reduction's merge is not tested on the CPU evaluator (0.1 ms), and resolves as if it commuted:
+   for what a config's state and results are (pclr__resolve_op), where knobs play no part. */
+static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out, const char **why, int merge_checks) {
     pclr_config c;
     const char *dummy = NULL;
     int ordered = 0; /* a reduction whose merge does not commute: its states merge in order */
@@ -2740,8 +2746,8 @@ PCLR_API pclr_result pclr_config_resolve(const pclr_config *in, pclr_config *out
     {
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
-        if (r == PCLR_OK && t.fields) r = pclr__reduce_verify(&t, NULL, 0);
-        ordered = r == PCLR_OK && t.fields && pclr__reduce_commutes(&t) != 1;
+        if (r == PCLR_OK && t.fields && merge_checks) r = pclr__reduce_verify(&t, NULL, 0);
+        ordered = r == PCLR_OK && t.fields && merge_checks && pclr__reduce_commutes(&t) != 1;
         if (r != PCLR_OK) {
             *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : c.op == PCLR_CUSTOM || (c.reduce && c.reduce[0])
                  ? "the reduction's description is invalid (pclr_map_check says where, and why)" : "the map is invalid (pclr_map_check says where)";
@@ -6628,14 +6634,14 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
     c->y_type = cfg->y_type;
     c->components = cfg->components;
     c->reduce = cfg->reduce;
-    if ((r = pclr_config_resolve(c, c, NULL)) != PCLR_OK) return r;
+    if ((r = pclr__config_resolve(c, c, NULL, 0)) != PCLR_OK) return r;
     if (pclr__has_map(c) && c->op != PCLR_CUSTOM) { /* (a reduction's lift reads the inputs: it keeps them) */
         c->type = c->map_type;
         c->map = c->params = NULL;
         c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
         c->components = 0;
         c->vector_width = 0;
-        r = pclr_config_resolve(c, c, NULL);
+        r = pclr__config_resolve(c, c, NULL, 0);
     }
     return r;
 }
