@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# bench_cuda --vocab of the integer arg ops, before (HEAD's header) and after (pclr_load_wins), same card.
+# bench_cuda --vocab of the integer arg ops, before (caa5264~1) and after (caa5264, pclr_load_wins), on one card.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../../.."
 O=${OUT:-build/gS}; mkdir -p "$O" build
 t0=$SECONDS
 mkdir -p build/old/bench build/old/examples && git show caa5264~1:pclreduce.h > build/old/pclreduce.h && cp pclreduce_*.h build/old/ && cp bench/*.cu bench/*.cuh bench/*.h build/old/bench/ && cp examples/pclr_args.h build/old/examples/
