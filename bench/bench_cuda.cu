@@ -5,7 +5,7 @@
    Run:   build/bench_cuda [--quick] [--types uint,float] [--ops sum] [--tuned unroll=8] [--study]
           build/bench_cuda --vocab [--types uint8,half] [--ops argmin,stats] [--accumulate native,wide]
           build/bench_cuda --exact   (exact float/double sums vs the native sum and CUB's two-phase Sum)
-          build/bench_cuda --custom [--cases sum,max,lse,lse1,fused,argmin] [--sizes 20,24,28] [--target-ms 10]
+          build/bench_cuda --custom [--cases sum,max,lse,lse1,first,fused,argmin] [--sizes 20,24,28] [--target-ms 10]
                      (user-defined reductions, op custom: see "the custom run" below)
    Writes bench_cuda.csv (or study_cuda.csv, vocab_cuda.csv, custom_cuda.csv) and device_cuda.txt to --out DIR
    (default bench/results/<gpu>-cuda); the table goes to stdout.
@@ -907,6 +907,8 @@ static void run_vocab(bench *b) {
      argmin   int argmin, ties to the smaller index, vs PCLR_ARGMIN int
      lse      log-sum-exp of floats              (target: of_read >= 0.95 at 2^28)
      lse1     the same with one exp per merge (the README's form; same target)
+     first    the first index of a float above 0.999 (a merge that does not commute:
+              the ordered path; no target, its of_read is reported)
      fused    sum, sum of squares and max |x| of floats in one pass (same target)
    Targets of the pairs: custom time <= 1.02 x the built-in's at 2^24 and 2^28,
    and the same bits (the custom result's values against the built-in's result:
@@ -938,6 +940,9 @@ static const custom_case custom_cases[] = {
      "state m: float = -inf, s: float = 0; lift m = x, s = 1; merge m = max(a.m, b.m), "
      "s = (a.m < b.m ? b.s : a.s) + (a.m < b.m ? a.s : b.s) * exp(-abs(a.m - b.m)); result m + log(s)",
      PCLR_FLOAT, PCLR_OP_DEFAULT, 1},
+    {"first", /* a merge that does not commute: the ordered path (stride local, in-order folds) */
+     "state k: ulong = ULONG_MAX; lift k = x > 0.999 ? i : ULONG_MAX; merge k = a.k != ULONG_MAX ? a.k : b.k; result k",
+     PCLR_FLOAT, PCLR_OP_DEFAULT, 1},
     {"fused",
      "state s: float = 0, q: float = 0, m: float = 0; lift s = x, q = x * x, m = abs(x); merge s = a.s + b.s, q = a.q + b.q, "
      "m = max(a.m, b.m); result s, q, m",
@@ -952,6 +957,7 @@ enum { CUSTOM_CASES = (int)(sizeof custom_cases / sizeof custom_cases[0]) };
 /* The host's answers for one slice, in double (floats) or exactly (int). */
 struct custom_ref {
     double sum, sum_abs, sumsq, lse;
+    uint64_t first; /* the first index of an element above 0.999 (UINT64_MAX: none) */
     float max, maxabs;
     int32_t min;
     uint64_t min_index;
@@ -983,6 +989,9 @@ static custom_ref custom_host_ref(bench *b, pclr_type t, int slice, uint64_t n, 
                     const float *x = (const float *)base;
                     double m = -INFINITY, s = 0;
                     q.max = -INFINITY;
+                    q.first = UINT64_MAX;
+                    for (j = lo; j < hi && q.first == UINT64_MAX; ++j)
+                        if (x[j] > 0.999f) q.first = j;
                     for (j = lo; j < hi; ++j) {
                         const double v = x[j];
                         q.sum += v;
@@ -1003,6 +1012,7 @@ static custom_ref custom_host_ref(bench *b, pclr_type t, int slice, uint64_t n, 
     r.min = INT32_MAX;
     r.min_index = UINT64_MAX;
     r.max = -INFINITY;
+    r.first = UINT64_MAX;
     {
         double m = -INFINITY, s = 0;
         for (uint64_t c = 0; c < chunks; ++c) {
@@ -1013,6 +1023,7 @@ static custom_ref custom_host_ref(bench *b, pclr_type t, int slice, uint64_t n, 
             }
             r.sum += q.sum; r.sum_abs += q.sum_abs; r.sumsq += q.sumsq;
             r.max = std::max(r.max, q.max); r.maxabs = std::max(r.maxabs, q.maxabs);
+            r.first = std::min(r.first, q.first);
             m = std::max(m, part_m[c]);
         }
         for (uint64_t c = 0; t != PCLR_INT && c < chunks; ++c) s += part[c].lse * exp(part_m[c] - m);
@@ -1046,6 +1057,10 @@ static int custom_check(const custom_case &cc, const pclr_custom_result &got, co
     const pclr_type *w = cc.type == PCLR_INT ? want[2] : cc.values == 3 ? want[1] : want[0];
     why[0] = '\0';
     if (got.values != cc.values) { snprintf(why, cap, "%d results, not %d", got.values, cc.values); return 0; }
+    if (!strcmp(cc.name, "first")) {
+        if (got.type[0] != PCLR_UINT64) { snprintf(why, cap, "first: result type %d, not ulong", (int)got.type[0]); return 0; }
+        return bench_check_scalar(PCLR_UINT64, &got.value[0].u64, &ref.first, 0, "first", why, cap);
+    }
     for (k = 0; k < cc.values; ++k)
         if (got.type[k] != w[k]) {
             snprintf(why, cap, "result %d is %s, not %s", k, pclr_type_name(got.type[k]), pclr_type_name(w[k]));
@@ -1330,7 +1345,7 @@ static void run_custom(bench *b) {
                     if (strncmp(crow.status, "ok", 2) != 0) ++b->failures;
                     custom_csv_line(csv, &crow, cc.desc, NAN, "-");
                     custom_table_row(cc.name, &crow, NAN, "-");
-                    if (b->sizes_log[si] == 28) {
+                    if (b->sizes_log[si] == 28 && strcmp(cc.name, "first") != 0) { /* (first: no target) */
                         custom_target tg;
                         const double of = crow.read_kernel_us / crow.kernel_us;
                         tg.met = of >= 0.95;
@@ -1406,7 +1421,7 @@ int main(int argc, char **argv) {
                           "                      log-sum-exp and a fused sum / sum of squares / max |x| of floats;\n"
                           "                      kernel + pipelined timings, 20 ms each unless --timings/--target-ms;\n"
                           "                      custom_cuda.csv (the vocab columns + desc, builtin_us, same_bits)\n"
-                          "  --cases LIST        with --custom: sum,max,lse,lse1,fused,argmin (default all)\n"
+                          "  --cases LIST        with --custom: sum,max,lse,lse1,first,fused,argmin (default all)\n"
                           "  --sizes LIST        n as powers of two, 20,24,28 or 2^20,2^24 (--custom's default 20,24,28;\n"
                           "                      also replaces --vocab's sizes)\n");
     if (rc) return rc;
