@@ -297,28 +297,33 @@ static int list_vulkan(void) {
 #endif
 
 /* -v: every knob that runs and where it came from: the command line (flag),
-   the tuning file's entry for n's size class (tuned) or the device (default). */
+   the tuning file's entry for n's size class (tuned) or the device (default), or
+   a reduction whose merge does not commute (order: stride local, variant naive). */
 static void print_knobs(const pclr_context *ctx, const pclr_config *given, const pclr_config *run, uint64_t n) {
     static const char *const names[] = {"wave", "group", "unroll", "vector", "groups-per-unit"};
     const int asked[] = {given->wave_width, given->group_size, given->unroll, given->vector_width, given->groups_per_unit};
     const int used[] = {run->wave_width, run->group_size, run->unroll, run->vector_width, run->groups_per_unit};
     const char *unset = pclr_tuned_entry(ctx, given, n) ? "tuned" : "default";
+    const int ordered = run->op == PCLR_CUSTOM && run->variant == PCLR_VARIANT_NAIVE && run->stride != PCLR_STRIDE_GLOBAL;
+    const char *kept = ordered ? "order" : unset; /* (stride and variant: what the order asked of them) */
     size_t i;
     if (pclr_get_backend(ctx) == PCLR_CPU) {
         printf("knobs: none (the CPU reference runs no kernel)\n");
         return;
     }
     if (given->layout == PCLR_LAYOUT_ONE)
-        printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's):\n",
-               (unsigned)pclr_size_class(n));
+        printf("knobs (flag: the command line, tuned: the tuning file's entry for n <= 2^%u, default: the device's%s):\n",
+               (unsigned)pclr_size_class(n), ordered ? ", order: the merge does not commute, elements merge in order" : "");
     else
         printf("knobs (flag: the command line, tuned: the tuning file's entry for %s shapes of <= 2^%u elements, default: the device's):\n",
                pclr_shape_name(pclr_shape_class(given, n)), (unsigned)pclr_size_class(pclr_layout_elements(given, n)));
     for (i = 0; i < sizeof names / sizeof names[0]; ++i) printf("  %-16s %-11d %s\n", names[i], used[i], asked[i] ? "flag" : unset);
     if (given->layout != PCLR_LAYOUT_ONE) /* 0: the planner's choice by shape */
         printf("  %-16s %-11d %s\n", "lanes", run->lanes, given->lanes ? "flag" : run->lanes ? unset : "planner");
-    printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride), given->stride ? "flag" : unset);
-    printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant), given->variant ? "flag" : unset);
+    printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride),
+           given->stride && (!ordered || given->stride == run->stride) ? "flag" : given->stride ? "order" : kept);
+    printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant),
+           given->variant && (!ordered || given->variant == run->variant) ? "flag" : given->variant ? "order" : kept);
     printf("  %-16s %-11s %s\n", "finish", pclr_finish_name(run->finish), given->finish ? "flag" : unset);
     printf("  %-16s %-11s %s\n", "accumulate", pclr_accumulate_name(run->accumulate), given->accumulate ? "flag" : "default");
 }

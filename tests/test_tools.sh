@@ -319,6 +319,9 @@ done
 expect_both "result: 55 385 10 5.5" --type int --reduce "$FUSED" --input "$T/i32ten.bin"
 expect_line cpu "result: 0 0 0 -?nan" --type int --reduce "$FUSED" --n 0
 expect_line cpu "result: 4" --type float --reduce "$FIRST" --param float:t=4.5 --input "$T/f32ten.bin"
+$RUN --backend opencl --type float --reduce "$FIRST" --param float:t=4.5 --input "$T/f32ten.bin" --stride global -v > "$T/v.txt" 2>&1
+check "run -v names the knobs an order-keeping merge set (stride global asked: local, order)" grep -Eq "^  stride +local +order$" "$T/v.txt"
+check "run -v: ... and the variant (naive, order)" grep -Eq "^  variant +naive +order$" "$T/v.txt"
 expect_line cpu "result: 18446744073709551615" --type float --reduce "$FIRST" --param float:t=100 --input "$T/f32ten.bin"
 expect_line cpu "result: 385" --type float --reduce 'state d: double = 0; lift d = double(x) * y; merge d = a.d + b.d; result d' \
   --input "$T/f32ten.bin" --input2 "$T/f32ten.bin"
