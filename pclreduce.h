@@ -4559,7 +4559,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
-            const int wins = d->load_wins && !g->vhalf; /* (an integer arg op: its load's extremes first) */
+            const int wins = d->load_wins && !g->vhalf && c->vector_width > 1; /* (an integer arg op: its load's extremes first) */
             pclr__gen_elem(g, 0, e, sizeof e);
             const char *value = g->vhalf ? "" : "PCLR_VALUE";
             if (wins) pclr__gen_load_wins(g, d);
