@@ -434,7 +434,8 @@ PCLR_API size_t pclr_result_size(const pclr_config *cfg);
    asynchronous reduces leave in device memory (8-byte aligned). For sum,
    min, max of uint, int, uint64, int64, float and double with the native
    accumulator the state is the result itself; otherwise pclr_finalize turns
-   a state copied to the host into the result. */
+   a state copied to the host into the result (a reduction's description is
+   parsed there, its merge not checked again: it was when the reduce ran). */
 PCLR_API size_t pclr_state_size(const pclr_config *cfg);
 PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, void *result);
 
@@ -6619,9 +6620,10 @@ PCLR_API pclr_result pclr_plan_layout(const pclr_config *cfg, const pclr_device_
     return pclr__plan_layout(cfg, dev, n, out);
 }
 
-/* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). */
+/* type, op and accumulate of cfg, resolved (knobs play no part in a state or result). merge_checks 0: a
+   reduction's merge is not tested again (the engine's calls, on a config that built). */
 /* A map's config becomes one of the values it reduces (type = the map's type, no map). */
-static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
+static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c, int merge_checks) {
     pclr_result r;
     if (!cfg) return PCLR_ERR_NULL_POINTER;
     memset(c, 0, sizeof *c);
@@ -6634,14 +6636,14 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c) {
     c->y_type = cfg->y_type;
     c->components = cfg->components;
     c->reduce = cfg->reduce;
-    if ((r = pclr__config_resolve(c, c, NULL, 0)) != PCLR_OK) return r;
+    if ((r = pclr__config_resolve(c, c, NULL, merge_checks)) != PCLR_OK) return r;
     if (pclr__has_map(c) && c->op != PCLR_CUSTOM) { /* (a reduction's lift reads the inputs: it keeps them) */
         c->type = c->map_type;
         c->map = c->params = NULL;
         c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
         c->components = 0;
         c->vector_width = 0;
-        r = pclr__config_resolve(c, c, NULL, 0);
+        r = pclr__config_resolve(c, c, NULL, merge_checks);
     }
     return r;
 }
@@ -6657,14 +6659,14 @@ static pclr_type pclr__wrap_type(const pclr_config *c) {
 PCLR_API size_t pclr_state_size(const pclr_config *cfg) {
     pclr_config c;
     pclr__layout l;
-    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    if (pclr__resolve_op(cfg, &c, 1) != PCLR_OK) return 0;
     pclr__layout_of(&c, &l);
     return l.size;
 }
 
 PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
     pclr_config c;
-    if (pclr__resolve_op(cfg, &c) != PCLR_OK) return 0;
+    if (pclr__resolve_op(cfg, &c, 1) != PCLR_OK) return 0;
     switch (c.op) {
     case PCLR_SUM: return pclr_type_size(pclr_sum_type(c.type, c.accumulate));
     case PCLR_MIN: case PCLR_MAX: return pclr_type_size(pclr_value_type(c.type));
@@ -7036,7 +7038,7 @@ PCLR_API pclr_result pclr_finalize(const pclr_config *cfg, const void *state, vo
     pclr__layout l;
     pclr_result r;
     if (!state || !result) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if ((r = pclr__resolve_op(cfg, &c, 0)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
     return pclr__finalize(&c, &l, state, result);
 }
@@ -7058,7 +7060,7 @@ PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
     unsigned char state[64];
     pclr_result r;
     if (!out) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if ((r = pclr__resolve_op(cfg, &c, 0)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
     if (c.op == PCLR_CUSTOM) return pclr_cpu_reduce_map(&c, NULL, NULL, 0, NULL, out); /* (no params: the identity reads none) */
     pclr__identity_state(&l, pclr__op_def_of(c.op, c.accumulate, l.value), state);
@@ -8499,14 +8501,15 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
 }
 #endif /* PCLREDUCE_NO_LAYOUTS */
 
-PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
-                                         void *result) {
+/* pclr_cpu_reduce_map; merge_checks 0: a reduction's merge is not tested again (the CPU backend's launches) */
+static pclr_result pclr__cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                        void *result, int merge_checks) {
     pclr_config c;
     pclr_result r;
     pclr__mtree *t;
     void *mapped;
     if (!result || (!x && n > 0)) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if ((r = pclr__resolve_op(cfg, &c, merge_checks)) != PCLR_OK) return r;
     if (!pclr__has_map(cfg)) return pclr__cpu_reference(c.type, c.op, c.accumulate, x, n, result);
     /* the mapped values, then the reference reduction of them */
     if (n > SIZE_MAX / 8) return PCLR_ERR_SIZE_OVERFLOW;
@@ -8531,6 +8534,10 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
     free(mapped);
     free(t);
     return r;
+}
+PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
+                                         void *result) {
+    return pclr__cpu_reduce_map(cfg, x, y, n, params, result, 1);
 }
 
 /* ------------------------------------------------ combining two results (pclr_combine)  >>combine */
@@ -8611,7 +8618,7 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
     pclr_result r;
     size_t size;
     if (!a || !b || !out) return PCLR_ERR_NULL_POINTER;
-    if ((r = pclr__resolve_op(cfg, &c)) != PCLR_OK) return r;
+    if ((r = pclr__resolve_op(cfg, &c, 0)) != PCLR_OK) return r;
     if (c.accumulate == PCLR_EXACT && (c.op == PCLR_SUM || c.op == PCLR_STATS)) return PCLR_ERR_UNSUPPORTED_COMBINATION;
     vt = pclr_value_type(c.type);
     st = pclr_sum_type(c.type, c.accumulate);
@@ -10953,11 +10960,11 @@ PCLR__FN pclr_result pclr__cpu_launch(pclr__engine *e, const pclr__pass *p, cons
     const uint64_t es = p->en->elem_size, ys = p->en->y_size;
     const char *x = p->n && p->x.ptr ? (const char *)p->x.ptr + p->x_offset * es : NULL;
     const char *y = p->n && ys && p->y.ptr ? (const char *)p->y.ptr + p->y_offset * ys : NULL;
-    unsigned char *out = (unsigned char *)p->out.ptr + p->out_index * pclr_result_size(c);
+    unsigned char *out = (unsigned char *)p->out.ptr + p->out_index * p->en->result_size;
     pclr_result r;
     (void)sync;
     if (p->b) r = pclr_cpu_reduce_layout(c, x, y, (const uint64_t *)p->offsets.ptr, p->n, p->params, out);
-    else r = pclr_cpu_reduce_map(c, x, y, p->n, p->params, out);
+    else r = pclr__cpu_reduce_map(c, x, y, p->n, p->params, out, 0); /* (its config built: checked once) */
     if (r == PCLR_ERR_SIZE_OVERFLOW && p->b)
         return pclr__fail(e, r, "%s: segment offsets decrease or pass n = %llu", p->fn, (unsigned long long)p->n);
     return r == PCLR_OK ? r : pclr__fail(e, r, "%s: the CPU reference failed", p->fn);
