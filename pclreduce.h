@@ -4016,15 +4016,12 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     wrap = !g->map->fields && (g->map->type == PCLR_INT || g->map->type == PCLR_UINT); /* the map's value goes to the fold */
     E.zero = E.zeros = 0;
     E.used = NULL;
-    for (k = 0, E.keep = wrap; k < g->map->count; ++k) {
+    for (k = 0, E.keep = wrap, arith = 0; k < g->map->count; ++k) {
         const pclr__mnode *m = &g->map->node[k];
         if ((m->type == PCLR_INT || m->type == PCLR_UINT) && m->kind == PCLR__MN_CALL &&
             (m->op == PCLR__MF_MIN || m->op == PCLR__MF_MAX || m->op == PCLR__MF_CLAMP))
             E.keep = 1;
-    }
-    for (k = 0, arith = 0; k < g->map->count; ++k) { /* integer arithmetic anywhere: a negation ptxas could see */
-        const pclr__mnode *m = &g->map->node[k];
-        arith |= pclr__mis_int((pclr_type)m->type) && (m->kind == PCLR__MN_NEG || m->kind == PCLR__MN_BNOT ||
+        arith |= pclr__mis_int((pclr_type)m->type) && (m->kind == PCLR__MN_NEG || m->kind == PCLR__MN_BNOT || /* (a negation ptxas could see) */
                                                       (m->kind == PCLR__MN_BIN && m->op < PCLR__MB_LT) ||
                                                       (m->kind == PCLR__MN_CALL && m->op != PCLR__MF_MIN && m->op != PCLR__MF_MAX));
     }
@@ -4464,22 +4461,34 @@ static void pclr__gen_load_wins(pclr__gen *g, const pclr__op_def *d) {
     pclr__put(g->w, ";\n}\n");
 }
 
-/* The C dialects' statements that find a load's least (lo_) and greatest (hi_) values, as load_wins reads them,
-   from its n elements, and the test's opening: "if (pclr_load_wins((acc), lo_)) {". */
-static void pclr__gen_load_extremes(pclr__gen *g, const pclr__op_def *d, int n) {
+static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap); /* (the GLSL kernel's) */
+/* Whether an op's load folds under pclr_load_wins: an integer arg op's loads of two or more values. */
+static int pclr__load_test(const pclr__gen *g, const pclr_config *c, const pclr__op_def *d) {
+    return d && d->load_wins && c->vector_width > 1 && !g->vhalf;
+}
+/* The statements that find a load's least (lo_) and greatest (hi_) values, as load_wins reads them, then the
+   test: in the C dialects PCLR_FOLD's "if (pclr_load_wins((acc), lo_)) {" (the folds follow), in GLSL
+   pclr_foldv's "if (!pclr_load_wins(acc, lo_)) return acc;". */
+static void pclr__gen_load_extremes(pclr__gen *g, const pclr_config *c, const pclr__op_def *d) {
     const int lo = pclr__text_uses(d->load_wins, "lo"), hi = pclr__text_uses(d->load_wins, "hi");
-    char e[160];
+    char e[176], x[160]; /* (PCLR_VALUE around an element's text) */
     int k, side;
     for (side = 0; side < 2; ++side) {
-        const char *v = side ? "hi_" : "lo_";
+        const char *v = side ? "hi_" : "lo_", *f = g->glsl ? (side ? "max" : "min") : (side ? "pclr_max" : "pclr_min");
         if (!(side ? hi : lo)) continue;
-        for (k = 0; k < n; ++k) {
-            pclr__gen_elem(g, k, e, sizeof e);
-            if (k == 0) PCLR__GEN_PUTF(g, " \\\n    pclr_v %s = PCLR_VALUE(%s);", v, e);
-            else PCLR__GEN_PUTF(g, "%s%s = pclr_%s(%s, PCLR_VALUE(%s));", k % 2 ? " \\\n    " : " ", v, side ? "max" : "min", v, e);
+        for (k = 0; k < c->vector_width; ++k) {
+            const char *at = g->glsl ? "    " : k == 0 || k % 2 ? " \\\n    " : " "; /* (a macro's lines: two statements each) */
+            if (g->glsl) pclr__gvalue(g, c, k, e, sizeof e);
+            else {
+                pclr__gen_elem(g, k, x, sizeof x);
+                snprintf(e, sizeof e, "PCLR_VALUE(%s)", x);
+            }
+            if (k == 0) PCLR__GEN_PUTF(g, "%spclr_v %s = %s;%s", at, v, e, g->glsl ? "\n" : "");
+            else PCLR__GEN_PUTF(g, "%s%s = %s(%s, %s);%s", at, v, f, v, e, g->glsl ? "\n" : "");
         }
     }
-    PCLR__GEN_PUTF(g, " \\\n    if (pclr_load_wins((acc)%s%s)) {", lo ? ", lo_" : "", hi ? ", hi_" : "");
+    if (g->glsl) PCLR__GEN_PUTF(g, "    if (!pclr_load_wins(acc%s%s)) return acc;\n", lo ? ", lo_" : "", hi ? ", hi_" : "");
+    else PCLR__GEN_PUTF(g, " \\\n    if (pclr_load_wins((acc)%s%s)) {", lo ? ", lo_" : "", hi ? ", hi_" : "");
 }
 
 /* Sum, min or max whose state is the element itself: the short text the macro form shares. */
@@ -4560,7 +4569,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
         else if (c->vector_width == 1 && !g->map) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) PCLR_FOLD1(acc, v, i)\n");
         else {
             const int stats = c->op == PCLR_STATS; /* counted once per vector */
-            const int wins = d->load_wins && !g->vhalf && c->vector_width > 1; /* (an integer arg op: its load's extremes first) */
+            const int wins = pclr__load_test(g, c, d); /* (an integer arg op: its load's extremes first) */
             pclr__gen_elem(g, 0, e, sizeof e);
             const char *value = g->vhalf ? "" : "PCLR_VALUE";
             if (wins) pclr__gen_load_wins(g, d);
@@ -4568,7 +4577,7 @@ static void pclr__gen_ops(pclr__gen *g, const pclr_config *c) {
                            wins ? " where it can change it (pclr_load_wins)" : "");
             if (g->vhalf) PCLR__GEN_PUTF(g, " \\\n    const float%d f_ = pclr_half_to_float%d(v); /* the load's values */", c->vector_width, c->vector_width);
             if (stats) PCLR__GEN_PUTF(g, " \\\n    (acc) = pclr_count_in((acc), %s(%s), PCLR_VECTOR);", value, e);
-            if (wins) pclr__gen_load_extremes(g, d, c->vector_width);
+            if (wins) pclr__gen_load_extremes(g, c, d);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", (i) + %d", k);
@@ -4872,7 +4881,6 @@ static pclr__exact_shape pclr__exact_shape_of(pclr_type t) {
    below is one kernel for the three dialects; their differences are the words
    of pclr__gen_exact_words, the shared declarations' place and level 1's frame. */
 static int pclr__xglsl(const pclr_config *c) { return c->backend == PCLR_VULKAN; }
-static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap); /* (the GLSL kernel's) */
 
 /* A struct type named name with these fields: C's typedef, GLSL's declaration. */
 static void pclr__xstruct(pclr__gen *g, const pclr_config *c, const char *name, const char *fields) {
@@ -5750,7 +5758,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
     {
         const int at = pclr__fold_takes_index(d);
         const int y = g->map && g->map->y;
-        const int wins = sequential && d->load_wins && c->vector_width > 1; /* (an integer arg op: its load's extremes first) */
+        const int wins = sequential && pclr__load_test(g, c, d); /* (an integer arg op: its load's extremes first) */
         if (c->layout != PCLR_LAYOUT_ONE) return; /* (a layout folds one element at a time) */
         if (wins) pclr__gen_load_wins(g, d);
         PCLR__GEN_PUTF(g, "/* Folds one load (its first element at relative index i) into the accumulator%s. */\n"
@@ -5758,20 +5766,7 @@ static void pclr__glsl_ops(pclr__gen *g, const pclr_config *c) {
                        !sequential ? ", as a small tree" : wins ? ", element by element where it can change it" : ", element by element",
                        y ? "pclr_in_y v2, " : "");
         if (sequential) {
-            if (wins) { /* (pclr__gen_load_extremes) */
-                const int lo = pclr__text_uses(d->load_wins, "lo"), hi = pclr__text_uses(d->load_wins, "hi");
-                int side;
-                for (side = 0; side < 2; ++side) {
-                    const char *m = side ? "hi_" : "lo_";
-                    if (!(side ? hi : lo)) continue;
-                    for (k = 0; k < c->vector_width; ++k) {
-                        pclr__gvalue(g, c, k, e, sizeof e);
-                        if (k == 0) PCLR__GEN_PUTF(g, "    pclr_v %s = %s;\n", m, e);
-                        else PCLR__GEN_PUTF(g, "    %s = %s(%s, %s);\n", m, side ? "max" : "min", m, e);
-                    }
-                }
-                PCLR__GEN_PUTF(g, "    if (!pclr_load_wins(acc%s%s)) return acc;\n", lo ? ", lo_" : "", hi ? ", hi_" : "");
-            }
+            if (wins) pclr__gen_load_extremes(g, c, d);
             for (k = 0; k < c->vector_width; ++k) {
                 char idx[32] = "";
                 if (at) snprintf(idx, sizeof idx, ", i + %dul", k);
@@ -7394,24 +7389,24 @@ static void pclr__rmerge(const pclr__mtree *t, const pclr__mval *a, const pclr__
     for (k = 0; k < t->merges; ++k) out[t->merge[k][0]] = pclr__mev_as(&V, t->merge[k][1], t->ftype[t->merge[k][0]]);
     memcpy(s, out, sizeof *s * (size_t)t->fields);
 }
+/* Whether state s is the identity id, bit for bit (the kernels' pclr_is_identity). */
+static int pclr__ris_identity(const pclr__mtree *t, const pclr__mval *id, const pclr__mval *s) {
+    int k;
+    for (k = 0; k < t->fields; ++k)
+        if (pclr__rbits(s[k], t->ftype[k]) != pclr__rbits(id[k], t->ftype[k])) return 0;
+    return 1;
+}
 /* The kernels' merge between work-items and groups: with the identity (bit for bit: an empty part) it is the
    other state; else the description's. */
 static void pclr__rmerge_kernel(const pclr__mtree *t, const pclr__mval *id, const pclr__mval *a, const pclr__mval *b, pclr__mval *s) {
-    int k, a_id = 1, b_id = 1;
-    for (k = 0; k < t->fields; ++k) {
-        const uint64_t i = pclr__rbits(id[k], t->ftype[k]);
-        a_id &= pclr__rbits(a[k], t->ftype[k]) == i;
-        b_id &= pclr__rbits(b[k], t->ftype[k]) == i;
-    }
+    const int a_id = pclr__ris_identity(t, id, a), b_id = pclr__ris_identity(t, id, b);
     if (b_id || a_id) memmove(s, b_id ? a : b, sizeof *s * (size_t)t->fields);
     else pclr__rmerge(t, a, b, s);
 }
 /* The kernels' fold of a lifted element into a work-item's accumulator: the accumulator equal to the identity
    is replaced; else the description's merge (the element is a part with an element, whatever its bits). */
 static void pclr__rfold_in(const pclr__mtree *t, const pclr__mval *id, pclr__mval *acc, const pclr__mval *e) {
-    int k, acc_id = 1;
-    for (k = 0; k < t->fields; ++k) acc_id &= pclr__rbits(acc[k], t->ftype[k]) == pclr__rbits(id[k], t->ftype[k]);
-    if (acc_id) memmove(acc, e, sizeof *acc * (size_t)t->fields);
+    if (pclr__ris_identity(t, id, acc)) memmove(acc, e, sizeof *acc * (size_t)t->fields);
     else pclr__rmerge(t, acc, e, acc);
 }
 /* A value of type t (int, uint, long, ulong, float, double) as a pclr_scalar, and back. */
