@@ -321,9 +321,9 @@ static void print_knobs(const pclr_context *ctx, const pclr_config *given, const
     if (given->layout != PCLR_LAYOUT_ONE) /* 0: the planner's choice by shape */
         printf("  %-16s %-11d %s\n", "lanes", run->lanes, given->lanes ? "flag" : run->lanes ? unset : "planner");
     printf("  %-16s %-11s %s\n", "stride", pclr_stride_name(run->stride),
-           given->stride && (!ordered || given->stride == run->stride) ? "flag" : given->stride ? "order" : kept);
+           given->stride == run->stride || (given->stride && !ordered) ? "flag" : kept);
     printf("  %-16s %-11s %s\n", "variant", pclr_variant_name(run->variant),
-           given->variant && (!ordered || given->variant == run->variant) ? "flag" : given->variant ? "order" : kept);
+           given->variant == run->variant || (given->variant && !ordered) ? "flag" : kept);
     printf("  %-16s %-11s %s\n", "finish", pclr_finish_name(run->finish), given->finish ? "flag" : unset);
     printf("  %-16s %-11s %s\n", "accumulate", pclr_accumulate_name(run->accumulate), given->accumulate ? "flag" : "default");
 }
