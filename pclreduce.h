@@ -5010,6 +5010,50 @@ static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *b
     return buf;
 }
 
+/* Level 1's round for float-precision values (float and half elements, maps of float results): kept by a
+   bound instead of a check per addition. A value is m 2^(E - 1046), m an integer under 2^24 and E its
+   double's exponent field, so every partial sum of values whose E is at least Elow is a multiple of
+   2^(Elow - 1046), exact in double while it stays below 2^(Elow - 993). A round adds PCLR_UNROLL values per
+   lane: its partial sums stay below (PCLR_UNROLL + 1) 2^(Etop - 1022), Etop the largest E of the lanes'
+   start and of the values. So the round is exact when Etop + ROUND_BITS <= Elow + 29. top and low hold
+   E in the high 11 bits of the double's high word shifted left (the sign gone); low takes that word
+   minus 1, so that a zero (word 0) never lowers it, and E - 1 at worst; inf and NaN (E 2047) fail. */
+static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
+    const int V = c->vector_width, lanes = g->cuda || pclr__xglsl(c); /* (lanes: arrays of doubles; else OpenCL vectors) */
+    int bits = 0, k;
+    char a[64], x[64];
+    while ((1 << bits) < c->unroll + 1) ++bits;
+    pclr__put(g->w, "/* ---- a round kept by its bound (pclr__gen_exact_bound): no partial sum reaches\n"
+                    "   2^(Elow - 993), where 2^(Elow - 1046) divides every value the lanes hold ---- */\n");
+    if (pclr__xglsl(c)) pclr__put(g->w, "#define pclr_hw uint\n#define PCLR_HI2(d) (unpackDouble2x32(d).y << 1)\n#define PCLR_HW_NONE 0xffffffffu\n");
+    else {
+        if (g->cuda) pclr__put(g->w, "typedef uint pclr_hw;\n#define PCLR_HI2(d) ((uint)__double2hiint(d) << 1)\n");
+        else if (V == 1) pclr__put(g->w, "typedef uint pclr_hw;\n#define PCLR_HI2(d) (as_uint2(d).y << 1)\n");
+        else if (V < 16) PCLR__GEN_PUTF(g, "typedef uint%d pclr_hw;\n#define PCLR_HI2(d) (as_uint%d(d).odd << 1)\n", V, 2 * V);
+        else pclr__put(g->w, "typedef uint16 pclr_hw;\n#define PCLR_HI2(d) ((pclr_hw)(as_uint16((d).lo).odd, as_uint16((d).hi).odd) << 1)\n");
+        pclr__put(g->w, "#define PCLR_HW_NONE ((pclr_hw)0xffffffffu)\n");
+    }
+    pclr__put(g->w, "/* t += x lane by lane; top and low take x's exponents */\n#define PCLR_ADD_BOUNDED(t, x, top, low) do {");
+    if (!lanes) pclr__put(g->w, " const pclr_hw h_ = PCLR_HI2(x); (t) += (x); (top) = max((top), h_); (low) = min((low), h_ - 1u);");
+    else for (k = 0; k < V; ++k)
+        PCLR__GEN_PUTF(g, " \\\n    { const uint h_ = PCLR_HI2((x).s[%d]); PCLR_PRECISE const double s_ = (t).s[%d] + (x).s[%d]; (t).s[%d] = s_; \\\n"
+                          "      (top) = max((top), h_); (low) = min((low), h_ - 1u); }", k, k, k, k);
+    pclr__put(g->w, lanes ? " \\\n} while (false)\n" : " } while (0)\n");
+    pclr__put(g->w, "/* the lanes' largest exponent */\n#define PCLR_TOP_OF(t) ");
+    if (!lanes) pclr__put(g->w, "PCLR_HI2(t)\n");
+    else {
+        for (k = 1; k < V; ++k) pclr__put(g->w, "max(");
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%sPCLR_HI2(%s)%s", k ? ", " : "", pclr__xlane(g, c, a, sizeof a, "(t)", 's', k), k ? ")" : "");
+        pclr__put(g->w, "\n");
+    }
+    if (!lanes && V > 1) PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + %du <= ((low) >> 21) + 29u))\n", bits);
+    else PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + %du <= ((low) >> 21) + 29u)\n", bits);
+    pclr__put(g->w, "/* A round the bound does not keep: the lanes go into the cells and restart from 0. */\n"
+                    "PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, x, sizeof x, "t", 's', k));
+    pclr__put(g->w, "    return pclr_lanes_zero();\n}\n");
+}
+
 /* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
    checked additions, spills, merges and deposits. */
 static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
@@ -5182,6 +5226,7 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                                   : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
         pclr__put(g->w, " \\\n} while (false)\n");
     }
+    if (!dbl) pclr__gen_exact_bound(g, c);
     /* the spill, the fold of a vector and of one element, the lanes' sum */
     PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
                       "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
@@ -5427,7 +5472,29 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
             "        }\n"
             "    }\n";
-        pclr__gen_level1(g, c, loop);
+        static const char bounded[] = /* (float-precision values: pclr__gen_exact_bound) */
+            "    pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */\n"
+            "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
+            "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);\n"
+            "        /* the round's additions, kept when its bound shows that none rounded (nearly always) */\n"
+            "        pclr_lanes t = acc;\n"
+            "        pclr_hw top = PCLR_TOP_OF(acc), fresh = PCLR_HW_NONE; /* fresh: the round's values' low */\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);\n"
+            "        const pclr_hw both = min(low, fresh);\n"
+            "        if (PCLR_BOUNDED(top, both)) {\n"
+            "            acc = t;\n"
+            "            low = both;\n"
+            "        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */\n"
+            "            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);\n"
+            "            low = fresh;\n"
+            "#pragma unroll 1\n"
+            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "        }\n"
+            "    }\n";
+        pclr__gen_level1(g, c, pclr__reduced(c) == PCLR_DOUBLE ? loop : bounded);
     }
     PCLR__GEN_PUTF(g,
         "    /* Level 2, in-group. */\n"

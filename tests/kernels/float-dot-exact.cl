@@ -170,6 +170,24 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
 /* t += x lane by lane, checked as PCLR_ADD_CHECKED */
 #define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \
     (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)
+/* ---- a round kept by its bound (pclr__gen_exact_bound): no partial sum reaches
+   2^(Elow - 993), where 2^(Elow - 1046) divides every value the lanes hold ---- */
+typedef uint4 pclr_hw;
+#define PCLR_HI2(d) (as_uint8(d).odd << 1)
+#define PCLR_HW_NONE ((pclr_hw)0xffffffffu)
+/* t += x lane by lane; top and low take x's exponents */
+#define PCLR_ADD_BOUNDED(t, x, top, low) do { const pclr_hw h_ = PCLR_HI2(x); (t) += (x); (top) = max((top), h_); (low) = min((low), h_ - 1u); } while (0)
+/* the lanes' largest exponent */
+#define PCLR_TOP_OF(t) PCLR_HI2(t)
+#define PCLR_BOUNDED(top, low) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + 3u <= ((low) >> 21) + 29u))
+/* A round the bound does not keep: the lanes go into the cells and restart from 0. */
+PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
+    pclr_put(t.s0 PCLR_CELLS_ARGS);
+    pclr_put(t.s1 PCLR_CELLS_ARGS);
+    pclr_put(t.s2 PCLR_CELLS_ARGS);
+    pclr_put(t.s3 PCLR_CELLS_ARGS);
+    return pclr_lanes_zero();
+}
 /* A vector that would round: the lanes and the values go into the cells, and the
    lanes restart from 0 (rare for most data; on every vector for data spanning more
    than 53 bits within a running sum). */
@@ -314,18 +332,23 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
+    pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
-        /* the round's additions, each checked: kept when none rounded (nearly always) */
+        /* the round's additions, kept when its bound shows that none rounded (nearly always) */
         pclr_lanes t = acc;
-        pclr_mask exact = PCLR_MASK_ALL;
+        pclr_hw top = PCLR_TOP_OF(acc), fresh = PCLR_HW_NONE; /* fresh: the round's values' low */
 #pragma unroll
-        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);
-        if (PCLR_ALL(exact)) {
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
+        const pclr_hw both = min(low, fresh);
+        if (PCLR_BOUNDED(top, both)) {
             acc = t;
-        } else { /* again vector by vector, from memory (cached): those that would round spill */
+            low = both;
+        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */
+            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);
+            low = fresh;
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }

@@ -182,6 +182,33 @@ double pclr_value_at(uint64_t r) { return pclr_v(pclr_map(float(uintBitsToFloat(
     PCLR_ADD_CHECKED((t).s[2], (x).s[2], exact); \
     PCLR_ADD_CHECKED((t).s[3], (x).s[3], exact); \
 } while (false)
+/* ---- a round kept by its bound (pclr__gen_exact_bound): no partial sum reaches
+   2^(Elow - 993), where 2^(Elow - 1046) divides every value the lanes hold ---- */
+#define pclr_hw uint
+#define PCLR_HI2(d) (unpackDouble2x32(d).y << 1)
+#define PCLR_HW_NONE 0xffffffffu
+/* t += x lane by lane; top and low take x's exponents */
+#define PCLR_ADD_BOUNDED(t, x, top, low) do { \
+    { const uint h_ = PCLR_HI2((x).s[0]); PCLR_PRECISE const double s_ = (t).s[0] + (x).s[0]; (t).s[0] = s_; \
+      (top) = max((top), h_); (low) = min((low), h_ - 1u); } \
+    { const uint h_ = PCLR_HI2((x).s[1]); PCLR_PRECISE const double s_ = (t).s[1] + (x).s[1]; (t).s[1] = s_; \
+      (top) = max((top), h_); (low) = min((low), h_ - 1u); } \
+    { const uint h_ = PCLR_HI2((x).s[2]); PCLR_PRECISE const double s_ = (t).s[2] + (x).s[2]; (t).s[2] = s_; \
+      (top) = max((top), h_); (low) = min((low), h_ - 1u); } \
+    { const uint h_ = PCLR_HI2((x).s[3]); PCLR_PRECISE const double s_ = (t).s[3] + (x).s[3]; (t).s[3] = s_; \
+      (top) = max((top), h_); (low) = min((low), h_ - 1u); } \
+} while (false)
+/* the lanes' largest exponent */
+#define PCLR_TOP_OF(t) max(max(max(PCLR_HI2((t).s[0]), PCLR_HI2((t).s[1])), PCLR_HI2((t).s[2])), PCLR_HI2((t).s[3]))
+#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + 3u <= ((low) >> 21) + 29u)
+/* A round the bound does not keep: the lanes go into the cells and restart from 0. */
+PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
+    pclr_put(t.s[0] PCLR_CELLS_ARGS);
+    pclr_put(t.s[1] PCLR_CELLS_ARGS);
+    pclr_put(t.s[2] PCLR_CELLS_ARGS);
+    pclr_put(t.s[3] PCLR_CELLS_ARGS);
+    return pclr_lanes_zero();
+}
 /* A vector that would round: the lanes and the values go into the cells, and the
    lanes restart from 0 (rare for most data; on every vector for data spanning more
    than 53 bits within a running sum). */
@@ -315,18 +342,23 @@ void main() {
     /* grid stride: consecutive work-items read consecutive vectors */
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
+    pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
-        /* the round's additions, each checked: kept when none rounded (nearly always) */
+        /* the round's additions, kept when its bound shows that none rounded (nearly always) */
         pclr_lanes t = acc;
-        pclr_mask exact = PCLR_MASK_ALL;
+        pclr_hw top = PCLR_TOP_OF(acc), fresh = PCLR_HW_NONE; /* fresh: the round's values' low */
 #pragma unroll
-        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_LANES(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), exact);
-        if (PCLR_ALL(exact)) {
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
+        const pclr_hw both = min(low, fresh);
+        if (PCLR_BOUNDED(top, both)) {
             acc = t;
-        } else { /* again vector by vector, from memory (cached): those that would round spill */
+            low = both;
+        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */
+            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);
+            low = fresh;
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
