@@ -154,6 +154,14 @@ PCLR_FN pclr_lanes pclr_lanes_zero(void) {
 typedef uint4 pclr_hw;
 #define PCLR_HI2(d) (as_uint8(d).odd << 1)
 #define PCLR_HW_NONE ((pclr_hw)0xffffffffu)
+#ifdef PCLR_NVIDIA_PTX /* (NVIDIA's warps, as CUDA's) */
+#define PCLR_WARP_MASK() pclr_warp_mask()
+PCLR_FN uint pclr_warp_mask(void) { uint m; asm volatile("activemask.b32 %0;" : "=r"(m)); return m; }
+#define PCLR_WARP_JOIN(m) asm volatile("bar.warp.sync %0;" :: "r"(m))
+#else
+#define PCLR_WARP_MASK() 0u
+#define PCLR_WARP_JOIN(m) (void)(m)
+#endif
 /* t += x lane by lane; top and low take x's exponents */
 #define PCLR_ADD_BOUNDED(t, x, top, low) do { const pclr_hw h_ = PCLR_HI2(x); (t) += (x); (top) = max((top), h_); (low) = min((low), h_ - 1u); } while (0)
 /* the lanes' largest exponent */
@@ -305,6 +313,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+        const uint warp = PCLR_WARP_MASK(); /* the work-items on this round together */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
         /* the round's additions, kept when its bound shows that none rounded (nearly always) */
@@ -322,6 +331,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
+        PCLR_WARP_JOIN(warp);
     }
     /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
        all in flight, clamped to a valid index and folded under a guard. */

@@ -180,6 +180,8 @@ double pclr_value_at(uint64_t r) { return pclr_f2d(pclr_xw((args.offset + r))); 
 #define pclr_hw uint
 #define PCLR_HI2(d) (unpackDouble2x32(d).y << 1)
 #define PCLR_HW_NONE 0xffffffffu
+#define PCLR_WARP_MASK() 0u /* (SPIR-V's structured branches join at their merge) */
+#define PCLR_WARP_JOIN(m)
 /* t += x lane by lane; top and low take x's exponents */
 #define PCLR_ADD_BOUNDED(t, x, top, low) do { \
     { const uint h_ = PCLR_HI2((x).s[0]); PCLR_PRECISE const double s_ = (t).s[0] + (x).s[0]; (t).s[0] = s_; \
@@ -335,6 +337,7 @@ void main() {
     pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+        const uint warp = PCLR_WARP_MASK(); /* the work-items on this round together */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
         /* the round's additions, kept when its bound shows that none rounded (nearly always) */
@@ -352,6 +355,7 @@ void main() {
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
+        PCLR_WARP_JOIN(warp);
     }
     /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
        all in flight, clamped to a valid index and folded under a guard. */

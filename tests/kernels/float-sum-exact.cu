@@ -161,6 +161,8 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
 typedef uint pclr_hw;
 #define PCLR_HI2(d) ((uint)__double2hiint(d) << 1)
 #define PCLR_HW_NONE ((pclr_hw)0xffffffffu)
+#define PCLR_WARP_MASK() __activemask()
+#define PCLR_WARP_JOIN(m) __syncwarp(m)
 /* t += x lane by lane; top and low take x's exponents */
 #define PCLR_ADD_BOUNDED(t, x, top, low) do { \
     { const uint h_ = PCLR_HI2((x).s[0]); PCLR_PRECISE const double s_ = (t).s[0] + (x).s[0]; (t).s[0] = s_; \
@@ -331,6 +333,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+        const uint warp = PCLR_WARP_MASK(); /* the work-items on this round together */
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
         /* the round's additions, kept when its bound shows that none rounded (nearly always) */
@@ -348,6 +351,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
+        PCLR_WARP_JOIN(warp);
     }
     /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
        all in flight, clamped to a valid index and folded under a guard. */
