@@ -5057,8 +5057,17 @@ static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%sPCLR_HI2(%s)%s", k ? ", " : "", pclr__xlane(g, c, a, sizeof a, "(t)", 's', k), k ? ")" : "");
         pclr__put(g->w, "\n");
     }
-    if (!lanes && V > 1) PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + %du <= ((low) >> 21) + 29u))\n", bits);
-    else PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + %du <= ((low) >> 21) + 29u)\n", bits);
+    PCLR__GEN_PUTF(g, "/* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */\n#define PCLR_ROUND_BITS %du\n", bits);
+    if (!lanes && V > 1) pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + (bits) <= ((low) >> 21) + 29u))\n");
+    else pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)\n");
+    pclr__put(g->w, "/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else checked */\n"
+                    "#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \\\n"
+                    "    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \\\n"
+                    "    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \\\n"
+                    "    const pclr_hw both_ = min(low, fresh_); \\\n"
+                    "    (acc) = PCLR_BOUNDED(top_, both_, 1u) ? t_ : pclr_fold_vector((acc), x_ PCLR_GROUP_CELLS); \\\n"
+                    "    low = both_; \\\n"
+                    "} while (false)\n");
     pclr__put(g->w, "/* A round the bound does not keep: the lanes go into the cells and restart from 0. */\n"
                     "PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
     for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, x, sizeof x, "t", 's', k));
@@ -5305,8 +5314,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
         for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
     }
-    pclr__put(g->w, "    return a;\n}\n"
-                    "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n");
+    PCLR__GEN_PUTF(g, "    return a;\n}\n"
+                      "#define PCLR_FOLD%s(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n", dbl ? "" : "_CHECKED");
     if (V == 1) ;
     else if (glsl) /* (GLSL reads the element at its index: x, its word, is not taken apart) */
         pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), pclr_value_at(i) PCLR_GROUP_CELLS)\n");
@@ -5496,14 +5505,14 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);\n"
             "        const pclr_hw both = min(low, fresh);\n"
-            "        if (PCLR_BOUNDED(top, both)) {\n"
+            "        if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {\n"
             "            acc = t;\n"
             "            low = both;\n"
             "        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */\n"
             "            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);\n"
             "            low = fresh;\n"
             "#pragma unroll 1\n"
-            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_CHECKED(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
             "        }\n"
             "        PCLR_WARP_JOIN(warp);\n"
             "    }\n";

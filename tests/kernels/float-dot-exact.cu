@@ -187,7 +187,17 @@ typedef uint pclr_hw;
 } while (false)
 /* the lanes' largest exponent */
 #define PCLR_TOP_OF(t) max(max(max(PCLR_HI2((t).s[0]), PCLR_HI2((t).s[1])), PCLR_HI2((t).s[2])), PCLR_HI2((t).s[3]))
-#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + 3u <= ((low) >> 21) + 29u)
+/* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */
+#define PCLR_ROUND_BITS 3u
+#define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)
+/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else checked */
+#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \
+    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \
+    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \
+    const pclr_hw both_ = min(low, fresh_); \
+    (acc) = PCLR_BOUNDED(top_, both_, 1u) ? t_ : pclr_fold_vector((acc), x_ PCLR_GROUP_CELLS); \
+    low = both_; \
+} while (false)
 /* A round the bound does not keep: the lanes go into the cells and restart from 0. */
 PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
     pclr_put(t.s[0] PCLR_CELLS_ARGS);
@@ -235,7 +245,7 @@ PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {
     a = pclr_merge(a, t.s[3] PCLR_CELLS_ARGS);
     return a;
 }
-#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
+#define PCLR_FOLD_CHECKED(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(PCLR_MAP((x), q[i], (i))) PCLR_GROUP_CELLS)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 #define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
@@ -362,14 +372,14 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
         const pclr_hw both = min(low, fresh);
-        if (PCLR_BOUNDED(top, both)) {
+        if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {
             acc = t;
             low = both;
         } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */
             acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);
             low = fresh;
 #pragma unroll 1
-            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_CHECKED(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
         }
         PCLR_WARP_JOIN(warp);
     }
