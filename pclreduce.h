@@ -2396,8 +2396,7 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
 }
 #endif /* PCLREDUCE_NO_MAP */
 
-static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap);
-static int pclr__reduce_commutes(const pclr__mtree *t);
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap, int *commutes);
 PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t cap) {
     pclr__mtree t;
     pclr_result r;
@@ -2406,7 +2405,7 @@ PCLR_API pclr_result pclr_map_check(const pclr_config *cfg, char *why, size_t ca
         return PCLR_ERR_NULL_POINTER;
     }
     r = pclr__map_parse(cfg, &t, why, cap);
-    return r == PCLR_OK && t.fields ? pclr__reduce_verify(&t, why, cap) : r; /* (a reduction: its merge checked too) */
+    return r == PCLR_OK && t.fields ? pclr__reduce_verify(&t, why, cap, NULL) : r; /* (a reduction: its merge checked too) */
 }
 
 /* ------------------------------------------------------------ the op's state  >>state
@@ -2747,8 +2746,9 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
     {
         pclr__mtree t;
         pclr_result r = pclr__map_parse(&c, &t, NULL, 0);
-        if (r == PCLR_OK && t.fields && merge_checks) r = pclr__reduce_verify(&t, NULL, 0);
-        ordered = r == PCLR_OK && t.fields && merge_checks && pclr__reduce_commutes(&t) != 1;
+        int commutes = 1;
+        if (r == PCLR_OK && t.fields && merge_checks) r = pclr__reduce_verify(&t, NULL, 0, &commutes);
+        ordered = r == PCLR_OK && !commutes;
         if (r != PCLR_OK) {
             *why = r == PCLR_ERR_UNSUPPORTED_COMBINATION ? PCLR__NO_MAP_WHY : c.op == PCLR_CUSTOM || (c.reduce && c.reduce[0])
                  ? "the reduction's description is invalid (pclr_map_check says where, and why)" : "the map is invalid (pclr_map_check says where)";
@@ -7663,31 +7663,10 @@ static void pclr__rstates(const pclr__mtree *t, const pclr__mval *id, pclr__mval
     }
 }
 
-/* Whether a reduction's merge commutes: merge(p, q) and merge(q, p) the same bits (NaN as NaN) for random states
-   (ties among them). One that does runs in any order, as the built-in ops do; one that does not (a first index,
-   a last value) in order: pclr__ordered. -1: no memory for the states. */
-static int pclr__reduce_commutes(const pclr__mtree *t) {
-    pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * PCLR__RSTATES);
-    pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
-    uint64_t rng = 0x2545f4914f6cdd1dull;
-    int k, f, commutes = 1;
-    if (!st) return -1;
-    pclr__ridentity(t, id);
-    pclr__rstates(t, id, st);
-    for (k = 0; commutes && k < PCLR__RSTATES; ++k) {
-        const uint64_t q = k % 2 ? (uint64_t)(k ^ 1) : pclr__xorshift(&rng) % PCLR__RSTATES; /* (neighbours: both of few values) */
-        pclr__rmerge(t, st[k], st[q], m1);
-        pclr__rmerge(t, st[q], st[k], m2);
-        for (f = 0; f < t->fields; ++f)
-            if (pclr__rbits(m1[f], t->ftype[f]) != pclr__rbits(m2[f], t->ftype[f]) &&
-                !(!pclr__mis_int(t->ftype[f]) && m1[f].d != m1[f].d && m2[f].d != m2[f].d))
-                commutes = 0;
-    }
-    free(st);
-    return commutes;
-}
-
-static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
+/* The checks, on one set of states; *commutes (when asked): whether merge(p, q) and merge(q, p) are the same bits
+   (NaN as NaN) for those states (ties among them). One that commutes runs in any order, as the built-in ops do; one
+   that does not (a first index, a last value) in order: pclr__ordered. */
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap, int *commutes) {
     pclr__mval (*st)[PCLR_CUSTOM_MAX] = (pclr__mval (*)[PCLR_CUSTOM_MAX])malloc(sizeof *st * PCLR__RSTATES);
     pclr__mval id[PCLR_CUSTOM_MAX], m1[PCLR_CUSTOM_MAX], m2[PCLR_CUSTOM_MAX];
     uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -7736,6 +7715,17 @@ static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t c
             free(st);
             return PCLR_ERR_INVALID_MAP;
         }
+    }
+    for (k = 0; commutes && k < STATES; ++k) {
+        const uint64_t q = k % 2 ? (uint64_t)(k ^ 1) : PCLR__RAND() % STATES; /* (neighbours: both of few values) */
+        int f;
+        pclr__rmerge(t, st[k], st[q], m1);
+        pclr__rmerge(t, st[q], st[k], m2);
+        for (f = 0; f < t->fields; ++f)
+            if (pclr__rbits(m1[f], t->ftype[f]) != pclr__rbits(m2[f], t->ftype[f]) &&
+                !(!pclr__mis_int(t->ftype[f]) && m1[f].d != m1[f].d && m2[f].d != m2[f].d))
+                *commutes = 0;
+        if (!*commutes) break;
     }
 #undef PCLR__RAND
     free(st);
@@ -7790,13 +7780,9 @@ static pclr_result pclr__combine_custom(const pclr_config *c, const pclr_custom_
     (void)c; (void)a; (void)b; (void)out;
     return PCLR_ERR_UNSUPPORTED_COMBINATION;
 }
-static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap) {
-    (void)t; (void)why; (void)cap;
+static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t cap, int *commutes) {
+    (void)t; (void)why; (void)cap; (void)commutes;
     return PCLR_ERR_UNSUPPORTED_COMBINATION;
-}
-static int pclr__reduce_commutes(const pclr__mtree *t) {
-    (void)t;
-    return 1;
 }
 static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
