@@ -4894,12 +4894,6 @@ static void pclr__xalias(pclr__gen *g, const pclr_config *c, const char *type, c
     else PCLR__GEN_PUTF(g, "typedef %s %s;\n", type, name);
 }
 
-/* Whether the exact kernel adds single doubles checked (PCLR_ADD_CHECKED, PCLR_EQ): the head's and tail's
-   elements (a vector of more than one), double running sums, and every lane on CUDA and GLSL (OpenCL's float
-   lanes add as a vector). */
-static int pclr__exact_checked(const pclr__gen *g, const pclr_config *c) {
-    return c->vector_width > 1 || pclr__reduced(c) == PCLR_DOUBLE || g->cuda || pclr__xglsl(c);
-}
 
 /* The dialect's words for the exact kernel: types and casts, atomics (64-bit
    ones too), bit casts, clz, function qualifiers, `precise` (GLSL: the error-free
@@ -4955,7 +4949,9 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
                           "#define PCLR_CLZ(x) __clz((int)(x))\n"
                           "typedef %s pclr_r; /* the result */\n"
                           "#define PCLR_RESULT(b) %s\n"
-                          "#define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */\n",
+                          "#define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */\n"
+                          "/* at most 64 registers (1024 work-items a multiprocessor): the rare paths' spill, not the loads' */\n"
+                          "#undef PCLR_KERNEL\n#define PCLR_KERNEL extern \"C\" __global__ __launch_bounds__(PCLR_GROUP, 1024 / PCLR_GROUP)\n",
                        dbl ? "double" : "float", dbl ? "__longlong_as_double((long long)(b))" : "__int_as_float((int)(uint)(b))");
     else
         PCLR__GEN_PUTF(g, "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
@@ -4973,7 +4969,7 @@ static void pclr__gen_exact_words(pclr__gen *g, const pclr_config *c) {
                           "#ifdef __clang__\n#undef PCLR_FN\n#define PCLR_FN static inline __attribute__((always_inline))\n#endif\n"
                           "#define PCLR_COLD PCLR_FN\n",
                        dbl ? "double" : "float", dbl ? "as_double((ulong)(b))" : "as_float((uint)(b))");
-    if (pclr__exact_checked(g, c)) pclr__put(g->w, "#define PCLR_EQ(a, b) ((a) == (b))\n");
+    pclr__put(g->w, "#define PCLR_EQ(a, b) ((a) == (b))\n");
     pclr__put(g->w, "#define PCLR_PRECISE\n#define PCLR_CAST(t, x) ((t)(x))\n"
                     "#define PCLR_DIGIT 0xffffffff\n#define PCLR_M52 ((pclr_u64)0xfffffffffffff)\n"
                     "/* the group's cells and specials word, passed on as pointers */\n"
@@ -5060,18 +5056,48 @@ static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "/* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */\n#define PCLR_ROUND_BITS %du\n", bits);
     if (!lanes && V > 1) pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + (bits) <= ((low) >> 21) + 29u))\n");
     else pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)\n");
-    pclr__put(g->w, "/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else checked */\n"
+    pclr__put(g->w, "/* The lanes into the cells; they restart from 0. */\n"
+                    "PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
+    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, x, sizeof x, "t", 's', k));
+    pclr__put(g->w, "    return pclr_lanes_zero();\n}\n");
+    /* The second tier: values whose running sums need more than 53 bits (magnitudes over 1e-6..1e6) fail the
+       bound on every round; they add error-free instead, TwoSum's errors summed (checked) in one more double
+       per work-item, which never rounds on such data. */
+    pclr__put(g->w, "/* ---- the second tier: a round that fails its bound adds error-free: each lane's s by TwoSum, the\n"
+                    "   errors into c (one double, checked); s + c stays the exact sum ---- */\n");
+    pclr__xstruct(g, c, "pclr_pair", " pclr_lanes s; double c; ");
+    pclr__put(g->w, "#define PCLR_ADD_TWO(t, x, c, exact) do {");
+    if (!lanes) pclr__put(g->w, " \\\n    const pclr_values u_ = (t) + (x), v_ = u_ - (t), e_ = ((t) - (u_ - v_)) + ((x) - v_); (t) = u_;");
+    for (k = 0; k < V; ++k) {
+        if (lanes) PCLR__GEN_PUTF(g, " \\\n    { double e_; PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED(c, e_, exact); }", k, k);
+        else PCLR__GEN_PUTF(g, " \\\n    PCLR_ADD_CHECKED(c, %s, exact);", pclr__xlane(g, c, a, sizeof a, "e_", 'x', k));
+    }
+    pclr__put(g->w, " \\\n} while (false)\n"
+                    "/* One vector into s + c error-free; an error that does not fit c (or inf, NaN): s, c and the values\n"
+                    "   into the cells (inf and NaN set flags), restarting from 0. */\n"
+                    "PCLR_COLD pclr_pair pclr_fold_two(pclr_pair p, pclr_values x PCLR_CELLS_PARAMS) {\n"
+                    "    pclr_pair t = p;\n"
+                    "    int exact = 1;\n"
+                    "    PCLR_ADD_TWO(t.s, x, t.c, exact);\n"
+                    "    if (exact != 0) return t;\n"
+                    "    pclr_put(p.c PCLR_CELLS_ARGS);\n"
+                    "    t.s = pclr_spill(p.s, x PCLR_CELLS_ARGS);\n"
+                    "    t.c = 0.0;\n"
+                    "    return t;\n"
+                    "}\n"
+                    "#define PCLR_FOLD_TWO(p, v, i) (p) = pclr_fold_two((p), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n"
+                    "/* the second tier's errors into the cells, before the lanes' sum */\n"
+                    "#define PCLR_TIER_OUT() if (err != 0.0) pclr_put(err PCLR_GROUP_CELLS)\n"
+                    "/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else by\n"
+                    "   the second tier (the lanes have rounded then: low 0, and the next vectors take it too) */\n"
                     "#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \\\n"
                     "    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \\\n"
                     "    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \\\n"
                     "    const pclr_hw both_ = min(low, fresh_); \\\n"
-                    "    (acc) = PCLR_BOUNDED(top_, both_, 1u) ? t_ : pclr_fold_vector((acc), x_ PCLR_GROUP_CELLS); \\\n"
-                    "    low = both_; \\\n"
+                    "    if (PCLR_BOUNDED(top_, both_, 1u)) { (acc) = t_; low = both_; } \\\n"
+                    "    else { pclr_pair p_; p_.s = (acc); p_.c = err; p_ = pclr_fold_two(p_, x_ PCLR_GROUP_CELLS); \\\n"
+                    "           (acc) = p_.s; err = p_.c; low = PCLR_CAST(pclr_hw, 0u); } \\\n"
                     "} while (false)\n");
-    pclr__put(g->w, "/* A round the bound does not keep: the lanes go into the cells and restart from 0. */\n"
-                    "PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
-    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, x, sizeof x, "t", 's', k));
-    pclr__put(g->w, "    return pclr_lanes_zero();\n}\n");
 }
 
 /* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
@@ -5094,7 +5120,7 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                       "#define PCLR_MANT %d\n#define PCLR_SUB_ULP %d\n#define PCLR_TOP_ULP %d\n",
                    -x.emin, x.cells, x.emin, x.mant, x.sub - x.emin, x.top - x.emin);
     if (glsl) pclr__gen_exact_shared(g, c, "", 0);
-    if (pclr__exact_checked(g, c)) pclr__put(g->w,
+    pclr__put(g->w,
         "/* t += x, checked: exact stays 1 only if the addition did not round. With\n"
         "   |t| >= |x|, s - t is exact (Fast2Sum) and equals x exactly when s = t + x;\n"
         "   with |x| > |t| the same holds for s - x and t. inf and NaN fail the test. */\n"
@@ -5184,12 +5210,14 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         snprintf(a, sizeof a, " double s[%d], c[%d]; ", V, V);
         if (dbl) pclr__xstruct(g, c, "pclr_lanes", a);
         else pclr__xalias(g, c, "pclr_values", "pclr_lanes");
-        pclr__xalias(g, c, "int", "pclr_mask");
-        PCLR__GEN_PUTF(g, "#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) %s\n", glsl ? "((m) != 0)" : "(m)");
+        if (dbl) pclr__xalias(g, c, "int", "pclr_mask"); /* (the checked vector: doubles only) */
+        if (dbl) PCLR__GEN_PUTF(g, "#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) %s\n", glsl ? "((m) != 0)" : "(m)");
     } else {
-        if (V == 1) pclr__put(g->w, "typedef double pclr_values;\ntypedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
-        else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\ntypedef long%d pclr_mask; /* comparisons: -1 true */\n"
-                               "#define PCLR_MASK_ALL ((pclr_mask)(-1))\n#define PCLR_ALL(m) all(m)\n", V, V);
+        if (V == 1) pclr__put(g->w, "typedef double pclr_values;\n");
+        else PCLR__GEN_PUTF(g, "typedef double%d pclr_values;\n", V);
+        if (dbl && V == 1) pclr__put(g->w, "typedef int pclr_mask;\n#define PCLR_MASK_ALL 1\n#define PCLR_ALL(m) (m)\n");
+        else if (dbl) PCLR__GEN_PUTF(g, "typedef long%d pclr_mask; /* comparisons: -1 true */\n"
+                                        "#define PCLR_MASK_ALL ((pclr_mask)(-1))\n#define PCLR_ALL(m) all(m)\n", V);
         if (dbl) pclr__put(g->w, "typedef struct pclr_lanes { pclr_values s, c; } pclr_lanes;\n");
         else pclr__put(g->w, "typedef pclr_values pclr_lanes;\n");
     }
@@ -5228,25 +5256,19 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
             }
         }
     }
-    /* the checked addition of a vector into the lanes */
-    if (!g->cuda && !glsl && !dbl)
-        pclr__put(g->w, "/* t += x lane by lane, checked as PCLR_ADD_CHECKED */\n"
-                        "#define PCLR_ADD_LANES(t, x, exact) do { const pclr_lanes s_ = (t) + (x); \\\n"
-                        "    (exact) &= ((s_ - (t)) == (x)) & ((s_ - (x)) == (t)); (t) = s_; } while (0)\n");
+    /* the checked addition of a vector into the lanes (doubles: float-precision values take the bound's two tiers) */
+    if (!dbl) ;
     else if (!g->cuda && !glsl)
         pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked as PCLR_ADD_CHECKED */\n"
                         "#define PCLR_ADD_LANES(t, x, exact) do { \\\n"
                         "    const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \\\n"
                         "    (exact) &= ((c_ - (t).c) == e_) & ((c_ - e_) == (t).c); (t).s = u_; (t).c = c_; } while (0)\n");
     else {
-        pclr__put(g->w, dbl ? "/* t += x lane by lane: s by TwoSum, its error into c, checked */\n#define PCLR_ADD_LANES(t, x, exact) do { double e_;"
-                            : "/* t += x lane by lane, checked */\n#define PCLR_ADD_LANES(t, x, exact) do {");
+        pclr__put(g->w, "/* t += x lane by lane: s by TwoSum, its error into c, checked */\n#define PCLR_ADD_LANES(t, x, exact) do { double e_;");
         for (k = 0; k < V; ++k)
-            PCLR__GEN_PUTF(g, dbl ? " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);"
-                                  : " \\\n    PCLR_ADD_CHECKED((t).s[%d], (x).s[%d], exact);", k, k, k);
+            PCLR__GEN_PUTF(g, " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);", k, k, k);
         pclr__put(g->w, " \\\n} while (false)\n");
     }
-    if (!dbl) pclr__gen_exact_bound(g, c);
     /* the spill, the fold of a vector and of one element, the lanes' sum */
     PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
                       "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
@@ -5264,13 +5286,14 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
                       "    for (int k = 0; k < %d; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);\n"
                       "    return pclr_lanes_zero();\n"
                       "}\n", (dbl ? 3 : 2) * V);
-    pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
-                    "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {\n"
-                    "    pclr_lanes t = acc;\n"
-                    "    pclr_mask exact = PCLR_MASK_ALL;\n"
-                    "    PCLR_ADD_LANES(t, x, exact);\n"
-                    "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);\n"
-                    "}\n");
+    if (!dbl) pclr__gen_exact_bound(g, c);
+    else pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
+                         "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {\n"
+                         "    pclr_lanes t = acc;\n"
+                         "    pclr_mask exact = PCLR_MASK_ALL;\n"
+                         "    PCLR_ADD_LANES(t, x, exact);\n"
+                         "    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);\n"
+                         "}\n");
     if (V > 1) { /* one element at a time: the head and the tail */
         pclr__xlane(g, c, a, sizeof a, "acc", 's', 0);
         pclr__xlane(g, c, b, sizeof b, "acc", 'c', 0);
@@ -5314,8 +5337,8 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "    pclr_acc a = %s;\n", pclr__xlane(g, c, a, sizeof a, "t", 's', 0));
         for (k = 1; k < V; ++k) PCLR__GEN_PUTF(g, "    a = pclr_merge(a, %s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
     }
-    PCLR__GEN_PUTF(g, "    return a;\n}\n"
-                      "#define PCLR_FOLD%s(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n", dbl ? "" : "_CHECKED");
+    pclr__put(g->w, "    return a;\n}\n");
+    if (dbl) pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n");
     if (V == 1) ;
     else if (glsl) /* (GLSL reads the element at its index: x, its word, is not taken apart) */
         pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), pclr_value_at(i) PCLR_GROUP_CELLS)\n");
@@ -5494,6 +5517,8 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "    }\n";
         static const char bounded[] = /* (float-precision values: pclr__gen_exact_bound) */
             "    pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */\n"
+            "    double err = 0.0; /* the second tier's errors; slow: rounds in a row that failed their bound */\n"
+            "    uint slow = 0u;\n"
             "    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {\n"
             "        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */\n"
             "        const uint warp = PCLR_WARP_MASK(); /* the work-items on this round together */\n"
@@ -5508,18 +5533,26 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "        if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {\n"
             "            acc = t;\n"
             "            low = both;\n"
-            "        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */\n"
-            "            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);\n"
-            "            low = fresh;\n"
+            "            slow = 0u;\n"
+            "        } else { /* the round again by the second tier, vector by vector from memory (cached); after a round\n"
+            "                    that failed alone, and every 16th in a row, the lanes go into the cells so that the next\n"
+            "                    rounds are kept by their bound again (lanes that have rounded have no low: 0) */\n"
+            "            pclr_pair p;\n"
+            "            p.s = acc;\n"
+            "            p.c = err;\n"
             "#pragma unroll 1\n"
-            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_CHECKED(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "            err = p.c;\n"
+            "            acc = slow % 16u == 0u ? pclr_spill_lanes(p.s PCLR_GROUP_CELLS) : p.s;\n"
+            "            low = slow % 16u == 0u ? PCLR_HW_NONE : PCLR_CAST(pclr_hw, 0u);\n"
+            "            ++slow;\n"
             "        }\n"
             "        PCLR_WARP_JOIN(warp);\n"
             "    }\n";
         pclr__gen_level1(g, c, pclr__reduced(c) == PCLR_DOUBLE ? loop : bounded);
     }
     PCLR__GEN_PUTF(g,
-        "    /* Level 2, in-group. */\n"
+        "    /* Level 2, in-group. */\n%s"
         "    pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);\n"
         "    sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);\n"
         "    /* Level 3: the group's sum joins its cells, which go into the launch's cells. */\n"
@@ -5558,7 +5591,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
         "        PCLR_COUNTER = 0;\n"
         "    }\n"
         "}\n",
-        g->cuda ? PCLR__TEXT_TICKET_CUDA : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL);
+        pclr__reduced(c) == PCLR_DOUBLE ? "" : "    PCLR_TIER_OUT();\n", g->cuda ? PCLR__TEXT_TICKET_CUDA : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL);
 }
 #else /* PCLREDUCE_NO_EXACT: never called (pclr_config_resolve refuses accumulate = exact) */
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }

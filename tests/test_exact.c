@@ -111,7 +111,7 @@ static uint64_t random_finite_bits(pclr_type t, uint64_t *st) {
 /* ------------------------------------------------------------------ the data sets */
 typedef enum kind {
     K_RANDOM, K_POSITIVE, K_CANCEL, K_SPAN, K_SUBNORMAL, K_TIE_DOWN, K_TIE_UP, K_TIE_STICKY, K_OVERFLOW, K_OVERFLOW_NEG,
-    K_RUNNING_OVERFLOW, K_INF, K_INF_BOTH, K_NAN, K_NEG_ZEROS, K_PAIRS, K_RARE_TINY, K_TIE_STICKY_MID, K_COUNT
+    K_RUNNING_OVERFLOW, K_INF, K_INF_BOTH, K_NAN, K_NEG_ZEROS, K_PAIRS, K_RARE_TINY, K_TIE_STICKY_MID, K_MIXED, K_COUNT
 } kind;
 static const char *const kind_names[K_COUNT] = {
     "random [-1, 1)", "positive [0, 1000)", "cancellation B 1 -B", "whole exponent range", "subnormals only",
@@ -119,7 +119,8 @@ static const char *const kind_names[K_COUNT] = {
     "overflow to +inf", "overflow to -inf", "running sums past the largest value, total finite", "+inf among values",
     "+inf and -inf", "NaN at the end", "-0 only", "x, -x pairs (exactly 0)",
     "random [-1, 1), 1 in 61 times 2^-40, 1 in 7 zero (float's rounds fail their bound now and then)",
-    "tie + a sticky element amid x, -x pairs of [-1, 1) (a round that keeps it must not pass its bound)"};
+    "tie + a sticky element amid x, -x pairs of [-1, 1) (a round that keeps it must not pass its bound)",
+    "magnitudes 1e-6..1e6, both signs (float's rounds fail their bound: the second tier)"};
 
 /* Writes n elements of kind k at base. */
 static void fill(pclr_type t, kind k, unsigned char *base, uint64_t n, uint64_t seed) {
@@ -167,6 +168,7 @@ static void fill(pclr_type t, kind k, unsigned char *base, uint64_t n, uint64_t 
             else set_value(t, base, i, i % 2 == 0 ? 2 * u - 1 : -get_value(t, base, i - 1));
             break;
         }
+        case K_MIXED: set_value(t, base, i, (i % 2 ? -1 : 1) * pow(10.0, 12 * u - 6)); break;
         case K_RARE_TINY: set_value(t, base, i, i % 7 == 3 ? 0.0 : i % 61 == 5 ? ldexp(2 * u - 1, -40) : 2 * u - 1); break;
         default: break;
         }
@@ -249,7 +251,7 @@ static void make_cases(void) {
         for (k = 0; k < K_COUNT; ++k)
             for (i = 0; i < nsz; ++i) {
                 /* the largest size only where it tells something new */
-                if (sz[i] > 5000 && k != K_RANDOM && k != K_SPAN && k != K_CANCEL && k != K_TIE_STICKY && k != K_RARE_TINY && k != K_TIE_STICKY_MID) continue;
+                if (sz[i] > 5000 && k != K_RANDOM && k != K_SPAN && k != K_CANCEL && k != K_TIE_STICKY && k != K_RARE_TINY && k != K_TIE_STICKY_MID && k != K_MIXED) continue;
                 add_case(g_types[t], (kind)k, sz[i], 1, &st);
             }
         if (!g_quick) {
@@ -258,6 +260,7 @@ static void make_cases(void) {
         }
         /* sizes at which a work-item of the defaults adds whole rounds, the bound's path (PoCL: 2^20 / 2048) */
         add_case(g_types[t], K_RARE_TINY, ((uint64_t)1 << 18) + 1, 1, &st);
+        add_case(g_types[t], K_MIXED, ((uint64_t)1 << 18) + 3, 1, &st);
         add_case(g_types[t], K_TIE_STICKY_MID, ((uint64_t)1 << 20) + 1, 0, &st);
         if (g_big) {
             add_case(g_types[t], K_POSITIVE, ((uint64_t)1 << 26) + 5, 0, &st);

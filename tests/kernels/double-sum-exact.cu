@@ -46,6 +46,9 @@ typedef double pclr_v; /* values are computed in this type */
 typedef double pclr_r; /* the result */
 #define PCLR_RESULT(b) __longlong_as_double((long long)(b))
 #define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */
+/* at most 64 registers (1024 work-items a multiprocessor): the rare paths' spill, not the loads' */
+#undef PCLR_KERNEL
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP, 1024 / PCLR_GROUP)
 #define PCLR_EQ(a, b) ((a) == (b))
 #define PCLR_PRECISE
 #define PCLR_CAST(t, x) ((t)(x))

@@ -57,6 +57,9 @@ typedef float pclr_v; /* values are computed in this type */
 typedef float pclr_r; /* the result */
 #define PCLR_RESULT(b) __int_as_float((int)(uint)(b))
 #define PCLR_COLD static __device__ __noinline__ /* the rare path: one copy, called */
+/* at most 64 registers (1024 work-items a multiprocessor): the rare paths' spill, not the loads' */
+#undef PCLR_KERNEL
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP, 1024 / PCLR_GROUP)
 #define PCLR_EQ(a, b) ((a) == (b))
 #define PCLR_PRECISE
 #define PCLR_CAST(t, x) ((t)(x))
@@ -139,9 +142,6 @@ PCLR_FN pclr_acc pclr_merge(pclr_acc a, pclr_acc b PCLR_CELLS_PARAMS) {
    independently (SIMD on CPUs: OpenCL vector types) ---- */
 typedef struct pclr_values { double s[4]; } pclr_values;
 typedef pclr_values pclr_lanes;
-typedef int pclr_mask;
-#define PCLR_MASK_ALL 1
-#define PCLR_ALL(m) (m)
 PCLR_FN pclr_lanes pclr_lanes_zero(void) {
     pclr_lanes t;
     t.s[0] = 0.0;
@@ -160,13 +160,15 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
 }
 #define PCLR_VALUES_OF(v, i) pclr_values_make(PCLR_VALUE(PCLR_MAP((v).x.s[0], (v).y.s[0], (i))), PCLR_VALUE(PCLR_MAP((v).x.s[1], (v).y.s[1], (i) + 1)), \
     PCLR_VALUE(PCLR_MAP((v).x.s[2], (v).y.s[2], (i) + 2)), PCLR_VALUE(PCLR_MAP((v).x.s[3], (v).y.s[3], (i) + 3)))
-/* t += x lane by lane, checked */
-#define PCLR_ADD_LANES(t, x, exact) do { \
-    PCLR_ADD_CHECKED((t).s[0], (x).s[0], exact); \
-    PCLR_ADD_CHECKED((t).s[1], (x).s[1], exact); \
-    PCLR_ADD_CHECKED((t).s[2], (x).s[2], exact); \
-    PCLR_ADD_CHECKED((t).s[3], (x).s[3], exact); \
-} while (false)
+/* A vector that would round: the lanes and the values go into the cells, and the
+   lanes restart from 0 (rare for most data; on every vector for data spanning more
+   than 53 bits within a running sum). */
+PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
+    const double x[8] = {t.s[0], t.s[1], t.s[2], t.s[3], v.s[0], v.s[1], v.s[2], v.s[3]};
+#pragma unroll 1
+    for (int k = 0; k < 8; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);
+    return pclr_lanes_zero();
+}
 /* ---- a round kept by its bound (pclr__gen_exact_bound): no partial sum reaches
    2^(Elow - 993), where 2^(Elow - 1046) divides every value the lanes hold ---- */
 typedef uint pclr_hw;
@@ -190,15 +192,7 @@ typedef uint pclr_hw;
 /* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */
 #define PCLR_ROUND_BITS 3u
 #define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)
-/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else checked */
-#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \
-    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \
-    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \
-    const pclr_hw both_ = min(low, fresh_); \
-    (acc) = PCLR_BOUNDED(top_, both_, 1u) ? t_ : pclr_fold_vector((acc), x_ PCLR_GROUP_CELLS); \
-    low = both_; \
-} while (false)
-/* A round the bound does not keep: the lanes go into the cells and restart from 0. */
+/* The lanes into the cells; they restart from 0. */
 PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
     pclr_put(t.s[0] PCLR_CELLS_ARGS);
     pclr_put(t.s[1] PCLR_CELLS_ARGS);
@@ -206,22 +200,40 @@ PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
     pclr_put(t.s[3] PCLR_CELLS_ARGS);
     return pclr_lanes_zero();
 }
-/* A vector that would round: the lanes and the values go into the cells, and the
-   lanes restart from 0 (rare for most data; on every vector for data spanning more
-   than 53 bits within a running sum). */
-PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
-    const double x[8] = {t.s[0], t.s[1], t.s[2], t.s[3], v.s[0], v.s[1], v.s[2], v.s[3]};
-#pragma unroll 1
-    for (int k = 0; k < 8; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);
-    return pclr_lanes_zero();
+/* ---- the second tier: a round that fails its bound adds error-free: each lane's s by TwoSum, the
+   errors into c (one double, checked); s + c stays the exact sum ---- */
+typedef struct pclr_pair { pclr_lanes s; double c; } pclr_pair;
+#define PCLR_ADD_TWO(t, x, c, exact) do { \
+    { double e_; PCLR_TWO_SUM((t).s[0], (x).s[0], e_); PCLR_ADD_CHECKED(c, e_, exact); } \
+    { double e_; PCLR_TWO_SUM((t).s[1], (x).s[1], e_); PCLR_ADD_CHECKED(c, e_, exact); } \
+    { double e_; PCLR_TWO_SUM((t).s[2], (x).s[2], e_); PCLR_ADD_CHECKED(c, e_, exact); } \
+    { double e_; PCLR_TWO_SUM((t).s[3], (x).s[3], e_); PCLR_ADD_CHECKED(c, e_, exact); } \
+} while (false)
+/* One vector into s + c error-free; an error that does not fit c (or inf, NaN): s, c and the values
+   into the cells (inf and NaN set flags), restarting from 0. */
+PCLR_COLD pclr_pair pclr_fold_two(pclr_pair p, pclr_values x PCLR_CELLS_PARAMS) {
+    pclr_pair t = p;
+    int exact = 1;
+    PCLR_ADD_TWO(t.s, x, t.c, exact);
+    if (exact != 0) return t;
+    pclr_put(p.c PCLR_CELLS_ARGS);
+    t.s = pclr_spill(p.s, x PCLR_CELLS_ARGS);
+    t.c = 0.0;
+    return t;
 }
-/* One vector into the lanes, checked; a vector that would round is spilled. */
-PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {
-    pclr_lanes t = acc;
-    pclr_mask exact = PCLR_MASK_ALL;
-    PCLR_ADD_LANES(t, x, exact);
-    return PCLR_ALL(exact) ? t : pclr_spill(acc, x PCLR_CELLS_ARGS);
-}
+#define PCLR_FOLD_TWO(p, v, i) (p) = pclr_fold_two((p), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
+/* the second tier's errors into the cells, before the lanes' sum */
+#define PCLR_TIER_OUT() if (err != 0.0) pclr_put(err PCLR_GROUP_CELLS)
+/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else by
+   the second tier (the lanes have rounded then: low 0, and the next vectors take it too) */
+#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \
+    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \
+    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \
+    const pclr_hw both_ = min(low, fresh_); \
+    if (PCLR_BOUNDED(top_, both_, 1u)) { (acc) = t_; low = both_; } \
+    else { pclr_pair p_; p_.s = (acc); p_.c = err; p_ = pclr_fold_two(p_, x_ PCLR_GROUP_CELLS); \
+           (acc) = p_.s; err = p_.c; low = PCLR_CAST(pclr_hw, 0u); } \
+} while (false)
 /* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */
 PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
     pclr_put(acc.s[0] PCLR_CELLS_ARGS);
@@ -245,7 +257,6 @@ PCLR_FN pclr_acc pclr_lanes_sum(pclr_lanes t PCLR_CELLS_PARAMS) {
     a = pclr_merge(a, t.s[3] PCLR_CELLS_ARGS);
     return a;
 }
-#define PCLR_FOLD_CHECKED(acc, v, i) (acc) = pclr_fold_vector((acc), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
 #define PCLR_FOLD1(acc, x, i) (acc) = pclr_fold_one((acc), PCLR_VALUE(PCLR_MAP((x), q[i], (i))) PCLR_GROUP_CELLS)
 /* ---- level 2: in-group; the result is valid in work-item 0 ---- */
 #define PCLR_SHFL_DOWN(v, delta) __shfl_down_sync(0xffffffffu, (v), (delta))
@@ -361,6 +372,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
     pclr_u64 i = thread;
     pclr_hw low = thread < head ? PCLR_CAST(pclr_hw, 0u) : PCLR_HW_NONE; /* (a head element: the first round spills) */
+    double err = 0.0; /* the second tier's errors; slow: rounds in a row that failed their bound */
+    uint slow = 0u;
     for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
         pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
         const uint warp = PCLR_WARP_MASK(); /* the work-items on this round together */
@@ -375,11 +388,19 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {
             acc = t;
             low = both;
-        } else { /* the lanes into the cells; the round again vector by vector, checked, from memory (cached) */
-            acc = pclr_spill_lanes(acc PCLR_GROUP_CELLS);
-            low = fresh;
+            slow = 0u;
+        } else { /* the round again by the second tier, vector by vector from memory (cached); after a round
+                    that failed alone, and every 16th in a row, the lanes go into the cells so that the next
+                    rounds are kept by their bound again (lanes that have rounded have no low: 0) */
+            pclr_pair p;
+            p.s = acc;
+            p.c = err;
 #pragma unroll 1
-            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_CHECKED(acc, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+            err = p.c;
+            acc = slow % 16u == 0u ? pclr_spill_lanes(p.s PCLR_GROUP_CELLS) : p.s;
+            low = slow % 16u == 0u ? PCLR_HW_NONE : PCLR_CAST(pclr_hw, 0u);
+            ++slow;
         }
         PCLR_WARP_JOIN(warp);
     }
@@ -396,6 +417,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2, in-group. */
+    PCLR_TIER_OUT();
     pclr_acc sum = pclr_lanes_sum(acc PCLR_GROUP_CELLS);
     sum = pclr_group_sum(sum PCLR_GROUP_LDS PCLR_GROUP_CELLS);
     /* Level 3: the group's sum joins its cells, which go into the launch's cells. */
