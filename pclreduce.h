@@ -4738,7 +4738,7 @@ static void pclr__gen_kernel_open(pclr__gen *g, const char *args) {
 
 /* Level 1: each work-item folds its share of the input into acc (PCLR_FOLD, PCLR_FOLD1), loads in
    flight; loop: the main loop's text (PCLR__TEXT_LOOP, or the exact sum's). */
-static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop) {
+static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loop, const char *partial) {
     const int y = g->map && g->map->y;
     if (y) pclr__put(g->w, "    PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */\n");
     if (c->vector_width > 1) pclr__put(g->w, pclr__ordered(c) ? PCLR__TEXT_HEAD_ORDERED : PCLR__TEXT_HEAD);
@@ -4761,7 +4761,7 @@ static void pclr__gen_level1(pclr__gen *g, const pclr_config *c, const char *loo
         pclr__put(g->w, "    acc = pclr_lanes_out(acc, lanes);\n");
     } else {
         pclr__put(g->w, loop);
-        if (c->unroll > 1) pclr__put(g->w, PCLR__TEXT_PARTIAL_ROUND);
+        if (c->unroll > 1) pclr__put(g->w, partial ? partial : PCLR__TEXT_PARTIAL_ROUND);
     }
     if (c->vector_width > 1) pclr__put(g->w, pclr__ordered(c) ? PCLR__TEXT_TAIL_ORDERED : PCLR__TEXT_TAIL);
 }
@@ -4824,7 +4824,7 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, PCLR__TEXT_IDS);
     if (words) pclr__put(g->w, PCLR__TEXT_TICKET_AT_START_CUDA);
     if (c->finish == PCLR_FINISH_PARTIALS && !g->glsl) pclr__put(g->w, "    (void)partials; (void)counter;\n");
-    pclr__gen_level1(g, c, PCLR__TEXT_LOOP);
+    pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
     pclr__put(g->w, PCLR__TEXT_LEVEL2_CALL);
     pclr__gen_finish(g, c);
 }
@@ -5087,17 +5087,7 @@ static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
                     "}\n"
                     "#define PCLR_FOLD_TWO(p, v, i) (p) = pclr_fold_two((p), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)\n"
                     "/* the second tier's errors into the cells, before the lanes' sum */\n"
-                    "#define PCLR_TIER_OUT() if (err != 0.0) pclr_put(err PCLR_GROUP_CELLS)\n"
-                    "/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else by\n"
-                    "   the second tier (the lanes have rounded then: low 0, and the next vectors take it too) */\n"
-                    "#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \\\n"
-                    "    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \\\n"
-                    "    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \\\n"
-                    "    const pclr_hw both_ = min(low, fresh_); \\\n"
-                    "    if (PCLR_BOUNDED(top_, both_, 1u)) { (acc) = t_; low = both_; } \\\n"
-                    "    else { pclr_pair p_; p_.s = (acc); p_.c = err; p_ = pclr_fold_two(p_, x_ PCLR_GROUP_CELLS); \\\n"
-                    "           (acc) = p_.s; err = p_.c; low = PCLR_CAST(pclr_hw, 0u); } \\\n"
-                    "} while (false)\n");
+                    "#define PCLR_TIER_OUT() if (err != 0.0) pclr_put(err PCLR_GROUP_CELLS)\n");
 }
 
 /* The running sums (pclr_lanes in level 1, pclr_acc in the group), their
@@ -5549,7 +5539,33 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "        }\n"
             "        PCLR_WARP_JOIN(warp);\n"
             "    }\n";
-        pclr__gen_level1(g, c, pclr__reduced(c) == PCLR_DOUBLE ? loop : bounded);
+        static const char bounded_partial[] = /* (no call between its loads and folds: nothing to spill around it) */
+            "    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads, all in flight,\n"
+            "       clamped to a valid index, added under a guard and kept by the round's bound, else the second tier. */\n"
+            "    if (i < end) {\n"
+            "        pclr_in v[PCLR_UNROLL - 1];\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);\n"
+            "        pclr_lanes t = acc;\n"
+            "        pclr_hw top = PCLR_TOP_OF(acc), fresh = PCLR_HW_NONE;\n"
+            "#pragma unroll\n"
+            "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
+            "            if (i + k * stride < end) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);\n"
+            "        if (PCLR_BOUNDED(top, min(low, fresh), PCLR_ROUND_BITS)) {\n"
+            "            acc = t;\n"
+            "        } else {\n"
+            "            pclr_pair p;\n"
+            "            p.s = acc;\n"
+            "            p.c = err;\n"
+            "#pragma unroll 1\n"
+            "            for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
+            "                if (i + k * stride < end) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
+            "            acc = p.s;\n"
+            "            err = p.c;\n"
+            "        }\n"
+            "    }\n";
+        if (pclr__reduced(c) == PCLR_DOUBLE) pclr__gen_level1(g, c, loop, NULL);
+        else pclr__gen_level1(g, c, bounded, bounded_partial);
     }
     PCLR__GEN_PUTF(g,
         "    /* Level 2, in-group. */\n%s"

@@ -226,16 +226,6 @@ PCLR_COLD pclr_pair pclr_fold_two(pclr_pair p, pclr_values x PCLR_CELLS_PARAMS) 
 #define PCLR_FOLD_TWO(p, v, i) (p) = pclr_fold_two((p), PCLR_VALUES_OF(v, i) PCLR_GROUP_CELLS)
 /* the second tier's errors into the cells, before the lanes' sum */
 #define PCLR_TIER_OUT() if (err != 0.0) pclr_put(err PCLR_GROUP_CELLS)
-/* One vector (the last, partial round's) kept by its bound (one bit: t + x < 2 2^(Etop - 1022)), else by
-   the second tier (the lanes have rounded then: low 0, and the next vectors take it too) */
-#define PCLR_FOLD(acc, v, i) do { const pclr_values x_ = PCLR_VALUES_OF(v, i); pclr_lanes t_ = (acc); \
-    pclr_hw top_ = PCLR_TOP_OF(acc), fresh_ = PCLR_HW_NONE; \
-    PCLR_ADD_BOUNDED(t_, x_, top_, fresh_); \
-    const pclr_hw both_ = min(low, fresh_); \
-    if (PCLR_BOUNDED(top_, both_, 1u)) { (acc) = t_; low = both_; } \
-    else { pclr_pair p_; p_.s = (acc); p_.c = err; p_ = pclr_fold_two(p_, x_ PCLR_GROUP_CELLS); \
-           (acc) = p_.s; err = p_.c; low = PCLR_CAST(pclr_hw, 0u); } \
-} while (false)
 /* One element into lane 0 (the head and the tail); one that would round goes into the cells with the lane. */
 PCLR_COLD pclr_lanes pclr_spill_one(pclr_lanes acc, double x PCLR_CELLS_PARAMS) {
     pclr_put(acc.s0 PCLR_CELLS_ARGS);
@@ -396,15 +386,29 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         }
         PCLR_WARP_JOIN(warp);
     }
-    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
-       all in flight, clamped to a valid index and folded under a guard. */
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads, all in flight,
+       clamped to a valid index, added under a guard and kept by the round's bound, else the second tier. */
     if (i < end) {
         pclr_in v[PCLR_UNROLL - 1];
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+        pclr_lanes t = acc;
+        pclr_hw top = PCLR_TOP_OF(acc), fresh = PCLR_HW_NONE;
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
-            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+            if (i + k * stride < end) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
+        if (PCLR_BOUNDED(top, min(low, fresh), PCLR_ROUND_BITS)) {
+            acc = t;
+        } else {
+            pclr_pair p;
+            p.s = acc;
+            p.c = err;
+#pragma unroll 1
+            for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+                if (i + k * stride < end) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
+            acc = p.s;
+            err = p.c;
+        }
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
