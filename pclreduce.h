@@ -5011,9 +5011,10 @@ static const char *pclr__xlane(const pclr__gen *g, const pclr_config *c, char *b
    double's exponent field, so every partial sum of values whose E is at least Elow is a multiple of
    2^(Elow - 1046), exact in double while it stays below 2^(Elow - 993). A round adds PCLR_UNROLL values per
    lane: its partial sums stay below (PCLR_UNROLL + 1) 2^(Etop - 1022), Etop the largest E of the lanes'
-   start and of the values. So the round is exact when Etop + ROUND_BITS <= Elow + 29. top and low hold
-   E in the high 11 bits of the double's high word shifted left (the sign gone); low takes that word
-   minus 1, so that a zero (word 0) never lowers it, and E - 1 at worst; inf and NaN (E 2047) fail. */
+   start and of the values. So the round is exact when Etop + ceil(log2(PCLR_UNROLL + 1)) <= Elow + 29.
+   top and low hold E in the high 11 bits of the double's high word shifted left (the sign gone); low
+   takes that word minus 1, so that a zero (word 0) never lowers it, and E - 1 at worst; inf and NaN
+   (E 2047) fail. */
 static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
     const int V = c->vector_width, lanes = g->cuda || pclr__xglsl(c); /* (lanes: arrays of doubles; else OpenCL vectors) */
     int bits = 0, k;
@@ -5053,9 +5054,10 @@ static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%sPCLR_HI2(%s)%s", k ? ", " : "", pclr__xlane(g, c, a, sizeof a, "(t)", 's', k), k ? ")" : "");
         pclr__put(g->w, "\n");
     }
-    PCLR__GEN_PUTF(g, "/* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */\n#define PCLR_ROUND_BITS %du\n", bits);
-    if (!lanes && V > 1) pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + (bits) <= ((low) >> 21) + 29u))\n");
-    else pclr__put(g->w, "#define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)\n");
+    /* (the partial round adds fewer values: its bound is the same) */
+    PCLR__GEN_PUTF(g, "/* whether a round's partial sums, below 2^%d 2^(Etop - 1022), are exact */\n", bits);
+    if (!lanes && V > 1) PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) all(((top) < (pclr_hw)0xffe00000u) & (((top) >> 21) + %du <= ((low) >> 21) + 29u))\n", bits);
+    else PCLR__GEN_PUTF(g, "#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + %du <= ((low) >> 21) + 29u)\n", bits);
     pclr__put(g->w, "/* The lanes into the cells; they restart from 0. */\n"
                     "PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {\n");
     for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "    pclr_put(%s PCLR_CELLS_ARGS);\n", pclr__xlane(g, c, x, sizeof x, "t", 's', k));
@@ -5081,7 +5083,8 @@ static void pclr__gen_exact_bound(pclr__gen *g, const pclr_config *c) {
                     "    PCLR_ADD_TWO(t.s, x, t.c, exact);\n"
                     "    if (exact != 0) return t;\n"
                     "    pclr_put(p.c PCLR_CELLS_ARGS);\n"
-                    "    t.s = pclr_spill(p.s, x PCLR_CELLS_ARGS);\n"
+                    "    pclr_spill_lanes(x PCLR_CELLS_ARGS); /* (a vector of values is a pclr_lanes) */\n"
+                    "    t.s = pclr_spill_lanes(p.s PCLR_CELLS_ARGS);\n"
                     "    t.c = 0.0;\n"
                     "    return t;\n"
                     "}\n"
@@ -5259,23 +5262,25 @@ static void pclr__gen_exact_ops(pclr__gen *g, const pclr_config *c) {
             PCLR__GEN_PUTF(g, " \\\n    PCLR_TWO_SUM((t).s[%d], (x).s[%d], e_); PCLR_ADD_CHECKED((t).c[%d], e_, exact);", k, k, k);
         pclr__put(g->w, " \\\n} while (false)\n");
     }
-    /* the spill, the fold of a vector and of one element, the lanes' sum */
-    PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
-                      "   lanes restart from 0 (rare for most data; on every vector for data spanning more\n"
-                      "   than 53 bits within a running sum). */\n"
-                      "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {\n"
-                      "    const double x[%d] = ", (dbl ? 3 : 2) * V);
-    if (glsl) PCLR__GEN_PUTF(g, "double[%d](", (dbl ? 3 : 2) * V);
-    else pclr__put(g->w, "{");
-    for (k = 0; k < V; ++k) {
-        PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
-        if (dbl) PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+    /* the spill and the fold of a vector (doubles; float-precision values: pclr__gen_exact_bound), of one
+       element, the lanes' sum */
+    if (dbl) {
+        PCLR__GEN_PUTF(g, "/* A vector that would round: the lanes and the values go into the cells, and the\n"
+                          "   lanes restart from 0 (rare for most data). */\n"
+                          "PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {\n"
+                          "    const double x[%d] = ", 3 * V);
+        if (glsl) PCLR__GEN_PUTF(g, "double[%d](", 3 * V);
+        else pclr__put(g->w, "{");
+        for (k = 0; k < V; ++k) {
+            PCLR__GEN_PUTF(g, "%s%s, ", k % 4 == 0 && k ? "\n                          " : "", pclr__xlane(g, c, a, sizeof a, "t", 's', k));
+            PCLR__GEN_PUTF(g, "%s, ", pclr__xlane(g, c, a, sizeof a, "t", 'c', k));
+        }
+        for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : glsl ? ");\n" : "};\n");
+        PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
+                          "    for (int k = 0; k < %d; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);\n"
+                          "    return pclr_lanes_zero();\n"
+                          "}\n", 3 * V);
     }
-    for (k = 0; k < V; ++k) PCLR__GEN_PUTF(g, "%s%s", pclr__xlane(g, c, a, sizeof a, "v", 'x', k), k + 1 < V ? ", " : glsl ? ");\n" : "};\n");
-    PCLR__GEN_PUTF(g, "#pragma unroll 1\n"
-                      "    for (int k = 0; k < %d; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);\n"
-                      "    return pclr_lanes_zero();\n"
-                      "}\n", (dbl ? 3 : 2) * V);
     if (!dbl) pclr__gen_exact_bound(g, c);
     else pclr__put(g->w, "/* One vector into the lanes, checked; a vector that would round is spilled. */\n"
                          "PCLR_FN pclr_lanes pclr_fold_vector(pclr_lanes acc, pclr_values x PCLR_CELLS_PARAMS) {\n"
@@ -5520,7 +5525,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);\n"
             "        const pclr_hw both = min(low, fresh);\n"
-            "        if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {\n"
+            "        if (PCLR_BOUNDED(top, both)) {\n"
             "            acc = t;\n"
             "            low = both;\n"
             "            slow = 0u;\n"
@@ -5533,9 +5538,13 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "#pragma unroll 1\n"
             "            for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);\n"
             "            err = p.c;\n"
-            "            acc = slow % 16u == 0u ? pclr_spill_lanes(p.s PCLR_GROUP_CELLS) : p.s;\n"
-            "            low = slow % 16u == 0u ? PCLR_HW_NONE : PCLR_CAST(pclr_hw, 0u);\n"
-            "            ++slow;\n"
+            "            if (slow++ % 16u == 0u) {\n"
+            "                acc = pclr_spill_lanes(p.s PCLR_GROUP_CELLS);\n"
+            "                low = PCLR_HW_NONE;\n"
+            "            } else {\n"
+            "                acc = p.s;\n"
+            "                low = PCLR_CAST(pclr_hw, 0u);\n"
+            "            }\n"
             "        }\n"
             "        PCLR_WARP_JOIN(warp);\n"
             "    }\n";
@@ -5551,7 +5560,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
             "#pragma unroll\n"
             "        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)\n"
             "            if (i + k * stride < end) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);\n"
-            "        if (PCLR_BOUNDED(top, min(low, fresh), PCLR_ROUND_BITS)) {\n"
+            "        if (PCLR_BOUNDED(top, min(low, fresh))) {\n"
             "            acc = t;\n"
             "        } else {\n"
             "            pclr_pair p;\n"

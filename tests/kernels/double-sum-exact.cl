@@ -161,8 +161,7 @@ PCLR_FN pclr_lanes pclr_lanes_zero(void) {
     const pclr_values u_ = (t).s + (x), v_ = u_ - (t).s, e_ = ((t).s - (u_ - v_)) + ((x) - v_), c_ = (t).c + e_; \
     (exact) &= ((c_ - (t).c) == e_) & ((c_ - e_) == (t).c); (t).s = u_; (t).c = c_; } while (0)
 /* A vector that would round: the lanes and the values go into the cells, and the
-   lanes restart from 0 (rare for most data; on every vector for data spanning more
-   than 53 bits within a running sum). */
+   lanes restart from 0 (rare for most data). */
 PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
     const double x[6] = {t.s.s0, t.c.s0, t.s.s1, t.c.s1, v.s0, v.s1};
 #pragma unroll 1

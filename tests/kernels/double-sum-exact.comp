@@ -175,8 +175,7 @@ double pclr_value_at(uint64_t r) { return pclr_v(packDouble2x32(uvec2(pclr_xw(2u
     PCLR_TWO_SUM((t).s[1], (x).s[1], e_); PCLR_ADD_CHECKED((t).c[1], e_, exact); \
 } while (false)
 /* A vector that would round: the lanes and the values go into the cells, and the
-   lanes restart from 0 (rare for most data; on every vector for data spanning more
-   than 53 bits within a running sum). */
+   lanes restart from 0 (rare for most data). */
 PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
     const double x[6] = double[6](t.s[0], t.c[0], t.s[1], t.c[1], v.s[0], v.s[1]);
 #pragma unroll 1

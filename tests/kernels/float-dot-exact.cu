@@ -160,15 +160,6 @@ PCLR_FN pclr_values pclr_values_make(double x0, double x1, double x2, double x3)
 }
 #define PCLR_VALUES_OF(v, i) pclr_values_make(PCLR_VALUE(PCLR_MAP((v).x.s[0], (v).y.s[0], (i))), PCLR_VALUE(PCLR_MAP((v).x.s[1], (v).y.s[1], (i) + 1)), \
     PCLR_VALUE(PCLR_MAP((v).x.s[2], (v).y.s[2], (i) + 2)), PCLR_VALUE(PCLR_MAP((v).x.s[3], (v).y.s[3], (i) + 3)))
-/* A vector that would round: the lanes and the values go into the cells, and the
-   lanes restart from 0 (rare for most data; on every vector for data spanning more
-   than 53 bits within a running sum). */
-PCLR_COLD pclr_lanes pclr_spill(pclr_lanes t, pclr_values v PCLR_CELLS_PARAMS) {
-    const double x[8] = {t.s[0], t.s[1], t.s[2], t.s[3], v.s[0], v.s[1], v.s[2], v.s[3]};
-#pragma unroll 1
-    for (int k = 0; k < 8; ++k) pclr_put(x[k] PCLR_CELLS_ARGS);
-    return pclr_lanes_zero();
-}
 /* ---- a round kept by its bound (pclr__gen_exact_bound): no partial sum reaches
    2^(Elow - 993), where 2^(Elow - 1046) divides every value the lanes hold ---- */
 typedef uint pclr_hw;
@@ -189,9 +180,8 @@ typedef uint pclr_hw;
 } while (false)
 /* the lanes' largest exponent */
 #define PCLR_TOP_OF(t) max(max(max(PCLR_HI2((t).s[0]), PCLR_HI2((t).s[1])), PCLR_HI2((t).s[2])), PCLR_HI2((t).s[3]))
-/* whether partial sums below (2^bits) 2^(Etop - 1022) are exact; a round's bits: */
-#define PCLR_ROUND_BITS 3u
-#define PCLR_BOUNDED(top, low, bits) ((top) < 0xffe00000u && ((top) >> 21) + (bits) <= ((low) >> 21) + 29u)
+/* whether a round's partial sums, below 2^3 2^(Etop - 1022), are exact */
+#define PCLR_BOUNDED(top, low) ((top) < 0xffe00000u && ((top) >> 21) + 3u <= ((low) >> 21) + 29u)
 /* The lanes into the cells; they restart from 0. */
 PCLR_COLD pclr_lanes pclr_spill_lanes(pclr_lanes t PCLR_CELLS_PARAMS) {
     pclr_put(t.s[0] PCLR_CELLS_ARGS);
@@ -217,7 +207,8 @@ PCLR_COLD pclr_pair pclr_fold_two(pclr_pair p, pclr_values x PCLR_CELLS_PARAMS) 
     PCLR_ADD_TWO(t.s, x, t.c, exact);
     if (exact != 0) return t;
     pclr_put(p.c PCLR_CELLS_ARGS);
-    t.s = pclr_spill(p.s, x PCLR_CELLS_ARGS);
+    pclr_spill_lanes(x PCLR_CELLS_ARGS); /* (a vector of values is a pclr_lanes) */
+    t.s = pclr_spill_lanes(p.s PCLR_CELLS_ARGS);
     t.c = 0.0;
     return t;
 }
@@ -375,7 +366,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
         const pclr_hw both = min(low, fresh);
-        if (PCLR_BOUNDED(top, both, PCLR_ROUND_BITS)) {
+        if (PCLR_BOUNDED(top, both)) {
             acc = t;
             low = both;
             slow = 0u;
@@ -388,9 +379,13 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll 1
             for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD_TWO(p, PCLR_LOAD(i + k * stride), head + (i + k * stride) * PCLR_VECTOR);
             err = p.c;
-            acc = slow % 16u == 0u ? pclr_spill_lanes(p.s PCLR_GROUP_CELLS) : p.s;
-            low = slow % 16u == 0u ? PCLR_HW_NONE : PCLR_CAST(pclr_hw, 0u);
-            ++slow;
+            if (slow++ % 16u == 0u) {
+                acc = pclr_spill_lanes(p.s PCLR_GROUP_CELLS);
+                low = PCLR_HW_NONE;
+            } else {
+                acc = p.s;
+                low = PCLR_CAST(pclr_hw, 0u);
+            }
         }
         PCLR_WARP_JOIN(warp);
     }
@@ -405,7 +400,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
 #pragma unroll
         for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
             if (i + k * stride < end) PCLR_ADD_BOUNDED(t, PCLR_VALUES_OF(v[k], head + (i + k * stride) * PCLR_VECTOR), top, fresh);
-        if (PCLR_BOUNDED(top, min(low, fresh), PCLR_ROUND_BITS)) {
+        if (PCLR_BOUNDED(top, min(low, fresh))) {
             acc = t;
         } else {
             pclr_pair p;
