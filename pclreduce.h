@@ -151,12 +151,14 @@ typedef enum pclr_type {
    accumulate wide; floats in their type, double with wide); and, or, xor:
    bitwise, of integers; any, all: whether some / every element is nonzero
    (NaN is), 0 or 1; argminmax: argmin and argmax in one pass; custom: the
-   reduction described in cfg.reduce (a pclr_custom_result). The built-in ops
-   are those before PCLR_CUSTOM. New ops were added after count so that the
-   old values keep their numbers. */
+   reduction described in cfg.reduce (a pclr_custom_result); histogram: counts
+   of the values in cfg.bins even bins over [in.lo, in.hi) (a
+   pclr_histogram_result and its counts). The built-in ops are those before
+   PCLR_CUSTOM. New ops were added after count so that the old values keep
+   their numbers. */
 typedef enum pclr_op {
     PCLR_OP_DEFAULT = 0, PCLR_SUM, PCLR_MIN, PCLR_MAX, PCLR_ARGMIN, PCLR_ARGMAX, PCLR_MINMAX, PCLR_STATS, PCLR_COUNT,
-    PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX, PCLR_CUSTOM,
+    PCLR_PROD, PCLR_AND, PCLR_OR, PCLR_XOR, PCLR_ANY, PCLR_ALL, PCLR_ARGMINMAX, PCLR_CUSTOM, PCLR_HISTOGRAM,
     PCLR_OP_COUNT_
 } pclr_op;
 /* How a sum (also the sum inside stats) accumulates:
@@ -262,6 +264,11 @@ typedef struct pclr_config {
     uint64_t pitch;           /* ROWS, COLUMNS: elements between row starts, >= cols; 0 = cols */
     int lanes;                /* knob: work-items per row or segment (ROWS, SEGMENTS) or down each column
                                  (COLUMNS) in a group, a power of two up to the group size; 0 = by shape */
+    /* op = PCLR_HISTOGRAM (docs/histograms.md): `bins` even bins over [in.lo, in.hi) of the value (the map's,
+       or the element's); a value below lo counts in underflow, one at or above hi in overflow (clamp 1: in
+       the first and the last bin), NaN in nan. The range is given at reduce time: a new one rebuilds nothing. */
+    uint32_t bins;            /* 1 .. PCLR_HISTOGRAM_MAX_BINS */
+    int clamp;                /* 0 or 1 */
 } pclr_config;
 
 /* ------------------------------------------------------------ results  >>results
@@ -301,6 +308,15 @@ typedef struct pclr_custom_result {
     pclr_type state_type[PCLR_CUSTOM_MAX];
     int values, fields;
 } pclr_custom_result;
+/* op = PCLR_HISTOGRAM: the header, followed by `bins` uint64_t counts (pclr_histogram_counts); the
+   result is pclr_result_size bytes. lo and hi are the range as the kernel compared with: rounded to its
+   compute type (float for half and float values, double for the others). */
+#define PCLR_HISTOGRAM_MAX_BINS 65536
+typedef struct pclr_histogram_result {
+    uint64_t bins;
+    uint64_t underflow, overflow, nan; /* values below lo, at or above hi (both 0 with clamp), NaN */
+    double lo, hi;
+} pclr_histogram_result;
 typedef struct pclr_stats_result {
     uint64_t count;
     pclr_scalar sum;       /* of type pclr_sum_type */
@@ -451,7 +467,8 @@ PCLR_API pclr_result pclr_identity(pclr_type type, pclr_op op, void *out);
 PCLR_API pclr_result pclr_cpu_reduce(pclr_type type, pclr_op op, const void *data, uint64_t n, void *result);
 PCLR_API pclr_result pclr_cpu_reduce_config(const pclr_config *cfg, const void *data, uint64_t n, void *result);
 /* With cfg's map: x and (when the map names it) y, n elements each, and the
-   values of cfg's parameters in their order (NULL when it has none). */
+   values of cfg's parameters in their order (NULL when it has none); a
+   histogram's params are the map's parameters' values, then lo and hi. */
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result);
 
@@ -486,6 +503,21 @@ PCLR_API pclr_result pclr_cpu_reduce_layout(const pclr_config *cfg, const void *
    (combine wide or compensated sums, or reduce the gathered data). An index
    that would pass UINT64_MAX - 1 is PCLR_ERR_SIZE_OVERFLOW. */
 PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const void *b, uint64_t b_first_index, void *out);
+
+/* Histograms (op = PCLR_HISTOGRAM, docs/histograms.md). A result is a pclr_histogram_result followed
+   by its bins' counts (pclr_result_size bytes; no alignment needed by these calls). */
+/* Count k of a histogram result (0 for k >= bins). */
+PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k);
+/* The q-quantile (0 <= q <= 1) of the values counted in the bins (underflow, overflow and NaN are not:
+   with clamp the out-of-range values are in the first and last bin), each bin's count spread evenly
+   over it (linear interpolation): the x in [lo, hi] below which a fraction q of them lie. NaN for an
+   empty histogram, a NULL result or q outside [0, 1]. */
+PCLR_API double pclr_histogram_quantile(const void *result, double q);
+/* The mean of the values between the q_lo- and q_hi-quantiles (0 <= q_lo <= q_hi <= 1), each bin's
+   share of that range taken at its midpoint, what engines meter exposure by (the mean
+   log-luminance between the 10th and 90th percentile). NaN where pclr_histogram_quantile is. For
+   q_lo == q_hi: that quantile. */
+PCLR_API double pclr_histogram_mean_between(const void *result, double q_lo, double q_hi);
 
 /* 64-bit FNV-1a hash, chainable through `seed` (use PCLR_HASH_SEED first). */
 #define PCLR_HASH_SEED 0xcbf29ce484222325ull
@@ -773,6 +805,7 @@ typedef struct pclr_input {
     const pclr_buffer *offsets;    /* SEGMENTS: the K + 1 uint64 offsets (device memory) */
     uint64_t n;                    /* one array: the elements reduced; SEGMENTS: the elements of x (from x_offset) the
                                       segments may reach; ROWS, COLUMNS: not read (cfg's rows, cols, pitch say) */
+    double lo, hi;                 /* op histogram: the bins' range [lo, hi) (finite, lo < hi) */
 } pclr_input;
 
 /* How an asynchronous reduce fits into the program's own work, per backend; zero (or a NULL
@@ -1500,7 +1533,8 @@ PCLR_API const char *pclr_result_string(pclr_result r) {
 static const char *const pclr__type_names[PCLR_TYPE_COUNT_] = {"default", "uint", "int", "float", "double", "uint8", "int8",
                                                                 "uint16", "int16", "uint64", "int64", "half"};
 static const char *const pclr__op_names[PCLR_OP_COUNT_] = {"default", "sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count",
-                                                           "prod", "and", "or", "xor", "any", "all", "argminmax", "custom"};
+                                                           "prod", "and", "or", "xor", "any", "all", "argminmax", "custom",
+                                                           "histogram"};
 static const char *const pclr__accumulate_names[PCLR_ACCUMULATE_COUNT_] = {"default", "native", "wide", "compensated", "exact"};
 static const char *const pclr__layout_names[PCLR_LAYOUT_COUNT_] = {"one", "rows", "columns", "segments"};
 static const char *const pclr__shape_names[PCLR_SHAPE_COUNT_] = {"one", "rows_short", "rows_medium", "rows_long", "rows_huge", "cols_narrow",
@@ -2296,7 +2330,7 @@ static int pclr__reduce_clauses(pclr__mparser *P) {
 
 /* Parses and checks cfg's map into *t (the caller's; about 24 KB). PCLR_OK
    for a config without a map (t->count = 0). */
-static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+static pclr_result pclr__map_parse_text(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
     pclr__mparser P;
     const int has_map = c->map && c->map[0];
     memset(&P, 0, sizeof P);
@@ -2374,10 +2408,21 @@ static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *w
     if (t->type == PCLR_DOUBLE || t->x == PCLR_DOUBLE || t->y == PCLR_DOUBLE) t->uses_double = 1;
     return PCLR_OK;
 }
+/* A histogram's value is its map's, or the element itself: the map "x" (so that every dialect reads its
+   elements, pixels and y as a map's). */
+static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
+    if (c->op == PCLR_HISTOGRAM && !(c->map && c->map[0])) {
+        pclr_config x = *c;
+        x.map = "x";
+        return pclr__map_parse_text(&x, t, why, cap);
+    }
+    return pclr__map_parse_text(c, t, why, cap);
+}
 #else /* PCLREDUCE_NO_MAP: a config without a map passes; any map field is refused */
 static pclr_result pclr__map_parse(const pclr_config *c, pclr__mtree *t, char *why, size_t cap) {
     const int has_map = (c->map && c->map[0]) || c->y_type || (c->params && c->params[0]) || c->map_type ||
-                        (c->components && c->components != 1) || c->op == PCLR_CUSTOM || (c->reduce && c->reduce[0]);
+                        (c->components && c->components != 1) || c->op == PCLR_CUSTOM || c->op == PCLR_HISTOGRAM ||
+                        (c->reduce && c->reduce[0]); /* (a histogram reads its elements as a map does) */
     if (why && cap) why[0] = '\0';
     t->count = t->params = t->uses_y = t->uses_double = 0;
     t->fields = t->lifts = t->merges = t->results = 0;
@@ -2591,7 +2636,7 @@ static const pclr__op_def *pclr__op_def_of(pclr_op op, pclr_accumulate acc, pclr
 }
 
 /* A map, or a reduction's description, whose lift reads the inputs as a map does. */
-static int pclr__has_map(const pclr_config *c) { return (c->map && c->map[0]) || c->op == PCLR_CUSTOM; }
+static int pclr__has_map(const pclr_config *c) { return (c->map && c->map[0]) || c->op == PCLR_CUSTOM || c->op == PCLR_HISTOGRAM; }
 
 /* The ops whose accumulator is chosen (cfg.accumulate): sums, stats' sum, products. */
 static int pclr__op_accumulates(pclr_op op) { return op == PCLR_SUM || op == PCLR_STATS || op == PCLR_PROD; }
@@ -2611,6 +2656,14 @@ static size_t pclr__load_size(const pclr_config *c) {
     const size_t x = pclr_type_size(c->type) * comps, y = pclr__has_map(c) ? pclr_type_size(c->y_type) * comps : 0;
     return x > y ? x : y;
 }
+
+/* >>histogram A histogram's state (what its kernel writes, 8-byte words): the bins, underflow, overflow, nan
+   (uint64), lo and hi in the compute type (a float in the first 4 bytes of its word), then the counts. The
+   result (pclr_histogram_result) is the same but for lo and hi, which it holds as doubles. */
+#define PCLR__HIST_HEADER 48
+/* A histogram's compute type: float for float values (half, float, a map of float result), else double
+   (integers up to 2^53 exactly). */
+static pclr_type pclr__hist_type(const pclr_config *c);
 
 /* The state of a resolved config. */
 static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
@@ -2644,6 +2697,13 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
                          : role == PCLR__R_SHIFT ? l->shift : role == PCLR__R_U32 ? PCLR_UINT : PCLR_UINT64;
     }
     l->count = i;
+    if (c->op == PCLR_HISTOGRAM) { /* its state is an array: see pclr__hist_state (the one field, for sentences' sake) */
+        strcpy(l->field[0].name, "bins");
+        l->field[0].type = PCLR_UINT64;
+        l->count = 1;
+        l->size = PCLR__HIST_HEADER + 8 * (size_t)c->bins;
+        return;
+    }
     for (i = 0; i < l->count; ++i) {
         size_t sz = pclr_type_size(l->field[i].type);
         l->size = (l->size + sz - 1) / sz * sz;
@@ -2706,6 +2766,7 @@ static int pclr__needs_fp64(const pclr_config *c) {
     pclr__layout l;
     int i;
     if (c->accumulate == PCLR_EXACT) return 1; /* its running sums are doubles */
+    if (c->op == PCLR_HISTOGRAM && pclr__hist_type(c) == PCLR_DOUBLE) return 1;
     pclr__layout_of(c, &l);
     for (i = 0; i < l.count; ++i) if (l.field[i].type == PCLR_DOUBLE) return 1;
     if (pclr__has_map(c)) { /* a double anywhere in the map */
@@ -2713,6 +2774,71 @@ static int pclr__needs_fp64(const pclr_config *c) {
         if (pclr__map_parse(c, &t, NULL, 0) == PCLR_OK && t.uses_double) return 1;
     }
     return c->type == PCLR_DOUBLE;
+}
+
+static pclr_type pclr__hist_type(const pclr_config *c) {
+    const pclr_type t = pclr__reduced(c);
+    return t == PCLR_FLOAT || t == PCLR_HALF ? PCLR_FLOAT : PCLR_DOUBLE;
+}
+
+/* A histogram's kernel arguments from the caller's range: lo and hi rounded to the compute type t, and
+   scale = bins / (hi - lo) rounded to it; PCLR_ERR_INVALID_ARGUMENT (and why) where they cannot bin. */
+PCLR__FN pclr_result pclr__hist_range(pclr_type t, uint32_t bins, double lo, double hi, double out[3], const char **why) {
+    const double most = t == PCLR_FLOAT ? 3.4028234663852886e38 : 1.7976931348623157e308;
+    double width, scale;
+    if (!(lo >= -most && lo <= most && hi >= -most && hi <= most)) { /* (NaN fails too) */
+        *why = t == PCLR_FLOAT ? "the range's lo and hi must be finite floats (the values are binned in float)" : "the range's lo and hi must be finite";
+        return PCLR_ERR_INVALID_ARGUMENT;
+    }
+    if (t == PCLR_FLOAT) { /* (through volatile floats: GCC 12.2's -O2 SLP vectorizer stored the unrounded lo and hi) */
+        volatile float l = (float)lo, h = (float)hi, w;
+        w = h - l;
+        lo = l;
+        hi = h;
+        width = w;
+    } else {
+        width = hi - lo;
+    }
+    if (!(lo < hi) || !(width <= most)) {
+        *why = !(lo < hi) ? "the range must have lo < hi (after rounding to the compute type)" : "hi - lo overflows the compute type";
+        return PCLR_ERR_INVALID_ARGUMENT;
+    }
+    scale = (double)bins / width;
+    if (!(scale <= most)) { *why = "bins / (hi - lo) overflows the compute type: a wider range"; return PCLR_ERR_INVALID_ARGUMENT; }
+    out[0] = lo;
+    out[1] = hi;
+    out[2] = t == PCLR_FLOAT ? (double)(float)scale : scale;
+    return PCLR_OK;
+}
+
+/* The entry a value v (of compute type float when fl) counts in: its bin 0 .. bins - 1, or bins
+   (underflow), bins + 1 (overflow), bins + 2 (NaN); r: pclr__hist_range's. The kernels' pclr_bin. */
+PCLR__FN uint32_t pclr__hist_bin(int fl, double v, const double r[3], uint32_t bins, int clamp) {
+    uint32_t k;
+    if (v != v) return bins + 2;
+    if (v < r[0]) return clamp ? 0 : bins;
+    if (v >= r[1]) return clamp ? bins - 1 : bins + 1;
+    if (fl) {
+        const float d = (float)v - (float)r[0], x = d * (float)r[2];
+        k = (uint32_t)x;
+    } else {
+        const double d = v - r[0], x = d * r[2];
+        k = (uint32_t)x;
+    }
+    return k < bins ? k : bins - 1;
+}
+
+/* A histogram's result from its header's parts and its counts' words (8 bytes each, little-endian). */
+PCLR__FN void pclr__hist_header(uint32_t bins, const uint64_t flow[3], double lo, double hi, void *result) {
+    pclr_histogram_result h;
+    memset(&h, 0, sizeof h);
+    h.bins = bins;
+    h.underflow = flow[0];
+    h.overflow = flow[1];
+    h.nan = flow[2];
+    h.lo = lo;
+    h.hi = hi;
+    memcpy(result, &h, sizeof h);
 }
 
 static int pclr__is_pow2_in(int v, int lo, int hi) {
@@ -2735,7 +2861,7 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
     if (!in || !out) { *why = "config pointer is NULL"; return PCLR_ERR_NULL_POINTER; }
     c = *in;
     if ((int)c.type < 0 || c.type >= PCLR_TYPE_COUNT_) { *why = "type must be uint8, int8, uint16, int16, uint, int, uint64, int64, half, float or double"; return PCLR_ERR_INVALID_ENUM; }
-    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats, count, prod, and, or, xor, any, all, argminmax or custom"; return PCLR_ERR_INVALID_ENUM; }
+    if ((int)c.op < 0 || c.op >= PCLR_OP_COUNT_) { *why = "op must be sum, min, max, argmin, argmax, minmax, stats, count, prod, and, or, xor, any, all, argminmax, custom or histogram"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.accumulate < 0 || c.accumulate >= PCLR_ACCUMULATE_COUNT_) { *why = "accumulate must be native, wide, compensated or exact"; return PCLR_ERR_INVALID_ENUM; }
     if ((int)c.backend < 0 || c.backend >= PCLR_BACKEND_COUNT_) { *why = "backend must be opencl, cuda or vulkan"; return PCLR_ERR_INVALID_ENUM; }
     if (c.backend == PCLR_CPU) { *why = "the cpu backend runs no kernel (only opencl, cuda and vulkan kernels are generated)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -2765,6 +2891,18 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
             if (c.components > 1 && c.vector_width != 1) { *why = "elements of 2 or 4 components load one at a time: vector width 1"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         } else {
             c.components = 0;
+        }
+        if (c.op == PCLR_HISTOGRAM) { /* (its map is "x" where it has none: pclr__map_parse) */
+            if (!c.bins || c.bins > PCLR_HISTOGRAM_MAX_BINS) { *why = "a histogram has 1 to 65536 bins (cfg.bins)"; return PCLR_ERR_INVALID_KNOB; }
+            if (c.clamp != 0 && c.clamp != 1) { *why = "clamp is 0 or 1"; return PCLR_ERR_INVALID_KNOB; }
+            if (t.params > PCLR_MAP_MAX_PARAMS - 3) { *why = "a histogram's map takes at most 13 parameters (the kernel takes 3 more: the range)"; return PCLR_ERR_INVALID_MAP; }
+            if (c.layout != PCLR_LAYOUT_ONE) { *why = "histograms reduce one array into one histogram (a histogram per row, column or segment is not written yet)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.finish && c.finish != PCLR_FINISH_LAST_GROUP) { *why = "a histogram finishes with last_group: the groups add their counts, the last one writes them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.accumulate && c.accumulate != PCLR_NATIVE) { *why = "a histogram counts: no accumulator (accumulate native or default)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "a histogram has its own in-group step (counts in local memory): not the collective variant"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else if (c.bins || c.clamp) {
+            *why = "bins and clamp belong to a histogram (op histogram)";
+            return PCLR_ERR_UNSUPPORTED_COMBINATION;
         }
     }
     if ((int)c.layout < 0 || c.layout >= PCLR_LAYOUT_COUNT_) { *why = "layout must be one, rows, columns or segments"; return PCLR_ERR_INVALID_ENUM; }
@@ -4011,7 +4149,7 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     E.w = g->w;
     E.t = g->map;
     E.lang = g->cuda ? PCLR__ML_CUDA : PCLR__ML_OPENCL;
-    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map && c->map[0] ? c->map : "x");
     if (c->type == PCLR_HALF || g->map->y == PCLR_HALF) pclr__gen_half(g);
     wrap = !g->map->fields && (g->map->type == PCLR_INT || g->map->type == PCLR_UINT); /* the map's value goes to the fold */
     E.zero = E.zeros = 0;
@@ -4849,12 +4987,15 @@ static void pclr__gen_kernel(pclr__gen *g, const pclr_config *c) {
 #define PCLR__EXACT_GROUP_MOST ((uint64_t)1 << 29)
 /* The launch's cells and its flags word: the zeroed scratch of every exact kernel. */
 #define PCLR__EXACT_SCRATCH_BYTES ((69 + 1) * 8)
+/* A histogram launch's counts: a low and a high word for each bin and for underflow, overflow and nan: the
+   zeroed scratch of every histogram kernel (one size for every bins: the backends make it once). */
+#define PCLR__HIST_SCRATCH_BYTES (8 * ((size_t)PCLR_HISTOGRAM_MAX_BINS + 3))
 
 /* The zeroed device scratch a configuration's kernel takes as its partials
    argument, and leaves zeroed after each launch (0: it takes the per-group
    partials instead). The backends allocate it once, zero-filled. */
 PCLR__FN size_t pclr__zeroed_scratch_bytes(const pclr_config *c) {
-    return c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
+    return c->op == PCLR_HISTOGRAM ? PCLR__HIST_SCRATCH_BYTES : c->accumulate == PCLR_EXACT ? PCLR__EXACT_SCRATCH_BYTES : 0;
 }
 
 #ifndef PCLREDUCE_NO_EXACT /* the exact kernel (docs/usage.md "Leaving features out") */
@@ -5622,6 +5763,132 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
 #endif /* PCLREDUCE_NO_EXACT */
 
+/* ------------------------------------------------------------ histograms  >>histogram-kernel
+   op = histogram: each value (the map's; "x" where there is none) counts in one of PCLR_BINS even bins
+   over [lo, hi), or in underflow, overflow or nan (pclr__hist_bin: the CPU reference bins the same way).
+   A group counts in local memory with 32-bit atomics (up to PCLR__HIST_LOCAL_BINS bins; more count
+   straight into the launch's counts), then adds its nonzero counts into the launch's counts: a low and
+   a high word each, the carry by a second atomic (no 64-bit atomics needed). The last group copies them
+   into the state (pclr__hist_state's words) and zeroes them for the next launch. The range comes as the
+   kernel's last three arguments (lo, hi, scale = bins / (hi - lo)), so a new one rebuilds nothing. */
+#define PCLR__HIST_LOCAL_BINS 4000 /* (4 KiB short of Vulkan's 16 KiB of shared memory) */
+/* The local memory a histogram kernel declares. */
+PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
+    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * ((size_t)c->bins + 3) : 0) + 4;
+}
+
+/* The histogram kernel, in every dialect. */
+static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
+    const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
+    const int np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
+    const char *arg = glsl ? "args." : "";
+    char e[1800];
+    int k;
+    PCLR__GEN_PUTF(g, "/* ---- the operation: histogram, %u bins over [lo, hi)%s ---- */\n", c->bins,
+                   c->clamp ? ", clamped (out of range: the first and last bin)" : "");
+    if (glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* values are binned in this type */\n#define pclr_v pclr_h\n"
+                              "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n", dbl ? "double" : "float");
+    else PCLR__GEN_PUTF(g, "typedef %s pclr_h; /* values are binned in this type */\n", dbl ? "double" : "float");
+    PCLR__GEN_PUTF(g, "#define PCLR_BINS %uu\n#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */\n"
+                      "#define PCLR_LO %sp%d\n#define PCLR_HI %sp%d\n#define PCLR_SCALE %sp%d /* bins / (hi - lo) */\n",
+                   c->bins, arg, np, arg, np + 1, arg, np + 2);
+    PCLR__GEN_PUTF(g, "/* The entry value v counts in: its bin (v - lo) * scale, rounded down, or underflow, overflow, nan. */\n"
+                      "PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {\n%s"
+                      "    if (v < lo) return %s;\n"
+                      "    if (v >= hi) return %s;\n"
+                      "    const uint k = PCLR_CAST(uint, (v - lo) * scale);\n"
+                      "    return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */\n"
+                      "}\n",
+                   nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
+                   c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
+    pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n");
+    /* the launch's counts: atomics on word j (returns the old value), read, written */
+    if (glsl) pclr__put(g->w, "#define PCLR_TOTAL_ADD(j, c) atomicAdd(pw[args.part_at + (j)], (c))\n#define PCLR_TOTAL(j) pw[args.part_at + (j)]\n"
+                              "#define PCLR_OUT(j) outw[args.out_at + (j)]\n");
+    else PCLR__GEN_PUTF(g, "#define PCLR_TOTAL_ADD(j, c) %s(total + (j), (c))\n#define PCLR_TOTAL(j) ((PCLR_GLOBAL volatile uint *)total)[j]\n"
+                           "#define PCLR_OUT(j) out[j]\n", g->cuda ? "atomicAdd" : "atomic_add");
+    pclr__put(g->w, "/* c more in entry k of the launch's counts: the low word, and its carry into the high one */\n"
+                    "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
+                    "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
+    if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
+                                "#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)\n");
+    else if (glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
+                                   "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
+    else PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+    if (glsl) pclr__put(g->w, "shared bool is_last;\n");
+    /* a load's values, and one element's (the head and the tail) */
+    if (glsl) {
+        PCLR__GEN_PUTF(g, "void pclr_count_load(pclr_in_x v, %suint64_t i) {\n", y ? "pclr_in_y v2, " : "");
+        for (k = 0; k < V; ++k) {
+            pclr__gvalue(g, c, k, e, sizeof e);
+            PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s);\n", e);
+        }
+        PCLR__GEN_PUTF(g, "}\n#define PCLR_FOLD(acc, v, i) pclr_count_load(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
+        if (V > 1) {
+            pclr__gvalue(g, c, -1, e, sizeof e);
+            PCLR__GEN_PUTF(g, "/* the element at relative index r */\npclr_h pclr_value_at(uint64_t r) { return %s; }\n"
+                              "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_value_at(i))\n", e);
+        }
+    } else {
+        pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) do { \\\n");
+        for (k = 0; k < V; ++k) {
+            pclr__gen_elem(g, k, e, sizeof e);
+            PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s); \\\n", e);
+        }
+        pclr__put(g->w, "} while (false)\n");
+        if (V > 1) {
+            pclr__gen_elem(g, -1, e, sizeof e);
+            PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
+        }
+    }
+    pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                             "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
+                             "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter");
+    if (!glsl) PCLR__GEN_PUTF(g, "%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "");
+    pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
+                    "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
+                    "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
+                    "    PCLR_XREF p = PCLR_XAT(offset);\n");
+    if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
+    pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
+    if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n"
+                               "    PCLR_BARRIER();\n"
+                               "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
+                               "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
+    PCLR__GEN_PUTF(g, "    /* Level 3: the last group writes the launch's counts into the state and zeroes them. */\n"
+                      "    PCLR_DEVICE_FENCE(); /* release: the group's counts before its ticket */\n"
+                      "    PCLR_BARRIER();\n"
+                      "    if (lid == 0) {\n"
+                      "        is_last = %s == groups - 1%s;\n"
+                      "        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the work-item that read the ticket */\n"
+                      "    }\n"
+                      "    PCLR_BARRIER();\n"
+                      "    if (!is_last) return;\n"
+                      "    PCLR_DEVICE_FENCE();\n"
+                      "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
+                      "        const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);\n"
+                      "        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
+                      "        PCLR_TOTAL(2u * k) = 0u;\n"
+                      "        PCLR_TOTAL(2u * k + 1u) = 0u;\n"
+                      "        PCLR_OUT(at) = lo;\n"
+                      "        PCLR_OUT(at + 1u) = hi;\n"
+                      "    }\n"
+                      "    if (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
+                      "        PCLR_OUT(0u) = PCLR_BINS;\n"
+                      "        PCLR_OUT(1u) = 0u;\n",
+                   g->cuda ? PCLR__TEXT_TICKET_CUDA : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL, glsl ? "ul" : "");
+    for (k = 0; k < 2; ++k) {
+        const char *v = k ? "PCLR_HI" : "PCLR_LO";
+        const int at = 8 + 2 * k;
+        if (!dbl) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = %s(%s);\n        PCLR_OUT(%du) = 0u;\n", at,
+                                 glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint", v, at + 1);
+        else if (glsl) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = unpackDouble2x32(%s).x;\n        PCLR_OUT(%du) = unpackDouble2x32(%s).y;\n", at, v, at + 1, v);
+        else if (g->cuda) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = (uint)__double2loint(%s);\n        PCLR_OUT(%du) = (uint)__double2hiint(%s);\n", at, v, at + 1, v);
+        else PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = as_uint2(%s).x;\n        PCLR_OUT(%du) = as_uint2(%s).y;\n", at, v, at + 1, v);
+    }
+    pclr__put(g->w, "        PCLR_COUNTER = 0u;\n    }\n}\n");
+}
+
 /* ------------------------------------------------------------ the GLSL kernel  >>glsl
    backend = vulkan: one GLSL 4.50 compute shader (compiled to SPIR-V by
    shaderc or the caller's compiler) with the same three levels. GLSL has no
@@ -6048,7 +6315,7 @@ static void pclr__glsl_map(pclr__gen *g, const pclr_config *c) {
     E.keep = 0; /* pclr_keep is NVIDIA PTX (CUDA, OpenCL); GLSL has no inline assembly */
     E.zero = E.zeros = 0;
     E.used = NULL;
-    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map);
+    if (!g->map->fields) PCLR__GEN_PUTF(g, "/* ---- the map: %s ---- */\n", c->map && c->map[0] ? c->map : "x");
     for (k = 0; k < g->map->count; ++k) E.zero |= pclr__mzero_lit(&g->map->node[k]);
     if (E.zero) { /* a dry run: pclr_zero only where a zero literal is written as a float (integer zeros stay 0) */
         pclr__writer dry;
@@ -6075,6 +6342,10 @@ static void pclr__gen_glsl(pclr__gen *g, const pclr_config *c) {
     if (g->map && !g->map->fields) pclr__glsl_map(g, c); /* (a reduction's comes with its state: pclr__glsl_ops) */
     if (c->accumulate == PCLR_EXACT) { /* the exact kernel, in GLSL's words */
         pclr__gen_exact(g, c);
+        return;
+    }
+    if (c->op == PCLR_HISTOGRAM) {
+        pclr__gen_hist(g, c);
         return;
     }
     { /* the kernel's one text, written first: the GLSL pieces it reads go before it */
@@ -6505,6 +6776,10 @@ static void pclr__gen_c(pclr__gen *g, const pclr_config *c) {
         pclr__gen_exact(g, c);
         return;
     }
+    if (c->op == PCLR_HISTOGRAM) {
+        pclr__gen_hist(g, c);
+        return;
+    }
     pclr__gen_ops(g, c);
     pclr__gen_group(g, c);
     if (c->layout != PCLR_LAYOUT_ONE) pclr__gen_layout(g, c);
@@ -6557,6 +6832,10 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     }
     if (pclr__has_map(&c)) { /* a map, or a reduction's description */
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
+        if (c.op == PCLR_HISTOGRAM) { /* the range: three more arguments (pclr__gen_hist; resolve left room) */
+            const int np = tree.params;
+            while (tree.params < np + 3) tree.param[tree.params++] = pclr__hist_type(&c);
+        }
         g.map = &tree;
     }
     pclr__put(&w, "/* pclreduce " PCLREDUCE_VERSION " kernel: ");
@@ -6636,8 +6915,9 @@ PCLR_API pclr_result pclr_plan(const pclr_config *cfg, const pclr_device_facts *
     wanted = n / per_group + (n % per_group != 0);
     cap = pclr_max_groups(cfg, dev);
     if (wanted > cap) wanted = cap;
-    /* exact sums: a group's cells take at most 2^29 elements (see PCLR__EXACT_GROUP_MOST) */
-    if (cfg->accumulate == PCLR_EXACT && wanted < n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0))
+    /* exact sums: a group's cells take at most 2^29 elements (see PCLR__EXACT_GROUP_MOST); a histogram's
+       group counts in 32 bits: the same bound keeps them */
+    if ((cfg->accumulate == PCLR_EXACT || cfg->op == PCLR_HISTOGRAM) && wanted < n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0))
         wanted = n / PCLR__EXACT_GROUP_MOST + (n % PCLR__EXACT_GROUP_MOST != 0);
     if (wanted < 1) wanted = 1;
     out->groups = wanted;
@@ -6778,6 +7058,8 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c, int 
     c->y_type = cfg->y_type;
     c->components = cfg->components;
     c->reduce = cfg->reduce;
+    c->bins = cfg->bins;
+    c->clamp = cfg->clamp;
     if ((r = pclr__config_resolve(c, c, NULL, merge_checks)) != PCLR_OK) return r;
     if (pclr__has_map(c) && c->op != PCLR_CUSTOM) { /* (a reduction's lift reads the inputs: it keeps them) */
         c->type = c->map_type;
@@ -6819,6 +7101,7 @@ PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
     case PCLR_ARGMINMAX: return sizeof(pclr_argminmax_result);
     case PCLR_ANY: case PCLR_ALL: return sizeof(uint32_t);
     case PCLR_CUSTOM: return sizeof(pclr_custom_result);
+    case PCLR_HISTOGRAM: return PCLR__HIST_HEADER + 8 * (size_t)c.bins;
     default: return pclr_type_size(pclr__wrap_type(&c)); /* prod, and, or, xor */
     }
 }
@@ -7038,6 +7321,19 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     const unsigned char *st = (const unsigned char *)state;
     switch (f->op) {
     case PCLR_CUSTOM: pclr__finalize_custom(f, sizeof(pclr_custom_result), st, 1, result); break;
+    case PCLR_HISTOGRAM: { /* the state but for lo and hi, which become doubles */
+        double r[2];
+        int k;
+        memmove(result, st, l->size);
+        for (k = 0; k < 2; ++k) {
+            float fl;
+            memcpy(&fl, st + 32 + 8 * k, 4);
+            if (pclr__hist_type(&f->cfg) == PCLR_FLOAT) r[k] = fl;
+            else memcpy(&r[k], st + 32 + 8 * k, 8);
+        }
+        memcpy((unsigned char *)result + 32, r, 16);
+        break;
+    }
     case PCLR_SUM: {
         pclr_scalar sum;
         memcpy(&sum, st + f->s, f->sum_bytes);
@@ -7205,6 +7501,7 @@ PCLR__FN pclr_result pclr__identity_result(const pclr_config *cfg, void *out) {
     if ((r = pclr__resolve_op(cfg, &c, 0)) != PCLR_OK) return r;
     pclr__layout_of(&c, &l);
     if (c.op == PCLR_CUSTOM) return pclr_cpu_reduce_map(&c, NULL, NULL, 0, NULL, out); /* (no params: the identity reads none) */
+    if (c.op == PCLR_HISTOGRAM) return PCLR_ERR_UNSUPPORTED_COMBINATION; /* (its range is the reduce's: pclr__hist_empty) */
     pclr__identity_state(&l, pclr__op_def_of(c.op, c.accumulate, l.value), state);
     return pclr__finalize(&c, &l, state, out);
 }
@@ -7494,6 +7791,52 @@ static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, 
         else if (os == 4) { const uint32_t u = (uint32_t)v.u; memcpy((char *)out + j * os, &u, 4); }
         else memcpy((char *)out + j * os, &v.u, 8);
     }
+}
+
+/* A histogram on the host (the CPU reference): each element's value by the map, binned as the kernels bin
+   it (pclr__hist_bin); params: the map's parameters' values, then lo and hi. */
+static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, const void *x, const void *y, uint64_t n,
+                                  const double *params, void *result) {
+    pclr__meval V;
+    const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
+    const int fl = pclr__hist_type(c) == PCLR_FLOAT;
+    const char *why = NULL;
+    double r[3];
+    uint64_t flow[3] = {0, 0, 0}, j;
+    unsigned char *counts = (unsigned char *)result + PCLR__HIST_HEADER;
+    pclr_result e;
+    int k;
+    if ((e = pclr__hist_range(pclr__hist_type(c), c->bins, params[t->params], params[t->params + 1], r, &why)) != PCLR_OK) return e;
+    memset(counts, 0, 8 * (size_t)c->bins);
+    memset(&V, 0, sizeof V);
+    V.t = t;
+    for (k = 0; k < t->params; ++k) {
+        pclr__mval p;
+        p.d = params[k];
+        V.param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
+    }
+    for (j = 0; j < n; ++j) {
+        pclr__mval v;
+        double d;
+        uint32_t b;
+        V.x = (const unsigned char *)x + j * xs;
+        V.y = y ? (const unsigned char *)y + j * ys : NULL;
+        V.i = j;
+        v = pclr__mev_as(&V, t->root, t->type);
+        d = t->type == PCLR_FLOAT ? (double)(float)v.d : t->type == PCLR_DOUBLE ? v.d : t->type == PCLR_INT ? (double)(int32_t)v.u
+          : t->type == PCLR_UINT ? (double)(uint32_t)v.u : t->type == PCLR_INT64 ? (double)(int64_t)v.u : (double)v.u;
+        b = pclr__hist_bin(fl, d, r, c->bins, c->clamp);
+        if (b < c->bins) {
+            uint64_t w;
+            memcpy(&w, counts + 8 * (size_t)b, 8);
+            ++w;
+            memcpy(counts + 8 * (size_t)b, &w, 8);
+        } else {
+            ++flow[b - c->bins];
+        }
+    }
+    pclr__hist_header(c->bins, flow, r[0], r[1], result);
+    return PCLR_OK;
 }
 
 /* ---- a reduction of the user's (op custom) on the host: its lift, merge and results evaluated on states
@@ -7844,6 +8187,11 @@ static pclr_result pclr__reduce_verify(const pclr__mtree *t, char *why, size_t c
 }
 static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     (void)t; (void)x; (void)y; (void)n; (void)params; (void)out;
+}
+static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, const void *x, const void *y, uint64_t n,
+                                  const double *params, void *result) {
+    (void)c; (void)t; (void)x; (void)y; (void)n; (void)params; (void)result;
+    return PCLR_ERR_UNSUPPORTED_COMBINATION;
 }
 #endif /* PCLREDUCE_NO_MAP */
 
@@ -8646,6 +8994,11 @@ static pclr_result pclr__cpu_reduce_map(const pclr_config *cfg, const void *x, c
         free(t);
         return r != PCLR_OK ? r : PCLR_ERR_NULL_POINTER;
     }
+    if (c.op == PCLR_HISTOGRAM) { /* (params: the map's, then the range) */
+        r = params ? pclr__hist_cpu(&c, t, x, y, n, params, result) : PCLR_ERR_NULL_POINTER;
+        free(t);
+        return r;
+    }
     if (c.op == PCLR_CUSTOM) { /* a reduction's: lift and merge, element by element */
         pclr_custom_result res;
         pclr__rreduce(t, x, y, n, params, &res);
@@ -8666,6 +9019,60 @@ static pclr_result pclr__cpu_reduce_map(const pclr_config *cfg, const void *x, c
 PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, const void *y, uint64_t n, const double *params,
                                          void *result) {
     return pclr__cpu_reduce_map(cfg, x, y, n, params, result, 1);
+}
+
+/* ------------------------------------------------ a histogram's quantiles  >>quantiles */
+PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k) {
+    pclr_histogram_result h;
+    uint64_t c = 0;
+    if (!result) return 0;
+    memcpy(&h, result, sizeof h);
+    if (k < h.bins) memcpy(&c, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * k, 8);
+    return c;
+}
+/* The counts' total, or 0 where the result cannot give quantiles. */
+static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
+    double total = 0;
+    uint64_t k;
+    if (!result) return 0;
+    memcpy(h, result, sizeof *h);
+    if (!h->bins || h->bins > PCLR_HISTOGRAM_MAX_BINS || !(h->lo < h->hi)) return 0;
+    for (k = 0; k < h->bins; ++k) total += (double)pclr_histogram_count(result, k);
+    return total;
+}
+PCLR_API double pclr_histogram_quantile(const void *result, double q) {
+    pclr_histogram_result h;
+    const double total = pclr__hist_total(result, &h);
+    double below = 0, want;
+    uint64_t k;
+    if (!(total > 0) || !(q >= 0 && q <= 1)) return NAN;
+    want = q * total;
+    for (k = 0; k < h.bins; ++k) { /* the bin where the running count reaches want, and how far into it */
+        const double c = (double)pclr_histogram_count(result, k), w = (h.hi - h.lo) / (double)h.bins;
+        if (c > 0 && below + c >= want) return h.lo + w * ((double)k + (want - below) / c);
+        below += c;
+    }
+    return h.hi;
+}
+PCLR_API double pclr_histogram_mean_between(const void *result, double q_lo, double q_hi) {
+    pclr_histogram_result h;
+    const double total = pclr__hist_total(result, &h);
+    double below = 0, sum = 0, mass = 0, lo, hi;
+    uint64_t k;
+    if (!(total > 0) || !(q_lo >= 0 && q_lo <= q_hi && q_hi <= 1)) return NAN;
+    if (q_lo == q_hi) return pclr_histogram_quantile(result, q_lo);
+    lo = q_lo * total;
+    hi = q_hi * total;
+    for (k = 0; k < h.bins; ++k) { /* each bin's share of the counts between lo and hi, at its midpoint */
+        const double c = (double)pclr_histogram_count(result, k);
+        const double from = below > lo ? below : lo, to = below + c < hi ? below + c : hi;
+        if (to > from) {
+            sum += (to - from) * (h.lo + (h.hi - h.lo) * ((double)k + 0.5) / (double)h.bins);
+            mass += to - from;
+        }
+        below += c;
+    }
+    return mass > 0 ? sum / mass : NAN;
 }
 
 /* ------------------------------------------------ combining two results (pclr_combine)  >>combine */
@@ -8752,6 +9159,24 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
     st = pclr_sum_type(c.type, c.accumulate);
     size = pclr_result_size(&c);
     switch (c.op) {
+    case PCLR_HISTOGRAM: { /* counts add; both over cfg's bins and the same range */
+        pclr_histogram_result x, y;
+        uint64_t k, w[2];
+        memcpy(&x, a, sizeof x);
+        memcpy(&y, b, sizeof y);
+        if (x.bins != c.bins || y.bins != c.bins || x.lo != y.lo || x.hi != y.hi) return PCLR_ERR_INVALID_ARGUMENT;
+        for (k = 3; k < 3 + c.bins; ++k) { /* (out may be a or b) */
+            memcpy(&w[0], (const unsigned char *)a + 8 * k + 24, 8);
+            memcpy(&w[1], (const unsigned char *)b + 8 * k + 24, 8);
+            w[0] += w[1];
+            memcpy((unsigned char *)out + 8 * k + 24, &w[0], 8);
+        }
+        x.underflow += y.underflow;
+        x.overflow += y.overflow;
+        x.nan += y.nan;
+        memcpy(out, &x, sizeof x);
+        return PCLR_OK;
+    }
     case PCLR_CUSTOM: { /* (b_first_index: a lift's i counts from each part's first element) */
         pclr_custom_result x, y;
         memcpy(&x, a, sizeof x);
@@ -10382,13 +10807,14 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
     en.elem_size = (uint32_t)pclr_type_size(en.cfg.type);
     if (pclr__has_map(&en.cfg)) { /* the caller's strings may change: keep copies (the map's, or the reduction's) */
         const int reduce = en.cfg.op == PCLR_CUSTOM;
-        const size_t ml = strlen(reduce ? cfg->reduce : cfg->map) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
+        const char *text = reduce ? cfg->reduce : cfg->map ? cfg->map : ""; /* (a histogram may have no map) */
+        const size_t ml = strlen(text) + 1, pl = cfg->params ? strlen(cfg->params) + 1 : 0;
         pclr__mtree *t = (pclr__mtree *)pclr__alloc(e, sizeof *t);
         if (!t || !(en.text = (char *)pclr__alloc(e, ml + pl))) {
             pclr__free(e, t);
             return pclr__fail(e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory for the configuration cache");
         }
-        memcpy(en.text, reduce ? cfg->reduce : cfg->map, ml);
+        memcpy(en.text, text, ml);
         if (pl) memcpy(en.text + ml, cfg->params, pl);
         if (reduce) en.raw.reduce = en.cfg.reduce = en.text;
         else en.raw.map = en.cfg.map = en.text;
@@ -10398,6 +10824,8 @@ PCLR__FN pclr_result pclr__engine_add(pclr__engine *e, const pclr_config *cfg, c
         en.y_size = t->y ? (uint32_t)(pclr_type_size(t->y) * (size_t)t->comps) : 0;
         en.params = t->params;
         memcpy(en.param, t->param, sizeof en.param);
+        if (en.cfg.op == PCLR_HISTOGRAM) /* its kernel's last arguments: lo, hi and scale (pclr__hist_range) */
+            while (en.params < t->params + 3) en.param[en.params++] = pclr__hist_type(&en.cfg);
         pclr__free(e, t);
     }
     pclr__layout_of(&en.cfg, &en.layout);
@@ -10532,6 +10960,8 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     uint64_t count, span, ss, rs, unit, most;
     pclr__mem dst, partials;
     unsigned char *host = NULL;
+    const double *params = in ? in->params : NULL;
+    double hist[PCLR_MAP_MAX_PARAMS]; /* a histogram's arguments: its map's parameters, then lo, hi and scale */
     if (!cfg) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: cfg is NULL", fn);
     if (!in) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: in is NULL", fn);
     if (d->blocking ? !d->results : !d->states)
@@ -10548,8 +10978,17 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     }
     if ((r = pclr__engine_span(e, fn, "in.x", in->x, in->x_offset, span, en->elem_size)) != PCLR_OK) return r;
     if (en->y_size && (r = pclr__engine_span(e, fn, "in.y", in->y, in->y_offset, span, en->y_size)) != PCLR_OK) return r;
-    if (en->params && !in->params)
+    if (en->cfg.op == PCLR_HISTOGRAM) { /* the range: three more arguments, rounded to the compute type */
+        const int np = en->params - 3;
+        const char *why = NULL;
+        if ((r = pclr__hist_range(pclr__hist_type(&en->cfg), en->cfg.bins, in->lo, in->hi, hist + np, &why)) != PCLR_OK)
+            return pclr__fail(e, r, "%s: in.lo = %g, in.hi = %g: %s", fn, in->lo, in->hi, why);
+        if (np && !in->params) return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: the map has %d parameters and in.params is NULL", fn, np);
+        if (np) memcpy(hist, in->params, (size_t)np * sizeof *hist);
+        params = hist;
+    } else if (en->params && !in->params) {
         return pclr__fail(e, PCLR_ERR_NULL_POINTER, "%s: the map has %d parameters and in.params is NULL", fn, en->params);
+    }
     if (layout && b.shape.layout == PCLR_LAYOUT_SEGMENTS && b.shape.rows &&
         (r = pclr__engine_span(e, fn, "in.offsets", in->offsets, 0, b.shape.rows + 1, 8)) != PCLR_OK) {
         if (r == PCLR_ERR_NULL_POINTER) pclr__fail(e, r, "%s: in.offsets is NULL: segments need K + 1 offsets", fn);
@@ -10586,6 +11025,12 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
                               (unsigned long long)(d->first_state + count), (unsigned long long)unit);
     }
     if (count == 0) return PCLR_OK; /* a layout without rows, columns or segments */
+    if (!layout && d->blocking && span == 0 && en->cfg.op == PCLR_HISTOGRAM) { /* nothing to wait for */
+        static const uint64_t none[3] = {0, 0, 0};
+        memset(d->results, 0, (size_t)rs);
+        pclr__hist_header(en->cfg.bins, none, params[en->params - 3], params[en->params - 2], d->results);
+        return PCLR_OK;
+    }
     if (!layout && d->blocking && span == 0) return pclr__identity_result(&en->cfg, d->results); /* nothing to wait for */
     memset(&p, 0, sizeof p);
     p.en = en;
@@ -10593,7 +11038,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     p.x_offset = in->x_offset;
     p.y_offset = in->y_offset;
     p.n = span;
-    p.params = in->params;
+    p.params = params;
     p.out_count = count;
     p.first = p.last = 1;
     p.fn = fn;

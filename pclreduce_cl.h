@@ -292,6 +292,7 @@ struct pclr_cl_context {
     size_t partials_bytes;
     cl_mem slots[PCLR__CL_SLOTS];   /* created on first use, identity between launches */
     cl_mem zeroed;                  /* the exact sum's cells: created zero on first use, zero between launches */
+    cl_mem hist;                    /* a histogram's counts (PCLR__HIST_SCRATCH_BYTES): the same */
     cl_mem lay_ctl;                 /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
     cl_mem lay_states;              /* layouts, blocking: the states before they are read back (grown on demand) */
     size_t lay_states_bytes;
@@ -908,6 +909,7 @@ PCLR_API void pclr_cl_destroy(pclr_cl_context *ctx) {
         if (ctx->slots[i]) ctx->cl.ReleaseMemObject(ctx->slots[i]);
     if (ctx->partials) ctx->cl.ReleaseMemObject(ctx->partials);
     if (ctx->zeroed) ctx->cl.ReleaseMemObject(ctx->zeroed);
+    if (ctx->hist) ctx->cl.ReleaseMemObject(ctx->hist);
     if (ctx->lay_ctl) ctx->cl.ReleaseMemObject(ctx->lay_ctl);
     if (ctx->lay_states) ctx->cl.ReleaseMemObject(ctx->lay_states);
     if (ctx->pinned_ptr && ctx->cl.EnqueueUnmapMemObject(ctx->queue, ctx->pinned, ctx->pinned_ptr, 0, NULL, NULL) == CL_SUCCESS)
@@ -1005,8 +1007,9 @@ static pclr_result pclr__cl_check(const pclr__engine *e, const pclr_config *c, c
         *why = "the collective variant needs OpenCL 2.0 work_group_reduce_* functions, which this device does not build";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
-    if (ctx->local_mem && (cl_ulong)c->group_size * (c->accumulate == PCLR_EXACT ? 16 : pclr_state_size(c)) + 64 +
-                              pclr__zeroed_scratch_bytes(c) > ctx->local_mem) {
+    if (ctx->local_mem && (c->op == PCLR_HISTOGRAM ? pclr__hist_local_bytes(c)
+                           : (cl_ulong)c->group_size * (c->accumulate == PCLR_EXACT ? 16 : pclr_state_size(c)) + 64 +
+                             pclr__zeroed_scratch_bytes(c)) > ctx->local_mem) {
         *why = "the group's local memory tree is larger than CL_DEVICE_LOCAL_MEM_SIZE";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
@@ -1262,6 +1265,9 @@ static pclr_result pclr__cl_scratch(pclr__engine *e, const pclr__entry *en, pclr
             pclr_identity(slot < 3 ? PCLR_UINT : PCLR_INT, c->op, ident);
             mem = &ctx->slots[slot];
             r = pclr__cl_made(ctx, mem, 4, ident, "creating an atomic slot");
+        } else if (c->op == PCLR_HISTOGRAM) { /* a histogram's counts, zero between launches */
+            mem = &ctx->hist;
+            r = pclr__cl_made(ctx, mem, PCLR__HIST_SCRATCH_BYTES, NULL, "creating a histogram's counts");
         } else if (pclr__zeroed_scratch_bytes(c)) { /* the exact sum's cells, zero between launches */
             mem = &ctx->zeroed;
             r = pclr__cl_made(ctx, mem, PCLR__EXACT_SCRATCH_BYTES, NULL, "creating the exact sum's cells");

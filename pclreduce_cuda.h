@@ -301,6 +301,7 @@ struct pclr_cuda_context {
     CUdeviceptr lay_ctl;         /* layouts: the segments' status word, then the tickets of shared rows (zero between launches) */
     size_t lay_ctl_count;
     CUdeviceptr lay_states;      /* blocking reduces: states of more than 64 bytes before they are read back (grown on demand) */
+    CUdeviceptr hist;            /* a histogram's counts (PCLR__HIST_SCRATCH_BYTES): zero on first need, and between launches */
     size_t lay_states_bytes;
 };
 
@@ -762,6 +763,7 @@ PCLR_API void pclr_cuda_destroy(pclr_cuda_context *ctx) {
         if (ctx->ctl) ctx->cu.MemFree(ctx->ctl);
         if (ctx->lay_ctl) ctx->cu.MemFree(ctx->lay_ctl);
         if (ctx->lay_states) ctx->cu.MemFree(ctx->lay_states);
+        if (ctx->hist) ctx->cu.MemFree(ctx->hist);
         if (ctx->host_result) ctx->cu.MemFreeHost(ctx->host_result);
         pclr__cuda_leave(ctx, pushed);
     }
@@ -938,7 +940,10 @@ static pclr_result pclr__cuda_scratch(pclr__engine *e, const pclr__entry *en, pc
     CUdeviceptr p = 0;
     switch (what) {
     case PCLR__SCRATCH_FOLD: /* what the one-array kernel folds through */
-        if (pclr__zeroed_scratch_bytes(&en->cfg)) p = ctx->ctl + PCLR__CUDA_CTL_ZEROED; /* the exact sum's cells */
+        if (en->cfg.op == PCLR_HISTOGRAM) { /* its counts */
+            if (!ctx->hist) pr = pclr__cuda_zeroed(ctx, &ctx->hist, PCLR__HIST_SCRATCH_BYTES, "cuMemAlloc (a histogram's counts)");
+            p = ctx->hist;
+        } else if (pclr__zeroed_scratch_bytes(&en->cfg)) p = ctx->ctl + PCLR__CUDA_CTL_ZEROED; /* the exact sum's cells */
         else if (pclr__words_finish(&en->cfg, en->layout.size)) p = ctx->words; /* at most 64 groups a unit (pclr_plan) */
         else if (en->cfg.finish != PCLR_FINISH_ATOMIC) {
             pr = pclr__cuda_grow(ctx, &ctx->partials, &ctx->partials_bytes, bytes, "cuMemAlloc (partials)");

@@ -361,6 +361,7 @@ struct pclr_vk_context {
     VkQueryPool timestamps;
     pclr__vk_mem ctl, result, partials;
     pclr__vk_mem lay_ctl, lay_states; /* a layout's status word and tickets (host-visible, zero between launches); its states (blocking) */
+    pclr__vk_mem hist;                /* a histogram's counts (PCLR__HIST_SCRATCH_BYTES): zero on first need, and between launches */
     pclr__vk_mem retired[PCLR__VK_RETIRED];
     int retired_count;
     pclr__vk_mem *buffers;           /* pclr_vk_buffer_create's and pclr_buffer_create's, found by their VkBuffer */
@@ -633,7 +634,7 @@ static pclr_result pclr__vk_check(const pclr__engine *e, const pclr_config *c, c
         *why = "the shuffle variant needs subgroup arithmetic and relative shuffles in compute shaders";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
-    if ((uint64_t)c->group_size * l.size + 4 > ctx->features.max_shared_bytes) {
+    if ((c->op == PCLR_HISTOGRAM ? pclr__hist_local_bytes(c) : (uint64_t)c->group_size * l.size + 4) > ctx->features.max_shared_bytes) {
         *why = "the group's shared memory (group size x the op's state) is above the device's maxComputeSharedMemorySize";
         return PCLR_ERR_UNSUPPORTED_BY_DEVICE;
     }
@@ -1111,7 +1112,16 @@ static pclr_result pclr__vk_objects(pclr_vk_context *ctx) {
     if ((pr = pclr__vk_mem_create(ctx, PCLR__VK_CTL_BYTES, 0, &ctx->ctl)) != PCLR_OK) return pr;
     memset(ctl, 0, sizeof ctl);
     for (i = 0; i < 6; ++i) pclr_identity(i < 3 ? PCLR_UINT : PCLR_INT, (pclr_op)(PCLR_SUM + i % 3), &ctl[PCLR__VK_CTL_SLOTS + i]);
-    return pclr__vk_copy(ctx, &ctx->ctl, 0, ctl, sizeof ctl, 1);
+    if ((pr = pclr__vk_copy(ctx, &ctx->ctl, 0, ctl, sizeof ctl, 1)) != PCLR_OK) return pr;
+    { /* a histogram's counts, zero (made here: a reduce records into a command buffer that may be begun) */
+        void *zeros = pclr__alloc(&ctx->e, PCLR__HIST_SCRATCH_BYTES);
+        if (!zeros) return pclr__fail(&ctx->e, PCLR_ERR_OUT_OF_MEMORY, "out of host memory (a histogram's counts)");
+        memset(zeros, 0, PCLR__HIST_SCRATCH_BYTES);
+        if ((pr = pclr__vk_mem_create(ctx, PCLR__HIST_SCRATCH_BYTES, 0, &ctx->hist)) == PCLR_OK)
+            pr = pclr__vk_copy(ctx, &ctx->hist, 0, zeros, PCLR__HIST_SCRATCH_BYTES, 1);
+        pclr__free(&ctx->e, zeros);
+        return pr;
+    }
 }
 
 static pclr_result pclr__vk_init(pclr_vk_context *ctx, const pclr_vk_desc *d) {
@@ -1177,6 +1187,7 @@ PCLR_API void pclr_vk_destroy(pclr_vk_context *ctx) {
         pclr__vk_mem_free(ctx, &ctx->result);
         pclr__vk_mem_free(ctx, &ctx->lay_ctl);
         pclr__vk_mem_free(ctx, &ctx->lay_states);
+        pclr__vk_mem_free(ctx, &ctx->hist);
         if (ctx->timestamps) ctx->vk.DestroyQueryPool(ctx->device, ctx->timestamps, NULL);
         if (ctx->fence) ctx->vk.DestroyFence(ctx->device, ctx->fence, NULL);
         if (ctx->pool) ctx->vk.DestroyCommandPool(ctx->device, ctx->pool, NULL);
@@ -1322,7 +1333,8 @@ static pclr__vk_mem *pclr__vk_find(pclr_vk_context *ctx, VkBuffer b) {
 static const pclr__vk_mem *pclr__vk_scratch_of(const pclr_vk_context *ctx, VkBuffer b) {
     if (b == VK_NULL_HANDLE) return NULL;
     return b == ctx->partials.buffer ? &ctx->partials : b == ctx->ctl.buffer ? &ctx->ctl : b == ctx->result.buffer ? &ctx->result
-         : b == ctx->lay_ctl.buffer ? &ctx->lay_ctl : b == ctx->lay_states.buffer ? &ctx->lay_states : NULL;
+         : b == ctx->lay_ctl.buffer ? &ctx->lay_ctl : b == ctx->lay_states.buffer ? &ctx->lay_states
+         : b == ctx->hist.buffer ? &ctx->hist : NULL;
 }
 /* Any buffer the context has a record of (NULL: a program's own VkBuffer). */
 static const pclr__vk_mem *pclr__vk_record_of(pclr_vk_context *ctx, VkBuffer b) {
@@ -1449,6 +1461,10 @@ static pclr_result pclr__vk_scratch(pclr__engine *e, const pclr__entry *en, pclr
             memset(ctx->lay_ctl.mapped, 0, (size_t)ctx->lay_ctl.size);
         }
         *m = pclr__vk_mem_of(ctx->lay_ctl.buffer);
+        return PCLR_OK;
+    }
+    if (what == PCLR__SCRATCH_FOLD && en->cfg.op == PCLR_HISTOGRAM) { /* its counts (made zero with the context) */
+        *m = pclr__vk_mem_of(ctx->hist.buffer);
         return PCLR_OK;
     }
     if (what == PCLR__SCRATCH_COUNTER || (what == PCLR__SCRATCH_FOLD && (en->cfg.finish == PCLR_FINISH_ATOMIC || pclr__zeroed_scratch_bytes(&en->cfg)))) {
@@ -1605,7 +1621,8 @@ static pclr_result pclr__vk_launch(pclr__engine *e, const pclr__pass *p, const p
     if (!(rec = pclr__vk_record_of(ctx, fold))) return pclr__fail(e, PCLR_ERR_BACKEND, "the fold scratch is not the context's");
     pclr__vk_whole(rec, &info[2]);
     if (en->cfg.finish == PCLR_FINISH_ATOMIC) push.part_at = PCLR__VK_CTL_SLOTS + (uint32_t)pclr__atomic_slot(&en->cfg);
-    if (pclr__zeroed_scratch_bytes(&en->cfg)) push.part_at = PCLR__VK_CTL_ZEROED; /* the exact sum's cells and flags word */
+    if (pclr__zeroed_scratch_bytes(&en->cfg)) /* the exact sum's cells and flags word; a histogram's counts */
+        push.part_at = en->cfg.op == PCLR_HISTOGRAM ? 0 : PCLR__VK_CTL_ZEROED;
     info[3].buffer = counter; /* word 0 */
     info[3].offset = 0;
     info[3].range = 16;

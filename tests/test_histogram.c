@@ -1,0 +1,489 @@
+/* test_histogram: op = histogram (issue 34) on every context this program can create: the CPU
+   reference always; OpenCL (PoCL in CI), Vulkan (lavapipe) and CUDA where compiled in (PCLR_TEST_OPENCL,
+   PCLR_TEST_VULKAN, PCLR_TEST_CUDA) and a device answers (else a "skip:" line). Every count is held against
+   a reference written here (the binning rule of docs/histograms.md, on the data set written here):
+   1. every element type, bins 1, 7, 256, 4001 (counted in global memory, not local) and 65536, clamp on and
+      off, n = 0, 1, 7, 1031 and 100003 (and 2^20 + 3 for float), from element offsets 0 and 3 (the head of
+      unaligned loads), on random values around the range, values exactly on bin edges, at lo and at hi,
+      NaN and +-inf (float types), and ranges that the compute type rounds (lo = 0.1 for float values);
+   2. maps: a float map with a parameter, a map of two inputs (x * y), an integer map of int16;
+   3. combine: two halves' histograms added are the whole's; finalize of an asynchronous state (OpenCL,
+      CPU); the quantiles and the mean between two quantiles on histograms of known shape;
+   4. refusals: bins 0 and 65537, a layout, an accumulator, lo >= hi, NaN or infinite lo, a range whose
+      width overflows float, no params for a map that has some, results too small.
+   Usage: test_histogram [cpu] [opencl] [vulkan] [cuda]   (none named: every one compiled in)
+   Environment: PCLR_SEED (or PCLR_TEST_SEED) reproduces a run (the seed is printed). */
+#define _POSIX_C_SOURCE 200809L
+#define PCLREDUCE_IMPLEMENTATION
+#ifdef PCLR_TEST_OPENCL
+#define PCLREDUCE_OPENCL
+#endif
+#ifdef PCLR_TEST_VULKAN
+#define PCLREDUCE_VULKAN
+#endif
+#ifdef PCLR_TEST_CUDA
+#define PCLREDUCE_CUDA
+#endif
+#include "../pclreduce.h"
+#include "pclr_test.h"
+
+#include <math.h>
+#include <time.h>
+
+static uint64_t g_seed, g_rng;
+static double unit(void) { return (double)(pclr_test_rand(&g_rng) >> 11) / 9007199254740992.0; } /* [0, 1) */
+
+/* ---- the reference: the rule of docs/histograms.md, written out here */
+static double half_value(uint16_t h) {
+    const int e = h >> 10 & 0x1f, m = h & 0x3ff;
+    const double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return h >> 15 ? -v : v;
+}
+static double value_at(pclr_type t, const void *x, uint64_t i) {
+    switch (t) {
+    case PCLR_UINT8: return ((const uint8_t *)x)[i];
+    case PCLR_INT8: return ((const int8_t *)x)[i];
+    case PCLR_UINT16: return ((const uint16_t *)x)[i];
+    case PCLR_INT16: return ((const int16_t *)x)[i];
+    case PCLR_UINT: return ((const uint32_t *)x)[i];
+    case PCLR_INT: return ((const int32_t *)x)[i];
+    case PCLR_UINT64: return (double)((const uint64_t *)x)[i];
+    case PCLR_INT64: return (double)((const int64_t *)x)[i];
+    case PCLR_HALF: return half_value(((const uint16_t *)x)[i]);
+    case PCLR_FLOAT: return ((const float *)x)[i];
+    default: return ((const double *)x)[i];
+    }
+}
+/* the entry of value v: 0..bins-1, bins (underflow), bins + 1 (overflow), bins + 2 (NaN); fl: binned in float */
+static uint32_t ref_bin(int fl, double v, double lo, double hi, uint32_t bins, int clamp) {
+    uint32_t k;
+    if (v != v) return bins + 2;
+    if (fl) {
+        const float l = (float)lo, h = (float)hi, w = h - l, s = (float)((double)bins / (double)w);
+        if ((float)v < l) return clamp ? 0 : bins;
+        if ((float)v >= h) return clamp ? bins - 1 : bins + 1;
+        k = (uint32_t)(((float)v - l) * s);
+    } else {
+        const double w = hi - lo, s = (double)bins / w;
+        if (v < lo) return clamp ? 0 : bins;
+        if (v >= hi) return clamp ? bins - 1 : bins + 1;
+        k = (uint32_t)((v - lo) * s);
+    }
+    return k < bins ? k : bins - 1;
+}
+/* the result the reference gives: counts[bins + 3] (bins, underflow, overflow, nan) of values v[0..n) */
+static void ref_hist(int fl, const double *v, uint64_t n, double lo, double hi, uint32_t bins, int clamp, uint64_t *counts) {
+    uint64_t i;
+    memset(counts, 0, ((size_t)bins + 3) * 8);
+    for (i = 0; i < n; ++i) ++counts[ref_bin(fl, v[i], lo, hi, bins, clamp)];
+}
+
+/* A result against the reference's counts; says the first difference. */
+static int same_counts(const void *result, const uint64_t *want, uint32_t bins, int fl, double lo, double hi, char *why, size_t cap) {
+    pclr_histogram_result h;
+    uint64_t k;
+    memcpy(&h, result, sizeof h);
+    if (h.bins != bins) { snprintf(why, cap, "bins %llu, want %u", (unsigned long long)h.bins, bins); return 0; }
+    if (h.lo != (fl ? (double)(float)lo : lo) || h.hi != (fl ? (double)(float)hi : hi)) {
+        snprintf(why, cap, "range [%.17g, %.17g), want [%.17g, %.17g)", h.lo, h.hi, lo, hi);
+        return 0;
+    }
+    if (h.underflow != want[bins] || h.overflow != want[bins + 1] || h.nan != want[bins + 2]) {
+        snprintf(why, cap, "underflow %llu overflow %llu nan %llu, want %llu %llu %llu", (unsigned long long)h.underflow,
+                 (unsigned long long)h.overflow, (unsigned long long)h.nan, (unsigned long long)want[bins], (unsigned long long)want[bins + 1],
+                 (unsigned long long)want[bins + 2]);
+        return 0;
+    }
+    for (k = 0; k < bins; ++k)
+        if (pclr_histogram_count(result, k) != want[k]) {
+            snprintf(why, cap, "bin %llu: %llu, want %llu", (unsigned long long)k, (unsigned long long)pclr_histogram_count(result, k),
+                     (unsigned long long)want[k]);
+            return 0;
+        }
+    return 1;
+}
+
+/* ---- the data: random elements of type t around [lo, hi), some exactly on edges, at lo and hi, specials */
+static void fill(pclr_type t, void *x, uint64_t n, double lo, double hi, uint32_t bins) {
+    const size_t es = pclr_type_size(t);
+    uint64_t i;
+    for (i = 0; i < n; ++i) {
+        const uint64_t r = pclr_test_rand(&g_rng);
+        const int kind = (int)(r % 16);
+        double v = lo + (hi - lo) * (1.2 * unit() - 0.1);
+        unsigned char b[8];
+        if (kind == 0) v = lo + (hi - lo) * (double)(pclr_test_rand(&g_rng) % (bins + 1)) / bins; /* an edge */
+        if (kind == 1) v = lo;
+        if (kind == 2) v = hi;
+        switch (t) {
+        case PCLR_UINT8: { const uint8_t u = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); memcpy(b, &u, 1); break; }
+        case PCLR_INT8: { const int8_t u = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); memcpy(b, &u, 1); break; }
+        case PCLR_UINT16: { const uint16_t u = (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v); memcpy(b, &u, 2); break; }
+        case PCLR_INT16: { const int16_t u = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); memcpy(b, &u, 2); break; }
+        case PCLR_UINT: { const uint32_t u = (uint32_t)(v < 0 ? 0 : v); memcpy(b, &u, 4); break; }
+        case PCLR_INT: { const int32_t u = (int32_t)v; memcpy(b, &u, 4); break; }
+        case PCLR_UINT64: { const uint64_t u = kind == 3 ? r : (uint64_t)(v < 0 ? 0 : v); memcpy(b, &u, 8); break; }
+        case PCLR_INT64: { const int64_t u = kind == 3 ? (int64_t)r : (int64_t)v; memcpy(b, &u, 8); break; }
+        case PCLR_HALF: { /* a random half: 1 in 16 any bit pattern (NaN, inf, subnormals) */
+            uint16_t h = (uint16_t)r;
+            if (kind != 3) { /* the half nearest below v, through its float */
+                const float f = (float)v;
+                uint32_t u;
+                int e;
+                memcpy(&u, &f, 4);
+                e = (int)(u >> 23 & 0xff) - 127 + 15;
+                h = (uint16_t)(u >> 16 & 0x8000);
+                if (e >= 31) h |= 0x7c00;
+                else if (e > 0) h |= (uint16_t)(e << 10 | (u >> 13 & 0x3ff));
+            }
+            memcpy(b, &h, 2);
+            break;
+        }
+        case PCLR_FLOAT: {
+            float f = (float)v;
+            if (kind == 3) f = (r >> 8) % 3 == 0 ? NAN : (r >> 8) % 3 == 1 ? INFINITY : -INFINITY;
+            memcpy(b, &f, 4);
+            break;
+        }
+        default: {
+            double d = v;
+            if (kind == 3) d = (r >> 8) % 3 == 0 ? NAN : (r >> 8) % 3 == 1 ? INFINITY : -INFINITY;
+            memcpy(b, &d, 8);
+            break;
+        }
+        }
+        memcpy((unsigned char *)x + i * es, b, es);
+    }
+}
+
+static int g_fp64;
+
+static pclr_result hist_reduce(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by, const pclr_config *c, const void *x, const void *y,
+                               size_t xbytes, uint64_t off, uint64_t n, double lo, double hi, const double *params, void *result) {
+    pclr_input in;
+    pclr_result r;
+    if ((r = pclr_buffer_write(ctx, bx, 0, x, xbytes)) != PCLR_OK) return r;
+    if (y && (r = pclr_buffer_write(ctx, by, 0, y, xbytes)) != PCLR_OK) return r;
+    memset(&in, 0, sizeof in);
+    in.x = bx;
+    in.x_offset = off;
+    in.y = y ? by : NULL;
+    in.y_offset = off;
+    in.n = n;
+    in.lo = lo;
+    in.hi = hi;
+    in.params = params;
+    return pclr_reduce(ctx, c, &in, result, pclr_result_size(c));
+}
+
+/* 1. every type, bins, clamp, size, offset */
+static void counts(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
+    static const pclr_type types[] = {PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT, PCLR_INT, PCLR_UINT64, PCLR_INT64,
+                                      PCLR_HALF, PCLR_FLOAT, PCLR_DOUBLE};
+    static const uint32_t bins_of[] = {1, 7, 256, 4001, 65536};
+    static const uint64_t sizes[] = {0, 1, 7, 1031, 100003, (1u << 20) + 3};
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    const size_t most = ((size_t)1 << 20) + 8;
+    unsigned char *x = (unsigned char *)malloc(most * 8);
+    double *v = (double *)malloc(most * 8);
+    uint64_t *want = (uint64_t *)malloc((PCLR_HISTOGRAM_MAX_BINS + 3) * 8);
+    unsigned char *got = (unsigned char *)malloc(48 + (PCLR_HISTOGRAM_MAX_BINS + 3) * 8);
+    size_t ti, bi, si;
+    (void)by;
+    if (!CHECK(x && v && want && got, "malloc")) goto done;
+    for (ti = 0; ti < sizeof types / sizeof types[0]; ++ti)
+        for (bi = 0; bi < sizeof bins_of / sizeof bins_of[0]; ++bi) {
+            const pclr_type t = types[ti];
+            const uint32_t bins = bins_of[bi];
+            const int fl = t == PCLR_FLOAT || t == PCLR_HALF, clamp = (int)((ti + bi) % 2);
+            /* ranges: integers' natural one for 8/16-bit elements, else one the compute type rounds */
+            const double lo = t == PCLR_UINT8 ? 0 : t == PCLR_INT8 ? -100.5 : fl ? 0.1 : t == PCLR_UINT64 ? 1e3 : -1234.25;
+            const double hi = t == PCLR_UINT8 ? 256 : t == PCLR_INT8 ? 100 : fl ? 1000.3 : t == PCLR_UINT64 ? 9e15 : 98765.5;
+            pclr_config c;
+            if (bins == 65536 && ti % 4 != 0) continue; /* (the largest histograms: a sample of the types) */
+            if (bins == 4001 && ti % 3 != 1) continue;
+            if ((t == PCLR_DOUBLE || !fl) && !g_fp64) { SKIP("%s: %s histogram: no fp64 (binned in double)", bn, pclr_type_name(t)); continue; }
+            memset(&c, 0, sizeof c);
+            c.type = t;
+            c.op = PCLR_HISTOGRAM;
+            c.bins = bins;
+            c.clamp = clamp;
+            for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+                const uint64_t n = sizes[si], off = si % 2 ? 3 : 0;
+                uint64_t i;
+                char why[256];
+                pclr_result r;
+                if (n > 100003 && (t != PCLR_FLOAT || bins > 4001)) continue;
+                g_rng = g_seed ^ (0x10000u * (unsigned)ti + 0x100u * (unsigned)bi + (unsigned)si);
+                fill(t, x, n + off, lo, hi, bins);
+                for (i = 0; i < n; ++i) v[i] = value_at(t, x, off + i);
+                ref_hist(fl, v, n, lo, hi, bins, clamp, want);
+                r = hist_reduce(ctx, bx, NULL, &c, x, NULL, (size_t)(n + off) * pclr_type_size(t), off, n, lo, hi, NULL, got);
+                if (!CHECK(r == PCLR_OK, "%s: %s histogram of %llu, %u bins: %s", bn, pclr_type_name(t), (unsigned long long)n, bins,
+                           pclr_last_error(ctx)))
+                    continue;
+                CHECK(same_counts(got, want, bins, fl, lo, hi, why, sizeof why), "%s: %s histogram of %llu from %llu, %u bins%s over [%g, %g): %s",
+                      bn, pclr_type_name(t), (unsigned long long)n, (unsigned long long)off, bins, clamp ? " clamped" : "", lo, hi, why);
+            }
+        }
+done:
+    free(x);
+    free(v);
+    free(want);
+    free(got);
+}
+
+/* 2. maps; 3. combine and finalize */
+static void maps(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    const uint64_t n = 20011;
+    float *x = (float *)malloc(n * 4), *y = (float *)malloc(n * 4);
+    int16_t *s = (int16_t *)malloc(n * 2);
+    double *v = (double *)malloc(n * 8);
+    uint64_t *want = (uint64_t *)malloc((64 + 3) * 8);
+    unsigned char *got = (unsigned char *)malloc(48 + 64 * 8), *half[2], *sum = (unsigned char *)malloc(48 + 64 * 8);
+    const double t = 0.25, lo = -2, hi = 3;
+    uint64_t i;
+    char why[256];
+    pclr_config c;
+    half[0] = (unsigned char *)malloc(48 + 64 * 8);
+    half[1] = (unsigned char *)malloc(48 + 64 * 8);
+    if (!CHECK(x && y && s && v && want && got && half[0] && half[1] && sum, "malloc")) goto done;
+    g_rng = g_seed ^ 0xabcdef;
+    for (i = 0; i < n; ++i) {
+        x[i] = (float)(8 * unit() - 4);
+        y[i] = (float)(2 * unit() - 1);
+        s[i] = (int16_t)(pclr_test_rand(&g_rng) % 2000) - 1000;
+    }
+    /* a float map with a parameter */
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_FLOAT;
+    c.op = PCLR_HISTOGRAM;
+    c.bins = 64;
+    c.map = "x * 0.5 + t";
+    c.params = "float t";
+    for (i = 0; i < n; ++i) v[i] = (double)(x[i] * 0.5f + (float)t);
+    ref_hist(1, v, n, lo, hi, 64, 0, want);
+    if (CHECK(hist_reduce(ctx, bx, by, &c, x, NULL, n * 4, 0, n, lo, hi, &t, got) == PCLR_OK, "%s: map %s: %s", bn, c.map, pclr_last_error(ctx)))
+        CHECK(same_counts(got, want, 64, 1, lo, hi, why, sizeof why), "%s: histogram of %s: %s", bn, c.map, why);
+    { /* the CPU reference of the same (params: t, then lo and hi) */
+        const double p[3] = {t, lo, hi};
+        if (CHECK(pclr_cpu_reduce_map(&c, x, NULL, n, p, got) == PCLR_OK, "pclr_cpu_reduce_map"))
+            CHECK(same_counts(got, want, 64, 1, lo, hi, why, sizeof why), "pclr_cpu_reduce_map: histogram of %s: %s", c.map, why);
+    }
+    /* without the parameters' values */
+    {
+        pclr_input in;
+        memset(&in, 0, sizeof in);
+        in.x = bx;
+        in.n = n;
+        in.lo = lo;
+        in.hi = hi;
+        CHECK(pclr_reduce(ctx, &c, &in, got, pclr_result_size(&c)) == PCLR_ERR_NULL_POINTER, "%s: a map's parameters missing: refused", bn);
+        /* results too small */
+        in.params = &t;
+        CHECK(pclr_reduce(ctx, &c, &in, got, pclr_result_size(&c) - 8) == PCLR_ERR_BUFFER_TOO_SMALL, "%s: results too small: refused", bn);
+    }
+    /* combine: the halves' histograms add up to the whole's */
+    if (CHECK(hist_reduce(ctx, bx, by, &c, x, NULL, n * 4, 0, n / 2, lo, hi, &t, half[0]) == PCLR_OK &&
+                  hist_reduce(ctx, bx, by, &c, x, NULL, n * 4, n / 2, n - n / 2, lo, hi, &t, half[1]) == PCLR_OK,
+              "%s: the halves: %s", bn, pclr_last_error(ctx)) &&
+        CHECK(pclr_combine(&c, half[0], half[1], n / 2, sum) == PCLR_OK, "pclr_combine"))
+        CHECK(same_counts(sum, want, 64, 1, lo, hi, why, sizeof why), "%s: the halves combined: %s", bn, why);
+    {   /* other ranges do not combine */
+        pclr_histogram_result h;
+        memcpy(&h, half[1], sizeof h);
+        h.hi = 4;
+        memcpy(half[1], &h, sizeof h);
+        CHECK(pclr_combine(&c, half[0], half[1], n / 2, sum) == PCLR_ERR_INVALID_ARGUMENT, "pclr_combine of other ranges: refused");
+    }
+    /* two inputs: x * y */
+    c.map = "x * y";
+    c.params = NULL;
+    c.y_type = PCLR_FLOAT;
+    for (i = 0; i < n; ++i) v[i] = (double)(x[i] * y[i]);
+    ref_hist(1, v, n, lo, hi, 64, 1, want);
+    c.clamp = 1;
+    if (CHECK(hist_reduce(ctx, bx, by, &c, x, y, n * 4, 0, n, lo, hi, NULL, got) == PCLR_OK, "%s: map %s: %s", bn, c.map, pclr_last_error(ctx)))
+        CHECK(same_counts(got, want, 64, 1, lo, hi, why, sizeof why), "%s: histogram of %s: %s", bn, c.map, why);
+    /* an integer map of int16 (binned in double) */
+    if (g_fp64) {
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_INT16;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = 64;
+        c.map = "x * 3 - 7";
+        for (i = 0; i < n; ++i) v[i] = (double)(s[i] * 3 - 7);
+        ref_hist(0, v, n, -3000.5, 3000, 64, 0, want);
+        if (CHECK(hist_reduce(ctx, bx, by, &c, s, NULL, n * 2, 0, n, -3000.5, 3000, NULL, got) == PCLR_OK, "%s: map %s: %s", bn, c.map,
+                  pclr_last_error(ctx)))
+            CHECK(same_counts(got, want, 64, 0, -3000.5, 3000, why, sizeof why), "%s: histogram of %s: %s", bn, c.map, why);
+    }
+    /* an asynchronous reduce's state, finalized (the backends whose async reduce needs no program's command buffer, and
+       has states: the CPU context writes results) */
+    if (pclr_get_backend(ctx) == PCLR_OPENCL || pclr_get_backend(ctx) == PCLR_CUDA) {
+        pclr_buffer *states = NULL;
+        pclr_input in;
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = 64;
+        memset(&in, 0, sizeof in);
+        in.x = bx;
+        in.n = n;
+        in.lo = lo;
+        in.hi = hi;
+        for (i = 0; i < n; ++i) v[i] = x[i];
+        ref_hist(1, v, n, lo, hi, 64, 0, want);
+        if (CHECK(pclr_buffer_write(ctx, bx, 0, x, n * 4) == PCLR_OK && pclr_buffer_create(ctx, pclr_state_size(&c), &states) == PCLR_OK,
+                  "%s: a states buffer", bn)) {
+            if (CHECK(pclr_reduce_async(ctx, &c, &in, states, 0, NULL) == PCLR_OK, "%s: async: %s", bn, pclr_last_error(ctx)) &&
+                CHECK(pclr_buffer_read(ctx, states, 0, got, pclr_state_size(&c)) == PCLR_OK, "%s: the state read", bn) &&
+                CHECK(pclr_finalize(&c, got, got) == PCLR_OK, "pclr_finalize"))
+                CHECK(same_counts(got, want, 64, 1, lo, hi, why, sizeof why), "%s: async histogram, finalized: %s", bn, why);
+            pclr_buffer_destroy(ctx, states);
+        }
+    }
+done:
+    free(x);
+    free(y);
+    free(s);
+    free(v);
+    free(want);
+    free(got);
+    free(half[0]);
+    free(half[1]);
+    free(sum);
+}
+
+/* 4. what is refused, and why */
+static void refusals(pclr_context *ctx, pclr_buffer *bx) {
+    static const struct { double lo, hi; } bad[] = {{1, 1}, {2, 1}, {NAN, 1}, {0, INFINITY}, {-3e38, 3e38}, {0, 1e300}};
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    unsigned char got[48 + 8 * 8];
+    pclr_config c, o;
+    pclr_input in;
+    const char *why;
+    size_t k;
+    memset(&c, 0, sizeof c);
+    c.op = PCLR_HISTOGRAM;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_INVALID_KNOB, "bins 0: refused");
+    c.bins = PCLR_HISTOGRAM_MAX_BINS + 1;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_INVALID_KNOB, "bins 65537: refused");
+    c.bins = 8;
+    c.accumulate = PCLR_WIDE;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a histogram with accumulate wide: refused");
+    c.accumulate = PCLR_NATIVE;
+    c.layout = PCLR_LAYOUT_ROWS;
+    c.rows = c.cols = 4;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a histogram per row: refused (not written yet)");
+    c.layout = PCLR_LAYOUT_ONE;
+    c.rows = c.cols = 0;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_OK && pclr_result_size(&c) == 48 + 8 * 8, "a histogram resolves; its result: 112 bytes");
+    c.op = PCLR_SUM;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "bins on a sum: refused");
+    c.op = PCLR_HISTOGRAM;
+    memset(&in, 0, sizeof in);
+    in.x = bx;
+    in.n = 10;
+    for (k = 0; k < sizeof bad / sizeof bad[0]; ++k) {
+        in.lo = bad[k].lo;
+        in.hi = bad[k].hi;
+        CHECK(pclr_reduce(ctx, &c, &in, got, sizeof got) == PCLR_ERR_INVALID_ARGUMENT, "%s: range [%g, %g): refused", bn, in.lo, in.hi);
+    }
+}
+
+/* 3. the quantiles of histograms of known shape */
+static void quantiles(void) {
+    unsigned char r[48 + 4 * 8];
+    pclr_histogram_result h;
+    uint64_t c[4] = {1, 1, 1, 1};
+    memset(&h, 0, sizeof h);
+    h.bins = 4;
+    h.lo = 0;
+    h.hi = 4;
+    memcpy(r, &h, sizeof h);
+    memcpy(r + 48, c, sizeof c);
+    CHECK(pclr_histogram_quantile(r, 0.5) == 2 && pclr_histogram_quantile(r, 0.25) == 1 && pclr_histogram_quantile(r, 0) == 0 &&
+          pclr_histogram_quantile(r, 1) == 4, "quantiles of an even histogram: %g %g %g %g", pclr_histogram_quantile(r, 0.5),
+          pclr_histogram_quantile(r, 0.25), pclr_histogram_quantile(r, 0), pclr_histogram_quantile(r, 1));
+    CHECK(pclr_histogram_mean_between(r, 0, 1) == 2 && pclr_histogram_mean_between(r, 0.25, 0.5) == 1.5,
+          "means between quantiles of an even histogram: %g %g", pclr_histogram_mean_between(r, 0, 1), pclr_histogram_mean_between(r, 0.25, 0.5));
+    c[0] = 0; c[1] = 10; c[2] = 0; c[3] = 30; /* a quarter of the mass in bin 1, the rest in bin 3 */
+    memcpy(r + 48, c, sizeof c);
+    CHECK(fabs(pclr_histogram_quantile(r, 0.125) - 1.5) < 1e-12 && fabs(pclr_histogram_quantile(r, 0.5) - (3 + 1.0 / 3)) < 1e-12,
+          "quantiles of a two-bin histogram: %.17g %.17g", pclr_histogram_quantile(r, 0.125), pclr_histogram_quantile(r, 0.5));
+    CHECK(fabs(pclr_histogram_mean_between(r, 0, 1) - (10 * 1.5 + 30 * 3.5) / 40) < 1e-12 &&
+              fabs(pclr_histogram_mean_between(r, 0.1, 0.9) - (6 * 1.5 + 26 * 3.5) / 32) < 1e-12,
+          "means between quantiles of a two-bin histogram: %.17g %.17g", pclr_histogram_mean_between(r, 0, 1),
+          pclr_histogram_mean_between(r, 0.1, 0.9));
+    c[1] = c[3] = 0;
+    memcpy(r + 48, c, sizeof c);
+    CHECK(pclr_histogram_quantile(r, 0.5) != pclr_histogram_quantile(r, 0.5) && pclr_histogram_quantile(NULL, 0.5) != pclr_histogram_quantile(NULL, 0.5),
+          "an empty histogram's quantile is NaN");
+    CHECK(pclr_histogram_count(r, 4) == 0 && pclr_histogram_count(NULL, 0) == 0, "counts past the bins are 0");
+}
+
+static void try_backend(pclr_backend b) {
+    pclr_desc d;
+    pclr_context *ctx = NULL;
+    pclr_buffer *bx = NULL, *by = NULL;
+    char why[1024] = "";
+    memset(&d, 0, sizeof d);
+    d.backends[0] = b;
+    d.error = why;
+    d.error_cap = sizeof why;
+    if (pclr_create(&d, &ctx) != PCLR_OK) {
+        if (b == PCLR_CPU) CHECK(0, "the CPU context: %s", why);
+        else SKIP("%s: no context here: %s", pclr_backend_name(b), why);
+        return;
+    }
+    printf("%s: %s\n", pclr_backend_name(b), pclr_device_name(ctx));
+    if (CHECK(pclr_buffer_create(ctx, ((size_t)1 << 20) * 8 + 64, &bx) == PCLR_OK && pclr_buffer_create(ctx, 20011 * 4, &by) == PCLR_OK,
+              "%s: buffers", pclr_backend_name(b))) {
+        pclr_config c;
+        unsigned char r[48 + 8];
+        const double one = 1;
+        pclr_input in;
+        memset(&c, 0, sizeof c); /* fp64: does a double histogram build here? */
+        c.type = PCLR_DOUBLE;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = 1;
+        memset(&in, 0, sizeof in);
+        in.x = bx;
+        in.n = 1;
+        in.hi = 2;
+        g_fp64 = pclr_buffer_write(ctx, bx, 0, &one, 8) == PCLR_OK && pclr_reduce(ctx, &c, &in, r, sizeof r) == PCLR_OK;
+        counts(ctx, bx, by);
+        maps(ctx, bx, by);
+        refusals(ctx, bx);
+    }
+    if (by) pclr_buffer_destroy(ctx, by);
+    if (bx) pclr_buffer_destroy(ctx, bx);
+    pclr_destroy(ctx);
+}
+
+int main(int argc, char **argv) {
+    static const pclr_test_backend all[] = PCLR_TEST_BACKENDS;
+    const char *env = getenv("PCLR_SEED");
+    int want[4] = {0, 0, 0, 0}, named = 0, i, k;
+    if (!env || !*env) env = getenv("PCLR_TEST_SEED");
+    g_seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    for (i = 1; i < argc; ++i) {
+        for (k = 0; k < 4; ++k)
+            if (!strcmp(argv[i], all[k].name)) { want[k] = named = 1; break; }
+        if (k == 4) { fprintf(stderr, "usage: %s [cpu] [opencl] [vulkan] [cuda]\n", argv[0]); return 2; }
+    }
+    printf("seed %llu (PCLR_SEED=%llu reproduces this run)\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
+    quantiles();
+    for (k = 0; k < 4; ++k) {
+        if (named && !want[k]) continue;
+        if (!all[k].compiled) {
+            if (named) SKIP("%s: not compiled in (define PCLR_TEST_%s)", all[k].name, k == 1 ? "OPENCL" : k == 2 ? "VULKAN" : "CUDA");
+            continue;
+        }
+        try_backend(all[k].b);
+    }
+    if (pclr_test_failed) printf("FAILED with seed %llu: PCLR_SEED=%llu reproduces it\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
+    return pclr_test_summary("histogram");
+}
