@@ -4084,7 +4084,7 @@ static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     if (g->cuda && pclr__gen_i64(g, c)) pclr__put(g->w, "typedef long long pclr_i64;\n");
     if (fence) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     if (g->cuda && one && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
-    if (g->cuda && one && c->accumulate != PCLR_EXACT) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
+    if (g->cuda && one && c->accumulate != PCLR_EXACT && c->op != PCLR_HISTOGRAM) pclr__put(g->w, PCLR__TEXT_GRID_DEPENDENCY_DEFINE_CUDA);
     /* the knobs the kernel reads */
 #define PCLR__GEN_KNOB(kind, name, field, macro, dflt) \
     PCLR__KNOB_KIND_##kind(, if (pclr__gen_knob_read(c, #macro)) PCLR__GEN_PUTF(g, "#define " #macro " %d\n", c->field);, )
@@ -5876,7 +5876,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                       "    if (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
                       "        PCLR_OUT(0u) = PCLR_BINS;\n"
                       "        PCLR_OUT(1u) = 0u;\n",
-                   g->cuda ? PCLR__TEXT_TICKET_CUDA : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL, glsl ? "ul" : "");
+                   g->cuda ? "pclr_ticket(counter)" : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL, glsl ? "ul" : "");
     for (k = 0; k < 2; ++k) {
         const char *v = k ? "PCLR_HI" : "PCLR_LO";
         const int at = 8 + 2 * k;
@@ -6833,8 +6833,12 @@ PCLR_API pclr_result pclr_kernel_source(const pclr_config *cfg, char *buf, size_
     if (pclr__has_map(&c)) { /* a map, or a reduction's description */
         if ((r = pclr__map_parse(&c, &tree, NULL, 0)) != PCLR_OK) return r; /* (resolve has checked it) */
         if (c.op == PCLR_HISTOGRAM) { /* the range: three more arguments (pclr__gen_hist; resolve left room) */
-            const int np = tree.params;
-            while (tree.params < np + 3) tree.param[tree.params++] = pclr__hist_type(&c);
+            static const char *const names[3] = {"the range's lo", "its hi", "bins / (hi - lo)"};
+            int k;
+            for (k = 0; k < 3; ++k, ++tree.params) {
+                tree.param[tree.params] = pclr__hist_type(&c);
+                strcpy(tree.pname[tree.params], names[k]);
+            }
         }
         g.map = &tree;
     }

@@ -316,6 +316,22 @@ lane_b() {
     step stats-cuda sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_stats_cuda tests/test_stats.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_stats_cuda cuda"
   fi
 
+  # 5h'. histograms (tests/test_histogram.c, issue 34) against references written in the test: every element type,
+  #     bins 1 to 65536 (in local memory and not), clamp, n = 0 to 2^20 + 3 from odd offsets, edges, lo, hi, NaN,
+  #     +-inf, maps, combine, async + finalize, quantiles, refusals. One build per backend; CUDA's kernels through
+  #     NVRTC here (the launches on a GPU machine); the file compiles as C++11 with every backend.
+  step histogram-compile sh -c "g++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && clang++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && clang -std=c99 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && echo 'histogram-compile: 3 passed, 0 failed'"
+  step histogram-cpu sh -c "gcc -std=c99 $WARN -O2 -o $B/test_histogram tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram cpu"
+  step histogram-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -o $B/test_histogram_asan tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram_asan cpu"
+  step histogram-opencl sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_OPENCL -o $B/test_histogram_opencl tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram_opencl opencl"
+  if [ -f /usr/include/vulkan/vulkan.h ]; then
+    step histogram-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_histogram_vulkan tests/test_histogram.c -ldl -lm && PCLR_SHADERC_LIBRARY=$CONTRACT_SHADERC PCLR_SEED=$contract_seed $B/test_histogram_vulkan vulkan"
+  fi
+  if [ -n "$CUDA_INC" ]; then
+    step histogram-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_histogram_cuda tests/test_histogram.c -ldl -lm && $B/test_histogram_cuda --nvrtc-only"
+    step histogram-cuda sh -c "PCLR_SEED=$contract_seed $B/test_histogram_cuda cuda"
+  fi
+
   # 5i. user-defined reductions (tests/test_reduce.c, issue 33: op custom, cfg.reduce) against references written in
   #     the test: the description's refusals with their sentences (line, column), five worked examples and
   #     descriptions equal to built-ins (each also against the built-in op) at sizes 0 to 2^20 + 3 from odd offsets,

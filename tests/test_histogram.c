@@ -11,7 +11,9 @@
       CPU); the quantiles and the mean between two quantiles on histograms of known shape;
    4. refusals: bins 0 and 65537, a layout, an accumulator, lo >= hi, NaN or infinite lo, a range whose
       width overflows float, no params for a map that has some, results too small.
-   Usage: test_histogram [cpu] [opencl] [vulkan] [cuda]   (none named: every one compiled in)
+   5. CUDA builds (PCLR_TEST_CUDA), --nvrtc-only: every type's kernel and the maps' through NVRTC (compute_90),
+      without a device (and nothing else).
+   Usage: test_histogram [--nvrtc-only] [cpu] [opencl] [vulkan] [cuda]   (none named: every one compiled in)
    Environment: PCLR_SEED (or PCLR_TEST_SEED) reproduces a run (the seed is printed). */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
@@ -202,6 +204,8 @@ static void counts(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
             pclr_config c;
             if (bins == 65536 && ti % 4 != 0) continue; /* (the largest histograms: a sample of the types) */
             if (bins == 4001 && ti % 3 != 1) continue;
+            /* a device's kernels: half of the (type, bins) pairs, which half by the seed (PoCL builds one in 2 s) */
+            if (pclr_get_backend(ctx) != PCLR_CPU && (ti + bi + g_seed) % 2) continue;
             if ((t == PCLR_DOUBLE || !fl) && !g_fp64) { SKIP("%s: %s histogram: no fp64 (binned in double)", bn, pclr_type_name(t)); continue; }
             memset(&c, 0, sizeof c);
             c.type = t;
@@ -424,6 +428,59 @@ static void quantiles(void) {
     CHECK(pclr_histogram_count(r, 4) == 0 && pclr_histogram_count(NULL, 0) == 0, "counts past the bins are 0");
 }
 
+#ifdef PCLR_TEST_CUDA
+/* 5. every type's histogram kernel (bins in local memory and not, clamped and not) and the maps' through NVRTC */
+static void nvrtc_compiles(void) {
+    static const pclr_type types[] = {PCLR_UINT8, PCLR_INT8, PCLR_UINT16, PCLR_INT16, PCLR_UINT, PCLR_INT, PCLR_UINT64, PCLR_INT64,
+                                      PCLR_HALF, PCLR_FLOAT, PCLR_DOUBLE};
+    static const struct { pclr_type x, y; const char *map, *params; } maps[] = {
+        {PCLR_FLOAT, PCLR_TYPE_DEFAULT, "x * 0.5 + t", "float t"}, {PCLR_FLOAT, PCLR_FLOAT, "x * y", NULL},
+        {PCLR_INT16, PCLR_TYPE_DEFAULT, "x * 3 - 7", NULL}, {PCLR_UINT8, PCLR_TYPE_DEFAULT, "log2(max(float(x), 1.0) / k)", "double k"}};
+    char log[4096], desc[512];
+    long compiled = 0;
+    size_t t, k;
+    pclr_config c;
+    memset(&c, 0, sizeof c);
+    c.op = PCLR_HISTOGRAM;
+    c.bins = 1;
+    if (pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log) == PCLR_ERR_NO_DRIVER) {
+        SKIP("NVRTC not found (%s): the CUDA kernels are not compiled", log);
+        return;
+    }
+    for (t = 0; t < sizeof types / sizeof types[0]; ++t)
+        for (k = 0; k < 3; ++k) {
+            pclr_result r;
+            memset(&c, 0, sizeof c);
+            c.type = types[t];
+            c.op = PCLR_HISTOGRAM;
+            c.backend = PCLR_CUDA;
+            c.bins = k == 0 ? 256 : k == 1 ? 4001 : 1;
+            c.clamp = (int)(k == 2);
+            c.vector_width = k == 2 ? 1 : 0;
+            c.stride = k == 1 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_DEFAULT;
+            pclr_config_describe(&c, desc, sizeof desc);
+            r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+            ++compiled;
+            CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
+        }
+    for (k = 0; k < sizeof maps / sizeof maps[0]; ++k) {
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.type = maps[k].x;
+        c.y_type = maps[k].y;
+        c.op = PCLR_HISTOGRAM;
+        c.backend = PCLR_CUDA;
+        c.bins = 64;
+        c.map = maps[k].map;
+        c.params = maps[k].params;
+        r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+        ++compiled;
+        CHECK(r == PCLR_OK, "NVRTC compute_90: map %s: %s\n%.3000s", maps[k].map, pclr_result_string(r), log);
+    }
+    printf("nvrtc: %ld histogram kernels compiled\n", compiled);
+}
+#endif
+
 static void try_backend(pclr_backend b) {
     pclr_desc d;
     pclr_context *ctx = NULL;
@@ -466,15 +523,24 @@ static void try_backend(pclr_backend b) {
 int main(int argc, char **argv) {
     static const pclr_test_backend all[] = PCLR_TEST_BACKENDS;
     const char *env = getenv("PCLR_SEED");
-    int want[4] = {0, 0, 0, 0}, named = 0, i, k;
+    int want[4] = {0, 0, 0, 0}, named = 0, nvrtc_only = 0, i, k;
     if (!env || !*env) env = getenv("PCLR_TEST_SEED");
     g_seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     for (i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--nvrtc-only")) { nvrtc_only = 1; continue; }
         for (k = 0; k < 4; ++k)
             if (!strcmp(argv[i], all[k].name)) { want[k] = named = 1; break; }
-        if (k == 4) { fprintf(stderr, "usage: %s [cpu] [opencl] [vulkan] [cuda]\n", argv[0]); return 2; }
+        if (k == 4) { fprintf(stderr, "usage: %s [--nvrtc-only] [cpu] [opencl] [vulkan] [cuda]\n", argv[0]); return 2; }
     }
     printf("seed %llu (PCLR_SEED=%llu reproduces this run)\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
+#ifdef PCLR_TEST_CUDA
+    if (nvrtc_only) {
+        nvrtc_compiles();
+        return pclr_test_summary("histogram");
+    }
+#else
+    if (nvrtc_only) { SKIP("--nvrtc-only: not compiled with PCLR_TEST_CUDA"); return pclr_test_summary("histogram"); }
+#endif
     quantiles();
     for (k = 0; k < 4; ++k) {
         if (named && !want[k]) continue;
