@@ -32,6 +32,18 @@ static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config
     long long v = 0;
     pclr_result r = PCLR_OK;
     int *knob = NULL;
+    if (strcmp(flag, "--clamp") == 0) { /* a histogram's (no value) */
+        cfg->clamp = 1;
+        return 1;
+    }
+    if (strcmp(flag, "--bins") == 0) { /* a histogram's: 1 .. PCLR_HISTOGRAM_MAX_BINS */
+        if (!val || pclr_args_int(val, 1, PCLR_HISTOGRAM_MAX_BINS, &v) != 0) {
+            fprintf(err, "%s: --bins needs an integer from 1 to %d\n", prog, PCLR_HISTOGRAM_MAX_BINS);
+            return -1;
+        }
+        cfg->bins = (uint32_t)v;
+        return 2;
+    }
     if (strcmp(flag, "--type") == 0) r = pclr_parse_type(val, &cfg->type);
     else if (strcmp(flag, "--op") == 0) r = pclr_parse_op(val, &cfg->op);
     else if (strcmp(flag, "--stride") == 0) r = pclr_parse_stride(val, &cfg->stride);
@@ -345,6 +357,14 @@ static inline void pclr_args_format_result(const pclr_config *cfg, const void *r
     case PCLR_ANY: case PCLR_ALL: pclr_args_format_value(PCLR_UINT, result, buf, cap); break;
     case PCLR_AND: case PCLR_OR: case PCLR_XOR: pclr_args_format_value(et, result, buf, cap); break;
     case PCLR_PROD: pclr_args_format_value(cfg->accumulate == PCLR_WIDE ? pclr_sum_type(et, PCLR_WIDE) : vt, result, buf, cap); break;
+    case PCLR_HISTOGRAM: { /* the header and the first and last bins (pclreduce-run prints them) */
+        pclr_histogram_result h;
+        memcpy(&h, result, sizeof h);
+        snprintf(buf, cap, "bins=%llu underflow=%llu overflow=%llu nan=%llu first=%llu last=%llu", (unsigned long long)h.bins,
+                 (unsigned long long)h.underflow, (unsigned long long)h.overflow, (unsigned long long)h.nan,
+                 (unsigned long long)pclr_histogram_count(result, 0), (unsigned long long)pclr_histogram_count(result, h.bins - 1));
+        break;
+    }
     case PCLR_CUSTOM: {
         const pclr_custom_result *r = (const pclr_custom_result *)result;
         size_t len = 0;

@@ -81,6 +81,8 @@ typedef struct run_args {
     uint64_t *offsets;  /* --segments: K + 1 */
     int platform, device, verbose;
     long long n, seed;
+    double lo, hi;      /* --range: a histogram's */
+    int range;
     pclr_config cfg;
     pclr_args_map map;
 } run_args;
@@ -101,6 +103,8 @@ static void usage(FILE *f) {
             "                                result EXPR, ...'  (op custom; --param, --components, --input2, --type2 as\n"
             "                                for --map; prints \"result: V1 V2 ...\")]\n"
             "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE] [--output FILE]\n"
+            "                     [--op histogram --bins B --range LO,HI [--clamp]]  (prints \"results: B\", the out-of-range\n"
+            "                                counts, the first and last bins; --output: the B counts as uint64)\n"
             "       pclreduce-run --list   OpenCL, CUDA and Vulkan devices (--platform/--device indices)\n");
 }
 
@@ -129,6 +133,17 @@ static int parse(int argc, char **argv, run_args *a) {
             else if (f[2] == 'o') a->output = v;
             else if (strcmp(v, "row") == 0 || strcmp(v, "col") == 0) a->cfg.layout = v[0] == 'r' ? PCLR_LAYOUT_ROWS : PCLR_LAYOUT_COLUMNS;
             else { fprintf(stderr, "pclreduce-run: --axis must be row or col\n"); return 2; }
+            ++i;
+            continue;
+        }
+        if (strcmp(f, "--range") == 0) { /* LO,HI */
+            char *end = NULL;
+            if (v) a->lo = strtod(v, &end);
+            if (!v || end == v || *end != ',' || (a->hi = strtod(end + 1, &end), *end != '\0')) {
+                fprintf(stderr, "pclreduce-run: --range needs LO,HI (two numbers)\n");
+                return 2;
+            }
+            a->range = 1;
             ++i;
             continue;
         }
@@ -169,6 +184,10 @@ static int parse(int argc, char **argv, run_args *a) {
     }
     if (a->cfg.type == PCLR_TYPE_DEFAULT || a->cfg.op == PCLR_OP_DEFAULT) {
         fprintf(stderr, "pclreduce-run: --type and --op (or --reduce) are required\n");
+        return 2;
+    }
+    if ((a->cfg.op == PCLR_HISTOGRAM) != (a->range != 0)) {
+        fprintf(stderr, "pclreduce-run: %s\n", a->range ? "--range goes with --op histogram" : "--op histogram needs --range LO,HI (and --bins B)");
         return 2;
     }
     if ((a->input != NULL) == (a->n >= 0)) {
@@ -371,6 +390,8 @@ static int run(const run_args *a, const void *data, const void *data2, uint64_t 
         in.params = a->map.values;
         in.offsets = ob;
         in.n = n; /* segments: the elements they may reach; rows and columns: not read */
+        in.lo = a->lo;
+        in.hi = a->hi;
         r = pclr_reduce(ctx, &cfg, &in, result, result_bytes);
     }
     if (r != PCLR_OK) {
@@ -465,7 +486,15 @@ int main(int argc, char **argv) {
     free(data);
     free(data2);
     free(a.offsets);
-    if (rc == 0 && a.cfg.layout == PCLR_LAYOUT_ONE) {
+    if (rc == 0 && a.cfg.op == PCLR_HISTOGRAM) { /* the bins' counts, and what fell outside them */
+        pclr_histogram_result h;
+        memcpy(&h, result, sizeof h);
+        printf("results: %llu\nunderflow: %llu overflow: %llu nan: %llu\n", (unsigned long long)h.bins, (unsigned long long)h.underflow,
+               (unsigned long long)h.overflow, (unsigned long long)h.nan);
+        printf("range: [%.17g, %.17g)\nresult[0]: %llu\nresult[%llu]: %llu\n", h.lo, h.hi, (unsigned long long)pclr_histogram_count(result, 0),
+               (unsigned long long)(h.bins - 1), (unsigned long long)pclr_histogram_count(result, h.bins - 1));
+        printf("median: %.9g\n", pclr_histogram_quantile(result, 0.5));
+    } else if (rc == 0 && a.cfg.layout == PCLR_LAYOUT_ONE) {
         char v[512]; /* (op custom: up to 8 values) */
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
         printf("result: %s\n", v);
@@ -479,10 +508,13 @@ int main(int argc, char **argv) {
             printf("result[%llu]: %s\n", (unsigned long long)(count - 1), v);
         }
     }
-    if (rc == 0 && a.output) { /* every result, as the library wrote them */
+    if (rc == 0 && a.output) { /* every result, as the library wrote them (a histogram: its counts) */
         FILE *f = fopen(a.output, "wb");
         int bad = !f;
-        if (f) {
+        if (f && a.cfg.op == PCLR_HISTOGRAM) {
+            bad = fwrite((const char *)result + sizeof(pclr_histogram_result), 8, a.cfg.bins, f) != a.cfg.bins;
+            bad |= fclose(f) != 0;
+        } else if (f) {
             bad = fwrite(result, rs, (size_t)count, f) != (size_t)count;
             bad |= fclose(f) != 0; /* closed whether the write failed or not */
         }

@@ -281,6 +281,34 @@ else
   check "cuda without a driver says so" grep -Eqi "driver|device" "$T/err"
 fi
 
+# op histogram (issue 34): --bins B --range LO,HI [--clamp]; "results: B", the out-of-range counts, the first and last
+# bins; --output writes the B counts as uint64, which python counts again here
+python3 -c "
+import struct, random
+random.seed($seed)
+v = [random.uniform(-1.5, 1.5) for _ in range(100003)] + [float('nan'), float('inf'), -1.0, 1.0]
+open('$T/hist.bin', 'wb').write(struct.pack('<%df' % len(v), *v))
+c = [0] * 20; under = over = nan = 0
+for x in struct.unpack('<%df' % len(v), open('$T/hist.bin', 'rb').read()):
+    if x != x: nan += 1
+    elif x < -1: under += 1
+    elif x >= 1: over += 1
+    else: c[min(19, int((x + 1) * 10))] += 1
+print(' '.join(map(str, c)), under, over, nan)" >"$T/hist.want"
+for b in cpu opencl; do
+  [ $b = opencl ] && ! sample 2 && continue
+  $RUN --backend $b --type float --op histogram --bins 20 --range -1,1 --input "$T/hist.bin" --output "$T/hist.$b" >"$T/hist.out" 2>"$T/err"
+  got="$(python3 -c "import struct; print(' '.join(map(str, struct.unpack('<20Q', open('$T/hist.$b', 'rb').read()))))" 2>/dev/null) \
+$(sed -n 's/^underflow: \([0-9]*\) overflow: \([0-9]*\) nan: \([0-9]*\)$/\1 \2 \3/p' "$T/hist.out")"
+  check "run --backend $b --op histogram: the counts python counts ($(head -c 300 "$T/err"))" [ "$got" = "$(cat "$T/hist.want")" ]
+  check "run --backend $b --op histogram prints results: 20" grep -qx "results: 20" "$T/hist.out"
+done
+$RUN --backend cpu --type float --op histogram --bins 20 --n 10 >"$T/out" 2>"$T/err"; rc=$?
+check "run --op histogram without --range exits 2 and says so" [ $rc = 2 ] && grep -q "needs --range" "$T/err"
+$RUN --backend cpu --type float --op histogram --bins 20 --range 1,1 --n 10 >"$T/out" 2>"$T/err"; rc=$?
+check "run --op histogram --range 1,1 fails and says why ($(cat "$T/err"))" [ $rc = 1 ] && grep -q "lo < hi" "$T/err"
+check "gen --op histogram --bins 64 writes a kernel" grep -q "PCLR_BINS 64u" <($GEN --backend cuda --type float --op histogram --bins 64)
+
 # op custom (issue 33): --reduce TEXT, a reduction of one's own; results "V1 V2 ..." in their types
 LSE='state m: float = -inf, s: float = 0
 lift  m = x, s = 1
