@@ -3,7 +3,13 @@
    pclreduce's stats over the RGBA frame itself, with the log-luminance as a
    map (no luminance pass, no temporary buffer, one read of the frame).
 
-       build/auto_exposure [--backend auto|cuda|opencl|cpu|vulkan] [in.ppm|in.pfm] [out.ppm]
+       build/auto_exposure [--backend auto|cuda|opencl|cpu|vulkan] [--metering mean|histogram] [in.ppm|in.pfm] [out.ppm]
+
+   --metering histogram meters as Unreal, Bevy and Godot do: a histogram of 64 bins of the log2-luminance
+   over a range given at reduce time ([-10, 10) EV here; an engine moves it every frame, which rebuilds
+   nothing), clamped, then the mean of the log2-luminance between the 10th and the 90th percentile
+   (pclr_histogram_mean_between), so that a few bright lights or a black sky do not swing the exposure.
+   One launch too; checked against the CPU reference's histogram.
 
    Reads a binary PPM (P6, 8 or 16 bits, sRGB) or a PFM (PF colour / Pf grey,
    linear float), or renders a synthetic 1920x1080 HDR frame when no input is
@@ -266,6 +272,11 @@ static float luminance(const float *p) {
    luminance is clamped into [0, FLT_MAX] with NaN as 0, as luminance() does. */
 #define LUM "(0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b)"
 static const char *const LOG_LUMINANCE = "log(1e-4f + (" LUM " >= 0.0f ? min(" LUM ", 3.40282347e38f) : 0.0f))";
+/* --metering histogram: the log2-luminance, binned over [HIST_LO, HIST_HI) EV */
+static const char *const LOG2_LUMINANCE = "log2(1e-4f + (" LUM " >= 0.0f ? min(" LUM ", 3.40282347e38f) : 0.0f))";
+#define HIST_BINS 64
+#define HIST_LO -10.0
+#define HIST_HI 10.0
 
 /* ------------------------------------------------------------ output */
 static unsigned char encode_srgb(float c) {
@@ -308,8 +319,9 @@ static int write_tonemapped(const char *path, const image *img, float exposure, 
 }
 
 /* ------------------------------------------------------------ reduce: the generic context */
-/* CUDA, else OpenCL, else the CPU reference (backend 0: auto), or the backend asked for. */
-static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const float *rgba, size_t n, pclr_stats_result *got) {
+/* CUDA, else OpenCL, else the CPU reference (backend 0: auto), or the backend asked for; got: the result
+   (pclr_result_size bytes; a histogram's range: [HIST_LO, HIST_HI)). */
+static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const float *rgba, size_t n, void *got) {
     pclr_desc desc = PCLR_ZERO;
     pclr_context *ctx = NULL;
     pclr_buffer *buf = NULL;
@@ -329,7 +341,7 @@ static int reduce_generic(pclr_backend backend, const pclr_config *cfg, const fl
     /* load time: the kernel; then the frame is uploaded and reduced in one launch */
     if ((r = pclr_prepare(ctx, cfg)) != PCLR_OK || (r = pclr_buffer_create(ctx, n * 4 * sizeof(float), &buf)) != PCLR_OK ||
         (r = pclr_buffer_write(ctx, buf, 0, rgba, n * 4 * sizeof(float))) != PCLR_OK ||
-        (in.x = buf, in.n = n, r = pclr_reduce(ctx, cfg, &in, got, pclr_result_size(cfg))) != PCLR_OK)
+        (in.x = buf, in.n = n, in.lo = HIST_LO, in.hi = HIST_HI, r = pclr_reduce(ctx, cfg, &in, got, pclr_result_size(cfg))) != PCLR_OK)
         fprintf(stderr, "auto_exposure: %s (%s)\n", pclr_result_string(r), pclr_last_error(ctx));
     pclr_buffer_destroy(ctx, buf);
     pclr_destroy(ctx);
@@ -557,10 +569,61 @@ done:
 #endif
 
 /* ------------------------------------------------------------ main */
+/* --metering histogram: 64 bins of log2-luminance over [HIST_LO, HIST_HI) EV (clamped), one launch; the exposure from
+   the mean log2-luminance between the 10th and 90th percentile; the counts checked against the CPU reference's
+   (log2 may differ in its last bits on a device: a value on a bin's edge may fall on the other side, so the counts
+   may differ by a few, and the metered mean by far less than a bin) */
+static int meter_histogram(pclr_backend backend, const float *rgba, size_t n, double *exposure) {
+    pclr_config cfg = PCLR_ZERO;
+    const size_t bytes = sizeof(pclr_histogram_result) + HIST_BINS * sizeof(uint64_t);
+    unsigned char *got = (unsigned char *)calloc(1, bytes), *ref = (unsigned char *)calloc(1, bytes);
+    const double range[2] = {HIST_LO, HIST_HI};
+    double mean, mean_ref, moved = 0;
+    pclr_result r;
+    int k, failures = 0;
+    cfg.type = PCLR_FLOAT;
+    cfg.components = 4;
+    cfg.op = PCLR_HISTOGRAM;
+    cfg.bins = HIST_BINS;
+    cfg.clamp = 1; /* the darkest and brightest pixels count in the first and last bin */
+    cfg.map = LOG2_LUMINANCE;
+    if (!got || !ref) { fprintf(stderr, "auto_exposure: out of memory\n"); free(got); free(ref); return 1; }
+    if (reduce_generic(backend, &cfg, rgba, n, got) != 0) failures = 1;
+    else if ((r = pclr_cpu_reduce_map(&cfg, rgba, NULL, n, range, ref)) != PCLR_OK) {
+        fprintf(stderr, "auto_exposure: CPU reference: %s\n", pclr_result_string(r));
+        failures = 1;
+    }
+    if (!failures) {
+        for (k = 0; k < HIST_BINS; ++k) { /* the counts that moved to a neighbouring bin */
+            const double d = (double)pclr_histogram_count(got, (uint64_t)k) - (double)pclr_histogram_count(ref, (uint64_t)k);
+            moved += d > 0 ? d : -d;
+        }
+        mean = pclr_histogram_mean_between(got, 0.1, 0.9);
+        mean_ref = pclr_histogram_mean_between(ref, 0.1, 0.9);
+        if (moved > 1e-4 * (double)n + 2 || !(fabs(mean - mean_ref) < 1e-3)) {
+            fprintf(stderr, "auto_exposure: mismatch: %.0f counts differ from the CPU reference's; metered %.9g, CPU reference %.9g\n", moved,
+                    mean, mean_ref);
+            failures = 1;
+        } else {
+            *exposure = 0.18 / exp2(mean);
+            printf("map: a histogram of %s over RGBA pixels: %d bins over [%g, %g) EV, clamped, one launch\n", LOG2_LUMINANCE, HIST_BINS,
+                   HIST_LO, HIST_HI);
+            printf("log2-luminance: 10th percentile %.4f  median %.4f  90th percentile %.4f   (checked against the CPU reference)\n",
+                   pclr_histogram_quantile(got, 0.1), pclr_histogram_quantile(got, 0.5), pclr_histogram_quantile(got, 0.9));
+            printf("metered:       mean log2-luminance between them %.6f (all pixels: %.6f), average %.6g\n", mean,
+                   pclr_histogram_mean_between(got, 0, 1), exp2(mean));
+            printf("exposure:      %.6f (key 0.18)   EV100 %.3f\n", *exposure, log2(exp2(mean) * 100.0 / 12.5));
+        }
+    }
+    free(got);
+    free(ref);
+    return failures;
+}
+
 int main(int argc, char **argv) {
     const char *in_path = NULL, *out_path = "build/auto_exposure.ppm";
     pclr_backend backend = PCLR_BACKEND_AUTO;
-    int positional = 0, k;
+    int positional = 0, k, histogram = 0;
     image img;
     pclr_config cfg = PCLR_ZERO;
     pclr_stats_result got, ref;
@@ -572,8 +635,9 @@ int main(int argc, char **argv) {
 
     for (k = 1; k < argc; ++k) {
         if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
-            printf("usage: %s [--backend auto|cuda|opencl|cpu|vulkan] [in.ppm|in.pfm] [out.ppm]   (no input: a synthetic 1920x1080\n"
-                   "       HDR frame; vulkan: on a VkDevice of the example's own, recorded into its command buffer)\n", argv[0]);
+            printf("usage: %s [--backend auto|cuda|opencl|cpu|vulkan] [--metering mean|histogram] [in.ppm|in.pfm] [out.ppm]\n"
+                   "       (no input: a synthetic 1920x1080 HDR frame; vulkan: on a VkDevice of the example's own, recorded into its\n"
+                   "       command buffer; histogram: 64 bins of log2-luminance, the mean between the 10th and 90th percentile)\n", argv[0]);
             return pclr_args_close_stdout("auto_exposure");
         }
         if (strcmp(argv[k], "--backend") == 0) {
@@ -582,6 +646,12 @@ int main(int argc, char **argv) {
                 return 2;
             }
             ++k;
+        } else if (strcmp(argv[k], "--metering") == 0) {
+            if (k + 1 >= argc || (strcmp(argv[k + 1], "mean") != 0 && strcmp(argv[k + 1], "histogram") != 0)) {
+                fprintf(stderr, "auto_exposure: --metering must be mean or histogram\n");
+                return 2;
+            }
+            histogram = argv[++k][0] == 'h';
         } else if (positional < 2) {
             *(positional++ ? &out_path : &in_path) = argv[k];
         } else {
@@ -605,6 +675,14 @@ int main(int argc, char **argv) {
 
     printf("image: %s, %d x %d (%zu pixels)\n", in_path && strcmp(in_path, "-") ? in_path : "synthetic HDR frame",
            img.w, img.h, n);
+    if (histogram) {
+        failures = meter_histogram(backend, rgba, n, &exposure);
+        if (!failures && write_tonemapped(out_path, &img, (float)exposure, (float)(0.18 / exposure * 64.0)) != 0) failures = 1;
+        else if (!failures) printf("tone-mapped (Reinhard, white at 64x the average): %s\n", out_path);
+        free(rgba);
+        free(img.rgb);
+        return failures ? 1 : 0;
+    }
     if (backend == PCLR_VULKAN) {
 #ifndef PCLR_DEMO_NO_VULKAN
         failures += reduce_vulkan(&cfg, rgba, n, &got) != 0;

@@ -607,6 +607,11 @@ else
     check "auto_exposure --backend vulkan exits 0 (got $rc: $(tail -2 "$T/out"))" [ $rc = 0 ]
     check "auto_exposure --backend vulkan runs on its own VkDevice" grep -q "on vulkan: .*the example's own VkDevice" "$T/out"
     check "auto_exposure --backend vulkan is checked against the CPU reference" grep -q "checked against the CPU reference" "$T/out"
+    for b in vulkan cpu opencl; do # --metering histogram: 64 bins of log2-luminance, the mean between the 10th and 90th percentile
+      build/auto_exposure --backend $b --metering histogram - "$T/ae.ppm" >"$T/out" 2>&1; rc=$?
+      check "auto_exposure --backend $b --metering histogram exits 0 (got $rc: $(tail -2 "$T/out"))" [ $rc = 0 ]
+      check "auto_exposure --backend $b --metering histogram meters between the percentiles" grep -q "^metered: *mean log2-luminance between them" "$T/out"
+    done
   fi
   # the demo's Vulkan table (1 MB; its OpenCL kernels are in the disk cache from the runs above)
   if [ -x build/demo ]; then
