@@ -5772,6 +5772,9 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
    into the state (pclr__hist_state's words) and zeroes them for the next launch. The range comes as the
    kernel's last three arguments (lo, hi, scale = bins / (hi - lo)), so a new one rebuilds nothing. */
 #define PCLR__HIST_LOCAL_BINS 4000 /* (4 KiB short of Vulkan's 16 KiB of shared memory) */
+/* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
+   in bins of their own, without atomics, up to this many bins, and add them into the group's once. */
+#define PCLR__HIST_PRIVATE_BINS 1024
 /* The local memory a histogram kernel declares. */
 PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
     return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * ((size_t)c->bins + 3) : 0) + 4;
@@ -5780,6 +5783,7 @@ PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
 /* The histogram kernel, in every dialect. */
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
+    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
     const int np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
     const char *arg = glsl ? "args." : "";
     char e[1800];
@@ -5810,7 +5814,11 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "/* c more in entry k of the launch's counts: the low word, and its carry into the high one */\n"
                     "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
                     "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
-    if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
+    if (mine) pclr__put(g->w, "/* a CPU's work-item counts in bins of its own (no atomics), added into the group's at the end */\n"
+                              "#define PCLR_COUNT(v) (++mine[PCLR_BIN(v)])\n");
+    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_ENTRIES];\n");
+    else if (mine) ;
+    else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
                                 "#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)\n");
     else if (glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
                                    "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
@@ -5849,8 +5857,12 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
+    if (mine && !glsl) pclr__put(g->w, "    uint mine[PCLR_ENTRIES]; /* this work-item's counts */\n");
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
+    if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) mine[k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
+    if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        if (mine[k] != 0u) %s;\n",
+                            glsl ? "atomicAdd(hist[k], mine[k])" : g->cuda ? "atomicAdd(hist + k, mine[k])" : "atomic_add(hist + k, mine[k])");
     if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n"
                                "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"

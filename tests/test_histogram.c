@@ -3,7 +3,7 @@
    PCLR_TEST_VULKAN, PCLR_TEST_CUDA) and a device answers (else a "skip:" line). Every count is held against
    a reference written here (the binning rule of docs/histograms.md, on the data set written here):
    1. every element type, bins 1, 7, 256, 4001 (counted in global memory, not local) and 65536, clamp on and
-      off, n = 0, 1, 7, 1031 and 100003 (and 2^20 + 3 for float), from element offsets 0 and 3 (the head of
+      off, stride global and local (a work-item's own bins, up to 1024), n = 0, 1, 7, 1031 and 100003 (and 2^20 + 3 for float), from element offsets 0 and 3 (the head of
       unaligned loads), on random values around the range, values exactly on bin edges, at lo and at hi,
       NaN and +-inf (float types), and ranges that the compute type rounds (lo = 0.1 for float values);
    2. maps: a float map with a parameter, a map of two inputs (x * y), an integer map of int16;
@@ -212,6 +212,9 @@ static void counts(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
             c.op = PCLR_HISTOGRAM;
             c.bins = bins;
             c.clamp = clamp;
+            /* both counting strategies on every backend: stride global (the group's bins in local memory, atomics) and
+               local (a CPU's: each work-item's own bins up to 1024, then the group's) */
+            c.stride = (ti + g_seed) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
             for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
                 const uint64_t n = sizes[si], off = si % 2 ? 3 : 0;
                 uint64_t i;
@@ -457,7 +460,7 @@ static void nvrtc_compiles(void) {
             c.bins = k == 0 ? 256 : k == 1 ? 4001 : 1;
             c.clamp = (int)(k == 2);
             c.vector_width = k == 2 ? 1 : 0;
-            c.stride = k == 1 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_DEFAULT;
+            c.stride = k == 0 ? PCLR_STRIDE_DEFAULT : PCLR_STRIDE_LOCAL; /* (1: 4001 bins in global memory; 2: a work-item's own bins) */
             pclr_config_describe(&c, desc, sizeof desc);
             r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
             ++compiled;
