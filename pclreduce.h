@@ -45,7 +45,8 @@
        >>exact     the exact sum's kernel          >>generic   the generic context
        >>glsl      the GLSL kernel (Vulkan)        >>cpu-backend  the CPU reference as a backend
        >>layouts   rows, columns, segments         >>deprecated   0.3's verbs (go in 0.5)
-                                                   >>backends  the backend headers the program asked for */
+       >>histogram a histogram's range and bins    >>backends  the backend headers the program asked for
+       >>histogram-kernel  its kernel              >>quantiles a histogram's quantiles */
 #ifndef PCLREDUCE_H
 #define PCLREDUCE_H
 
