@@ -4055,7 +4055,7 @@ static void pclr__gen_input(pclr__gen *g, const char *name, const char *vec, pcl
    subgroups), the vector only where it loads vectors (not the layouts), the unroll depth only where
    it walks (not the staged rows). */
 static int pclr__gen_knob_read(const pclr_config *c, const char *m) {
-    if (!strcmp(m, "PCLR_WAVE")) return c->backend != PCLR_VULKAN && pclr__gen_waves(c);
+    if (!strcmp(m, "PCLR_WAVE")) return c->backend != PCLR_VULKAN && pclr__gen_waves(c) && c->op != PCLR_HISTOGRAM; /* (no tree) */
     if (!strcmp(m, "PCLR_VECTOR")) return c->layout == PCLR_LAYOUT_ONE;
     if (!strcmp(m, "PCLR_UNROLL")) return !pclr__gen_staged(c);
     return 1;

@@ -263,7 +263,8 @@ def self_test():
 # ------------------------------------------------------------------ the matrix: pclreduce-gen over a sample
 
 TYPES = ["uint8", "int8", "uint16", "int16", "uint", "int", "uint64", "int64", "half", "float", "double"]
-OPS = ["sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count", "prod", "and", "or", "xor", "any", "all", "argminmax"]
+OPS = ["sum", "min", "max", "argmin", "argmax", "minmax", "stats", "count", "prod", "and", "or", "xor", "any", "all", "argminmax",
+       "histogram"]
 ACCUMULATE = ["native", "wide", "compensated", "exact"]
 VARIANTS = ["naive", "sequential", "unrolled", "shuffle", "collective"]
 FINISHES = ["last_group", "atomic", "partials"]
@@ -289,23 +290,25 @@ def sample_configs(rng, count):
     floats = ("half", "float", "double")
     for _ in range(count):
         backend, t, op = rng.choice(BACKENDS), rng.choice(TYPES), rng.choice(OPS)
-        layout = backend != "vulkan" and rng.random() < 0.4
+        layout = backend != "vulkan" and rng.random() < 0.4 and op != "histogram"
         a = ["--backend", backend, "--type", t, "--op", op]
+        if op == "histogram":  # bins in local memory, in a work-item's own (stride local), or in global memory
+            a += ["--bins", str(rng.choice([1, 7, 256, 1025, 4001, 65536]))] + (["--clamp"] if rng.random() < 0.5 else [])
         if rng.random() < 0.6:
             acc = rng.choice(ACCUMULATE)
             if acc == "compensated" and t not in floats:
                 acc = "wide"
-            if acc == "exact" and (t not in floats or op != "sum" or layout or backend == "vulkan"):
+            if acc == "exact" and (t not in floats or op != "sum" or layout or backend == "vulkan") or op == "histogram":
                 acc = "native"
             a += ["--accumulate", acc]
         if rng.random() < 0.6:
             v = rng.choice(VARIANTS)
-            if v == "collective" and (backend != "opencl" or layout):
+            if v == "collective" and (backend != "opencl" or layout or op == "histogram"):
                 v = "unrolled"
             a += ["--variant", v]
         if not layout and rng.random() < 0.5:
             f = rng.choice(FINISHES)
-            if f == "atomic" and t not in ("uint", "int") or f == "partials" and op not in ("sum", "min", "max"):
+            if f == "atomic" and t not in ("uint", "int") or f == "partials" and op not in ("sum", "min", "max") or op == "histogram":
                 f = "last_group"
             a += ["--finish", f]
         if not layout and rng.random() < 0.4:

@@ -1,0 +1,134 @@
+/* pclreduce 0.4.0 kernel: type=float op=histogram backend=opencl accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=unrolled finish=last_group groups_per_unit=8 map="log2(1e-4f + max(0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b, 0.0f))" map_type=float components=4
+   entry: pclr_reduce(in, offset, n, out, partials, counter, p0..p2) */
+/* ---- OpenCL C ---- */
+typedef ulong pclr_u64;
+#define PCLR_KERNEL __kernel
+#define PCLR_GLOBAL __global
+#define PCLR_RESTRICT restrict
+#define PCLR_SHARED __local
+#define PCLR_FN static inline
+#define PCLR_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+#define PCLR_LID ((uint)get_local_id(0))
+#define PCLR_GROUP_ID ((pclr_u64)get_group_id(0))
+#define PCLR_NUM_GROUPS ((pclr_u64)get_num_groups(0))
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_VREF PCLR_GLOBAL const pclr_vec *
+#define PCLR_VAT(p) ((PCLR_GLOBAL const pclr_vec *)(p))
+#define PCLR_COUNTER (*counter)
+#define PCLR_CAST(T, x) ((T)(x))
+/* Orders a group's partial before its ticket, device-wide. */
+#if __OPENCL_C_VERSION__ >= 200
+#define PCLR_DEVICE_FENCE() atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_seq_cst, memory_scope_device)
+#elif defined(cl_nv_pragma_unroll)
+#define PCLR_DEVICE_FENCE() asm volatile("membar.gl;")
+#else
+#define PCLR_DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+#define PCLR_VECTOR 1
+typedef float4 pclr_t;
+typedef pclr_t pclr_vec; /* one element per load */
+#pragma OPENCL FP_CONTRACT OFF /* a map's a * b + c rounds twice, as C and the CPU reference do */
+/* ---- the map: log2(1e-4f + max(0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b, 0.0f)) ---- */
+PCLR_FN float pclr_max_float(float a, float b) { return b > a ? b : a; }
+PCLR_FN float pclr_map(pclr_t x, pclr_u64 i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
+    return log2((9.99999975e-05f + pclr_max_float((((0.212599993f * x.x) + (0.715200007f * x.y)) + (0.0722000003f * x.z)), 0.0f)));
+}
+#define PCLR_MAP(x, i) pclr_map((x), (i), p0, p1, p2)
+/* ---- the operation: histogram, 64 bins over [lo, hi), clamped (out of range: the first and last bin) ---- */
+typedef float pclr_h; /* values are binned in this type */
+#define PCLR_BINS 64u
+#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
+#define PCLR_LO p0
+#define PCLR_HI p1
+#define PCLR_SCALE p2 /* bins / (hi - lo) */
+/* The entry value v counts in: its bin (v - lo) * scale, rounded down, or underflow, overflow, nan. */
+PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
+    if (v != v) return PCLR_BINS + 2u;
+    if (v < lo) return 0u;
+    if (v >= hi) return PCLR_BINS - 1u;
+    const uint k = PCLR_CAST(uint, (v - lo) * scale);
+    return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
+}
+#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+#define PCLR_TOTAL_ADD(j, c) atomic_add(total + (j), (c))
+#define PCLR_TOTAL(j) ((PCLR_GLOBAL volatile uint *)total)[j]
+#define PCLR_OUT(j) out[j]
+/* c more in entry k of the launch's counts: the low word, and its carry into the high one */
+#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \
+    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)
+#define PCLR_COUNT(v) atomic_inc(hist + PCLR_BIN(v))
+#define PCLR_FOLD(acc, v, i) do { \
+    PCLR_COUNT(PCLR_MAP((v), (i))); \
+} while (false)
+typedef pclr_vec pclr_in; /* one load: a vector of x */
+#define PCLR_LOAD(j) pv[j]
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
+                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter,
+                             float p0, float p1, float p2) {
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
+    PCLR_SHARED uint is_last;
+    const uint lid = PCLR_LID;
+    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
+    const pclr_u64 thread = group * PCLR_GROUP + lid;
+    PCLR_XREF p = PCLR_XAT(offset);
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
+    PCLR_BARRIER();
+    /* Level 1, in-thread. */
+    const pclr_u64 head = 0, nvec = n;
+    PCLR_VREF pv = PCLR_VAT(p);
+    /* grid stride: consecutive work-items read consecutive vectors */
+    const pclr_u64 stride = groups * PCLR_GROUP, end = nvec;
+    pclr_u64 i = thread;
+    for (; i + (PCLR_UNROLL - 1) * stride < end; i += PCLR_UNROLL * stride) {
+        pclr_in v[PCLR_UNROLL]; /* all loads issued before the first use */
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) v[k] = PCLR_LOAD(i + k * stride);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL; ++k) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* The last, partial round (fewer than PCLR_UNROLL vectors left): the same loads,
+       all in flight, clamped to a valid index and folded under a guard. */
+    if (i < end) {
+        pclr_in v[PCLR_UNROLL - 1];
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k) v[k] = PCLR_LOAD(i + k * stride < end ? i + k * stride : i);
+#pragma unroll
+        for (uint k = 0; k < PCLR_UNROLL - 1; ++k)
+            if (i + k * stride < end) PCLR_FOLD(acc, v[k], head + (i + k * stride) * PCLR_VECTOR);
+    }
+    /* Level 2: the group's counts into the launch's. */
+    PCLR_BARRIER();
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
+        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
+    /* Level 3: the last group writes the launch's counts into the state and zeroes them. */
+    PCLR_DEVICE_FENCE(); /* release: the group's counts before its ticket */
+    PCLR_BARRIER();
+    if (lid == 0) {
+        is_last = atomic_inc(counter) == groups - 1;
+        if (is_last) PCLR_DEVICE_FENCE(); /* acquire, in the work-item that read the ticket */
+    }
+    PCLR_BARRIER();
+    if (!is_last) return;
+    PCLR_DEVICE_FENCE();
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
+        const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);
+        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+        PCLR_TOTAL(2u * k) = 0u;
+        PCLR_TOTAL(2u * k + 1u) = 0u;
+        PCLR_OUT(at) = lo;
+        PCLR_OUT(at + 1u) = hi;
+    }
+    if (lid == 0) { /* the bins, then lo and hi in the compute type */
+        PCLR_OUT(0u) = PCLR_BINS;
+        PCLR_OUT(1u) = 0u;
+        PCLR_OUT(8u) = as_uint(PCLR_LO);
+        PCLR_OUT(9u) = 0u;
+        PCLR_OUT(10u) = as_uint(PCLR_HI);
+        PCLR_OUT(11u) = 0u;
+        PCLR_COUNTER = 0u;
+    }
+}
