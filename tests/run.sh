@@ -323,13 +323,14 @@ lane_b() {
   step histogram-compile sh -c "g++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && clang++ -x c++ -std=c++11 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && clang -std=c99 $WARN $STATS_ALL -fsyntax-only tests/test_histogram.c && echo 'histogram-compile: 3 passed, 0 failed'"
   step histogram-cpu sh -c "gcc -std=c99 $WARN -O2 -o $B/test_histogram tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram cpu"
   step histogram-asan-ubsan sh -c "gcc -std=c99 $WARN -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -o $B/test_histogram_asan tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram_asan cpu"
-  step histogram-opencl sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_OPENCL -o $B/test_histogram_opencl tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram_opencl opencl"
+  HIST_BIG=""; [ "${PCLR_TEST_FULL:-0}" != 0 ] && HIST_BIG=--big # (2^32 + 5 elements where a device holds them)
+  step histogram-opencl sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_OPENCL -o $B/test_histogram_opencl tests/test_histogram.c -ldl -lm && PCLR_SEED=$contract_seed $B/test_histogram_opencl $HIST_BIG opencl"
   if [ -f /usr/include/vulkan/vulkan.h ]; then
     step histogram-vulkan sh -c "gcc -std=c99 $WARN -O2 -DPCLR_TEST_VULKAN -o $B/test_histogram_vulkan tests/test_histogram.c -ldl -lm && PCLR_SHADERC_LIBRARY=$CONTRACT_SHADERC PCLR_SEED=$contract_seed $B/test_histogram_vulkan vulkan"
   fi
   if [ -n "$CUDA_INC" ]; then
     step histogram-nvrtc sh -c "gcc -std=c99 $WARN -O1 $CUDA_INC -DPCLR_TEST_CUDA -o $B/test_histogram_cuda tests/test_histogram.c -ldl -lm && $B/test_histogram_cuda --nvrtc-only"
-    step histogram-cuda sh -c "PCLR_SEED=$contract_seed $B/test_histogram_cuda cuda"
+    step histogram-cuda sh -c "PCLR_SEED=$contract_seed $B/test_histogram_cuda $HIST_BIG cuda"
   fi
 
   # 5i. user-defined reductions (tests/test_reduce.c, issue 33: op custom, cfg.reduce) against references written in

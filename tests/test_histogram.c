@@ -13,7 +13,9 @@
       width overflows float, no params for a map that has some, results too small.
    5. CUDA builds (PCLR_TEST_CUDA), --nvrtc-only: every type's kernel and the maps' through NVRTC (compute_90),
       without a device (and nothing else).
-   Usage: test_histogram [--nvrtc-only] [cpu] [opencl] [vulkan] [cuda]   (none named: every one compiled in)
+   6. --big (make test-full): 2^32 + 5 uint8 elements, 2^32 + 1 of them in one bin: the launch's 64-bit counts
+      (a low word's carry into the high one) where the device holds 4 GiB; skipped where it does not.
+   Usage: test_histogram [--nvrtc-only] [--big] [cpu] [opencl] [vulkan] [cuda]   (none named: every one compiled in)
    Environment: PCLR_SEED (or PCLR_TEST_SEED) reproduces a run (the seed is printed). */
 #define _POSIX_C_SOURCE 200809L
 #define PCLREDUCE_IMPLEMENTATION
@@ -484,6 +486,42 @@ static void nvrtc_compiles(void) {
 }
 #endif
 
+/* 6. more than 2^32 elements in one bin: 2^32 + 5 uint8, all 7 but 200 at four places */
+static void big(pclr_context *ctx) {
+    const uint64_t n = ((uint64_t)1 << 32) + 5;
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    unsigned char *x = (unsigned char *)malloc((size_t)n), r[48 + 256 * 8];
+    pclr_buffer *bx = NULL;
+    pclr_config c;
+    pclr_input in;
+    pclr_result e;
+    if (!x) { SKIP("%s: no 4 GiB of host memory for the big histogram", bn); return; }
+    memset(x, 7, (size_t)n);
+    x[0] = x[12345] = x[n / 2] = x[n - 1] = 200;
+    if ((e = pclr_buffer_create(ctx, (size_t)n, &bx)) != PCLR_OK || (e = pclr_buffer_write(ctx, bx, 0, x, (size_t)n)) != PCLR_OK) {
+        SKIP("%s: no 4 GiB buffer for the big histogram: %s", bn, pclr_last_error(ctx));
+        if (bx) pclr_buffer_destroy(ctx, bx);
+        free(x);
+        return;
+    }
+    memset(&c, 0, sizeof c);
+    c.type = PCLR_UINT8;
+    c.op = PCLR_HISTOGRAM;
+    c.bins = 256;
+    memset(&in, 0, sizeof in);
+    in.x = bx;
+    in.n = n;
+    in.hi = 256;
+    if ((e = pclr_reduce(ctx, &c, &in, r, sizeof r)) != PCLR_OK) SKIP("%s: the big histogram: %s", bn, pclr_last_error(ctx));
+    else CHECK(pclr_histogram_count(r, 7) == n - 4 && pclr_histogram_count(r, 200) == 4 && pclr_histogram_count(r, 8) == 0,
+               "%s: 2^32 + 5 elements: bin 7 %llu (want %llu), bin 200 %llu (want 4)", bn, (unsigned long long)pclr_histogram_count(r, 7),
+               (unsigned long long)(n - 4), (unsigned long long)pclr_histogram_count(r, 200));
+    pclr_buffer_destroy(ctx, bx);
+    free(x);
+}
+
+static int g_big;
+
 static void try_backend(pclr_backend b) {
     pclr_desc d;
     pclr_context *ctx = NULL;
@@ -518,6 +556,12 @@ static void try_backend(pclr_backend b) {
         maps(ctx, bx, by);
         refusals(ctx, bx);
     }
+    if (g_big && b != PCLR_CPU) { /* (the CPU context: the reference, a minute for 2^32 elements) */
+        if (by) pclr_buffer_destroy(ctx, by);
+        if (bx) pclr_buffer_destroy(ctx, bx);
+        by = bx = NULL;
+        big(ctx);
+    }
     if (by) pclr_buffer_destroy(ctx, by);
     if (bx) pclr_buffer_destroy(ctx, bx);
     pclr_destroy(ctx);
@@ -531,9 +575,10 @@ int main(int argc, char **argv) {
     g_seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
     for (i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--nvrtc-only")) { nvrtc_only = 1; continue; }
+        if (!strcmp(argv[i], "--big")) { g_big = 1; continue; }
         for (k = 0; k < 4; ++k)
             if (!strcmp(argv[i], all[k].name)) { want[k] = named = 1; break; }
-        if (k == 4) { fprintf(stderr, "usage: %s [--nvrtc-only] [cpu] [opencl] [vulkan] [cuda]\n", argv[0]); return 2; }
+        if (k == 4) { fprintf(stderr, "usage: %s [--nvrtc-only] [--big] [cpu] [opencl] [vulkan] [cuda]\n", argv[0]); return 2; }
     }
     printf("seed %llu (PCLR_SEED=%llu reproduces this run)\n", (unsigned long long)g_seed, (unsigned long long)g_seed);
 #ifdef PCLR_TEST_CUDA
