@@ -5862,10 +5862,10 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) mine[k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
+    if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n");
     if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        if (mine[k] != 0u) %s;\n",
                             glsl ? "atomicAdd(hist[k], mine[k])" : g->cuda ? "atomicAdd(hist + k, mine[k])" : "atomic_add(hist + k, mine[k])");
-    if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n"
-                               "    PCLR_BARRIER();\n"
+    if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
                                "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
     PCLR__GEN_PUTF(g, "    /* Level 3: the last group writes the launch's counts into the state and zeroes them. */\n"

@@ -114,9 +114,9 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     }
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
+    /* Level 2: the group's counts into the launch's. */
     for (uint k = 0u; k < PCLR_ENTRIES; ++k)
         if (mine[k] != 0u) atomic_add(hist + k, mine[k]);
-    /* Level 2: the group's counts into the launch's. */
     PCLR_BARRIER();
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
         if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
