@@ -2662,6 +2662,9 @@ static size_t pclr__load_size(const pclr_config *c) {
    (uint64), lo and hi in the compute type (a float in the first 4 bytes of its word), then the counts. The
    result (pclr_histogram_result) is the same but for lo and hi, which it holds as doubles. */
 #define PCLR__HIST_HEADER 48
+/* A group counts in local memory up to this many bins (4 KiB short of Vulkan's 16 KiB of shared memory); a
+   histogram of more counts in global memory (one array only: a layout's histograms are at most this) */
+#define PCLR__HIST_LOCAL_BINS 4000
 /* A histogram's compute type: float for float values (half, float, a map of float result), else double
    (integers up to 2^53 exactly). */
 static pclr_type pclr__hist_type(const pclr_config *c);
@@ -2897,7 +2900,7 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
             if (!c.bins || c.bins > PCLR_HISTOGRAM_MAX_BINS) { *why = "a histogram has 1 to 65536 bins (cfg.bins)"; return PCLR_ERR_INVALID_KNOB; }
             if (c.clamp != 0 && c.clamp != 1) { *why = "clamp is 0 or 1"; return PCLR_ERR_INVALID_KNOB; }
             if (t.params > PCLR_MAP_MAX_PARAMS - 3) { *why = "a histogram's map takes at most 13 parameters (the kernel takes 3 more: the range)"; return PCLR_ERR_INVALID_MAP; }
-            if (c.layout != PCLR_LAYOUT_ONE) { *why = "histograms reduce one array into one histogram (a histogram per row, column or segment is not written yet)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.layout != PCLR_LAYOUT_ONE && c.bins > PCLR__HIST_LOCAL_BINS) { *why = "a histogram per row, column or segment has at most 4000 bins (a group counts each in local memory)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.finish && c.finish != PCLR_FINISH_LAST_GROUP) { *why = "a histogram finishes with last_group: the groups add their counts, the last one writes them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.accumulate && c.accumulate != PCLR_NATIVE) { *why = "a histogram counts: no accumulator (accumulate native or default)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "a histogram has its own in-group step (counts in local memory): not the collective variant"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -4081,7 +4084,9 @@ static int pclr__gen_i64(const pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
     const int one = c->layout == PCLR_LAYOUT_ONE;
-    const int fence = one ? c->finish != PCLR_FINISH_PARTIALS && !words : c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c);
+    const int fence = one ? c->finish != PCLR_FINISH_PARTIALS && !words
+                          : (c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c)) && c->op != PCLR_HISTOGRAM; /* (a histogram per
+                                                                                                      row: no partials) */
     if (g->cuda && pclr__gen_i64(g, c)) pclr__put(g->w, "typedef long long pclr_i64;\n");
     if (fence) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     if (g->cuda && one && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
@@ -5772,7 +5777,6 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
    a high word each, the carry by a second atomic (no 64-bit atomics needed). The last group copies them
    into the state (pclr__hist_state's words) and zeroes them for the next launch. The range comes as the
    kernel's last three arguments (lo, hi, scale = bins / (hi - lo)), so a new one rebuilds nothing. */
-#define PCLR__HIST_LOCAL_BINS 4000 /* (4 KiB short of Vulkan's 16 KiB of shared memory) */
 /* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
    in bins of their own, without atomics, up to this many bins, and add them into the group's once. */
 #define PCLR__HIST_PRIVATE_BINS 1024
@@ -5781,14 +5785,10 @@ PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
     return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * ((size_t)c->bins + 3) : 0) + 4;
 }
 
-/* The histogram kernel, in every dialect. */
-static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
-    const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
-    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
-    const int np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
+/* The op's pieces: its compute type, bins, range and pclr_bin (pclr__hist_bin's rule). */
+static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
+    const int glsl = g->glsl, np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
     const char *arg = glsl ? "args." : "";
-    char e[1800];
-    int k;
     PCLR__GEN_PUTF(g, "/* ---- the operation: histogram, %u bins over [lo, hi)%s ---- */\n", c->bins,
                    c->clamp ? ", clamped (out of range: the first and last bin)" : "");
     if (glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* values are binned in this type */\n#define pclr_v pclr_h\n"
@@ -5807,6 +5807,45 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
     pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n");
+}
+
+/* The counts into the state's words at PCLR_OUT (the bins from word 12, then underflow, overflow, nan from
+   word 2), entry k by work-item k % PCLR_GROUP: its low and high words lo and hi (text), after the
+   statements `before`; work-item 0 writes the header, in a block it leaves open. */
+static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char *ind, const char *before, const char *lo, const char *hi) {
+    const int glsl = g->glsl, dbl = pclr__hist_type(c) == PCLR_DOUBLE;
+    int k;
+    PCLR__GEN_PUTF(g, "%sfor (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n%s"
+                      "%s    const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
+                      "%s    PCLR_OUT(at) = %s;\n%s    PCLR_OUT(at + 1u) = %s;\n%s}\n"
+                      "%sif (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
+                      "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = 0u;\n", ind, before, ind, ind, lo, ind, hi, ind, ind, ind, ind);
+    for (k = 0; k < 2; ++k) {
+        const char *v = k ? "PCLR_HI" : "PCLR_LO";
+        const int at = 8 + 2 * k;
+        if (!dbl) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = %s(%s);\n%s    PCLR_OUT(%du) = 0u;\n", ind, at,
+                                 glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint", v, ind, at + 1);
+        else if (glsl) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = unpackDouble2x32(%s).x;\n%s    PCLR_OUT(%du) = unpackDouble2x32(%s).y;\n",
+                                      ind, at, v, ind, at + 1, v);
+        else if (g->cuda) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = (uint)__double2loint(%s);\n%s    PCLR_OUT(%du) = (uint)__double2hiint(%s);\n",
+                                         ind, at, v, ind, at + 1, v);
+        else PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = as_uint2(%s).x;\n%s    PCLR_OUT(%du) = as_uint2(%s).y;\n", ind, at, v, ind, at + 1, v);
+    }
+}
+
+static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
+
+/* The histogram kernel, in every dialect. */
+static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
+    const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
+    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+    char e[1800];
+    int k;
+    pclr__gen_hist_op(g, c);
+    if (c->layout != PCLR_LAYOUT_ONE) {
+        pclr__gen_hist_layout(g, c);
+        return;
+    }
     /* the launch's counts: atomics on word j (returns the old value), read, written */
     if (glsl) pclr__put(g->w, "#define PCLR_TOTAL_ADD(j, c) atomicAdd(pw[args.part_at + (j)], (c))\n#define PCLR_TOTAL(j) pw[args.part_at + (j)]\n"
                               "#define PCLR_OUT(j) outw[args.out_at + (j)]\n");
@@ -5877,28 +5916,11 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                       "    }\n"
                       "    PCLR_BARRIER();\n"
                       "    if (!is_last) return;\n"
-                      "    PCLR_DEVICE_FENCE();\n"
-                      "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
-                      "        const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);\n"
-                      "        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
-                      "        PCLR_TOTAL(2u * k) = 0u;\n"
-                      "        PCLR_TOTAL(2u * k + 1u) = 0u;\n"
-                      "        PCLR_OUT(at) = lo;\n"
-                      "        PCLR_OUT(at + 1u) = hi;\n"
-                      "    }\n"
-                      "    if (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
-                      "        PCLR_OUT(0u) = PCLR_BINS;\n"
-                      "        PCLR_OUT(1u) = 0u;\n",
+                      "    PCLR_DEVICE_FENCE();\n",
                    g->cuda ? "pclr_ticket(counter)" : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL, glsl ? "ul" : "");
-    for (k = 0; k < 2; ++k) {
-        const char *v = k ? "PCLR_HI" : "PCLR_LO";
-        const int at = 8 + 2 * k;
-        if (!dbl) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = %s(%s);\n        PCLR_OUT(%du) = 0u;\n", at,
-                                 glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint", v, at + 1);
-        else if (glsl) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = unpackDouble2x32(%s).x;\n        PCLR_OUT(%du) = unpackDouble2x32(%s).y;\n", at, v, at + 1, v);
-        else if (g->cuda) PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = (uint)__double2loint(%s);\n        PCLR_OUT(%du) = (uint)__double2hiint(%s);\n", at, v, at + 1, v);
-        else PCLR__GEN_PUTF(g, "        PCLR_OUT(%du) = as_uint2(%s).x;\n        PCLR_OUT(%du) = as_uint2(%s).y;\n", at, v, at + 1, v);
-    }
+    pclr__gen_hist_store(g, c, "    ", "        const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);\n"
+                                       "        PCLR_TOTAL(2u * k) = 0u; /* for the next launch */\n"
+                                       "        PCLR_TOTAL(2u * k + 1u) = 0u;\n", "lo", "hi");
     pclr__put(g->w, "        PCLR_COUNTER = 0u;\n    }\n}\n");
 }
 
@@ -6774,8 +6796,81 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                     "    }\n"
                     "}\n");
 }
+/* A histogram per row, column or segment: a group takes one at a time (the planner launches at most one
+   group per result), zeroes its counts in local memory, walks the elements (PCLR_UNROLL loads in flight,
+   PCLR_GROUP apart) and writes the counts into the result's state; no launch-wide counts, no ticket. */
+static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
+    const int glsl = g->glsl, y = g->map->y != PCLR_TYPE_DEFAULT, seg = c->layout == PCLR_LAYOUT_SEGMENTS, cols = c->layout == PCLR_LAYOUT_COLUMNS;
+    char e[1800];
+    int k;
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins);
+    if (glsl) {
+        pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
+                        "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n"
+                        "#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]\n");
+        for (k = 0; k <= y; ++k) { /* pclr_t (the walk's loads) and pclr_x; y's pclr_y: an element at a binding index */
+            const pclr_type pt = pclr__mpromote(k ? g->map->y : c->type);
+            if (!k && g->map->comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t %s /* the map's input */\n", pclr__mtname(pt, PCLR__ML_GLSL));
+            else if (!k) PCLR__GEN_PUTF(g, "#define pclr_t %svec%d /* the map's input */\n", pt == PCLR_FLOAT ? "" : pt == PCLR_DOUBLE ? "d"
+                                        : pt == PCLR_INT ? "i" : pt == PCLR_UINT ? "u" : pt == PCLR_INT64 ? "i64" : "u64", g->map->comps);
+            pclr__gelem(g, c, k, -1, "e", e, sizeof e);
+            PCLR__GEN_PUTF(g, "%s pclr_%s(uint64_t e) { return %s; }\n", k ? (g->map->comps == 1 ? pclr__mtname(pt, PCLR__ML_GLSL) : "pclr_t") : "pclr_t",
+                           k ? "y" : "x", e);
+        }
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_v(pclr_map((x), %s%s(i)", y ? "pclr_y(q + (i)" : "",
+                       y ? (cols ? " * pitch), " : "), ") : "");
+        for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
+        pclr__put(g->w, ")))\n");
+    } else {
+        PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n#define PCLR_OUT(j) out[base + (j)]\n",
+                       g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+        pclr__gen_elem(g, -1, e, sizeof e);
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
+    }
+    if (seg)
+        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
+                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \\\n"
+                        "    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }\n");
+    else if (cols) pclr__put(g->w, "/* Column r: rows elements from element r, pitch apart. */\n"
+                                   "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r); (len) = rows; }\n");
+    else pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
+                         "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }\n");
+    if (glsl)
+        pclr__put(g->w, "/* ---- the kernel ---- */\n"
+                        "void main() {\n"
+                        "    const uint64_t offset = args.offset, offset2 = args.offset2, n = args.n, rows = args.rows, cols = args.cols;\n"
+                        "    const uint64_t pitch = args.pitch;\n");
+    else {
+        pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
+                                 "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n"
+                                 "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n"
+                                 "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl");
+        PCLR__GEN_PUTF(g, "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
+                          "    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n", seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
+    }
+    PCLR__GEN_PUTF(g, "    const uint lid = PCLR_LID;\n"
+                      "    const pclr_u64 groups = PCLR_NUM_GROUPS, results = %s;\n"
+                      "    for (pclr_u64 r = PCLR_GROUP_ID; r < results; r += groups) {\n"
+                      "        const pclr_u64 base = r * PCLR_STATE_WORDS;\n"
+                      "        pclr_u64 lo, len;\n"
+                      "        PCLR_ROW_BOUNDS(r, lo, len);\n"
+                      "        PCLR_XREF p = PCLR_XAT(offset + lo);\n", cols ? "cols" : "rows");
+    if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
+    pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
+                    "        PCLR_BARRIER();\n");
+    pclr__gen_walk(g, c->unroll, "        ", "acc", "lid", "len", "PCLR_GROUP", cols ? "PCLR_LD(p, (%s) * pitch)" : "PCLR_LD(p, %s)");
+    pclr__put(g->w, "        PCLR_BARRIER();\n");
+    pclr__gen_hist_store(g, c, "        ", "", "hist[k]", "0u");
+    pclr__put(g->w, "        }\n"
+                    "        PCLR_BARRIER(); /* the counts are read before the next result's zero them */\n"
+                    "    }\n"
+                    "}\n");
+}
+
 #else /* PCLREDUCE_NO_LAYOUTS: never called (pclr_config_resolve refuses layouts) */
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
+static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) { (void)g; (void)c; }
 #endif /* PCLREDUCE_NO_LAYOUTS */
 
 /* An OpenCL C or CUDA C kernel after its prelude's head and words. */
@@ -6994,6 +7089,12 @@ PCLR__FN pclr_result pclr__plan_layout(const pclr_config *c, const pclr_device_f
     uint64_t lanes, tasks;
     out->group_size = (uint32_t)c->group_size;
     out->split = 1;
+    if (c->op == PCLR_HISTOGRAM) { /* a group per histogram at a time (pclr__gen_hist_layout) */
+        const uint64_t results = pclr_layout_results(c);
+        out->lanes = c->group_size;
+        out->groups = results < 1 ? 1 : results < slots ? results : slots;
+        return PCLR_OK;
+    }
     if (c->layout == PCLR_LAYOUT_COLUMNS) {
         const uint64_t wave = (uint64_t)c->wave_width < group ? (uint64_t)c->wave_width : group;
         uint64_t tile = c->lanes ? group / (uint64_t)c->lanes : (pclr__pow2_at_least(c->cols) < group ? pclr__pow2_at_least(c->cols) : group);

@@ -290,10 +290,10 @@ def sample_configs(rng, count):
     floats = ("half", "float", "double")
     for _ in range(count):
         backend, t, op = rng.choice(BACKENDS), rng.choice(TYPES), rng.choice(OPS)
-        layout = backend != "vulkan" and rng.random() < 0.4 and op != "histogram"
+        layout = backend != "vulkan" and rng.random() < 0.4
         a = ["--backend", backend, "--type", t, "--op", op]
-        if op == "histogram":  # bins in local memory, in a work-item's own (stride local), or in global memory
-            a += ["--bins", str(rng.choice([1, 7, 256, 1025, 4001, 65536]))] + (["--clamp"] if rng.random() < 0.5 else [])
+        if op == "histogram":  # bins in local memory, in a work-item's own (stride local), or in global memory (one array)
+            a += ["--bins", str(rng.choice([1, 7, 256, 1025] + ([] if layout else [4001, 65536])))] + (["--clamp"] if rng.random() < 0.5 else [])
         if rng.random() < 0.6:
             acc = rng.choice(ACCUMULATE)
             if acc == "compensated" and t not in floats:

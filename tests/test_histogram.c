@@ -9,7 +9,9 @@
    2. maps: a float map with a parameter, a map of two inputs (x * y), an integer map of int16;
    3. combine: two halves' histograms added are the whole's; finalize of an asynchronous state (OpenCL,
       CPU); the quantiles and the mean between two quantiles on histograms of known shape;
-   4. refusals: bins 0 and 65537, a layout, an accumulator, lo >= hi, NaN or infinite lo, a range whose
+   3'. layouts: a histogram per row (pitch > cols; short rows of a map x * y), per column (uint8, 256 bins), per
+      segment (empty ones; an offset past n refused), 4000 bins per row of doubles;
+   4. refusals: bins 0 and 65537, 4001 bins per row, an accumulator, lo >= hi, NaN or infinite lo, a range whose
       width overflows float, no params for a map that has some, results too small.
    5. CUDA builds (PCLR_TEST_CUDA), --nvrtc-only: every type's kernel and the maps' through NVRTC (compute_90),
       without a device (and nothing else).
@@ -365,6 +367,94 @@ done:
     free(sum);
 }
 
+/* 3'. a histogram per row, column and segment (and a map of two inputs per row) */
+static void layouts(pclr_context *ctx) {
+    static const struct { pclr_layout layout; pclr_type t; uint64_t rows, cols, pitch; uint32_t bins; double lo, hi; int y; } shapes[] = {
+        {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 37, 1001, 1003, 16, -0.75, 0.5, 0}, {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 300, 5, 5, 7, -1, 1, 1},
+        {PCLR_LAYOUT_COLUMNS, PCLR_UINT8, 513, 29, 31, 256, 0, 256, 0}, {PCLR_LAYOUT_SEGMENTS, PCLR_INT16, 20, 0, 0, 100, -20000, 20000, 0},
+        {PCLR_LAYOUT_ROWS, PCLR_DOUBLE, 3, 70001, 70001, 4000, -0.5, 0.5, 0}};
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    size_t si;
+    for (si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
+        const pclr_type t = shapes[si].t;
+        const int fl = t == PCLR_FLOAT, seg = shapes[si].layout == PCLR_LAYOUT_SEGMENTS, colw = shapes[si].layout == PCLR_LAYOUT_COLUMNS;
+        const uint32_t bins = shapes[si].bins;
+        const uint64_t results = colw ? shapes[si].cols : shapes[si].rows;
+        const uint64_t n = seg ? 30011 : (shapes[si].rows - 1) * shapes[si].pitch + shapes[si].cols, off = 3;
+        const size_t es = pclr_type_size(t), rs = 48 + 8 * (size_t)bins;
+        unsigned char *x = (unsigned char *)malloc((size_t)(n + off) * es), *got = (unsigned char *)malloc((size_t)results * rs);
+        float *y = shapes[si].y ? (float *)malloc((size_t)(n + off) * 4) : NULL;
+        double *v = (double *)malloc((size_t)n * 8);
+        uint64_t *want = (uint64_t *)malloc(((size_t)bins + 3) * 8), offsets[21], r, i;
+        pclr_buffer *bx = NULL, *by = NULL, *bo = NULL;
+        pclr_config c;
+        pclr_input in;
+        pclr_result e;
+        char why[256];
+        if (t == PCLR_DOUBLE && !g_fp64) { free(x); free(got); free(y); free(v); free(want); continue; }
+        if (!CHECK(x && got && v && want && (!shapes[si].y || y), "malloc")) { free(x); free(got); free(y); free(v); free(want); return; }
+        g_rng = g_seed ^ (0xfeed00u + (unsigned)si);
+        fill(t, x, n + off, shapes[si].lo, shapes[si].hi, bins);
+        if (y) for (i = 0; i < n + off; ++i) y[i] = (float)(2 * unit() - 1);
+        offsets[0] = 0;
+        for (r = 1; r <= 20; ++r) offsets[r] = r == 5 || r == 6 ? offsets[r - 1] : offsets[r - 1] + pclr_test_rand(&g_rng) % 1400; /* (5: empty; at most 26600 < n) */
+        memset(&c, 0, sizeof c);
+        c.type = t;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = bins;
+        c.layout = shapes[si].layout;
+        c.rows = shapes[si].rows;
+        c.cols = shapes[si].cols;
+        c.pitch = shapes[si].pitch;
+        c.clamp = (int)(si % 2);
+        if (y) {
+            c.map = "x * y";
+            c.y_type = PCLR_FLOAT;
+        }
+        memset(&in, 0, sizeof in);
+        in.lo = shapes[si].lo;
+        in.hi = shapes[si].hi;
+        in.n = n;
+        in.x_offset = in.y_offset = off;
+        if ((e = pclr_buffer_create(ctx, (size_t)(n + off) * es, &bx)) != PCLR_OK || (e = pclr_buffer_write(ctx, bx, 0, x, (size_t)(n + off) * es)) != PCLR_OK ||
+            (y && ((e = pclr_buffer_create(ctx, (size_t)(n + off) * 4, &by)) != PCLR_OK || (e = pclr_buffer_write(ctx, by, 0, y, (size_t)(n + off) * 4)) != PCLR_OK)) ||
+            (seg && ((e = pclr_buffer_create(ctx, sizeof offsets, &bo)) != PCLR_OK || (e = pclr_buffer_write(ctx, bo, 0, offsets, sizeof offsets)) != PCLR_OK))) {
+            CHECK(0, "%s: buffers: %s", bn, pclr_last_error(ctx));
+        } else {
+            in.x = bx;
+            in.y = by;
+            in.offsets = bo;
+            e = pclr_reduce(ctx, &c, &in, got, (size_t)results * rs);
+            if (CHECK(e == PCLR_OK, "%s: %s histograms of %s: %s", bn, pclr_layout_name(c.layout), pclr_type_name(t), pclr_last_error(ctx)))
+                for (r = 0; r < results; ++r) {
+                    const uint64_t lo = seg ? offsets[r] : colw ? r : r * c.pitch;
+                    const uint64_t len = seg ? offsets[r + 1] - offsets[r] : colw ? c.rows : c.cols, step = colw ? c.pitch : 1;
+                    for (i = 0; i < len; ++i) {
+                        const uint64_t at = off + lo + i * step;
+                        v[i] = y ? (double)(((const float *)x)[at] * y[at]) : value_at(t, x, at);
+                    }
+                    ref_hist(fl, v, len, in.lo, in.hi, bins, c.clamp, want);
+                    if (!CHECK(same_counts(got + r * rs, want, bins, fl, in.lo, in.hi, why, sizeof why), "%s: %s histogram %llu of %llu (%s, %u bins): %s",
+                               bn, pclr_layout_name(c.layout), (unsigned long long)r, (unsigned long long)results, pclr_type_name(t), bins, why))
+                        break;
+                }
+            if (seg) { /* offsets past n: refused (checked on the device) */
+                const uint64_t bad = n + 1;
+                if (CHECK(pclr_buffer_write(ctx, bo, 20 * 8, &bad, 8) == PCLR_OK, "%s: offsets", bn))
+                    CHECK(pclr_reduce(ctx, &c, &in, got, (size_t)results * rs) == PCLR_ERR_SIZE_OVERFLOW, "%s: a segment past n: refused", bn);
+            }
+        }
+        if (bo) pclr_buffer_destroy(ctx, bo);
+        if (by) pclr_buffer_destroy(ctx, by);
+        if (bx) pclr_buffer_destroy(ctx, bx);
+        free(x);
+        free(got);
+        free(y);
+        free(v);
+        free(want);
+    }
+}
+
 /* 4. what is refused, and why */
 static void refusals(pclr_context *ctx, pclr_buffer *bx) {
     static const struct { double lo, hi; } bad[] = {{1, 1}, {2, 1}, {NAN, 1}, {0, INFINITY}, {-3e38, 3e38}, {0, 1e300}};
@@ -385,7 +475,10 @@ static void refusals(pclr_context *ctx, pclr_buffer *bx) {
     c.accumulate = PCLR_NATIVE;
     c.layout = PCLR_LAYOUT_ROWS;
     c.rows = c.cols = 4;
-    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a histogram per row: refused (not written yet)");
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_OK, "a histogram per row of 8 bins resolves");
+    c.bins = 4001;
+    CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a histogram per row of 4001 bins: refused");
+    c.bins = 8;
     c.layout = PCLR_LAYOUT_ONE;
     c.rows = c.cols = 0;
     CHECK(pclr_config_resolve(&c, &o, &why) == PCLR_OK && pclr_result_size(&c) == 48 + 8 * 8, "a histogram resolves; its result: 112 bytes");
@@ -468,6 +561,22 @@ static void nvrtc_compiles(void) {
             ++compiled;
             CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
         }
+    for (k = 0; k < 3; ++k) { /* a histogram per row, column, segment */
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.type = k == 1 ? PCLR_UINT8 : PCLR_FLOAT;
+        c.op = PCLR_HISTOGRAM;
+        c.backend = PCLR_CUDA;
+        c.bins = 256;
+        c.layout = k == 0 ? PCLR_LAYOUT_ROWS : k == 1 ? PCLR_LAYOUT_COLUMNS : PCLR_LAYOUT_SEGMENTS;
+        c.rows = 100;
+        c.cols = k == 2 ? 0 : 1000;
+        if (k == 0) { c.map = "x * y"; c.y_type = PCLR_FLOAT; }
+        pclr_config_describe(&c, desc, sizeof desc);
+        r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+        ++compiled;
+        CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
+    }
     for (k = 0; k < sizeof maps / sizeof maps[0]; ++k) {
         pclr_result r;
         memset(&c, 0, sizeof c);
@@ -554,6 +663,7 @@ static void try_backend(pclr_backend b) {
         g_fp64 = pclr_buffer_write(ctx, bx, 0, &one, 8) == PCLR_OK && pclr_reduce(ctx, &c, &in, r, sizeof r) == PCLR_OK;
         counts(ctx, bx, by);
         maps(ctx, bx, by);
+        layouts(ctx);
         refusals(ctx, bx);
     }
     if (g_big && b != PCLR_CPU) { /* (the CPU context: the reference, a minute for 2^32 elements) */

@@ -133,9 +133,9 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     PCLR_DEVICE_FENCE();
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
         const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);
-        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
-        PCLR_TOTAL(2u * k) = 0u;
+        PCLR_TOTAL(2u * k) = 0u; /* for the next launch */
         PCLR_TOTAL(2u * k + 1u) = 0u;
+        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
         PCLR_OUT(at) = lo;
         PCLR_OUT(at + 1u) = hi;
     }

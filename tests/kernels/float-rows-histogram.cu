@@ -1,0 +1,98 @@
+/* pclreduce 0.4.0 kernel: type=float op=histogram backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=shuffle finish=last_group groups_per_unit=8 layout=rows lanes=256
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl, p0..p2) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+typedef float pclr_t;
+/* ---- the map: x ---- */
+PCLR_FN float pclr_map(pclr_t x, pclr_u64 i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
+    return x;
+}
+#define PCLR_MAP(x, i) pclr_map((x), (i), p0, p1, p2)
+/* ---- the operation: histogram, 16 bins over [lo, hi) ---- */
+typedef float pclr_h; /* values are binned in this type */
+#define PCLR_BINS 16u
+#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
+#define PCLR_LO p0
+#define PCLR_HI p1
+#define PCLR_SCALE p2 /* bins / (hi - lo) */
+/* The entry value v counts in: its bin (v - lo) * scale, rounded down, or underflow, overflow, nan. */
+PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
+    if (v != v) return PCLR_BINS + 2u;
+    if (v < lo) return PCLR_BINS;
+    if (v >= hi) return PCLR_BINS + 1u;
+    const uint k = PCLR_CAST(uint, (v - lo) * scale);
+    return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
+}
+#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+#define PCLR_STATE_WORDS 44u /* a result's state */
+#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
+#define PCLR_OUT(j) out[base + (j)]
+#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(PCLR_MAP((x), (i)))
+/* Row r: cols elements from element r * pitch. */
+#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl,
+                             float p0, float p1, float p2) {
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
+    PCLR_UNUSED(partials); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);
+    const uint lid = PCLR_LID;
+    const pclr_u64 groups = PCLR_NUM_GROUPS, results = rows;
+    for (pclr_u64 r = PCLR_GROUP_ID; r < results; r += groups) {
+        const pclr_u64 base = r * PCLR_STATE_WORDS;
+        pclr_u64 lo, len;
+        PCLR_ROW_BOUNDS(r, lo, len);
+        PCLR_XREF p = PCLR_XAT(offset + lo);
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
+        PCLR_BARRIER();
+        pclr_u64 j = lid;
+        for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
+            pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, j + u * PCLR_GROUP);
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        if (j < len) {
+            pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_GROUP < len ? j + u * PCLR_GROUP : j));
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                if (j + u * PCLR_GROUP < len) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        PCLR_BARRIER();
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
+            const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+            PCLR_OUT(at) = hist[k];
+            PCLR_OUT(at + 1u) = 0u;
+        }
+        if (lid == 0) { /* the bins, then lo and hi in the compute type */
+            PCLR_OUT(0u) = PCLR_BINS;
+            PCLR_OUT(1u) = 0u;
+            PCLR_OUT(8u) = __float_as_uint(PCLR_LO);
+            PCLR_OUT(9u) = 0u;
+            PCLR_OUT(10u) = __float_as_uint(PCLR_HI);
+            PCLR_OUT(11u) = 0u;
+        }
+        PCLR_BARRIER(); /* the counts are read before the next result's zero them */
+    }
+}

@@ -1,0 +1,120 @@
+/* pclreduce 0.4.0 kernel: type=uint8 op=histogram backend=vulkan accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=unrolled finish=last_group groups_per_unit=8 layout=segments lanes=256
+   entry: main; bindings 0 x, 1 out, 2 partials, 3 ctl, 5 offsets; push constants: offset, n, offset2, out_at, part_at, rows, cols, pitch, split, p0..p2 */
+#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+/* ---- GLSL 4.50 compute (Vulkan) ---- */
+#define pclr_u64 uint64_t
+#define PCLR_FN
+#define PCLR_BARRIER() barrier()
+#define PCLR_LID gl_LocalInvocationID.x
+#define PCLR_GROUP_ID uint64_t(gl_WorkGroupID.x)
+#define PCLR_NUM_GROUPS uint64_t(gl_NumWorkGroups.x)
+#define PCLR_XREF uint64_t
+#define PCLR_XAT(e) (e)
+#define PCLR_LD(p, k) pclr_x((p) + (k))
+#define PCLR_CAST(T, x) T(x)
+#define PCLR_CTL(k) ctl[uint(k)]
+#define PCLR_OFFSET(k) pclr_offsets[uint(k)]
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+layout(local_size_x = PCLR_GROUP) in;
+#define pclr_in_x uint /* one load of x: 4 bytes */
+layout(std430, set = 0, binding = 0) readonly buffer pclr_x_words { pclr_in_x xv[]; };
+layout(std430, set = 0, binding = 1) writeonly buffer pclr_out_words { uint outw[]; };
+layout(std430, set = 0, binding = 2) coherent buffer pclr_partial_words { uint pw[]; };
+layout(std430, set = 0, binding = 3) coherent buffer pclr_ctl_words { uint ctl[]; }; /* [0] the segments' status, [1 + k] tickets */
+layout(std430, set = 0, binding = 5) readonly buffer pclr_offset_words { uint64_t pclr_offsets[]; }; /* segments' */
+layout(push_constant) uniform pclr_args_block {
+    layout(offset = 0) uint64_t offset;   /* x's first element, counted from the binding's start */
+    layout(offset = 8) uint64_t n;
+    layout(offset = 16) uint64_t offset2; /* y's first element */
+    layout(offset = 24) uint out_at;      /* out's first word */
+    layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */
+    layout(offset = 32) uint64_t rows;
+    layout(offset = 40) uint64_t cols;
+    layout(offset = 48) uint64_t pitch;
+    layout(offset = 56) uint64_t split;
+    layout(offset = 64) double p0;
+    layout(offset = 72) double p1;
+    layout(offset = 80) double p2;
+} args;
+uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
+/* ---- the map: x ---- */
+int pclr_map(int x, uint64_t i, double p0 /* the range's lo */, double p1 /* its hi */, double p2 /* bins / (hi - lo) */) {
+    precise int r = x;
+    return r;
+}
+/* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
+#define pclr_h double /* values are binned in this type */
+#define pclr_v pclr_h
+#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
+#define PCLR_BINS 256u
+#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
+#define PCLR_LO args.p0
+#define PCLR_HI args.p1
+#define PCLR_SCALE args.p2 /* bins / (hi - lo) */
+/* The entry value v counts in: its bin (v - lo) * scale, rounded down, or underflow, overflow, nan. */
+PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
+    if (v < lo) return PCLR_BINS;
+    if (v >= hi) return PCLR_BINS + 1u;
+    const uint k = PCLR_CAST(uint, (v - lo) * scale);
+    return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
+}
+#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+#define PCLR_STATE_WORDS 524u /* a result's state */
+shared uint hist[PCLR_ENTRIES]; /* the group's counts */
+#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)
+#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]
+#define pclr_t int /* the map's input */
+pclr_t pclr_x(uint64_t e) { return int(((pclr_xw((e) >> 2) >> (uint((e) & 3ul) * 8u)) & 0xffu)); }
+#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_v(pclr_map((x), (i), args.p0, args.p1, args.p2)))
+/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked
+   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */
+#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \
+    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }
+/* ---- the kernel ---- */
+void main() {
+    const uint64_t offset = args.offset, offset2 = args.offset2, n = args.n, rows = args.rows, cols = args.cols;
+    const uint64_t pitch = args.pitch;
+    const uint lid = PCLR_LID;
+    const pclr_u64 groups = PCLR_NUM_GROUPS, results = rows;
+    for (pclr_u64 r = PCLR_GROUP_ID; r < results; r += groups) {
+        const pclr_u64 base = r * PCLR_STATE_WORDS;
+        pclr_u64 lo, len;
+        PCLR_ROW_BOUNDS(r, lo, len);
+        PCLR_XREF p = PCLR_XAT(offset + lo);
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
+        PCLR_BARRIER();
+        pclr_u64 j = lid;
+        for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
+            pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, j + u * PCLR_GROUP);
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        if (j < len) {
+            pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_GROUP < len ? j + u * PCLR_GROUP : j));
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                if (j + u * PCLR_GROUP < len) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        PCLR_BARRIER();
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
+            const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+            PCLR_OUT(at) = hist[k];
+            PCLR_OUT(at + 1u) = 0u;
+        }
+        if (lid == 0) { /* the bins, then lo and hi in the compute type */
+            PCLR_OUT(0u) = PCLR_BINS;
+            PCLR_OUT(1u) = 0u;
+            PCLR_OUT(8u) = unpackDouble2x32(PCLR_LO).x;
+            PCLR_OUT(9u) = unpackDouble2x32(PCLR_LO).y;
+            PCLR_OUT(10u) = unpackDouble2x32(PCLR_HI).x;
+            PCLR_OUT(11u) = unpackDouble2x32(PCLR_HI).y;
+        }
+        PCLR_BARRIER(); /* the counts are read before the next result's zero them */
+    }
+}
