@@ -309,9 +309,9 @@ typedef struct pclr_custom_result {
     pclr_type state_type[PCLR_CUSTOM_MAX];
     int values, fields;
 } pclr_custom_result;
-/* op = PCLR_HISTOGRAM: the header, followed by `bins` uint64_t counts (pclr_histogram_counts); the
+/* op = PCLR_HISTOGRAM: the header, followed by `bins` uint64_t counts (pclr_histogram_count); the
    result is pclr_result_size bytes. lo and hi are the range as the kernel compared with: rounded to its
-   compute type (float for half and float values, double for the others). */
+   compute type (float for half and float values and 8/16-bit integer elements, double for the others). */
 #define PCLR_HISTOGRAM_MAX_BINS 65536
 typedef struct pclr_histogram_result {
     uint64_t bins;
@@ -2665,8 +2665,8 @@ static size_t pclr__load_size(const pclr_config *c) {
 /* A group counts in local memory up to this many bins (4 KiB short of Vulkan's 16 KiB of shared memory); a
    histogram of more counts in global memory (one array only: a layout's histograms are at most this) */
 #define PCLR__HIST_LOCAL_BINS 4000
-/* A histogram's compute type: float for float values (half, float, a map of float result), else double
-   (integers up to 2^53 exactly). */
+/* A histogram's compute type: float for float values (half, float, a map of float result) and for 8- and
+   16-bit integer elements (exact in float: no fp64 needed), else double (integers up to 2^53 exactly). */
 static pclr_type pclr__hist_type(const pclr_config *c);
 
 /* The state of a resolved config. */
@@ -2781,8 +2781,9 @@ static int pclr__needs_fp64(const pclr_config *c) {
 }
 
 static pclr_type pclr__hist_type(const pclr_config *c) {
-    const pclr_type t = pclr__reduced(c);
-    return t == PCLR_FLOAT || t == PCLR_HALF ? PCLR_FLOAT : PCLR_DOUBLE;
+    const pclr_type t = pclr__reduced(c), x = c->type;
+    const int small = !(c->map && c->map[0]) && (x == PCLR_UINT8 || x == PCLR_INT8 || x == PCLR_UINT16 || x == PCLR_INT16);
+    return t == PCLR_FLOAT || t == PCLR_HALF || small ? PCLR_FLOAT : PCLR_DOUBLE;
 }
 
 /* A histogram's kernel arguments from the caller's range: lo and hi rounded to the compute type t, and
@@ -7179,7 +7180,8 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c, int 
     c->bins = cfg->bins;
     c->clamp = cfg->clamp;
     if ((r = pclr__config_resolve(c, c, NULL, merge_checks)) != PCLR_OK) return r;
-    if (pclr__has_map(c) && c->op != PCLR_CUSTOM) { /* (a reduction's lift reads the inputs: it keeps them) */
+    if (pclr__has_map(c) && c->op != PCLR_CUSTOM && (c->op != PCLR_HISTOGRAM || (c->map && c->map[0]))) {
+        /* (a reduction's lift reads the inputs: it keeps them; a histogram of the elements keeps their type) */
         c->type = c->map_type;
         c->map = c->params = NULL;
         c->map_type = c->y_type = PCLR_TYPE_DEFAULT;

@@ -201,7 +201,7 @@ static void counts(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
         for (bi = 0; bi < sizeof bins_of / sizeof bins_of[0]; ++bi) {
             const pclr_type t = types[ti];
             const uint32_t bins = bins_of[bi];
-            const int fl = t == PCLR_FLOAT || t == PCLR_HALF, clamp = (int)((ti + bi) % 2);
+            const int fl = pclr_type_size(t) <= 2 || t == PCLR_FLOAT, clamp = (int)((ti + bi) % 2); /* (binned in float) */
             /* ranges: integers' natural one for 8/16-bit elements, else one the compute type rounds */
             const double lo = t == PCLR_UINT8 ? 0 : t == PCLR_INT8 ? -100.5 : fl ? 0.1 : t == PCLR_UINT64 ? 1e3 : -1234.25;
             const double hi = t == PCLR_UINT8 ? 256 : t == PCLR_INT8 ? 100 : fl ? 1000.3 : t == PCLR_UINT64 ? 9e15 : 98765.5;
@@ -210,7 +210,7 @@ static void counts(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
             if (bins == 4001 && ti % 3 != 1) continue;
             /* a device's kernels: half of the (type, bins) pairs, which half by the seed (PoCL builds one in 2 s) */
             if (pclr_get_backend(ctx) != PCLR_CPU && (ti + bi + g_seed) % 2) continue;
-            if ((t == PCLR_DOUBLE || !fl) && !g_fp64) { SKIP("%s: %s histogram: no fp64 (binned in double)", bn, pclr_type_name(t)); continue; }
+            if (!fl && !g_fp64) { SKIP("%s: %s histogram: no fp64 (binned in double)", bn, pclr_type_name(t)); continue; }
             memset(&c, 0, sizeof c);
             c.type = t;
             c.op = PCLR_HISTOGRAM;
@@ -377,7 +377,7 @@ static void layouts(pclr_context *ctx) {
     size_t si;
     for (si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
         const pclr_type t = shapes[si].t;
-        const int fl = t == PCLR_FLOAT, seg = shapes[si].layout == PCLR_LAYOUT_SEGMENTS, colw = shapes[si].layout == PCLR_LAYOUT_COLUMNS;
+        const int fl = t == PCLR_FLOAT || pclr_type_size(t) <= 2, seg = shapes[si].layout == PCLR_LAYOUT_SEGMENTS, colw = shapes[si].layout == PCLR_LAYOUT_COLUMNS;
         const uint32_t bins = shapes[si].bins;
         const uint64_t results = colw ? shapes[si].cols : shapes[si].rows;
         const uint64_t n = seg ? 30011 : (shapes[si].rows - 1) * shapes[si].pitch + shapes[si].cols, off = 3;

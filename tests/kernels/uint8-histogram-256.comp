@@ -32,18 +32,18 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 16) uint64_t offset2; /* y's first element */
     layout(offset = 24) uint out_at;      /* out's first word */
     layout(offset = 28) uint part_at;     /* the atomic finish's word in the partials */
-    layout(offset = 32) double p0;
-    layout(offset = 40) double p1;
-    layout(offset = 48) double p2;
+    layout(offset = 32) float p0;
+    layout(offset = 36) float p1;
+    layout(offset = 40) float p2;
 } args;
 uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the map: x ---- */
-int pclr_map(int x, uint64_t i, double p0 /* the range's lo */, double p1 /* its hi */, double p2 /* bins / (hi - lo) */) {
+int pclr_map(int x, uint64_t i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
     precise int r = x;
     return r;
 }
 /* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
-#define pclr_h double /* values are binned in this type */
+#define pclr_h float /* values are binned in this type */
 #define pclr_v pclr_h
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_BINS 256u
@@ -142,10 +142,10 @@ void main() {
     if (lid == 0) { /* the bins, then lo and hi in the compute type */
         PCLR_OUT(0u) = PCLR_BINS;
         PCLR_OUT(1u) = 0u;
-        PCLR_OUT(8u) = unpackDouble2x32(PCLR_LO).x;
-        PCLR_OUT(9u) = unpackDouble2x32(PCLR_LO).y;
-        PCLR_OUT(10u) = unpackDouble2x32(PCLR_HI).x;
-        PCLR_OUT(11u) = unpackDouble2x32(PCLR_HI).y;
+        PCLR_OUT(8u) = floatBitsToUint(PCLR_LO);
+        PCLR_OUT(9u) = 0u;
+        PCLR_OUT(10u) = floatBitsToUint(PCLR_HI);
+        PCLR_OUT(11u) = 0u;
         PCLR_COUNTER = 0u;
     }
 }

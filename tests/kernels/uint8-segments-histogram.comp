@@ -34,18 +34,18 @@ layout(push_constant) uniform pclr_args_block {
     layout(offset = 40) uint64_t cols;
     layout(offset = 48) uint64_t pitch;
     layout(offset = 56) uint64_t split;
-    layout(offset = 64) double p0;
-    layout(offset = 72) double p1;
-    layout(offset = 80) double p2;
+    layout(offset = 64) float p0;
+    layout(offset = 68) float p1;
+    layout(offset = 72) float p2;
 } args;
 uint pclr_xw(uint64_t w) { return xv[uint(w)]; }
 /* ---- the map: x ---- */
-int pclr_map(int x, uint64_t i, double p0 /* the range's lo */, double p1 /* its hi */, double p2 /* bins / (hi - lo) */) {
+int pclr_map(int x, uint64_t i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
     precise int r = x;
     return r;
 }
 /* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
-#define pclr_h double /* values are binned in this type */
+#define pclr_h float /* values are binned in this type */
 #define pclr_v pclr_h
 #define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_BINS 256u
@@ -110,10 +110,10 @@ void main() {
         if (lid == 0) { /* the bins, then lo and hi in the compute type */
             PCLR_OUT(0u) = PCLR_BINS;
             PCLR_OUT(1u) = 0u;
-            PCLR_OUT(8u) = unpackDouble2x32(PCLR_LO).x;
-            PCLR_OUT(9u) = unpackDouble2x32(PCLR_LO).y;
-            PCLR_OUT(10u) = unpackDouble2x32(PCLR_HI).x;
-            PCLR_OUT(11u) = unpackDouble2x32(PCLR_HI).y;
+            PCLR_OUT(8u) = floatBitsToUint(PCLR_LO);
+            PCLR_OUT(9u) = 0u;
+            PCLR_OUT(10u) = floatBitsToUint(PCLR_HI);
+            PCLR_OUT(11u) = 0u;
         }
         PCLR_BARRIER(); /* the counts are read before the next result's zero them */
     }

@@ -26,12 +26,12 @@ typedef unsigned char pclr_t;
 /* ptxas can drop a negation fused into a three-input integer min/max: values pass through an
    identity it does not see through */
 PCLR_FN uint pclr_keep(uint v) { uint r; asm volatile("prmt.b32 %0, %1, 0, 0x3210;" : "=r"(r) : "r"(v)); return r; }
-PCLR_FN int pclr_map(pclr_t x, pclr_u64 i, double p0 /* the range's lo */, double p1 /* its hi */, double p2 /* bins / (hi - lo) */) {
+PCLR_FN int pclr_map(pclr_t x, pclr_u64 i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
     return (int)x;
 }
 #define PCLR_MAP(x, i) ((int)pclr_keep((uint)pclr_map((x), (i), p0, p1, p2)))
 /* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
-typedef double pclr_h; /* values are binned in this type */
+typedef float pclr_h; /* values are binned in this type */
 #define PCLR_BINS 256u
 #define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
 #define PCLR_LO p0
@@ -57,7 +57,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
                              PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl,
-                             double p0, double p1, double p2) {
+                             float p0, float p1, float p2) {
     PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
     PCLR_UNUSED(partials); PCLR_UNUSED(split); PCLR_UNUSED(pitch);
     const uint lid = PCLR_LID;
@@ -94,10 +94,10 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         if (lid == 0) { /* the bins, then lo and hi in the compute type */
             PCLR_OUT(0u) = PCLR_BINS;
             PCLR_OUT(1u) = 0u;
-            PCLR_OUT(8u) = (uint)__double2loint(PCLR_LO);
-            PCLR_OUT(9u) = (uint)__double2hiint(PCLR_LO);
-            PCLR_OUT(10u) = (uint)__double2loint(PCLR_HI);
-            PCLR_OUT(11u) = (uint)__double2hiint(PCLR_HI);
+            PCLR_OUT(8u) = __float_as_uint(PCLR_LO);
+            PCLR_OUT(9u) = 0u;
+            PCLR_OUT(10u) = __float_as_uint(PCLR_HI);
+            PCLR_OUT(11u) = 0u;
         }
         PCLR_BARRIER(); /* the counts are read before the next result's zero them */
     }
