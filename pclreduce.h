@@ -6557,9 +6557,25 @@ static int pclr__stage_per(const pclr_config *c) {
     return per < 1 ? 1 : per > 16 ? 16 : per;
 }
 
+/* PCLR_ROW_BOUNDS(r, lo, len): where result r's elements start and how many (braces, not do-while (0): GLSL's
+   conditions are bool); a column's are pitch apart. */
+static void pclr__gen_row_bounds(pclr__gen *g, pclr_layout layout) {
+    if (layout == PCLR_LAYOUT_SEGMENTS)
+        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
+                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \\\n"
+                        "    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }\n");
+    else if (layout == PCLR_LAYOUT_COLUMNS)
+        pclr__put(g->w, "/* Column r: rows elements from element r, pitch apart. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r); (len) = rows; }\n");
+    else
+        pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
+                        "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }\n");
+}
+
 /* The layout's kernel: one text for every dialect over the dialect's spellings (PCLR__TEXT_WORDS). */
 static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
-    const int y = g->map && g->map->y, seg = c->layout == PCLR_LAYOUT_SEGMENTS, glsl = c->backend == PCLR_VULKAN;
+    const int y = g->map && g->map->y, glsl = c->backend == PCLR_VULKAN;
     PCLR__GEN_PUTF(g, "/* ---- the layout: %s, %d work-item%s %s ---- */\n", pclr_layout_name(c->layout),
                    c->lanes, c->lanes > 1 ? "s" : "", c->layout == PCLR_LAYOUT_COLUMNS ? "down each column" : "per row");
     if (c->layout == PCLR_LAYOUT_COLUMNS || c->lanes < c->group_size) PCLR__GEN_PUTF(g, "#define PCLR_LANES %d\n", c->lanes);
@@ -6648,16 +6664,7 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                         "}\n");
         return;
     }
-    /* (braces, not do-while (0): GLSL's conditions are bool) */
-    if (pclr__gen_staged(c)) ; /* (a staged tile holds whole rows cols apart) */
-    else if (seg)
-        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
-                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
-                        "#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \\\n"
-                        "    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }\n");
-    else
-        pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
-                        "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }\n");
+    if (!pclr__gen_staged(c)) pclr__gen_row_bounds(g, c->layout); /* (a staged tile holds whole rows cols apart) */
     if (c->lanes < c->group_size) { /* teams of PCLR_LANES work-items, PCLR_UNROLL rows each per step */
         if (c->lanes == 1) pclr__put(g->w, "#define pclr_team_reduce(acc, lds) (acc) /* a row per work-item */\n");
         else if (c->variant == PCLR_VARIANT_SHUFFLE && c->lanes <= c->wave_width && !glsl) /* (GLSL: the subgroup's width is not known here) */
@@ -6828,15 +6835,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
         pclr__gen_elem(g, -1, e, sizeof e);
         PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
     }
-    if (seg)
-        pclr__put(g->w, "/* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked\n"
-                        "   here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */\n"
-                        "#define PCLR_ROW_BOUNDS(r, lo, len) { const pclr_u64 a_ = PCLR_OFFSET(r), b_ = PCLR_OFFSET((r) + 1); \\\n"
-                        "    if (b_ < a_ || b_ > n) { PCLR_CTL(0) = 1u; (lo) = 0; (len) = 0; } else { (lo) = a_; (len) = b_ - a_; } }\n");
-    else if (cols) pclr__put(g->w, "/* Column r: rows elements from element r, pitch apart. */\n"
-                                   "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r); (len) = rows; }\n");
-    else pclr__put(g->w, "/* Row r: cols elements from element r * pitch. */\n"
-                         "#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }\n");
+    pclr__gen_row_bounds(g, c->layout);
     if (glsl)
         pclr__put(g->w, "/* ---- the kernel ---- */\n"
                         "void main() {\n"
@@ -7887,19 +7886,23 @@ static pclr__mval pclr__mev(const pclr__meval *V, int id) {
 }
 
 /* The mapped values of n elements (of types t->x, t->y) as an array of t->type. */
+/* An evaluator of t with the parameters' values (NULL: zeros). */
+static void pclr__meval_init(pclr__meval *V, const pclr__mtree *t, const double *params) {
+    int k;
+    memset(V, 0, sizeof *V);
+    V->t = t;
+    for (k = 0; k < t->params; ++k) {
+        pclr__mval p;
+        p.d = params ? params[k] : 0.0;
+        V->param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
+    }
+}
 static void pclr__map_apply(const pclr__mtree *t, const void *x, const void *y, uint64_t n, const double *params, void *out) {
     pclr__meval V;
     const size_t xs = pclr_type_size(t->x) * (size_t)t->comps, ys = t->y ? pclr_type_size(t->y) * (size_t)t->comps : 0;
     const size_t os = pclr_type_size(t->type);
     uint64_t j;
-    int k;
-    memset(&V, 0, sizeof V);
-    V.t = t;
-    for (k = 0; k < t->params; ++k) {
-        pclr__mval p;
-        p.d = params ? params[k] : 0.0;
-        V.param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
-    }
+    pclr__meval_init(&V, t, params);
     for (j = 0; j < n; ++j) {
         pclr__mval v;
         V.x = (const unsigned char *)x + j * xs;
@@ -7925,16 +7928,9 @@ static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, co
     uint64_t flow[3] = {0, 0, 0}, j;
     unsigned char *counts = (unsigned char *)result + PCLR__HIST_HEADER;
     pclr_result e;
-    int k;
     if ((e = pclr__hist_range(pclr__hist_type(c), c->bins, params[t->params], params[t->params + 1], r, &why)) != PCLR_OK) return e;
     memset(counts, 0, 8 * (size_t)c->bins);
-    memset(&V, 0, sizeof V);
-    V.t = t;
-    for (k = 0; k < t->params; ++k) {
-        pclr__mval p;
-        p.d = params[k];
-        V.param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
-    }
+    pclr__meval_init(&V, t, params);
     for (j = 0; j < n; ++j) {
         pclr__mval v;
         double d;
@@ -7961,16 +7957,6 @@ static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, co
 
 /* ---- a reduction of the user's (op custom) on the host: its lift, merge and results evaluated on states
    of pclr__mvals (one per field, in its type), the CPU reference, the states' bytes, and the checks */
-static void pclr__meval_init(pclr__meval *V, const pclr__mtree *t, const double *params) {
-    int k;
-    memset(V, 0, sizeof *V);
-    V->t = t;
-    for (k = 0; k < t->params; ++k) {
-        pclr__mval p;
-        p.d = params ? params[k] : 0.0;
-        V->param[k] = pclr__mconv(p, PCLR_DOUBLE, t->param[k]);
-    }
-}
 static void pclr__ridentity(const pclr__mtree *t, pclr__mval *s) {
     pclr__meval V;
     int f;
