@@ -2701,7 +2701,7 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
                          : role == PCLR__R_SHIFT ? l->shift : role == PCLR__R_U32 ? PCLR_UINT : PCLR_UINT64;
     }
     l->count = i;
-    if (c->op == PCLR_HISTOGRAM) { /* its state is an array: see pclr__hist_state (the one field, for sentences' sake) */
+    if (c->op == PCLR_HISTOGRAM) { /* its state is an array (>>histogram); the one field for sentences' sake */
         strcpy(l->field[0].name, "bins");
         l->field[0].type = PCLR_UINT64;
         l->count = 1;
@@ -4085,9 +4085,9 @@ static int pclr__gen_i64(const pclr__gen *g, const pclr_config *c) {
 static void pclr__gen_prelude(pclr__gen *g, const pclr_config *c) {
     const int words = pclr__words_finish(c, g->l.size); /* no fence, no ticket function */
     const int one = c->layout == PCLR_LAYOUT_ONE;
+    /* (a histogram per row, column or segment has no partials) */
     const int fence = one ? c->finish != PCLR_FINISH_PARTIALS && !words
-                          : (c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c)) && c->op != PCLR_HISTOGRAM; /* (a histogram per
-                                                                                                      row: no partials) */
+                          : (c->layout == PCLR_LAYOUT_COLUMNS || pclr__gen_row_groups(c)) && c->op != PCLR_HISTOGRAM;
     if (g->cuda && pclr__gen_i64(g, c)) pclr__put(g->w, "typedef long long pclr_i64;\n");
     if (fence) pclr__put(g->w, g->cuda ? PCLR__TEXT_FENCE_CUDA : PCLR__TEXT_FENCE_OPENCL);
     if (g->cuda && one && c->finish == PCLR_FINISH_LAST_GROUP && c->accumulate != PCLR_EXACT && !words) pclr__put(g->w, PCLR__TEXT_TICKET_FN_CUDA);
@@ -5776,7 +5776,7 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
    A group counts in local memory with 32-bit atomics (up to PCLR__HIST_LOCAL_BINS bins; more count
    straight into the launch's counts), then adds its nonzero counts into the launch's counts: a low and
    a high word each, the carry by a second atomic (no 64-bit atomics needed). The last group copies them
-   into the state (pclr__hist_state's words) and zeroes them for the next launch. The range comes as the
+   into the state (its words: >>histogram) and zeroes them for the next launch. The range comes as the
    kernel's last three arguments (lo, hi, scale = bins / (hi - lo)), so a new one rebuilds nothing. */
 /* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
    in bins of their own, without atomics, up to this many bins, and add them into the group's once. */

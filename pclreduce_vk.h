@@ -361,7 +361,7 @@ struct pclr_vk_context {
     VkQueryPool timestamps;
     pclr__vk_mem ctl, result, partials;
     pclr__vk_mem lay_ctl, lay_states; /* a layout's status word and tickets (host-visible, zero between launches); its states (blocking) */
-    pclr__vk_mem hist;                /* a histogram's counts (PCLR__HIST_SCRATCH_BYTES): zero on first need, and between launches */
+    pclr__vk_mem hist;                /* a histogram's counts (PCLR__HIST_SCRATCH_BYTES): made zero with the context, zero between launches */
     pclr__vk_mem retired[PCLR__VK_RETIRED];
     int retired_count;
     pclr__vk_mem *buffers;           /* pclr_vk_buffer_create's and pclr_buffer_create's, found by their VkBuffer */
