@@ -5792,8 +5792,7 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
     const char *arg = glsl ? "args." : "";
     PCLR__GEN_PUTF(g, "/* ---- the operation: histogram, %u bins over [lo, hi)%s ---- */\n", c->bins,
                    c->clamp ? ", clamped (out of range: the first and last bin)" : "");
-    if (glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* values are binned in this type */\n#define pclr_v pclr_h\n"
-                              "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n", dbl ? "double" : "float");
+    if (glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* values are binned in this type */\n#define pclr_v pclr_h\n", dbl ? "double" : "float");
     else PCLR__GEN_PUTF(g, "typedef %s pclr_h; /* values are binned in this type */\n", dbl ? "double" : "float");
     PCLR__GEN_PUTF(g, "#define PCLR_BINS %uu\n#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */\n"
                       "#define PCLR_LO %sp%d\n#define PCLR_HI %sp%d\n#define PCLR_SCALE %sp%d /* bins / (hi - lo) */\n",
@@ -5848,7 +5847,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
         return;
     }
     /* the launch's counts: atomics on word j (returns the old value), read, written */
-    if (glsl) pclr__put(g->w, "#define PCLR_TOTAL_ADD(j, c) atomicAdd(pw[args.part_at + (j)], (c))\n#define PCLR_TOTAL(j) pw[args.part_at + (j)]\n"
+    if (glsl) pclr__put(g->w, "#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()\n#define PCLR_TOTAL_ADD(j, c) atomicAdd(pw[args.part_at + (j)], (c))\n#define PCLR_TOTAL(j) pw[args.part_at + (j)]\n"
                               "#define PCLR_OUT(j) outw[args.out_at + (j)]\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_TOTAL_ADD(j, c) %s(total + (j), (c))\n#define PCLR_TOTAL(j) ((PCLR_GLOBAL volatile uint *)total)[j]\n"
                            "#define PCLR_OUT(j) out[j]\n", g->cuda ? "atomicAdd" : "atomic_add");

@@ -45,7 +45,6 @@ float pclr_map(float x, uint64_t i, float p0 /* the range's lo */, float p1 /* i
 /* ---- the operation: histogram, 16 bins over [lo, hi) ---- */
 #define pclr_h float /* values are binned in this type */
 #define pclr_v pclr_h
-#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_BINS 16u
 #define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
 #define PCLR_LO args.p0

@@ -45,7 +45,6 @@ int pclr_map(int x, uint64_t i, float p0 /* the range's lo */, float p1 /* its h
 /* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
 #define pclr_h float /* values are binned in this type */
 #define pclr_v pclr_h
-#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_BINS 256u
 #define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
 #define PCLR_LO args.p0
@@ -59,6 +58,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_TOTAL_ADD(j, c) atomicAdd(pw[args.part_at + (j)], (c))
 #define PCLR_TOTAL(j) pw[args.part_at + (j)]
 #define PCLR_OUT(j) outw[args.out_at + (j)]

@@ -47,7 +47,6 @@ int pclr_map(int x, uint64_t i, float p0 /* the range's lo */, float p1 /* its h
 /* ---- the operation: histogram, 256 bins over [lo, hi) ---- */
 #define pclr_h float /* values are binned in this type */
 #define pclr_v pclr_h
-#define PCLR_DEVICE_FENCE() memoryBarrierBuffer()
 #define PCLR_BINS 256u
 #define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
 #define PCLR_LO args.p0
