@@ -5839,6 +5839,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
     const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+    const int ways = mine ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
+                                                    run of equal values is not one chain of increments */
     char e[1800];
     int k;
     pclr__gen_hist_op(g, c);
@@ -5854,9 +5856,10 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, "/* c more in entry k of the launch's counts: the low word, and its carry into the high one */\n"
                     "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
                     "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
-    if (mine) pclr__put(g->w, "/* a CPU's work-item counts in bins of its own (no atomics), added into the group's at the end */\n"
-                              "#define PCLR_COUNT(v) (++mine[PCLR_BIN(v)])\n");
-    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_ENTRIES];\n");
+    if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
+                               "   group's at the end */\n#define PCLR_WAYS %d\n#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n"
+                               "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v)\n", ways);
+    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
     else if (mine) ;
     else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
                                 "#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)\n");
@@ -5869,7 +5872,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
         PCLR__GEN_PUTF(g, "void pclr_count_load(pclr_in_x v, %suint64_t i) {\n", y ? "pclr_in_y v2, " : "");
         for (k = 0; k < V; ++k) {
             pclr__gvalue(g, c, k, e, sizeof e);
-            PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s);\n", e);
+            if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s);\n", k % ways, e);
+            else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s);\n", e);
         }
         PCLR__GEN_PUTF(g, "}\n#define PCLR_FOLD(acc, v, i) pclr_count_load(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
         if (V > 1) {
@@ -5881,7 +5885,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
         pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) do { \\\n");
         for (k = 0; k < V; ++k) {
             pclr__gen_elem(g, k, e, sizeof e);
-            PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s); \\\n", e);
+            if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s); \\\n", k % ways, e);
+            else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s); \\\n", e);
         }
         pclr__put(g->w, "} while (false)\n");
         if (V > 1) {
@@ -5897,13 +5902,17 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
-    if (mine && !glsl) pclr__put(g->w, "    uint mine[PCLR_ENTRIES]; /* this work-item's counts */\n");
+    if (mine && !glsl) pclr__put(g->w, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n");
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
-    if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) mine[k] = 0u;\n");
+    if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
     if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n");
-    if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        if (mine[k] != 0u) %s;\n",
-                            glsl ? "atomicAdd(hist[k], mine[k])" : g->cuda ? "atomicAdd(hist + k, mine[k])" : "atomic_add(hist + k, mine[k])");
+    if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) {\n"
+                               "        uint m = 0u;\n"
+                               "        for (uint w = 0u; w < PCLR_WAYS; ++w) m += mine[w][k];\n"
+                               "        if (m != 0u) %s;\n"
+                               "    }\n",
+                            glsl ? "atomicAdd(hist[k], m)" : g->cuda ? "atomicAdd(hist + k, m)" : "atomic_add(hist + k, m)");
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
                                "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");

@@ -60,13 +60,16 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 /* c more in entry k of the launch's counts: the low word, and its carry into the high one */
 #define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \
     if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)
-/* a CPU's work-item counts in bins of its own (no atomics), added into the group's at the end */
-#define PCLR_COUNT(v) (++mine[PCLR_BIN(v)])
+/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the
+   group's at the end */
+#define PCLR_WAYS 4
+#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])
+#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v)
 #define PCLR_FOLD(acc, v, i) do { \
-    PCLR_COUNT(PCLR_MAP((v).s0, (i))); \
-    PCLR_COUNT(PCLR_MAP((v).s1, (i) + 1)); \
-    PCLR_COUNT(PCLR_MAP((v).s2, (i) + 2)); \
-    PCLR_COUNT(PCLR_MAP((v).s3, (i) + 3)); \
+    PCLR_COUNT_IN(0, PCLR_MAP((v).s0, (i))); \
+    PCLR_COUNT_IN(1, PCLR_MAP((v).s1, (i) + 1)); \
+    PCLR_COUNT_IN(2, PCLR_MAP((v).s2, (i) + 2)); \
+    PCLR_COUNT_IN(3, PCLR_MAP((v).s3, (i) + 3)); \
 } while (false)
 #define PCLR_FOLD1(acc, x, i) PCLR_COUNT(PCLR_MAP((x), (i)))
 typedef pclr_vec pclr_in; /* one load: a vector of x */
@@ -81,10 +84,11 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
-    uint mine[PCLR_ENTRIES]; /* this work-item's counts */
+    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
-    for (uint k = 0u; k < PCLR_ENTRIES; ++k) mine[k] = 0u;
+    for (uint k = 0u; k < PCLR_ENTRIES; ++k)
+        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
     pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
     if (head > n) head = n;
@@ -115,8 +119,11 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     /* the tail: fewer than PCLR_VECTOR elements after the last whole vector */
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2: the group's counts into the launch's. */
-    for (uint k = 0u; k < PCLR_ENTRIES; ++k)
-        if (mine[k] != 0u) atomic_add(hist + k, mine[k]);
+    for (uint k = 0u; k < PCLR_ENTRIES; ++k) {
+        uint m = 0u;
+        for (uint w = 0u; w < PCLR_WAYS; ++w) m += mine[w][k];
+        if (m != 0u) atomic_add(hist + k, m);
+    }
     PCLR_BARRIER();
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
         if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
