@@ -9136,13 +9136,17 @@ PCLR_API pclr_result pclr_cpu_reduce_map(const pclr_config *cfg, const void *x, 
 }
 
 /* ------------------------------------------------ a histogram's quantiles  >>quantiles */
+/* Count k of a result whose header has been read (k < bins). */
+static uint64_t pclr__hist_count_at(const void *result, uint64_t k) {
+    uint64_t c;
+    memcpy(&c, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * k, 8);
+    return c;
+}
 PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k) {
     pclr_histogram_result h;
-    uint64_t c = 0;
     if (!result) return 0;
     memcpy(&h, result, sizeof h);
-    if (k < h.bins) memcpy(&c, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * k, 8);
-    return c;
+    return k < h.bins ? pclr__hist_count_at(result, k) : 0;
 }
 /* The counts' total, or 0 where the result cannot give quantiles. */
 static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
@@ -9151,19 +9155,20 @@ static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
     if (!result) return 0;
     memcpy(h, result, sizeof *h);
     if (!h->bins || h->bins > PCLR_HISTOGRAM_MAX_BINS || !(h->lo < h->hi)) return 0;
-    for (k = 0; k < h->bins; ++k) total += (double)pclr_histogram_count(result, k);
+    for (k = 0; k < h->bins; ++k) total += (double)pclr__hist_count_at(result, k);
     return total;
 }
 PCLR_API double pclr_histogram_quantile(const void *result, double q) {
     pclr_histogram_result h;
     const double total = pclr__hist_total(result, &h);
-    double below = 0, want;
+    double below = 0, want, width;
     uint64_t k;
     if (!(total > 0) || !(q >= 0 && q <= 1)) return NAN;
     want = q * total;
+    width = (h.hi - h.lo) / (double)h.bins;
     for (k = 0; k < h.bins; ++k) { /* the bin where the running count reaches want, and how far into it */
-        const double c = (double)pclr_histogram_count(result, k), w = (h.hi - h.lo) / (double)h.bins;
-        if (c > 0 && below + c >= want) return h.lo + w * ((double)k + (want - below) / c);
+        const double c = (double)pclr__hist_count_at(result, k);
+        if (c > 0 && below + c >= want) return h.lo + width * ((double)k + (want - below) / c);
         below += c;
     }
     return h.hi;
@@ -9178,7 +9183,7 @@ PCLR_API double pclr_histogram_mean_between(const void *result, double q_lo, dou
     lo = q_lo * total;
     hi = q_hi * total;
     for (k = 0; k < h.bins; ++k) { /* each bin's share of the counts between lo and hi, at its midpoint */
-        const double c = (double)pclr_histogram_count(result, k);
+        const double c = (double)pclr__hist_count_at(result, k);
         const double from = below > lo ? below : lo, to = below + c < hi ? below + c : hi;
         if (to > from) {
             sum += (to - from) * (h.lo + (h.hi - h.lo) * ((double)k + 0.5) / (double)h.bins);
@@ -9275,15 +9280,13 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
     switch (c.op) {
     case PCLR_HISTOGRAM: { /* counts add; both over cfg's bins and the same range */
         pclr_histogram_result x, y;
-        uint64_t k, w[2];
+        uint64_t k;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
         if (x.bins != c.bins || y.bins != c.bins || x.lo != y.lo || x.hi != y.hi) return PCLR_ERR_INVALID_ARGUMENT;
-        for (k = 3; k < 3 + c.bins; ++k) { /* (out may be a or b) */
-            memcpy(&w[0], (const unsigned char *)a + 8 * k + 24, 8);
-            memcpy(&w[1], (const unsigned char *)b + 8 * k + 24, 8);
-            w[0] += w[1];
-            memcpy((unsigned char *)out + 8 * k + 24, &w[0], 8);
+        for (k = 0; k < c.bins; ++k) { /* (out may be a or b) */
+            const uint64_t sum = pclr__hist_count_at(a, k) + pclr__hist_count_at(b, k);
+            memcpy((unsigned char *)out + PCLR__HIST_HEADER + 8 * k, &sum, 8);
         }
         x.underflow += y.underflow;
         x.overflow += y.overflow;
