@@ -5857,8 +5857,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
                     "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
     if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
-                               "   group's at the end */\n#define PCLR_WAYS %d\n#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n"
-                               "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v)\n", ways);
+                               "   group's at the end */\n#define PCLR_WAYS %d\n#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n%s", ways,
+                             V > 1 ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
     if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
     else if (mine) ;
     else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"

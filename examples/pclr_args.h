@@ -26,7 +26,7 @@ static inline int pclr_args_int(const char *s, long long lo, long long hi, long 
 }
 
 /* Tries argv[i] as one of the knob flags. Returns the number of argv entries
-   used (2), 0 if argv[i] is not a knob flag, -1 after printing an error. */
+   used (2, or 1 for --clamp), 0 if argv[i] is not a knob flag, -1 after printing an error. */
 static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, FILE *err, const char *prog) {
     const char *flag = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     long long v = 0;

@@ -64,7 +64,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
    group's at the end */
 #define PCLR_WAYS 4
 #define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])
-#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v)
+#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_COUNT_IN(0, PCLR_MAP((v).s0, (i))); \
     PCLR_COUNT_IN(1, PCLR_MAP((v).s1, (i) + 1)); \
