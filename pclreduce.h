@@ -154,7 +154,7 @@ typedef enum pclr_type {
    (NaN is), 0 or 1; argminmax: argmin and argmax in one pass; custom: the
    reduction described in cfg.reduce (a pclr_custom_result); histogram: counts
    of the values in cfg.bins even bins over [in.lo, in.hi) (a
-   pclr_histogram_result and its counts). The built-in ops are those before
+   pclr_histogram_result, its counts and, weighted, the sums of y per bin). The built-in ops are those before
    PCLR_CUSTOM. New ops were added after count so that the old values keep
    their numbers. */
 typedef enum pclr_op {
@@ -270,6 +270,9 @@ typedef struct pclr_config {
        the first and the last bin), NaN in nan. The range is given at reduce time: a new one rebuilds nothing. */
     uint32_t bins;            /* 1 .. PCLR_HISTOGRAM_MAX_BINS */
     int clamp;                /* 0 or 1 */
+    int weighted;             /* 0 or 1: each bin (and underflow, overflow, nan) also sums the weights y
+                                 (y_type float), exactly, rounded once to double; at most
+                                 PCLR_HISTOGRAM_MAX_WEIGHTED_BINS bins, one array */
 } pclr_config;
 
 /* ------------------------------------------------------------ results  >>results
@@ -309,12 +312,15 @@ typedef struct pclr_custom_result {
     pclr_type state_type[PCLR_CUSTOM_MAX];
     int values, fields;
 } pclr_custom_result;
-/* op = PCLR_HISTOGRAM: the header, followed by `bins` uint64_t counts (pclr_histogram_count); the
-   result is pclr_result_size bytes. lo and hi are the range as the kernel compared with: rounded to its
-   compute type (float for half and float values and 8/16-bit integer elements, double for the others). */
+/* op = PCLR_HISTOGRAM: the header, followed by `bins` uint64_t counts (pclr_histogram_count), then,
+   weighted, bins + 3 doubles: the sums of the weights of each bin, underflow, overflow and nan
+   (pclr_histogram_sum); the result is pclr_result_size bytes. lo and hi are the range as the kernel
+   compared with: rounded to its compute type (float for half and float values and 8/16-bit integer
+   elements, double for the others). */
 #define PCLR_HISTOGRAM_MAX_BINS 65536
+#define PCLR_HISTOGRAM_MAX_WEIGHTED_BINS 256
 typedef struct pclr_histogram_result {
-    uint64_t bins;
+    uint32_t bins, weighted;
     uint64_t underflow, overflow, nan; /* values below lo, at or above hi (both 0 with clamp), NaN */
     double lo, hi;
 } pclr_histogram_result;
@@ -509,6 +515,10 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
    by its bins' counts (pclr_result_size bytes; no alignment needed by these calls). */
 /* Count k of a histogram result (0 for k >= bins). */
 PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k);
+/* The sum of the weights in bin k of a weighted histogram result, k = bins, bins + 1, bins + 2: in
+   underflow, overflow, nan; the exact sum rounded once to double (to nearest, ties to even; +inf,
+   -inf or NaN as IEEE adds them). 0 for an unweighted result or k >= bins + 3. */
+PCLR_API double pclr_histogram_sum(const void *result, uint64_t k);
 /* The q-quantile (0 <= q <= 1) of the values counted in the bins (underflow, overflow and NaN are not:
    with clamp the out-of-range values are in the first and last bin), each bin's count spread evenly
    over it (linear interpolation): the x in [lo, hi] below which a fraction q of them lie. NaN for an
@@ -2662,6 +2672,13 @@ static size_t pclr__load_size(const pclr_config *c) {
    (uint64), lo and hi in the compute type (a float in the first 4 bytes of its word), then the counts. The
    result (pclr_histogram_result) is the same but for lo and hi, which it holds as doubles. */
 #define PCLR__HIST_HEADER 48
+/* A weighted histogram's state goes on with each entry's (the bins', then underflow's, overflow's and
+   nan's) exact sum of its weights: a 320-bit two's complement integer in units of 2^-149, the float
+   quantum, as ten 32-bit digits, then a flags word (1: +inf added, 2: -inf, 4: NaN) and a spare one. A
+   float weight is m 2^(p - 149), m < 2^24 and p < 254, so it touches two digits; 2^42 of them cannot
+   overflow. The result holds the sums rounded once to double (pclr__hist_sum_value). */
+#define PCLR__HIST_DIGITS 10
+#define PCLR__HIST_WORDS 12
 /* A group counts in local memory up to this many bins (4 KiB short of Vulkan's 16 KiB of shared memory); a
    histogram of more counts in global memory (one array only: a layout's histograms are at most this) */
 #define PCLR__HIST_LOCAL_BINS 4000
@@ -2705,7 +2722,7 @@ static void pclr__layout_of(const pclr_config *c, pclr__layout *l) {
         strcpy(l->field[0].name, "bins");
         l->field[0].type = PCLR_UINT64;
         l->count = 1;
-        l->size = PCLR__HIST_HEADER + 8 * (size_t)c->bins;
+        l->size = PCLR__HIST_HEADER + 8 * (size_t)c->bins + (c->weighted ? 4 * PCLR__HIST_WORDS * ((size_t)c->bins + 3) : 0);
         return;
     }
     for (i = 0; i < l->count; ++i) {
@@ -2833,11 +2850,67 @@ PCLR__FN uint32_t pclr__hist_bin(int fl, double v, const double r[3], uint32_t b
     return k < bins ? k : bins - 1;
 }
 
+/* w added to an entry's exact sum d (PCLR__HIST_DIGITS digits and the flags word): the kernels' PCLR_WEIGH. */
+PCLR__FN void pclr__hist_weigh(uint32_t *d, float w) {
+    uint32_t b, e, m, p, s, j, k;
+    memcpy(&b, &w, 4);
+    e = (b >> 23) & 255u;
+    if (e == 255u) {
+        d[PCLR__HIST_DIGITS] |= (b & 0x7FFFFFu) ? 4u : (b >> 31) ? 2u : 1u;
+        return;
+    }
+    m = e ? (b & 0x7FFFFFu) | 0x800000u : b & 0x7FFFFFu;
+    p = e ? e - 1u : 0u;
+    s = p & 31u;
+    for (j = 0; j < 2; ++j) { /* the low digit, and the high one where m crosses into it */
+        const uint32_t x = j ? (s > 8u ? m >> (32u - s) : 0u) : m << s;
+        if (!x) continue;
+        k = (p >> 5) + j;
+        if (b >> 31) { /* subtract, borrowing */
+            const uint32_t old = d[k];
+            d[k] = old - x;
+            if (old < x)
+                for (++k; k < PCLR__HIST_DIGITS && d[k]-- == 0u; ++k) {}
+        } else {
+            d[k] += x;
+            if (d[k] < x)
+                for (++k; k < PCLR__HIST_DIGITS && ++d[k] == 0u; ++k) {}
+        }
+    }
+}
+
+/* An exact sum d (pclr__hist_weigh's) rounded to double: to nearest, ties to even. */
+PCLR__FN double pclr__hist_sum_value(const uint32_t *d) {
+    const double inf = 1e300 * 1e300;
+    uint32_t a[PCLR__HIST_DIGITS], f = d[PCLR__HIST_DIGITS], carry = 1;
+    uint64_t t = 0, r;
+    int neg = (int)(d[PCLR__HIST_DIGITS - 1] >> 31), top = -1, b, taken = 0, sticky = 0, k;
+    if ((f & 4u) || (f & 3u) == 3u) return inf - inf;
+    if (f) return f & 1u ? inf : -inf;
+    for (k = 0; k < PCLR__HIST_DIGITS; ++k) { /* the magnitude */
+        a[k] = neg ? ~d[k] + carry : d[k];
+        carry = neg && carry && a[k] == 0u;
+    }
+    for (b = 32 * PCLR__HIST_DIGITS - 1; b >= 0 && top < 0; --b)
+        if ((a[b >> 5] >> (b & 31)) & 1u) top = b;
+    if (top < 0) return 0.0;
+    for (b = top; b >= 0; --b) { /* the top 64 bits, and whether any below them is set */
+        const uint32_t bit = (a[b >> 5] >> (b & 31)) & 1u;
+        if (taken < 64) t = t << 1 | bit, ++taken;
+        else sticky |= (int)bit;
+    }
+    t <<= 64 - taken;
+    r = t >> 11;
+    if ((t & 0x7FFu) > 0x400u || ((t & 0x7FFu) == 0x400u && (sticky || (r & 1u)))) ++r;
+    return (neg ? -1.0 : 1.0) * ldexp((double)r, top - 52 - 149);
+}
+
 /* A histogram's result from its header's parts and its counts' words (8 bytes each, little-endian). */
-PCLR__FN void pclr__hist_header(uint32_t bins, const uint64_t flow[3], double lo, double hi, void *result) {
+PCLR__FN void pclr__hist_header(uint32_t bins, int weighted, const uint64_t flow[3], double lo, double hi, void *result) {
     pclr_histogram_result h;
     memset(&h, 0, sizeof h);
     h.bins = bins;
+    h.weighted = weighted != 0;
     h.underflow = flow[0];
     h.overflow = flow[1];
     h.nan = flow[2];
@@ -2905,8 +2978,12 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
             if (c.finish && c.finish != PCLR_FINISH_LAST_GROUP) { *why = "a histogram finishes with last_group: the groups add their counts, the last one writes them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.accumulate && c.accumulate != PCLR_NATIVE) { *why = "a histogram counts: no accumulator (accumulate native or default)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "a histogram has its own in-group step (counts in local memory): not the collective variant"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-        } else if (c.bins || c.clamp) {
-            *why = "bins and clamp belong to a histogram (op histogram)";
+            if (c.weighted != 0 && c.weighted != 1) { *why = "weighted is 0 or 1"; return PCLR_ERR_INVALID_KNOB; }
+            if (c.weighted && (c.y_type != PCLR_FLOAT || c.components > 1)) { *why = "a weighted histogram's weights are y, one float per element (y_type float, no components)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.weighted && c.bins > PCLR_HISTOGRAM_MAX_WEIGHTED_BINS) { *why = "a weighted histogram has at most 256 bins (a group sums each bin's weights exactly in local memory)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+            if (c.weighted && c.layout != PCLR_LAYOUT_ONE) { *why = "a weighted histogram is of one array (not per row, column or segment yet)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
+        } else if (c.bins || c.clamp || c.weighted) {
+            *why = "bins, clamp and weighted belong to a histogram (op histogram)";
             return PCLR_ERR_UNSUPPORTED_COMBINATION;
         }
     }
@@ -4186,18 +4263,18 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
 }
 
 /* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
+/* Lane k of a load of x (j 0) or y (j 1), as loaded; k < 0: the element at i (the head's and tail's). */
+static void pclr__gen_lane(const pclr__gen *g, int j, int k, char *out, size_t cap) {
+    const char *part = g->map && g->map->y ? (j ? ".y" : ".x") : "";
+    if (k < 0) snprintf(out, cap, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
+    else if (g->vhalf) snprintf(out, cap, "f_.s%x", k); /* (no map: x alone) */
+    else if (g->vector == 1) snprintf(out, cap, "(v)%s", part);
+    else snprintf(out, cap, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part, k);
+}
 static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     char xs[48], ys[48];
-    const char *part[2] = {"", ""};
-    int j;
-    if (g->map && g->map->y) { part[0] = ".x"; part[1] = ".y"; }
-    for (j = 0; j < 2; ++j) {
-        char *out = j ? ys : xs;
-        if (k < 0) snprintf(out, sizeof xs, "%s", j ? (g->y_at ? g->y_at : "q[i]") : "(x)");
-        else if (g->vhalf) snprintf(out, sizeof xs, "f_.s%x", k); /* (no map: x alone) */
-        else if (g->vector == 1) snprintf(out, sizeof xs, "(v)%s", part[j]);
-        else snprintf(out, sizeof xs, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part[j], k);
-    }
+    pclr__gen_lane(g, 0, k, xs, sizeof xs);
+    pclr__gen_lane(g, 1, k, ys, sizeof ys);
     if (!g->map) snprintf(buf, cap, "%s", xs);
     else if (g->map->y) snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, %s, (i) + %d)" : "PCLR_MAP(%s, %s, (i))", xs, ys, k);
     else snprintf(buf, cap, k > 0 ? "PCLR_MAP(%s, (i) + %d)" : "PCLR_MAP(%s, (i))", xs, k);
@@ -4607,6 +4684,7 @@ static void pclr__gen_load_wins(pclr__gen *g, const pclr__op_def *d) {
 }
 
 static void pclr__gvalue(const pclr__gen *g, const pclr_config *c, int k, char *buf, size_t cap); /* (the GLSL kernel's) */
+static void pclr__gelem(const pclr__gen *g, const pclr_config *c, int y, int k, const char *e, char *buf, size_t cap);
 /* Whether an op's load folds under pclr_load_wins: an integer arg op's loads of two or more values. */
 static int pclr__load_test(const pclr__gen *g, const pclr_config *c, const pclr__op_def *d) {
     return d && d->load_wins && c->vector_width > 1 && !g->vhalf;
@@ -5783,15 +5861,16 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
 #define PCLR__HIST_PRIVATE_BINS 1024
 /* The local memory a histogram kernel declares. */
 PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
-    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * ((size_t)c->bins + 3) : 0) + 4;
+    const size_t entries = (size_t)c->bins + 3;
+    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * entries : 0) + (c->weighted ? 4 * PCLR__HIST_WORDS * entries : 0) + 4;
 }
 
 /* The op's pieces: its compute type, bins, range and pclr_bin (pclr__hist_bin's rule). */
 static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
     const char *arg = glsl ? "args." : "";
-    PCLR__GEN_PUTF(g, "/* ---- the operation: histogram, %u bins over [lo, hi)%s ---- */\n", c->bins,
-                   c->clamp ? ", clamped (out of range: the first and last bin)" : "");
+    PCLR__GEN_PUTF(g, "/* ---- the operation: histogram, %u bins over [lo, hi)%s%s ---- */\n", c->bins,
+                   c->clamp ? ", clamped (out of range: the first and last bin)" : "", c->weighted ? ", weighted by y" : "");
     if (glsl) PCLR__GEN_PUTF(g, "#define pclr_h %s /* values are binned in this type */\n#define pclr_v pclr_h\n", dbl ? "double" : "float");
     else PCLR__GEN_PUTF(g, "typedef %s pclr_h; /* values are binned in this type */\n", dbl ? "double" : "float");
     PCLR__GEN_PUTF(g, "#define PCLR_BINS %uu\n#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */\n"
@@ -5819,7 +5898,8 @@ static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char 
                       "%s    const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
                       "%s    PCLR_OUT(at) = %s;\n%s    PCLR_OUT(at + 1u) = %s;\n%s}\n"
                       "%sif (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
-                      "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = 0u;\n", ind, before, ind, ind, lo, ind, hi, ind, ind, ind, ind);
+                      "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = %du; /* weighted */\n", ind, before, ind, ind, lo, ind, hi, ind, ind, ind, ind,
+                   c->weighted);
     for (k = 0; k < 2; ++k) {
         const char *v = k ? "PCLR_HI" : "PCLR_LO";
         const int at = 8 + 2 * k;
@@ -5835,13 +5915,47 @@ static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char 
 
 static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 
+/* A weighted histogram's sums: a group adds each weight into its entry's digits in local memory with 32-bit
+   atomics, then each digit into the launch's, carries by further atomics (the words: >>histogram). */
+static void pclr__gen_hist_weights(pclr__gen *g) {
+    const int glsl = g->glsl;
+    const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
+    pclr__put(g->w, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
+                    "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
+                    "#define PCLR_DIGITS 10u\n#define PCLR_WORDS 12u\n#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n");
+    if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n"
+                              "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n"
+                              "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n"
+                              "#define PCLR_COUNT_AT(k) atomicAdd(hist[k], 1u)\n");
+    else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n"
+                           "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n#define PCLR_COUNT_AT(k) %s(hist + (k), 1u)\n",
+                        add, or_, or_, add);
+    PCLR__GEN_PUTF(g, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
+                      "   above; ADD: the words' atomic addition, which returns the old word */\n"
+                      "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
+                      "    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \\\n"
+                      "        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \\\n"
+                      "} while (false)\n"
+                      "/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */\n"
+                      "#define PCLR_WEIGH(v, w) do { \\\n"
+                      "    const uint k_ = PCLR_BIN(v), b_ = %s(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
+                      "    PCLR_COUNT_AT(k_); \\\n"
+                      "    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
+                      "    else { \\\n"
+                      "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
+                      "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
+                      "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
+                      "    } \\\n"
+                      "} while (false)\n", glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint");
+}
+
 /* The histogram kernel, in every dialect. */
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
-    const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width;
-    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+    const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width, wt = c->weighted;
+    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS && !wt; /* (weights: local sums) */
     const int ways = mine ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
                                                     run of equal values is not one chain of increments */
-    char e[1800];
+    char e[1800], w[1800];
     int k;
     pclr__gen_hist_op(g, c);
     if (c->layout != PCLR_LAYOUT_ONE) {
@@ -5863,46 +5977,58 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     else if (mine) ;
     else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
                                 "#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)\n");
-    else if (glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
-                                   "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
-    else PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+    else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
+                                  wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
+    else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+    if (wt) pclr__gen_hist_weights(g); /* (PCLR_WEIGH counts too) */
     if (glsl) pclr__put(g->w, "shared bool is_last;\n");
     /* a load's values, and one element's (the head and the tail) */
     if (glsl) {
         PCLR__GEN_PUTF(g, "void pclr_count_load(pclr_in_x v, %suint64_t i) {\n", y ? "pclr_in_y v2, " : "");
         for (k = 0; k < V; ++k) {
             pclr__gvalue(g, c, k, e, sizeof e);
+            if (wt) pclr__gelem(g, c, 1, k, NULL, w, sizeof w);
             if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s);\n", k % ways, e);
+            else if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s);\n", e, w);
             else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s);\n", e);
         }
         PCLR__GEN_PUTF(g, "}\n#define PCLR_FOLD(acc, v, i) pclr_count_load(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
         if (V > 1) {
             pclr__gvalue(g, c, -1, e, sizeof e);
-            PCLR__GEN_PUTF(g, "/* the element at relative index r */\npclr_h pclr_value_at(uint64_t r) { return %s; }\n"
-                              "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_value_at(i))\n", e);
+            PCLR__GEN_PUTF(g, "/* the element at relative index r */\npclr_h pclr_value_at(uint64_t r) { return %s; }\n", e);
+            if (wt) pclr__gelem(g, c, 1, -1, "args.offset2 + r", w, sizeof w);
+            if (wt) PCLR__GEN_PUTF(g, "float pclr_weight_at(uint64_t r) { return %s; }\n"
+                                      "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(pclr_value_at(i), pclr_weight_at(i))\n", w);
+            else pclr__put(g->w, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_value_at(i))\n");
         }
     } else {
         pclr__put(g->w, "#define PCLR_FOLD(acc, v, i) do { \\\n");
         for (k = 0; k < V; ++k) {
             pclr__gen_elem(g, k, e, sizeof e);
+            pclr__gen_lane(g, 1, k, w, sizeof w);
             if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s); \\\n", k % ways, e);
+            else if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s); \\\n", e, w);
             else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s); \\\n", e);
         }
         pclr__put(g->w, "} while (false)\n");
         if (V > 1) {
             pclr__gen_elem(g, -1, e, sizeof e);
-            PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
+            pclr__gen_lane(g, 1, -1, w, sizeof w);
+            if (wt) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(%s, %s)\n", e, w);
+            else PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
         }
     }
     pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
                              "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
                              "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter");
-    if (!glsl) PCLR__GEN_PUTF(g, "%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "");
+    if (!glsl) PCLR__GEN_PUTF(g, "%s%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
+                              wt ? "    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */\n" : "");
     pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
     if (mine && !glsl) pclr__put(g->w, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n");
+    if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
@@ -5916,6 +6042,11 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
                                "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
+    if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums' digits, each with its carries */\n"
+                            "        const uint at = k * PCLR_WORDS;\n"
+                            "        for (uint j = 0u; j < PCLR_DIGITS; ++j) PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, wsum[at + j], false);\n"
+                            "        if (wsum[at + PCLR_DIGITS] != 0u) PCLR_TOTAL_OR(PCLR_WAT + at + PCLR_DIGITS, wsum[at + PCLR_DIGITS]);\n"
+                            "    }\n");
     PCLR__GEN_PUTF(g, "    /* Level 3: the last group writes the launch's counts into the state and zeroes them. */\n"
                       "    PCLR_DEVICE_FENCE(); /* release: the group's counts before its ticket */\n"
                       "    PCLR_BARRIER();\n"
@@ -5927,6 +6058,10 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                       "    if (!is_last) return;\n"
                       "    PCLR_DEVICE_FENCE();\n",
                    g->cuda ? "pclr_ticket(counter)" : glsl ? "atomicAdd(counter, 1u)" : PCLR__TEXT_TICKET_CL, glsl ? "ul" : "");
+    if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) { /* the sums, after the counts */\n"
+                            "        PCLR_OUT(12u + 2u * PCLR_BINS + k) = PCLR_TOTAL(PCLR_WAT + k);\n"
+                            "        PCLR_TOTAL(PCLR_WAT + k) = 0u;\n"
+                            "    }\n");
     pclr__gen_hist_store(g, c, "    ", "        const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);\n"
                                        "        PCLR_TOTAL(2u * k) = 0u; /* for the next launch */\n"
                                        "        PCLR_TOTAL(2u * k + 1u) = 0u;\n", "lo", "hi");
@@ -7186,12 +7321,15 @@ static pclr_result pclr__resolve_op(const pclr_config *cfg, pclr_config *c, int 
     c->reduce = cfg->reduce;
     c->bins = cfg->bins;
     c->clamp = cfg->clamp;
+    c->weighted = cfg->weighted;
     if ((r = pclr__config_resolve(c, c, NULL, merge_checks)) != PCLR_OK) return r;
     if (pclr__has_map(c) && c->op != PCLR_CUSTOM && (c->op != PCLR_HISTOGRAM || (c->map && c->map[0]))) {
-        /* (a reduction's lift reads the inputs: it keeps them; a histogram of the elements keeps their type) */
+        /* (a reduction's lift reads the inputs: it keeps them; a histogram of the elements keeps their type,
+           a weighted one its weights') */
         c->type = c->map_type;
         c->map = c->params = NULL;
-        c->map_type = c->y_type = PCLR_TYPE_DEFAULT;
+        c->map_type = PCLR_TYPE_DEFAULT;
+        c->y_type = c->weighted ? PCLR_FLOAT : PCLR_TYPE_DEFAULT;
         c->components = 0;
         c->vector_width = 0;
         r = pclr__config_resolve(c, c, NULL, merge_checks);
@@ -7228,7 +7366,7 @@ PCLR_API size_t pclr_result_size(const pclr_config *cfg) {
     case PCLR_ARGMINMAX: return sizeof(pclr_argminmax_result);
     case PCLR_ANY: case PCLR_ALL: return sizeof(uint32_t);
     case PCLR_CUSTOM: return sizeof(pclr_custom_result);
-    case PCLR_HISTOGRAM: return PCLR__HIST_HEADER + 8 * (size_t)c.bins;
+    case PCLR_HISTOGRAM: return PCLR__HIST_HEADER + 8 * (size_t)c.bins + (c.weighted ? 8 * ((size_t)c.bins + 3) : 0);
     default: return pclr_type_size(pclr__wrap_type(&c)); /* prod, and, or, xor */
     }
 }
@@ -7448,10 +7586,19 @@ PCLR__FN void pclr__finalize_one(const pclr__finalizer *f, const void *state, vo
     const unsigned char *st = (const unsigned char *)state;
     switch (f->op) {
     case PCLR_CUSTOM: pclr__finalize_custom(f, sizeof(pclr_custom_result), st, 1, result); break;
-    case PCLR_HISTOGRAM: { /* the state but for lo and hi, which become doubles */
+    case PCLR_HISTOGRAM: { /* the state but for lo and hi, which become doubles, and the weights' sums, rounded */
+        const size_t counted = PCLR__HIST_HEADER + 8 * (size_t)f->cfg.bins;
         double r[2];
-        int k;
-        memmove(result, st, l->size);
+        uint32_t k;
+        memmove(result, st, counted);
+        for (k = 0; f->cfg.weighted && k < f->cfg.bins + 3; ++k) { /* (in place too: entry k's words are read before
+                                                                       its double, below them, is written) */
+            uint32_t d[PCLR__HIST_WORDS];
+            double v;
+            memcpy(d, st + counted + 4 * PCLR__HIST_WORDS * (size_t)k, sizeof d);
+            v = pclr__hist_sum_value(d);
+            memcpy((unsigned char *)result + counted + 8 * (size_t)k, &v, 8);
+        }
         for (k = 0; k < 2; ++k) {
             float fl;
             memcpy(&fl, st + 32 + 8 * k, 4);
@@ -7935,8 +8082,10 @@ static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, co
     double r[3];
     uint64_t flow[3] = {0, 0, 0}, j;
     unsigned char *counts = (unsigned char *)result + PCLR__HIST_HEADER;
+    uint32_t *sums = NULL; /* weighted: each entry's exact sum (PCLR__HIST_WORDS words) */
     pclr_result e;
     if ((e = pclr__hist_range(pclr__hist_type(c), c->bins, params[t->params], params[t->params + 1], r, &why)) != PCLR_OK) return e;
+    if (c->weighted && !(sums = (uint32_t *)calloc(((size_t)c->bins + 3) * PCLR__HIST_WORDS, 4))) return PCLR_ERR_OUT_OF_MEMORY;
     memset(counts, 0, 8 * (size_t)c->bins);
     pclr__meval_init(&V, t, params);
     for (j = 0; j < n; ++j) {
@@ -7950,6 +8099,11 @@ static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, co
         d = t->type == PCLR_FLOAT ? (double)(float)v.d : t->type == PCLR_DOUBLE ? v.d : t->type == PCLR_INT ? (double)(int32_t)v.u
           : t->type == PCLR_UINT ? (double)(uint32_t)v.u : t->type == PCLR_INT64 ? (double)(int64_t)v.u : (double)v.u;
         b = pclr__hist_bin(fl, d, r, c->bins, c->clamp);
+        if (sums) {
+            float w;
+            memcpy(&w, V.y, 4);
+            pclr__hist_weigh(sums + (size_t)b * PCLR__HIST_WORDS, w);
+        }
         if (b < c->bins) {
             uint64_t w;
             memcpy(&w, counts + 8 * (size_t)b, 8);
@@ -7959,7 +8113,12 @@ static pclr_result pclr__hist_cpu(const pclr_config *c, const pclr__mtree *t, co
             ++flow[b - c->bins];
         }
     }
-    pclr__hist_header(c->bins, flow, r[0], r[1], result);
+    pclr__hist_header(c->bins, c->weighted, flow, r[0], r[1], result);
+    for (j = 0; sums && j < (uint64_t)c->bins + 3; ++j) {
+        const double v = pclr__hist_sum_value(sums + j * PCLR__HIST_WORDS);
+        memcpy(counts + 8 * (c->bins + j), &v, 8);
+    }
+    free(sums);
     return PCLR_OK;
 }
 
@@ -9148,6 +9307,15 @@ PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k) {
     memcpy(&h, result, sizeof h);
     return k < h.bins ? pclr__hist_count_at(result, k) : 0;
 }
+PCLR_API double pclr_histogram_sum(const void *result, uint64_t k) {
+    pclr_histogram_result h;
+    double v;
+    if (!result) return 0;
+    memcpy(&h, result, sizeof h);
+    if (!h.weighted || k >= (uint64_t)h.bins + 3) return 0;
+    memcpy(&v, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * ((uint64_t)h.bins + k), 8);
+    return v;
+}
 /* The counts' total, or 0 where the result cannot give quantiles. */
 static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
     double total = 0;
@@ -9283,10 +9451,15 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
         uint64_t k;
         memcpy(&x, a, sizeof x);
         memcpy(&y, b, sizeof y);
-        if (x.bins != c.bins || y.bins != c.bins || x.lo != y.lo || x.hi != y.hi) return PCLR_ERR_INVALID_ARGUMENT;
+        if (x.bins != c.bins || y.bins != c.bins || x.weighted != (uint32_t)c.weighted || y.weighted != x.weighted || x.lo != y.lo || x.hi != y.hi)
+            return PCLR_ERR_INVALID_ARGUMENT;
         for (k = 0; k < c.bins; ++k) { /* (out may be a or b) */
             const uint64_t sum = pclr__hist_count_at(a, k) + pclr__hist_count_at(b, k);
             memcpy((unsigned char *)out + PCLR__HIST_HEADER + 8 * k, &sum, 8);
+        }
+        for (k = 0; c.weighted && k < c.bins + 3; ++k) { /* the weights' sums add in double: one more rounding */
+            const double sum = pclr_histogram_sum(a, k) + pclr_histogram_sum(b, k);
+            memcpy((unsigned char *)out + PCLR__HIST_HEADER + 8 * (c.bins + k), &sum, 8);
         }
         x.underflow += y.underflow;
         x.overflow += y.overflow;
@@ -11145,7 +11318,7 @@ PCLR__FN pclr_result pclr__engine_reduce(pclr__engine *e, const char *fn, const 
     if (!layout && d->blocking && span == 0 && en->cfg.op == PCLR_HISTOGRAM) { /* nothing to wait for */
         static const uint64_t none[3] = {0, 0, 0};
         memset(d->results, 0, (size_t)rs);
-        pclr__hist_header(en->cfg.bins, none, params[en->params - 3], params[en->params - 2], d->results);
+        pclr__hist_header(en->cfg.bins, en->cfg.weighted, none, params[en->params - 3], params[en->params - 2], d->results);
         return PCLR_OK;
     }
     if (!layout && d->blocking && span == 0) return pclr__identity_result(&en->cfg, d->results); /* nothing to wait for */

@@ -26,14 +26,14 @@ static inline int pclr_args_int(const char *s, long long lo, long long hi, long 
 }
 
 /* Tries argv[i] as one of the knob flags. Returns the number of argv entries
-   used (2, or 1 for --clamp), 0 if argv[i] is not a knob flag, -1 after printing an error. */
+   used (2, or 1 for --clamp and --weighted), 0 if argv[i] is not a knob flag, -1 after printing an error. */
 static inline int pclr_args_parse_knob(int argc, char **argv, int i, pclr_config *cfg, FILE *err, const char *prog) {
     const char *flag = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     long long v = 0;
     pclr_result r = PCLR_OK;
     int *knob = NULL;
-    if (strcmp(flag, "--clamp") == 0) { /* a histogram's (no value) */
-        cfg->clamp = 1;
+    if (strcmp(flag, "--clamp") == 0 || strcmp(flag, "--weighted") == 0) { /* a histogram's (no value) */
+        *(flag[2] == 'c' ? &cfg->clamp : &cfg->weighted) = 1;
         return 1;
     }
     if (strcmp(flag, "--bins") == 0) { /* a histogram's: 1 .. PCLR_HISTOGRAM_MAX_BINS */

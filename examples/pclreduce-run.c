@@ -103,8 +103,10 @@ static void usage(FILE *f) {
             "                                result EXPR, ...'  (op custom; --param, --components, --input2, --type2 as\n"
             "                                for --map; prints \"result: V1 V2 ...\")]\n"
             "                     [--rows R --cols C [--pitch P] [--axis row|col] | --segments FILE] [--output FILE]\n"
-            "                     [--op histogram --bins B --range LO,HI [--clamp]]  (prints \"results: B\", the out-of-range\n"
-            "                                counts, the first and last bins; --output: the B counts as uint64)\n"
+            "                     [--op histogram --bins B --range LO,HI [--clamp] [--weighted --input2 W --type2 float]]\n"
+            "                                (prints \"results: B\", the out-of-range counts, the first and last bins, and\n"
+            "                                weighted their sums of W; --output: the B counts as uint64, then weighted the\n"
+            "                                B + 3 sums (bins, underflow, overflow, nan) as double)\n"
             "       pclreduce-run --list   OpenCL, CUDA and Vulkan devices (--platform/--device indices)\n");
 }
 
@@ -194,8 +196,8 @@ static int parse(int argc, char **argv, run_args *a) {
         fprintf(stderr, "pclreduce-run: give exactly one of --input FILE and --n N\n");
         return 2;
     }
-    if (a->input2 && ((!a->cfg.map && !a->cfg.reduce) || !a->input)) {
-        fprintf(stderr, "pclreduce-run: --input2 goes with --map (or --reduce) and --input\n");
+    if (a->input2 && ((!a->cfg.map && !a->cfg.reduce && !a->cfg.weighted) || !a->input)) {
+        fprintf(stderr, "pclreduce-run: --input2 goes with --map (or --reduce, or --weighted) and --input\n");
         return 2;
     }
     if ((a->cfg.map || a->cfg.reduce) && !a->cfg.y_type) { /* y's type is --type when there is a y: --input2, or a map that reads y */
@@ -494,6 +496,10 @@ int main(int argc, char **argv) {
         printf("range: [%.17g, %.17g)\nresult[0]: %llu\nresult[%llu]: %llu\n", h.lo, h.hi, (unsigned long long)pclr_histogram_count(result, 0),
                (unsigned long long)(h.bins - 1), (unsigned long long)pclr_histogram_count(result, h.bins - 1));
         printf("median: %.9g\n", pclr_histogram_quantile(result, 0.5));
+        if (h.weighted)
+            printf("sum[0]: %.17g\nsum[%llu]: %.17g\nsums: underflow: %.17g overflow: %.17g nan: %.17g\n", pclr_histogram_sum(result, 0),
+                   (unsigned long long)(h.bins - 1), pclr_histogram_sum(result, h.bins - 1), pclr_histogram_sum(result, h.bins),
+                   pclr_histogram_sum(result, h.bins + 1), pclr_histogram_sum(result, h.bins + 2));
     } else if (rc == 0 && a.cfg.layout == PCLR_LAYOUT_ONE) {
         char v[512]; /* (op custom: up to 8 values) */
         pclr_args_format_result(&a.cfg, result, v, sizeof v);
@@ -512,7 +518,8 @@ int main(int argc, char **argv) {
         FILE *f = fopen(a.output, "wb");
         int bad = !f;
         if (f && a.cfg.op == PCLR_HISTOGRAM) {
-            bad = fwrite((const char *)result + sizeof(pclr_histogram_result), 8, a.cfg.bins, f) != a.cfg.bins;
+            const size_t words = a.cfg.bins + (a.cfg.weighted ? a.cfg.bins + 3 : 0); /* the counts, then the sums */
+            bad = fwrite((const char *)result + sizeof(pclr_histogram_result), 8, words, f) != words;
             bad |= fclose(f) != 0;
         } else if (f) {
             bad = fwrite(result, rs, (size_t)count, f) != (size_t)count;

@@ -33,6 +33,7 @@
 #include "../pclreduce.h"
 #include "pclr_test.h"
 
+#include <float.h>
 #include <math.h>
 #include <time.h>
 
@@ -495,6 +496,123 @@ static void refusals(pclr_context *ctx, pclr_buffer *bx) {
     }
 }
 
+/* 7. weights: each entry's sum of y, exact and rounded once to double. The reference adds in long double
+   (64-bit significands where the test runs): weights k 2^E, |k| < 2^20, with E one of two exponents at
+   most 26 apart, so that a sum of up to 2^17 of them is exact there (26 + 20 + 17 < 64) and its rounding
+   to double is the one the library must give. */
+static float weight_at(int lo_e, int spread) {
+    const uint64_t r = pclr_test_rand(&g_rng);
+    const int e = lo_e + (r & 1u ? spread : 0);
+    const double k = (double)((r >> 8) & 0xFFFFFu) * (r & 2u ? -1.0 : 1.0);
+    if ((r >> 40) % 97 == 0) return (r >> 50) & 1u ? -0.0f : 0.0f;
+    return (float)ldexp(k, e); /* exact: at most 20 bits, an exponent floats hold (subnormals too) */
+}
+static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
+#if LDBL_MANT_DIG >= 64
+    static const uint32_t bins_of[] = {1, 64, 256};
+    static const uint64_t sizes[] = {0, 1, 1031, 100003};
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    const uint64_t most = 100003 + 3;
+    float *x = (float *)malloc(most * 4), *w = (float *)malloc(most * 4);
+    long double *want = (long double *)malloc((256 + 3) * sizeof(long double));
+    uint64_t *cnt = (uint64_t *)malloc((256 + 3) * 8);
+    unsigned char *got = (unsigned char *)malloc(48 + (256 + 256 + 3) * 8);
+    size_t bi, si;
+    if (!CHECK(x && w && want && cnt && got, "malloc")) goto done;
+    for (bi = 0; bi < sizeof bins_of / sizeof bins_of[0]; ++bi)
+        for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+            const uint32_t bins = bins_of[bi];
+            const uint64_t n = sizes[si], off = si % 2 ? 3 : 0;
+            const double lo = -10.5, hi = 20.25;
+            int lo_e, spread, clamp = (int)((bi + g_seed) % 2); /* (a kernel per bins: PoCL builds each in seconds) */
+            uint64_t i, k;
+            char why[256];
+            pclr_config c;
+            pclr_result r;
+            g_rng = g_seed ^ (0x7000000u + 0x100u * (unsigned)bi + (unsigned)si);
+            lo_e = -149 + (int)(pclr_test_rand(&g_rng) % 208); /* -149 .. 58: subnormal to 2^104 */
+            spread = (int)(pclr_test_rand(&g_rng) % 27);
+            for (i = 0; i < n + off; ++i) {
+                x[i] = (float)(lo - 3 + (hi - lo + 6) * unit());
+                if (i % 101 == 7) x[i] = NAN;
+                w[i] = weight_at(lo_e, spread);
+            }
+            memset(want, 0, (bins + 3) * sizeof *want);
+            memset(cnt, 0, (bins + 3) * 8);
+            for (i = 0; i < n; ++i) {
+                const uint32_t b = ref_bin(1, x[off + i], lo, hi, bins, clamp);
+                want[b] += w[off + i];
+                ++cnt[b];
+            }
+            memset(&c, 0, sizeof c);
+            c.type = PCLR_FLOAT;
+            c.y_type = PCLR_FLOAT;
+            c.op = PCLR_HISTOGRAM;
+            c.bins = bins;
+            c.clamp = clamp;
+            c.weighted = 1;
+            c.stride = (bi + g_seed) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
+            if (!CHECK(pclr_result_size(&c) == 48 + 8 * (size_t)bins + 8 * ((size_t)bins + 3), "%s: weighted result size", bn)) continue;
+            r = hist_reduce(ctx, bx, by, &c, x, w, (size_t)(n + off) * 4, off, n, lo, hi, NULL, got);
+            if (!CHECK(r == PCLR_OK, "%s: weighted histogram of %llu, %u bins: %s", bn, (unsigned long long)n, bins, pclr_last_error(ctx)))
+                continue;
+            CHECK(((const pclr_histogram_result *)(const void *)got)->weighted == 1, "%s: the result says weighted", bn);
+            CHECK(same_counts(got, cnt, bins, 1, lo, hi, why, sizeof why), "%s: weighted histogram of %llu, %u bins: counts: %s", bn,
+                  (unsigned long long)n, bins, why);
+            for (k = 0; k < bins + 3; ++k) {
+                const double g = pclr_histogram_sum(got, k), e = (double)want[k];
+                if (!CHECK(g == e && signbit(g) == signbit(e), "%s: weighted histogram of %llu, %u bins, weights 2^%d and 2^%d: entry %llu "
+                           "sums to %.17g, want %.17g", bn, (unsigned long long)n, bins, lo_e, lo_e + spread, (unsigned long long)k, g, e))
+                    break;
+            }
+        }
+    { /* infinities and NaN in the weights: as IEEE adds them; a huge sum stays exact past FLT_MAX */
+        static const float special[][3] = {{INFINITY, 1, 2}, {-INFINITY, 1, 2}, {INFINITY, -INFINITY, 1}, {NAN, 1, 2},
+                                           {FLT_MAX, FLT_MAX, -FLT_MAX}, {1e-45f, -1e-45f, 1e-45f}, {3e38f, 3e38f, 3e38f}};
+        size_t j;
+        pclr_config c;
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.y_type = PCLR_FLOAT;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = 2;
+        c.weighted = 1;
+        for (j = 0; j < sizeof special / sizeof special[0]; ++j) {
+            const float xs[3] = {0.25f, 0.5f, 0.75f}; /* all in bin 0 of [0, 2) */
+            const long double e = (long double)special[j][0] + special[j][1] + special[j][2];
+            const double want_sum = (double)e;
+            double g;
+            if (!CHECK(hist_reduce(ctx, bx, by, &c, xs, special[j], sizeof xs, 0, 3, 0, 2, NULL, got) == PCLR_OK, "%s: weights %g %g %g: %s",
+                       bn, special[j][0], special[j][1], special[j][2], pclr_last_error(ctx)))
+                continue;
+            g = pclr_histogram_sum(got, 0);
+            CHECK(pclr_histogram_count(got, 0) == 3 && (g == want_sum || (g != g && want_sum != want_sum)) && pclr_histogram_sum(got, 1) == 0,
+                  "%s: weights %g %g %g sum to %.17g, want %.17g", bn, special[j][0], special[j][1], special[j][2], g, want_sum);
+        }
+        c.bins = 257;
+        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "a weighted histogram of 257 bins: refused");
+        c.bins = 4;
+        c.y_type = PCLR_DOUBLE;
+        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "double weights: refused");
+        c.y_type = PCLR_FLOAT;
+        c.layout = PCLR_LAYOUT_ROWS;
+        c.rows = c.cols = 4;
+        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "weighted rows: refused");
+    }
+done:
+    free(x);
+    free(w);
+    free(want);
+    free(cnt);
+    free(got);
+#else
+    (void)ctx;
+    (void)bx;
+    (void)by;
+    SKIP("weights: the reference needs a long double of 64 bits");
+#endif
+}
+
 /* 3. the quantiles of histograms of known shape */
 static void quantiles(void) {
     unsigned char r[48 + 4 * 8];
@@ -591,6 +709,22 @@ static void nvrtc_compiles(void) {
         ++compiled;
         CHECK(r == PCLR_OK, "NVRTC compute_90: map %s: %s\n%.3000s", maps[k].map, pclr_result_string(r), log);
     }
+    for (k = 0; k < 2; ++k) { /* weighted: a load of 4 with its head and tail, one of 1 */
+        pclr_result r;
+        memset(&c, 0, sizeof c);
+        c.type = PCLR_FLOAT;
+        c.y_type = PCLR_FLOAT;
+        c.op = PCLR_HISTOGRAM;
+        c.backend = PCLR_CUDA;
+        c.bins = k ? 1 : 256;
+        c.weighted = 1;
+        c.vector_width = k ? 1 : 0;
+        c.map = k ? "x * y" : NULL;
+        pclr_config_describe(&c, desc, sizeof desc);
+        r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
+        ++compiled;
+        CHECK(r == PCLR_OK, "NVRTC compute_90: %s: %s\n%.3000s", desc, pclr_result_string(r), log);
+    }
     printf("nvrtc: %ld histogram kernels compiled\n", compiled);
 }
 #endif
@@ -646,7 +780,7 @@ static void try_backend(pclr_backend b) {
         return;
     }
     printf("%s: %s\n", pclr_backend_name(b), pclr_device_name(ctx));
-    if (CHECK(pclr_buffer_create(ctx, ((size_t)1 << 20) * 8 + 64, &bx) == PCLR_OK && pclr_buffer_create(ctx, 20011 * 4, &by) == PCLR_OK,
+    if (CHECK(pclr_buffer_create(ctx, ((size_t)1 << 20) * 8 + 64, &bx) == PCLR_OK && pclr_buffer_create(ctx, 100006 * 4, &by) == PCLR_OK,
               "%s: buffers", pclr_backend_name(b))) {
         pclr_config c;
         unsigned char r[48 + 8];
@@ -665,6 +799,7 @@ static void try_backend(pclr_backend b) {
         maps(ctx, bx, by);
         layouts(ctx);
         refusals(ctx, bx);
+        weights(ctx, bx, by);
     }
     if (g_big && b != PCLR_CPU) { /* (the CPU context: the reference, a minute for 2^32 elements) */
         if (by) pclr_buffer_destroy(ctx, by);

@@ -308,6 +308,28 @@ check "run --op histogram without --range exits 2 and says so" [ $rc = 2 ] && gr
 $RUN --backend cpu --type float --op histogram --bins 20 --range 1,1 --n 10 >"$T/out" 2>"$T/err"; rc=$?
 check "run --op histogram --range 1,1 fails and says why ($(cat "$T/err"))" [ $rc = 1 ] && grep -q "lo < hi" "$T/err"
 check "gen --op histogram --bins 64 writes a kernel" grep -q "PCLR_BINS 64u" <($GEN --backend cuda --type float --op histogram --bins 64)
+# --weighted --input2 W --type2 float: each bin's exact sum of W rounded once, against python's exact rational sums
+python3 -c "
+import struct, random
+from fractions import Fraction
+random.seed($seed + 1)
+w = [random.choice([-1, 1]) * random.random() * 2.0 ** random.randint(-149, 100) for _ in range(30011)]
+w = list(struct.unpack('<%df' % len(w), struct.pack('<%df' % len(w), *w)))
+x = list(struct.unpack('<%df' % len(w), open('$T/hist.bin', 'rb').read()[:4 * len(w)]))
+open('$T/w.bin', 'wb').write(struct.pack('<%df' % len(w), *w))
+s = [Fraction(0)] * 23
+for v, y in zip(x, w):
+    k = 22 if v != v else 20 if v < -1 else 21 if v >= 1 else min(19, int((v + 1) * 10))
+    s[k] += Fraction(y)
+print(' '.join(repr(float(t)) for t in s))" >"$T/wsum.want"
+head -c $((4 * 30011)) "$T/hist.bin" >"$T/hist30011.bin"
+for b in cpu opencl; do
+  [ $b = opencl ] && ! sample 2 && continue
+  $RUN --backend $b --type float --op histogram --bins 20 --range -1,1 --weighted --input "$T/hist30011.bin" --input2 "$T/w.bin" --type2 float \
+    --output "$T/wsum.$b" >"$T/hist.out" 2>"$T/err"
+  got="$(python3 -c "import struct; print(' '.join(repr(v) for v in struct.unpack('<20Q23d', open('$T/wsum.$b', 'rb').read())[20:]))" 2>/dev/null)"
+  check "run --backend $b --op histogram --weighted: python's exact sums ($(head -c 300 "$T/err"))" [ "$got" = "$(cat "$T/wsum.want")" ]
+done
 
 # op custom (issue 33): --reduce TEXT, a reduction of one's own; results "V1 V2 ..." in their types
 LSE='state m: float = -inf, s: float = 0

@@ -103,8 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             used = pclr_args_parse_map(argc, argv, i, &cfg, &map, err, "fuzz_cli");
             REQUIRE(map.count >= 0 && map.count <= PCLR_MAP_MAX_PARAMS && memchr(map.params, 0, sizeof map.params) != NULL);
         }
-        REQUIRE(used >= -1 && used <= 2); /* 1: a flag without a value (--clamp) */
-        if (used == 1) REQUIRE(cfg.clamp == 1);
+        REQUIRE(used >= -1 && used <= 2); /* 1: a flag without a value (--clamp, --weighted) */
+        if (used == 1) REQUIRE(cfg.clamp == 1 || cfg.weighted == 1);
         if (used == 2) {
             REQUIRE(i + 1 < argc);
             i += 1;

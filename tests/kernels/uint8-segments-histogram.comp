@@ -108,7 +108,7 @@ void main() {
         }
         if (lid == 0) { /* the bins, then lo and hi in the compute type */
             PCLR_OUT(0u) = PCLR_BINS;
-            PCLR_OUT(1u) = 0u;
+            PCLR_OUT(1u) = 0u; /* weighted */
             PCLR_OUT(8u) = floatBitsToUint(PCLR_LO);
             PCLR_OUT(9u) = 0u;
             PCLR_OUT(10u) = floatBitsToUint(PCLR_HI);

@@ -93,7 +93,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         }
         if (lid == 0) { /* the bins, then lo and hi in the compute type */
             PCLR_OUT(0u) = PCLR_BINS;
-            PCLR_OUT(1u) = 0u;
+            PCLR_OUT(1u) = 0u; /* weighted */
             PCLR_OUT(8u) = __float_as_uint(PCLR_LO);
             PCLR_OUT(9u) = 0u;
             PCLR_OUT(10u) = __float_as_uint(PCLR_HI);
