@@ -272,7 +272,7 @@ typedef struct pclr_config {
     int clamp;                /* 0 or 1 */
     int weighted;             /* 0 or 1: each bin (and underflow, overflow, nan) also sums the weights y
                                  (y_type float), exactly, rounded once to double; at most
-                                 PCLR_HISTOGRAM_MAX_WEIGHTED_BINS bins, one array */
+                                 PCLR_HISTOGRAM_MAX_WEIGHTED_BINS bins */
 } pclr_config;
 
 /* ------------------------------------------------------------ results  >>results
@@ -2981,7 +2981,6 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
             if (c.weighted != 0 && c.weighted != 1) { *why = "weighted is 0 or 1"; return PCLR_ERR_INVALID_KNOB; }
             if (c.weighted && (c.y_type != PCLR_FLOAT || c.components > 1)) { *why = "a weighted histogram's weights are y, one float per element (y_type float, no components)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.weighted && c.bins > PCLR_HISTOGRAM_MAX_WEIGHTED_BINS) { *why = "a weighted histogram has at most 256 bins (a group sums each bin's weights exactly in local memory)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
-            if (c.weighted && c.layout != PCLR_LAYOUT_ONE) { *why = "a weighted histogram is of one array (not per row, column or segment yet)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
         } else if (c.bins || c.clamp || c.weighted) {
             *why = "bins, clamp and weighted belong to a histogram (op histogram)";
             return PCLR_ERR_UNSUPPORTED_COMBINATION;
@@ -5917,19 +5916,21 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 
 /* A weighted histogram's sums: a group adds each weight into its entry's digits in local memory with 32-bit
    atomics, then each digit into the launch's, carries by further atomics (the words: >>histogram). */
-static void pclr__gen_hist_weights(pclr__gen *g) {
+static void pclr__gen_hist_weights(pclr__gen *g, int launch) {
     const int glsl = g->glsl;
     const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
     pclr__put(g->w, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
                     "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
-                    "#define PCLR_DIGITS 10u\n#define PCLR_WORDS 12u\n#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n");
+                    "#define PCLR_DIGITS 10u\n#define PCLR_WORDS 12u\n");
+    if (launch && glsl) pclr__put(g->w, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
+                                        "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n");
+    else if (launch) PCLR__GEN_PUTF(g, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
+                                       "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n", or_);
     if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n"
                               "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n"
-                              "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n"
                               "#define PCLR_COUNT_AT(k) atomicAdd(hist[k], 1u)\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n"
-                           "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n#define PCLR_COUNT_AT(k) %s(hist + (k), 1u)\n",
-                        add, or_, or_, add);
+                           "#define PCLR_COUNT_AT(k) %s(hist + (k), 1u)\n", add, or_, add);
     PCLR__GEN_PUTF(g, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
                       "   above; ADD: the words' atomic addition, which returns the old word */\n"
                       "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
@@ -5980,7 +5981,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
                                   wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
     else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
-    if (wt) pclr__gen_hist_weights(g); /* (PCLR_WEIGH counts too) */
+    if (wt) pclr__gen_hist_weights(g, 1); /* (PCLR_WEIGH counts too) */
     if (glsl) pclr__put(g->w, "shared bool is_last;\n");
     /* a load's values, and one element's (the head and the tail) */
     if (glsl) {
@@ -6952,13 +6953,14 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
    PCLR_GROUP apart) and writes the counts into the result's state; no launch-wide counts, no ticket. */
 static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, y = g->map->y != PCLR_TYPE_DEFAULT, seg = c->layout == PCLR_LAYOUT_SEGMENTS, cols = c->layout == PCLR_LAYOUT_COLUMNS;
-    char e[1800];
+    const int wt = c->weighted;
+    char e[1800], w[1800];
     int k;
-    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins);
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? 12u * (c->bins + 3u) : 0u));
+    if (wt) pclr__gen_hist_weights(g, 0); /* (PCLR_WEIGH counts too) */
     if (glsl) {
-        pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
-                        "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n"
-                        "#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]\n");
+        PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
+                          "#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]\n", wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
         for (k = 0; k <= y; ++k) { /* pclr_t (the walk's loads) and pclr_x; y's pclr_y: an element at a binding index */
             const pclr_type pt = pclr__mpromote(k ? g->map->y : c->type);
             if (!k && g->map->comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t %s /* the map's input */\n", pclr__mtname(pt, PCLR__ML_GLSL));
@@ -6968,15 +6970,17 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
             PCLR__GEN_PUTF(g, "%s pclr_%s(uint64_t e) { return %s; }\n", k ? (g->map->comps == 1 ? pclr__mtname(pt, PCLR__ML_GLSL) : "pclr_t") : "pclr_t",
                            k ? "y" : "x", e);
         }
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_v(pclr_map((x), %s%s(i)", y ? "pclr_y(q + (i)" : "",
-                       y ? (cols ? " * pitch), " : "), ") : "");
+        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) %s(pclr_v(pclr_map((x), %s%s(i)", wt ? "PCLR_WEIGH" : "PCLR_COUNT",
+                       y ? "pclr_y(q + (i)" : "", y ? (cols ? " * pitch), " : "), ") : "");
         for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
-        pclr__put(g->w, ")))\n");
+        PCLR__GEN_PUTF(g, "))%s)\n", wt ? (cols ? ", pclr_y(q + (i) * pitch)" : ", pclr_y(q + (i))") : "");
     } else {
-        PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n#define PCLR_OUT(j) out[base + (j)]\n",
-                       g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+        if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+        pclr__put(g->w, "#define PCLR_OUT(j) out[base + (j)]\n");
         pclr__gen_elem(g, -1, e, sizeof e);
-        PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
+        pclr__gen_lane(g, 1, -1, w, sizeof w);
+        if (wt) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(%s, %s)\n", e, w);
+        else PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_COUNT(%s)\n", e);
     }
     pclr__gen_row_bounds(g, c->layout);
     if (glsl)
@@ -6989,8 +6993,10 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                                  "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n"
                                  "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n"
                                  "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl");
-        PCLR__GEN_PUTF(g, "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n"
-                          "    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n", seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
+        PCLR__GEN_PUTF(g, "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
+                          "    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n",
+                       wt ? "    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */\n" : "",
+                       seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
     }
     PCLR__GEN_PUTF(g, "    const uint lid = PCLR_LID;\n"
                       "    const pclr_u64 groups = PCLR_NUM_GROUPS, results = %s;\n"
@@ -7000,10 +7006,12 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                       "        PCLR_ROW_BOUNDS(r, lo, len);\n"
                       "        PCLR_XREF p = PCLR_XAT(offset + lo);\n", cols ? "cols" : "rows");
     if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
+    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
     pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
                     "        PCLR_BARRIER();\n");
     pclr__gen_walk(g, c->unroll, "        ", "acc", "lid", "len", "PCLR_GROUP", cols ? "PCLR_LD(p, (%s) * pitch)" : "PCLR_LD(p, %s)");
     pclr__put(g->w, "        PCLR_BARRIER();\n");
+    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) PCLR_OUT(12u + 2u * PCLR_BINS + k) = wsum[k]; /* the sums */\n");
     pclr__gen_hist_store(g, c, "        ", "", "hist[k]", "0u");
     pclr__put(g->w, "        }\n"
                     "        PCLR_BARRIER(); /* the counts are read before the next result's zero them */\n"

@@ -370,23 +370,26 @@ done:
 
 /* 3'. a histogram per row, column and segment (and a map of two inputs per row) */
 static void layouts(pclr_context *ctx) {
+    /* y: a map x * y of float y; 2: weighted by y too */
     static const struct { pclr_layout layout; pclr_type t; uint64_t rows, cols, pitch; uint32_t bins; double lo, hi; int y; } shapes[] = {
-        {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 37, 1001, 1003, 16, -0.75, 0.5, 0}, {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 300, 5, 5, 7, -1, 1, 1},
+        {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 37, 1001, 1003, 16, -0.75, 0.5, 0}, {PCLR_LAYOUT_ROWS, PCLR_FLOAT, 300, 5, 5, 7, -1, 1, 2},
         {PCLR_LAYOUT_COLUMNS, PCLR_UINT8, 513, 29, 31, 256, 0, 256, 0}, {PCLR_LAYOUT_SEGMENTS, PCLR_INT16, 20, 0, 0, 100, -20000, 20000, 0},
-        {PCLR_LAYOUT_ROWS, PCLR_DOUBLE, 3, 70001, 70001, 4000, -0.5, 0.5, 0}};
+        {PCLR_LAYOUT_ROWS, PCLR_DOUBLE, 3, 70001, 70001, 4000, -0.5, 0.5, 0}, {PCLR_LAYOUT_COLUMNS, PCLR_FLOAT, 40, 900, 903, 5, -0.5, 0.5, 2}};
     const char *bn = pclr_backend_name(pclr_get_backend(ctx));
     size_t si;
+    uint32_t k;
     for (si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
         const pclr_type t = shapes[si].t;
         const int fl = t == PCLR_FLOAT || pclr_type_size(t) <= 2, seg = shapes[si].layout == PCLR_LAYOUT_SEGMENTS, colw = shapes[si].layout == PCLR_LAYOUT_COLUMNS;
         const uint32_t bins = shapes[si].bins;
         const uint64_t results = colw ? shapes[si].cols : shapes[si].rows;
         const uint64_t n = seg ? 30011 : (shapes[si].rows - 1) * shapes[si].pitch + shapes[si].cols, off = 3;
-        const size_t es = pclr_type_size(t), rs = 48 + 8 * (size_t)bins;
+        const size_t es = pclr_type_size(t), rs = 48 + 8 * (size_t)bins + (shapes[si].y == 2 ? 8 * ((size_t)bins + 3) : 0);
         unsigned char *x = (unsigned char *)malloc((size_t)(n + off) * es), *got = (unsigned char *)malloc((size_t)results * rs);
         float *y = shapes[si].y ? (float *)malloc((size_t)(n + off) * 4) : NULL;
         double *v = (double *)malloc((size_t)n * 8);
         uint64_t *want = (uint64_t *)malloc(((size_t)bins + 3) * 8), offsets[21], r, i;
+        long double wsum[16 + 3]; /* (weighted: at most 16 bins) */
         pclr_buffer *bx = NULL, *by = NULL, *bo = NULL;
         pclr_config c;
         pclr_input in;
@@ -411,6 +414,11 @@ static void layouts(pclr_context *ctx) {
         if (y) {
             c.map = "x * y";
             c.y_type = PCLR_FLOAT;
+            c.weighted = shapes[si].y == 2;
+        }
+        if (!CHECK(pclr_result_size(&c) == rs, "%s: %s histogram's result size", bn, pclr_layout_name(c.layout))) {
+            free(x); free(got); free(y); free(v); free(want);
+            continue;
         }
         memset(&in, 0, sizeof in);
         in.lo = shapes[si].lo;
@@ -430,14 +438,20 @@ static void layouts(pclr_context *ctx) {
                 for (r = 0; r < results; ++r) {
                     const uint64_t lo = seg ? offsets[r] : colw ? r : r * c.pitch;
                     const uint64_t len = seg ? offsets[r + 1] - offsets[r] : colw ? c.rows : c.cols, step = colw ? c.pitch : 1;
+                    for (k = 0; k < bins + 3 && c.weighted; ++k) wsum[k] = 0;
                     for (i = 0; i < len; ++i) {
                         const uint64_t at = off + lo + i * step;
                         v[i] = y ? (double)(((const float *)x)[at] * y[at]) : value_at(t, x, at);
+                        if (c.weighted) wsum[ref_bin(fl, v[i], in.lo, in.hi, bins, c.clamp)] += y[at]; /* (exact: 64-bit significands) */
                     }
                     ref_hist(fl, v, len, in.lo, in.hi, bins, c.clamp, want);
                     if (!CHECK(same_counts(got + r * rs, want, bins, fl, in.lo, in.hi, why, sizeof why), "%s: %s histogram %llu of %llu (%s, %u bins): %s",
                                bn, pclr_layout_name(c.layout), (unsigned long long)r, (unsigned long long)results, pclr_type_name(t), bins, why))
                         break;
+                    for (k = 0; k < bins + 3 && c.weighted && LDBL_MANT_DIG >= 64; ++k)
+                        if (!CHECK(pclr_histogram_sum(got + r * rs, k) == (double)wsum[k], "%s: %s histogram %llu: entry %u's weights sum to %.17g, want %.17g",
+                                   bn, pclr_layout_name(c.layout), (unsigned long long)r, k, pclr_histogram_sum(got + r * rs, k), (double)wsum[k]))
+                            break;
                 }
             if (seg) { /* offsets past n: refused (checked on the device) */
                 const uint64_t bad = n + 1;
@@ -597,7 +611,7 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
         c.y_type = PCLR_FLOAT;
         c.layout = PCLR_LAYOUT_ROWS;
         c.rows = c.cols = 4;
-        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_ERR_UNSUPPORTED_COMBINATION, "weighted rows: refused");
+        CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK, "weighted rows resolve (layouts(): their sums)");
     }
 done:
     free(x);
@@ -720,6 +734,11 @@ static void nvrtc_compiles(void) {
         c.weighted = 1;
         c.vector_width = k ? 1 : 0;
         c.map = k ? "x * y" : NULL;
+        if (k) { /* one per column */
+            c.layout = PCLR_LAYOUT_COLUMNS;
+            c.rows = 1000;
+            c.cols = 37;
+        }
         pclr_config_describe(&c, desc, sizeof desc);
         r = pclr_cuda_compile_check(&c, NULL, 90, 0, log, sizeof log);
         ++compiled;

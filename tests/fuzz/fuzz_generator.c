@@ -12,7 +12,8 @@
    table[s % size] (valid values plus near misses), s >= 0xf0 takes the next
    4 bytes as a raw int. Then 2 bytes small cap, 2+2 bytes device facts
    (compute units, max group), 8 bytes n for pclr_plan, then one selector
-   byte for the accumulator (inputs that end earlier: the default).
+   byte for the accumulator, one for a histogram's bins and one of its flags (clamp, weighted, float y)
+   (inputs that end earlier: the defaults).
    Modes (environment, read once):
      PCLR_FUZZ_DUMP=dir  write every valid config's source to dir/<hash>.cl
                          (OpenCL) or dir/<hash>.cu (CUDA), its compiler
@@ -60,7 +61,7 @@ static int rd_field(reader *r, const int *table, int size) {
 #define FIELD(r, t) rd_field(r, t, (int)(sizeof t / sizeof t[0]))
 
 static const int t_type[] = {0, 1, 2, 3, 4, 5, -1};
-static const int t_op[] = {0, 1, 2, 3, 4, -1};
+static const int t_op[] = {0, 1, 2, 3, 4, -1, (int)PCLR_HISTOGRAM};
 static const int t_dialect[] = {0, 1, 2, 3};
 static const int t_wave[] = {0, 32, 64, 16, 128, -32};
 static const int t_group[] = {0, 32, 64, 128, 256, 512, 1024, 2048, 16, 100, -256};
@@ -71,6 +72,7 @@ static const int t_variant[] = {0, 1, 2, 3, 4, 5, 6};
 static const int t_finish[] = {0, 1, 2, 3, 4};
 static const int t_gpu[] = {0, 1, 2, 8, 64, 65, -1};
 static const int t_acc[] = {0, 1, 2, 3, 4, 5, -1};
+static const int t_bins[] = {0, 1, 7, 256, 257, 4001, 65536, 65537};
 
 static const char *g_dump;
 
@@ -154,6 +156,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dev.max_group_size = (uint32_t)rd_bytes(&rd, 2);
     n = rd_bytes(&rd, 8);
     cfg.accumulate = (pclr_accumulate)FIELD(&rd, t_acc);
+    { /* a histogram's: bins, then a byte of clamp (bit 0), weighted (bit 1) and float weights y (bit 2) */
+        unsigned h;
+        cfg.bins = (uint32_t)FIELD(&rd, t_bins);
+        h = rd_u8(&rd);
+        cfg.clamp = (int)(h & 1u);
+        cfg.weighted = (int)(h >> 1 & 1u);
+        if (h & 4u) cfg.y_type = PCLR_FLOAT;
+    }
 
     /* describe works on anything, resolved or not */
     dlen = pclr_config_describe(&cfg, NULL, 0);
@@ -202,7 +212,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     REQUIRE(strstr(src, res.backend == PCLR_VULKAN ? "void main()" : PCLR_KERNEL_NAME) != NULL); /* GLSL's entry is main */
     REQUIRE(pclr_kernel_source(&res, src2, need, NULL) == PCLR_OK && strcmp(src, src2) == 0);
     REQUIRE(pclr_kernel_options(&cfg, opts, oneed, NULL) == PCLR_OK && strlen(opts) + 1 == oneed);
-    REQUIRE(strcmp(opts, res.variant == PCLR_VARIANT_COLLECTIVE ? "-cl-std=CL2.0" : "") == 0);
+    REQUIRE(strcmp(opts, res.variant == PCLR_VARIANT_COLLECTIVE ? "-cl-std=CL2.0"
+                         : res.op == PCLR_HISTOGRAM && res.backend == PCLR_CUDA ? "--fmad=false" /* (its value is a map's) */
+                         : "") == 0);
     free(src2);
 
     /* too small: one byte short, and a fuzzed cap */
@@ -224,8 +236,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* the planner on fuzzed device facts */
     if (pclr_plan(&res, &dev, n, &plan) == PCLR_OK) {
-        /* (exact sums: a group takes at most 2^29 elements, however many groups that needs) */
-        const uint64_t exact_groups = res.accumulate == PCLR_EXACT ? (n >> 29) + ((n & ((1u << 29) - 1)) != 0) : 0;
+        /* (exact sums and histograms: a group takes at most 2^29 elements, however many groups that needs) */
+        const int bounded = res.accumulate == PCLR_EXACT || res.op == PCLR_HISTOGRAM;
+        const uint64_t exact_groups = bounded ? (n >> 29) + ((n & ((1u << 29) - 1)) != 0) : 0;
         REQUIRE(plan.groups >= 1 && (plan.groups <= pclr_max_groups(&res, &dev) || plan.groups == exact_groups));
         REQUIRE(plan.group_size == (uint32_t)res.group_size);
     } else {

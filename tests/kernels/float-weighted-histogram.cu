@@ -78,9 +78,9 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_DIGITS 10u
 #define PCLR_WORDS 12u
 #define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */
+#define PCLR_TOTAL_OR(j, c) atomicOr(total + (j), (c))
 #define PCLR_WSUM_ADD(j, c) atomicAdd(wsum + (j), (c))
 #define PCLR_WSUM_OR(j, c) atomicOr(wsum + (j), (c))
-#define PCLR_TOTAL_OR(j, c) atomicOr(total + (j), (c))
 #define PCLR_COUNT_AT(k) atomicAdd(hist + (k), 1u)
 /* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
    above; ADD: the words' atomic addition, which returns the old word */

@@ -1,0 +1,129 @@
+/* pclreduce 0.4.0 kernel: type=float op=histogram backend=cuda accumulate=native wave=32 group=256 unroll=4 vector=1 stride=global variant=shuffle finish=last_group groups_per_unit=8 map="x * y" map_type=float y_type=float layout=columns lanes=256
+   entry: pclr_reduce(in, offset, rows, cols, pitch, offsets, n, split, out, partials, ctl, in2, offset2, p0..p2) */
+/* ---- CUDA C (NVRTC) ---- */
+typedef unsigned int uint;
+typedef unsigned long long pclr_u64;
+#define PCLR_KERNEL extern "C" __global__ __launch_bounds__(PCLR_GROUP)
+#define PCLR_GLOBAL
+#define PCLR_RESTRICT __restrict__ /* read-only loads */
+#define PCLR_SHARED __shared__
+#define PCLR_FN static __device__ __forceinline__
+#define PCLR_BARRIER() __syncthreads()
+#define PCLR_LID ((uint)threadIdx.x)
+#define PCLR_GROUP_ID ((pclr_u64)blockIdx.x)
+#define PCLR_NUM_GROUPS ((pclr_u64)gridDim.x)
+#define PCLR_XREF PCLR_GLOBAL const pclr_t *
+#define PCLR_XAT(e) (in + (e))
+#define PCLR_YREF PCLR_GLOBAL const pclr_t2 *
+#define PCLR_YAT(e) (in2 + (e))
+#define PCLR_LD(p, k) (p)[k]
+#define PCLR_CAST(T, x) ((T)(x))
+#define PCLR_UNUSED(x) (void)(x)
+#define PCLR_GROUP 256
+#define PCLR_UNROLL 4
+typedef float pclr_t;
+typedef float pclr_t2;
+/* ---- the map: x * y ---- */
+PCLR_FN float pclr_map(pclr_t x, pclr_t2 y, pclr_u64 i, float p0 /* the range's lo */, float p1 /* its hi */, float p2 /* bins / (hi - lo) */) {
+    return (x * y);
+}
+#define PCLR_MAP(x, y, i) pclr_map((x), (y), (i), p0, p1, p2)
+/* ---- the operation: histogram, 8 bins over [lo, hi), weighted by y ---- */
+typedef float pclr_h; /* values are binned in this type */
+#define PCLR_BINS 8u
+#define PCLR_ENTRIES (PCLR_BINS + 3u) /* the bins, underflow, overflow, nan */
+#define PCLR_LO p0
+#define PCLR_HI p1
+#define PCLR_SCALE p2 /* bins / (hi - lo) */
+/* The entry value v counts in: its bin (v - lo) * scale, rounded down, or underflow, overflow, nan. */
+PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
+    if (v != v) return PCLR_BINS + 2u;
+    if (v < lo) return PCLR_BINS;
+    if (v >= hi) return PCLR_BINS + 1u;
+    const uint k = PCLR_CAST(uint, (v - lo) * scale);
+    return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
+}
+#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+#define PCLR_STATE_WORDS 160u /* a result's state */
+/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of
+   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */
+#define PCLR_DIGITS 10u
+#define PCLR_WORDS 12u
+#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum + (j), (c))
+#define PCLR_WSUM_OR(j, c) atomicOr(wsum + (j), (c))
+#define PCLR_COUNT_AT(k) atomicAdd(hist + (k), 1u)
+/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
+   above; ADD: the words' atomic addition, which returns the old word */
+#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \
+    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \
+        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \
+} while (false)
+/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */
+#define PCLR_WEIGH(v, w) do { \
+    const uint k_ = PCLR_BIN(v), b_ = __float_as_uint(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
+    PCLR_COUNT_AT(k_); \
+    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
+    else { \
+        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
+        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
+        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
+    } \
+} while (false)
+#define PCLR_OUT(j) out[base + (j)]
+#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(PCLR_MAP((x), q[(i) * pitch], (i)), q[(i) * pitch])
+/* Column r: rows elements from element r, pitch apart. */
+#define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r); (len) = rows; }
+/* ---- the kernel ---- */
+PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,
+                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
+                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl,
+                             PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2,
+                             float p0, float p1, float p2) {
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
+    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */
+    PCLR_UNUSED(partials); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);
+    const uint lid = PCLR_LID;
+    const pclr_u64 groups = PCLR_NUM_GROUPS, results = cols;
+    for (pclr_u64 r = PCLR_GROUP_ID; r < results; r += groups) {
+        const pclr_u64 base = r * PCLR_STATE_WORDS;
+        pclr_u64 lo, len;
+        PCLR_ROW_BOUNDS(r, lo, len);
+        PCLR_XREF p = PCLR_XAT(offset + lo);
+        PCLR_YREF q = PCLR_YAT(offset2 + lo);
+        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
+        PCLR_BARRIER();
+        pclr_u64 j = lid;
+        for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
+            pclr_t w[PCLR_UNROLL]; /* all loads in flight before the first use */
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) w[u] = PCLR_LD(p, (j + u * PCLR_GROUP) * pitch);
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL; ++u) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        if (j < len) {
+            pclr_t w[PCLR_UNROLL - 1];
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u) w[u] = PCLR_LD(p, ((j + u * PCLR_GROUP < len ? j + u * PCLR_GROUP : j)) * pitch);
+#pragma unroll
+            for (uint u = 0; u < PCLR_UNROLL - 1; ++u)
+                if (j + u * PCLR_GROUP < len) PCLR_FOLD1(acc, w[u], j + u * PCLR_GROUP);
+        }
+        PCLR_BARRIER();
+        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) PCLR_OUT(12u + 2u * PCLR_BINS + k) = wsum[k]; /* the sums */
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
+            const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+            PCLR_OUT(at) = hist[k];
+            PCLR_OUT(at + 1u) = 0u;
+        }
+        if (lid == 0) { /* the bins, then lo and hi in the compute type */
+            PCLR_OUT(0u) = PCLR_BINS;
+            PCLR_OUT(1u) = 1u; /* weighted */
+            PCLR_OUT(8u) = __float_as_uint(PCLR_LO);
+            PCLR_OUT(9u) = 0u;
+            PCLR_OUT(10u) = __float_as_uint(PCLR_HI);
+            PCLR_OUT(11u) = 0u;
+        }
+        PCLR_BARRIER(); /* the counts are read before the next result's zero them */
+    }
+}
