@@ -521,8 +521,9 @@ PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k);
 PCLR_API double pclr_histogram_sum(const void *result, uint64_t k);
 /* The q-quantile (0 <= q <= 1) of the values counted in the bins (underflow, overflow and NaN are not:
    with clamp the out-of-range values are in the first and last bin), each bin's count spread evenly
-   over it (linear interpolation): the x in [lo, hi] below which a fraction q of them lie. NaN for an
-   empty histogram, a NULL result or q outside [0, 1]. */
+   over it (linear interpolation): the x in [lo, hi] below which a fraction q of them lie. A weighted
+   histogram's quantiles weigh each bin by its sum of weights instead (a metering mask). NaN for an
+   empty histogram (or one with a negative or non-finite bin sum), a NULL result or q outside [0, 1]. */
 PCLR_API double pclr_histogram_quantile(const void *result, double q);
 /* The mean of the values between the q_lo- and q_hi-quantiles (0 <= q_lo <= q_hi <= 1), each bin's
    share of that range taken at its midpoint, what engines meter exposure by (the mean
@@ -9324,14 +9325,22 @@ PCLR_API double pclr_histogram_sum(const void *result, uint64_t k) {
     memcpy(&v, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * ((uint64_t)h.bins + k), 8);
     return v;
 }
-/* The counts' total, or 0 where the result cannot give quantiles. */
+/* What the quantiles weigh bin k by: its count, or its sum of weights in a weighted histogram. */
+static double pclr__hist_mass_at(const void *result, const pclr_histogram_result *h, uint64_t k) {
+    return h->weighted ? pclr_histogram_sum(result, k) : (double)pclr__hist_count_at(result, k);
+}
+/* The bins' total mass, or 0 where the result cannot give quantiles (a negative or non-finite weighted bin too). */
 static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
     double total = 0;
     uint64_t k;
     if (!result) return 0;
     memcpy(h, result, sizeof *h);
     if (!h->bins || h->bins > PCLR_HISTOGRAM_MAX_BINS || !(h->lo < h->hi)) return 0;
-    for (k = 0; k < h->bins; ++k) total += (double)pclr__hist_count_at(result, k);
+    for (k = 0; k < h->bins; ++k) {
+        const double m = pclr__hist_mass_at(result, h, k);
+        if (!(m >= 0 && m <= DBL_MAX)) return 0;
+        total += m;
+    }
     return total;
 }
 PCLR_API double pclr_histogram_quantile(const void *result, double q) {
@@ -9343,7 +9352,7 @@ PCLR_API double pclr_histogram_quantile(const void *result, double q) {
     want = q * total;
     width = (h.hi - h.lo) / (double)h.bins;
     for (k = 0; k < h.bins; ++k) { /* the bin where the running count reaches want, and how far into it */
-        const double c = (double)pclr__hist_count_at(result, k);
+        const double c = pclr__hist_mass_at(result, &h, k);
         if (c > 0 && below + c >= want) return h.lo + width * ((double)k + (want - below) / c);
         below += c;
     }
@@ -9359,7 +9368,7 @@ PCLR_API double pclr_histogram_mean_between(const void *result, double q_lo, dou
     lo = q_lo * total;
     hi = q_hi * total;
     for (k = 0; k < h.bins; ++k) { /* each bin's share of the counts between lo and hi, at its midpoint */
-        const double c = (double)pclr__hist_count_at(result, k);
+        const double c = pclr__hist_mass_at(result, &h, k);
         const double from = below > lo ? below : lo, to = below + c < hi ? below + c : hi;
         if (to > from) {
             sum += (to - from) * (h.lo + (h.hi - h.lo) * ((double)k + 0.5) / (double)h.bins);

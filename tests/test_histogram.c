@@ -656,6 +656,24 @@ static void quantiles(void) {
     CHECK(pclr_histogram_quantile(r, 0.5) != pclr_histogram_quantile(r, 0.5) && pclr_histogram_quantile(NULL, 0.5) != pclr_histogram_quantile(NULL, 0.5),
           "an empty histogram's quantile is NaN");
     CHECK(pclr_histogram_count(r, 4) == 0 && pclr_histogram_count(NULL, 0) == 0, "counts past the bins are 0");
+    { /* a weighted histogram's quantiles weigh each bin by its sum: counts 1 1 1 1, sums 0 3 0 1 (and 7 out of range) */
+        unsigned char wr[48 + 4 * 8 + 7 * 8];
+        const uint64_t ones[4] = {1, 1, 1, 1};
+        double sums[7] = {0, 3, 0, 1, 7, 7, 7};
+        h.weighted = 1;
+        memcpy(wr, &h, sizeof h);
+        memcpy(wr + 48, ones, sizeof ones);
+        memcpy(wr + 48 + sizeof ones, sums, sizeof sums);
+        CHECK(pclr_histogram_sum(wr, 1) == 3 && pclr_histogram_sum(wr, 6) == 7 && pclr_histogram_sum(wr, 7) == 0 && pclr_histogram_sum(r, 1) == 0,
+              "pclr_histogram_sum reads the sums after the counts (0 past them, and for an unweighted result)");
+        CHECK(pclr_histogram_quantile(wr, 0.5) == 1 + 2.0 / 3 && pclr_histogram_quantile(wr, 0.75) == 2 &&
+                  fabs(pclr_histogram_mean_between(wr, 0, 1) - (3 * 1.5 + 1 * 3.5) / 4) < 1e-12,
+              "weighted quantiles: %.17g %.17g, mean %.17g", pclr_histogram_quantile(wr, 0.5), pclr_histogram_quantile(wr, 0.75),
+              pclr_histogram_mean_between(wr, 0, 1));
+        sums[2] = -0.5;
+        memcpy(wr + 48 + sizeof ones, sums, sizeof sums);
+        CHECK(pclr_histogram_quantile(wr, 0.5) != pclr_histogram_quantile(wr, 0.5), "a negative bin sum: no quantiles (NaN)");
+    }
 }
 
 #ifdef PCLR_TEST_CUDA
