@@ -4262,7 +4262,6 @@ static void pclr__gen_map(pclr__gen *g, const pclr_config *c) {
     pclr__put(g->w, !wrap ? ")\n" : g->map->type == PCLR_INT ? ")))\n" : "))\n");
 }
 
-/* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
 /* Lane k of a load of x (j 0) or y (j 1), as loaded; k < 0: the element at i (the head's and tail's). */
 static void pclr__gen_lane(const pclr__gen *g, int j, int k, char *out, size_t cap) {
     const char *part = g->map && g->map->y ? (j ? ".y" : ".x") : "";
@@ -4271,6 +4270,7 @@ static void pclr__gen_lane(const pclr__gen *g, int j, int k, char *out, size_t c
     else if (g->vector == 1) snprintf(out, cap, "(v)%s", part);
     else snprintf(out, cap, g->cuda ? "(v)%s.s[%d]" : "(v)%s.s%x", part, k);
 }
+/* Element k of the loaded vector v (its index (i) + k), as the op sees it; k < 0: the single element x at index i. */
 static void pclr__gen_elem(pclr__gen *g, int k, char *buf, size_t cap) {
     char xs[48], ys[48];
     pclr__gen_lane(g, 0, k, xs, sizeof xs);
@@ -5920,9 +5920,9 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 static void pclr__gen_hist_weights(pclr__gen *g, int launch) {
     const int glsl = g->glsl;
     const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
-    pclr__put(g->w, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
-                    "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
-                    "#define PCLR_DIGITS 10u\n#define PCLR_WORDS 12u\n");
+    PCLR__GEN_PUTF(g, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
+                      "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
+                      "#define PCLR_DIGITS %du\n#define PCLR_WORDS %du\n", PCLR__HIST_DIGITS, PCLR__HIST_WORDS);
     if (launch && glsl) pclr__put(g->w, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
                                         "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n");
     else if (launch) PCLR__GEN_PUTF(g, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
@@ -6957,7 +6957,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
     const int wt = c->weighted;
     char e[1800], w[1800];
     int k;
-    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? 12u * (c->bins + 3u) : 0u));
+    PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? PCLR__HIST_WORDS * (c->bins + 3u) : 0u));
     if (wt) pclr__gen_hist_weights(g, 0); /* (PCLR_WEIGH counts too) */
     if (glsl) {
         PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
