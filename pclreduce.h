@@ -5915,11 +5915,15 @@ static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char 
 
 static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 
-/* A weighted histogram's sums: a group adds each weight into its entry's digits in local memory with 32-bit
-   atomics, then each digit into the launch's, carries by further atomics (the words: >>histogram). */
-static void pclr__gen_hist_weights(pclr__gen *g, int launch) {
+/* A weighted histogram's sums: PCLR_WEIGH counts a value and adds its weight into its entry's digits, in the
+   group's local memory with 32-bit atomics, or (mine) in a CPU's work-item's own without atomics, through one
+   function that every load calls (PoCL took a minute to build 32 unrolled loads' 128 inlined copies; the atomics
+   stay inlined: PoCL 3 loses local atomics in a function it does not inline). The kernel then adds those into
+   the group's and the group's into the launch's, digit by digit, carries by further atomics (>>histogram). */
+static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     const int glsl = g->glsl;
     const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
+    const char *bits = glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint";
     PCLR__GEN_PUTF(g, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
                       "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
                       "#define PCLR_DIGITS %du\n#define PCLR_WORDS %du\n", PCLR__HIST_DIGITS, PCLR__HIST_WORDS);
@@ -5927,36 +5931,44 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch) {
                                         "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n");
     else if (launch) PCLR__GEN_PUTF(g, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
                                        "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n", or_);
-    if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n"
-                              "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n"
-                              "#define PCLR_COUNT_AT(k) atomicAdd(hist[k], 1u)\n");
-    else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n"
-                           "#define PCLR_COUNT_AT(k) %s(hist + (k), 1u)\n", add, or_, add);
-    PCLR__GEN_PUTF(g, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
-                      "   above; ADD: the words' atomic addition, which returns the old word */\n"
-                      "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
-                      "    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \\\n"
-                      "        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \\\n"
-                      "} while (false)\n"
-                      "/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */\n"
-                      "#define PCLR_WEIGH(v, w) do { \\\n"
-                      "    const uint k_ = PCLR_BIN(v), b_ = %s(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
-                      "    PCLR_COUNT_AT(k_); \\\n"
-                      "    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
-                      "    else { \\\n"
-                      "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
-                      "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
-                      "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
-                      "    } \\\n"
-                      "} while (false)\n", glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint");
+    if (glsl) PCLR__GEN_PUTF(g, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n%s",
+                             mine ? "uint wmine[PCLR_ENTRIES * PCLR_WORDS]; /* this work-item's */\n" : "");
+    /* the group's sums' atomics; PCLR_WEIGH's count, digit addition (which returns the old word) and flags */
+    if (glsl) pclr__put(g->w, "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n");
+    else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n", add, or_);
+    if (mine) PCLR__GEN_PUTF(g, "#define PCLR_W_COUNT(k) (++%s[k])\n#define PCLR_W_ADD(j, c) (%s[j] += (c), %s[j] - (c))\n#define PCLR_W_OR(j, c) (%s[j] |= (c))\n",
+                             glsl ? "mine[0]" : "count", glsl ? "wmine" : "sum", glsl ? "wmine" : "sum", glsl ? "wmine" : "sum");
+    else PCLR__GEN_PUTF(g, "#define PCLR_W_COUNT(k) %s\n#define PCLR_W_ADD PCLR_WSUM_ADD\n#define PCLR_W_OR PCLR_WSUM_OR\n",
+                        glsl ? "atomicAdd(hist[k], 1u)" : g->cuda ? "atomicAdd(hist + (k), 1u)" : "atomic_add(hist + (k), 1u)");
+    pclr__put(g->w, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
+                    "   above; ADD: the words' addition, which returns the old word */\n"
+                    "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
+                    "    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \\\n"
+                    "        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \\\n"
+                    "} while (false)\n"
+                    "/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its sum */\n"
+                    "#define PCLR_WEIGH_IN(k, b) do { \\\n"
+                    "    const uint k_ = (k), b_ = (b), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
+                    "    PCLR_W_COUNT(k_); \\\n"
+                    "    if (e_ == 255u) PCLR_W_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
+                    "    else { \\\n"
+                    "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
+                    "        PCLR_DIGIT_ADD(PCLR_W_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
+                    "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_W_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
+                    "    } \\\n"
+                    "} while (false)\n");
+    if (!mine) PCLR__GEN_PUTF(g, "#define PCLR_WEIGH(v, w) PCLR_WEIGH_IN(PCLR_BIN(v), %s(w))\n", bits);
+    else PCLR__GEN_PUTF(g, "%s void pclr_weigh(%suint k, uint b) { PCLR_WEIGH_IN(k, b); }\n#define PCLR_WEIGH(v, w) pclr_weigh(%sPCLR_BIN(v), %s(w))\n",
+                        glsl ? "" : g->cuda ? "static __device__ __noinline__" : "static __attribute__((noinline))",
+                        glsl ? "" : "uint *count, uint *sum, ", glsl ? "" : "mine[0], wmine, ", bits);
 }
 
 /* The histogram kernel, in every dialect. */
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width, wt = c->weighted;
-    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS && !wt; /* (weights: local sums) */
-    const int ways = mine ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
-                                                    run of equal values is not one chain of increments */
+    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+    const int ways = mine && !wt ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
+                                                           run of equal values is not one chain of increments */
     char e[1800], w[1800];
     int k;
     pclr__gen_hist_op(g, c);
@@ -5973,8 +5985,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
                     "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
     if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
-                               "   group's at the end */\n#define PCLR_WAYS %d\n#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n%s", ways,
-                             V > 1 ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
+                               "   group's at the end */\n#define PCLR_WAYS %d\n%s%s", ways, wt ? "" : "#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n",
+                             V > 1 && !wt ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
     if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
     else if (mine) ;
     else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
@@ -5982,7 +5994,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
                                   wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
     else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
-    if (wt) pclr__gen_hist_weights(g, 1); /* (PCLR_WEIGH counts too) */
+    if (wt) pclr__gen_hist_weights(g, 1, mine); /* (PCLR_WEIGH counts too) */
     if (glsl) pclr__put(g->w, "shared bool is_last;\n");
     /* a load's values, and one element's (the head and the tail) */
     if (glsl) {
@@ -5990,8 +6002,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < V; ++k) {
             pclr__gvalue(g, c, k, e, sizeof e);
             if (wt) pclr__gelem(g, c, 1, k, NULL, w, sizeof w);
-            if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s);\n", k % ways, e);
-            else if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s);\n", e, w);
+            if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s);\n", e, w);
+            else if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s);\n", k % ways, e);
             else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s);\n", e);
         }
         PCLR__GEN_PUTF(g, "}\n#define PCLR_FOLD(acc, v, i) pclr_count_load(%s, (i))\n", y ? "(v).x, (v).y" : "(v)");
@@ -6008,8 +6020,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < V; ++k) {
             pclr__gen_elem(g, k, e, sizeof e);
             pclr__gen_lane(g, 1, k, w, sizeof w);
-            if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s); \\\n", k % ways, e);
-            else if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s); \\\n", e, w);
+            if (wt) PCLR__GEN_PUTF(g, "    PCLR_WEIGH(%s, %s); \\\n", e, w);
+            else if (mine) PCLR__GEN_PUTF(g, "    PCLR_COUNT_IN(%d, %s); \\\n", k % ways, e);
             else PCLR__GEN_PUTF(g, "    PCLR_COUNT(%s); \\\n", e);
         }
         pclr__put(g->w, "} while (false)\n");
@@ -6029,10 +6041,12 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
-    if (mine && !glsl) pclr__put(g->w, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n");
+    if (mine && !glsl) PCLR__GEN_PUTF(g, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n%s",
+                                      wt ? "    uint wmine[PCLR_ENTRIES * PCLR_WORDS]; /* and sums */\n" : "");
     if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
+    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_WORDS; ++k) wmine[k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
     if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n");
     if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) {\n"
@@ -6041,6 +6055,11 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                "        if (m != 0u) %s;\n"
                                "    }\n",
                             glsl ? "atomicAdd(hist[k], m)" : g->cuda ? "atomicAdd(hist + k, m)" : "atomic_add(hist + k, m)");
+    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) { /* and its sums, digit by digit, into the group's */\n"
+                                    "        const uint at = k * PCLR_WORDS;\n"
+                                    "        for (uint j = 0u; j < PCLR_DIGITS; ++j) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at, j, wmine[at + j], false);\n"
+                                    "        if (wmine[at + PCLR_DIGITS] != 0u) PCLR_WSUM_OR(at + PCLR_DIGITS, wmine[at + PCLR_DIGITS]);\n"
+                                    "    }\n");
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
                                "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
@@ -6958,7 +6977,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
     char e[1800], w[1800];
     int k;
     PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? PCLR__HIST_WORDS * (c->bins + 3u) : 0u));
-    if (wt) pclr__gen_hist_weights(g, 0); /* (PCLR_WEIGH counts too) */
+    if (wt) pclr__gen_hist_weights(g, 0, 0); /* (PCLR_WEIGH counts too) */
     if (glsl) {
         PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
                           "#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]\n", wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");

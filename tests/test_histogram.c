@@ -566,6 +566,7 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
             c.clamp = clamp;
             c.weighted = 1;
             c.stride = (bi + g_seed) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
+            c.unroll = c.stride == PCLR_STRIDE_GLOBAL ? 2 : 0; /* (a CPU's default unroll, 32, inlines 128 weighings: PoCL builds for 20 s) */
             if (!CHECK(pclr_result_size(&c) == 48 + 8 * (size_t)bins + 8 * ((size_t)bins + 3), "%s: weighted result size", bn)) continue;
             r = hist_reduce(ctx, bx, by, &c, x, w, (size_t)(n + off) * 4, off, n, lo, hi, NULL, got);
             if (!CHECK(r == PCLR_OK, "%s: weighted histogram of %llu, %u bins: %s", bn, (unsigned long long)n, bins, pclr_last_error(ctx)))
@@ -741,18 +742,19 @@ static void nvrtc_compiles(void) {
         ++compiled;
         CHECK(r == PCLR_OK, "NVRTC compute_90: map %s: %s\n%.3000s", maps[k].map, pclr_result_string(r), log);
     }
-    for (k = 0; k < 2; ++k) { /* weighted: a load of 4 with its head and tail, one of 1 */
+    for (k = 0; k < 3; ++k) { /* weighted: a load of 4 with its head and tail (2: a work-item's own sums), one of 1 per column */
         pclr_result r;
         memset(&c, 0, sizeof c);
         c.type = PCLR_FLOAT;
         c.y_type = PCLR_FLOAT;
         c.op = PCLR_HISTOGRAM;
         c.backend = PCLR_CUDA;
-        c.bins = k ? 1 : 256;
+        c.bins = k == 1 ? 1 : 256;
         c.weighted = 1;
-        c.vector_width = k ? 1 : 0;
-        c.map = k ? "x * y" : NULL;
-        if (k) { /* one per column */
+        c.vector_width = k == 1 ? 1 : 0;
+        c.map = k == 1 ? "x * y" : NULL;
+        c.stride = k == 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_DEFAULT;
+        if (k == 1) { /* one per column */
             c.layout = PCLR_LAYOUT_COLUMNS;
             c.rows = 1000;
             c.cols = 37;
