@@ -5915,11 +5915,12 @@ static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char 
 
 static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 
-/* A weighted histogram's sums: PCLR_WEIGH counts a value and adds its weight into its entry's digits, in the
-   group's local memory with 32-bit atomics, or (mine) in a CPU's work-item's own without atomics, through one
-   function that every load calls (PoCL took a minute to build 32 unrolled loads' 128 inlined copies; the atomics
-   stay inlined: PoCL 3 loses local atomics in a function it does not inline). The kernel then adds those into
-   the group's and the group's into the launch's, digit by digit, carries by further atomics (>>histogram). */
+/* A weighted histogram's sums: PCLR_WEIGH counts a value and adds its weight into its entry's sum. On GPUs (and
+   layouts) that sum is the group's, ten 32-bit digits in local memory added with 32-bit atomics, carries by
+   further atomics. On CPUs (mine) each work-item keeps its own: ten 64-bit words of 32-bit digits with room for
+   their carries, added to without a branch or an atomic (2^29 weights a group: under 2^61 a word), in one
+   noinline function that every load calls (PoCL took a minute to build the 128 inlined copies of 32 unrolled
+   loads), then normalized into the group's digits. The group's go into the launch's the same way (>>histogram). */
 static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     const int glsl = g->glsl;
     const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
@@ -5931,36 +5932,50 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                                         "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n");
     else if (launch) PCLR__GEN_PUTF(g, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
                                        "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n", or_);
-    if (glsl) PCLR__GEN_PUTF(g, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n%s",
-                             mine ? "uint wmine[PCLR_ENTRIES * PCLR_WORDS]; /* this work-item's */\n" : "");
-    /* the group's sums' atomics; PCLR_WEIGH's count, digit addition (which returns the old word) and flags */
-    if (glsl) pclr__put(g->w, "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n");
+    if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n"
+                              "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n", add, or_);
-    if (mine) PCLR__GEN_PUTF(g, "#define PCLR_W_COUNT(k) (++%s[k])\n#define PCLR_W_ADD(j, c) (%s[j] += (c), %s[j] - (c))\n#define PCLR_W_OR(j, c) (%s[j] |= (c))\n",
-                             glsl ? "mine[0]" : "count", glsl ? "wmine" : "sum", glsl ? "wmine" : "sum", glsl ? "wmine" : "sum");
-    else PCLR__GEN_PUTF(g, "#define PCLR_W_COUNT(k) %s\n#define PCLR_W_ADD PCLR_WSUM_ADD\n#define PCLR_W_OR PCLR_WSUM_OR\n",
-                        glsl ? "atomicAdd(hist[k], 1u)" : g->cuda ? "atomicAdd(hist + (k), 1u)" : "atomic_add(hist + (k), 1u)");
     pclr__put(g->w, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
                     "   above; ADD: the words' addition, which returns the old word */\n"
                     "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
                     "    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \\\n"
                     "        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \\\n"
-                    "} while (false)\n"
-                    "/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its sum */\n"
-                    "#define PCLR_WEIGH_IN(k, b) do { \\\n"
-                    "    const uint k_ = (k), b_ = (b), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
-                    "    PCLR_W_COUNT(k_); \\\n"
-                    "    if (e_ == 255u) PCLR_W_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
-                    "    else { \\\n"
-                    "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
-                    "        PCLR_DIGIT_ADD(PCLR_W_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
-                    "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_W_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
-                    "    } \\\n"
                     "} while (false)\n");
-    if (!mine) PCLR__GEN_PUTF(g, "#define PCLR_WEIGH(v, w) PCLR_WEIGH_IN(PCLR_BIN(v), %s(w))\n", bits);
-    else PCLR__GEN_PUTF(g, "%s void pclr_weigh(%suint k, uint b) { PCLR_WEIGH_IN(k, b); }\n#define PCLR_WEIGH(v, w) pclr_weigh(%sPCLR_BIN(v), %s(w))\n",
-                        glsl ? "" : g->cuda ? "static __device__ __noinline__" : "static __attribute__((noinline))",
-                        glsl ? "" : "uint *count, uint *sum, ", glsl ? "" : "mine[0], wmine, ", bits);
+    if (!mine) {
+        PCLR__GEN_PUTF(g, "/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */\n"
+                          "#define PCLR_WEIGH(v, w) do { \\\n"
+                          "    const uint k_ = PCLR_BIN(v), b_ = %s(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
+                          "    %s; \\\n"
+                          "    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
+                          "    else { \\\n"
+                          "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
+                          "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
+                          "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
+                          "    } \\\n"
+                          "} while (false)\n", bits,
+                       glsl ? "atomicAdd(hist[k_], 1u)" : g->cuda ? "atomicAdd(hist + k_, 1u)" : "atomic_add(hist + k_, 1u)");
+        return;
+    }
+    if (glsl) pclr__put(g->w, "#define pclr_i64 int64_t\n"
+                              "pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* this work-item's sums */\nuint wflags[PCLR_ENTRIES];\n");
+    else PCLR__GEN_PUTF(g, "typedef %s pclr_i64;\n", g->cuda ? "long long" : "long");
+    PCLR__GEN_PUTF(g, "/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24), added to its sum: the part of\n"
+                      "   m 2^(p mod 32) below 2^32 to word p / 32, the rest (0 where m fits) to the next; no branch on the sign */\n"
+                      "%svoid pclr_weigh(%suint k, uint b) {\n"
+                      "    const uint e = (b >> 23) & 255u, m = e != 0u ? (b & 0x7FFFFFu) | 0x800000u : b & 0x7FFFFFu, p = e != 0u ? e - 1u : 0u;\n"
+                      "    const uint s = p & 31u, at = k * PCLR_DIGITS + (p >> 5);\n"
+                      "    const pclr_i64 sign = PCLR_CAST(pclr_i64, 1) - PCLR_CAST(pclr_i64, (b >> 31) << 1); /* 1 or -1 */\n"
+                      "    ++%s[k];\n"
+                      "    if (e == 255u) {\n"
+                      "        wflags[k] |= (b & 0x7FFFFFu) != 0u ? 4u : (b >> 31) != 0u ? 2u : 1u;\n"
+                      "        return;\n"
+                      "    }\n"
+                      "    wmine[at] += sign * PCLR_CAST(pclr_i64, m << s);\n"
+                      "    wmine[at + 1u] += sign * PCLR_CAST(pclr_i64, s > 8u ? m >> (32u - s) : 0u);\n"
+                      "}\n#define PCLR_WEIGH(v, w) pclr_weigh(%sPCLR_BIN(v), %s(w))\n",
+                   glsl ? "" : g->cuda ? "static __device__ __noinline__ " : "static __attribute__((noinline)) ",
+                   glsl ? "" : "uint *count, pclr_i64 *wmine, uint *wflags, ", glsl ? "mine[0]" : "count",
+                   glsl ? "" : "mine[0], wmine, wflags, ", bits);
 }
 
 /* The histogram kernel, in every dialect. */
@@ -6042,11 +6057,12 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
     if (mine && !glsl) PCLR__GEN_PUTF(g, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n%s",
-                                      wt ? "    uint wmine[PCLR_ENTRIES * PCLR_WORDS]; /* and sums */\n" : "");
+                                      wt ? "    pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* and sums */\n    uint wflags[PCLR_ENTRIES];\n" : "");
     if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
     if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
-    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_WORDS; ++k) wmine[k] = 0u;\n");
+    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_DIGITS; ++k) wmine[k] = 0;\n"
+                                    "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) wflags[k] = 0u;\n");
     pclr__gen_level1(g, c, PCLR__TEXT_LOOP, NULL);
     if (local) pclr__put(g->w, "    /* Level 2: the group's counts into the launch's. */\n");
     if (mine) PCLR__GEN_PUTF(g, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) {\n"
@@ -6055,10 +6071,15 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                "        if (m != 0u) %s;\n"
                                "    }\n",
                             glsl ? "atomicAdd(hist[k], m)" : g->cuda ? "atomicAdd(hist + k, m)" : "atomic_add(hist + k, m)");
-    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) { /* and its sums, digit by digit, into the group's */\n"
-                                    "        const uint at = k * PCLR_WORDS;\n"
-                                    "        for (uint j = 0u; j < PCLR_DIGITS; ++j) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at, j, wmine[at + j], false);\n"
-                                    "        if (wmine[at + PCLR_DIGITS] != 0u) PCLR_WSUM_OR(at + PCLR_DIGITS, wmine[at + PCLR_DIGITS]);\n"
+    if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) { /* and its sums, normalized digit by digit, into the group's */\n"
+                                    "        pclr_i64 carry = 0;\n"
+                                    "        for (uint j = 0u; j < PCLR_DIGITS; ++j) {\n"
+                                    "            const pclr_i64 t = wmine[k * PCLR_DIGITS + j] + carry;\n"
+                                    "            const uint d = PCLR_CAST(uint, t);\n"
+                                    "            carry = (t - PCLR_CAST(pclr_i64, d)) / (PCLR_CAST(pclr_i64, 1) << 32); /* (exact: a multiple of 2^32) */\n"
+                                    "            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d, false);\n"
+                                    "        }\n"
+                                    "        if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);\n"
                                     "    }\n");
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
                                "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"

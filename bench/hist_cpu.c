@@ -3,7 +3,7 @@
 
    Cases (n elements, default 2^26): 256 bins of uint8 over [0, 256); 256 bins of float over [-1, 1) (random
    floats, every mantissa bit); the same with every value in one bin (the worst case for atomics); 65536
-   bins of uint16 over [0, 65536). The OpenMP loop (bench/hist_omp.c, -O3 -march=native -fopenmp) bins by
+   bins of uint16 over [0, 65536); 256 bins of float weighted by floats (exact sums; the loop sums in double). The OpenMP loop (bench/hist_omp.c, -O3 -march=native -fopenmp) bins by
    the same rule (docs/histograms.md: floor((v - lo) * scale) in float or double, out-of-range values
    counted apart), each thread into its own bins over a static block, the bins summed after. Calls rotate
    over K >= 2 slices of the pool (K x bytes >= 96 MB), the two take turns in each repetition, the time is
@@ -24,6 +24,7 @@
 
 /* bench/hist_omp.c: counts[bins + 3] (bins, underflow, overflow, nan) of n elements of type (uint8, uint16, float) */
 void hist_omp(int type, const void *data, uint64_t n, double lo, double hi, uint32_t bins, uint64_t *counts);
+void hist_omp_weighted(const float *x, const float *w, uint64_t n, double lo, double hi, uint32_t bins, uint64_t *counts, double *sums);
 int hist_omp_threads(void);
 
 static double now_s(void) {
@@ -44,11 +45,12 @@ static uint64_t rnd(void) {
 }
 
 int main(int argc, char **argv) {
-    static const struct { const char *name; pclr_type type; uint32_t bins; double lo, hi; int one_bin; } cases[] = {
-        {"uint8, 256 bins", PCLR_UINT8, 256, 0, 256, 0},
-        {"float, 256 bins", PCLR_FLOAT, 256, -1, 1, 0},
-        {"float, 256 bins, one bin hit", PCLR_FLOAT, 256, -1, 1, 1},
-        {"uint16, 65536 bins", PCLR_UINT16, 65536, 0, 65536, 0}};
+    static const struct { const char *name; pclr_type type; uint32_t bins; double lo, hi; int one_bin, weighted; } cases[] = {
+        {"uint8, 256 bins", PCLR_UINT8, 256, 0, 256, 0, 0},
+        {"float, 256 bins", PCLR_FLOAT, 256, -1, 1, 0, 0},
+        {"float, 256 bins, one bin hit", PCLR_FLOAT, 256, -1, 1, 1, 0},
+        {"uint16, 65536 bins", PCLR_UINT16, 65536, 0, 65536, 0, 0},
+        {"float, 256 bins, weighted by floats", PCLR_FLOAT, 256, -1, 1, 0, 1}};
     int log2n = 26, reps = 9, platform = 0, group = 0, unroll = 0, vector = 0, i, c;
     pclr_stride stride = PCLR_STRIDE_DEFAULT;
     pclr_desc desc;
@@ -75,23 +77,24 @@ int main(int argc, char **argv) {
     printf("| case | pocl ms | omp ms | pocl GB/s | omp GB/s | omp / pocl |\n| --- | --- | --- | --- | --- | --- |\n");
     for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); ++c) {
         const uint64_t n = (uint64_t)1 << log2n;
-        const size_t es = pclr_type_size(cases[c].type), bytes = (size_t)n * es;
+        const size_t es = pclr_type_size(cases[c].type) * (cases[c].weighted ? 2 : 1), bytes = (size_t)n * es; /* (weighted: x, then y) */
         const int slices = (int)((96u << 20) / bytes + 2);
         unsigned char *pool = (unsigned char *)malloc(bytes * (size_t)slices);
-        const size_t rs = sizeof(pclr_histogram_result) + 8 * (size_t)cases[c].bins;
+        const size_t rs = sizeof(pclr_histogram_result) + 8 * (size_t)cases[c].bins + (cases[c].weighted ? 8 * ((size_t)cases[c].bins + 3) : 0);
         unsigned char *got = (unsigned char *)malloc(rs), *ref = (unsigned char *)malloc(rs);
         uint64_t *omp = (uint64_t *)malloc(8 * ((size_t)cases[c].bins + 3));
+        double *omp_sums = (double *)malloc(8 * ((size_t)cases[c].bins + 3));
         double t[2][99];
         pclr_buffer *buf = NULL;
         pclr_config cfg;
         pclr_input in;
         size_t k;
         int r, s, ok = 1;
-        if (!pool || !got || !ref || !omp || pclr_buffer_create(ctx, bytes * (size_t)slices, &buf) != PCLR_OK) {
+        if (!pool || !got || !ref || !omp || !omp_sums || pclr_buffer_create(ctx, bytes * (size_t)slices, &buf) != PCLR_OK) {
             fprintf(stderr, "hist_cpu: out of memory\n");
             return 1;
         }
-        for (k = 0; k < n * (size_t)slices; ++k) {
+        for (k = 0; k < bytes / pclr_type_size(cases[c].type) * (size_t)slices; ++k) {
             const uint64_t v = rnd();
             if (cases[c].type == PCLR_UINT8) pool[k] = (unsigned char)v;
             else if (cases[c].type == PCLR_UINT16) memcpy(pool + 2 * k, &v, 2);
@@ -110,16 +113,22 @@ int main(int argc, char **argv) {
         cfg.unroll = unroll;
         cfg.vector_width = vector;
         cfg.stride = stride;
+        cfg.weighted = cases[c].weighted;
+        cfg.y_type = cases[c].weighted ? PCLR_FLOAT : PCLR_TYPE_DEFAULT;
         memset(&in, 0, sizeof in);
         in.x = buf;
+        in.y = cases[c].weighted ? buf : NULL; /* y: the second half of a slice (x is its first half) */
         in.n = n;
         in.lo = cases[c].lo;
         in.hi = cases[c].hi;
         { /* the checks, on slice 0 */
             const double range[2] = {cases[c].lo, cases[c].hi};
+            in.y_offset = n;
             if (pclr_reduce(ctx, &cfg, &in, got, rs) != PCLR_OK) { fprintf(stderr, "hist_cpu: %s\n", pclr_last_error(ctx)); return 1; }
-            pclr_cpu_reduce_map(&cfg, pool, NULL, n, range, ref);
-            hist_omp(cases[c].type, pool, n, cases[c].lo, cases[c].hi, cases[c].bins, omp);
+            pclr_cpu_reduce_map(&cfg, pool, cases[c].weighted ? pool + 4 * n : NULL, n, range, ref);
+            if (cases[c].weighted) hist_omp_weighted((const float *)(const void *)pool, (const float *)(const void *)(pool + 4 * n), n, cases[c].lo, cases[c].hi,
+                                                     cases[c].bins, omp, omp_sums);
+            else hist_omp(cases[c].type, pool, n, cases[c].lo, cases[c].hi, cases[c].bins, omp);
             ok = memcmp(got, ref, rs) == 0;
             for (k = 0; k < cases[c].bins; ++k) ok &= omp[k] == pclr_histogram_count(ref, k);
         }
@@ -127,9 +136,13 @@ int main(int argc, char **argv) {
             for (s = 0; s < 2; ++s) {
                 const int slice = (r * 2 + s) % slices;
                 double t0;
-                in.x_offset = (uint64_t)slice * n;
+                in.x_offset = (uint64_t)slice * (cases[c].weighted ? 2 * n : n);
+                in.y_offset = in.x_offset + n;
                 t0 = now_s();
                 if (s == 0) pclr_reduce(ctx, &cfg, &in, got, rs);
+                else if (cases[c].weighted)
+                    hist_omp_weighted((const float *)(const void *)(pool + (size_t)slice * bytes), (const float *)(const void *)(pool + (size_t)slice * bytes + 4 * n),
+                                      n, cases[c].lo, cases[c].hi, cases[c].bins, omp, omp_sums);
                 else hist_omp(cases[c].type, pool + (size_t)slice * bytes, n, cases[c].lo, cases[c].hi, cases[c].bins, omp);
                 t[s][r] = now_s() - t0;
             }
@@ -143,6 +156,7 @@ int main(int argc, char **argv) {
         free(got);
         free(ref);
         free(omp);
+        free(omp_sums);
     }
     pclr_destroy(ctx);
     return 0;

@@ -77,28 +77,28 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_TOTAL_OR(j, c) atomic_or(total + (j), (c))
 #define PCLR_WSUM_ADD(j, c) atomic_add(wsum + (j), (c))
 #define PCLR_WSUM_OR(j, c) atomic_or(wsum + (j), (c))
-#define PCLR_W_COUNT(k) (++count[k])
-#define PCLR_W_ADD(j, c) (sum[j] += (c), sum[j] - (c))
-#define PCLR_W_OR(j, c) (sum[j] |= (c))
 /* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
    above; ADD: the words' addition, which returns the old word */
 #define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \
     if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \
         for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \
 } while (false)
-/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its sum */
-#define PCLR_WEIGH_IN(k, b) do { \
-    const uint k_ = (k), b_ = (b), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
-    PCLR_W_COUNT(k_); \
-    if (e_ == 255u) PCLR_W_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
-    else { \
-        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
-        PCLR_DIGIT_ADD(PCLR_W_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
-        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_W_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
-    } \
-} while (false)
-static __attribute__((noinline)) void pclr_weigh(uint *count, uint *sum, uint k, uint b) { PCLR_WEIGH_IN(k, b); }
-#define PCLR_WEIGH(v, w) pclr_weigh(mine[0], wmine, PCLR_BIN(v), as_uint(w))
+typedef long pclr_i64;
+/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24), added to its sum: the part of
+   m 2^(p mod 32) below 2^32 to word p / 32, the rest (0 where m fits) to the next; no branch on the sign */
+static __attribute__((noinline)) void pclr_weigh(uint *count, pclr_i64 *wmine, uint *wflags, uint k, uint b) {
+    const uint e = (b >> 23) & 255u, m = e != 0u ? (b & 0x7FFFFFu) | 0x800000u : b & 0x7FFFFFu, p = e != 0u ? e - 1u : 0u;
+    const uint s = p & 31u, at = k * PCLR_DIGITS + (p >> 5);
+    const pclr_i64 sign = PCLR_CAST(pclr_i64, 1) - PCLR_CAST(pclr_i64, (b >> 31) << 1); /* 1 or -1 */
+    ++count[k];
+    if (e == 255u) {
+        wflags[k] |= (b & 0x7FFFFFu) != 0u ? 4u : (b >> 31) != 0u ? 2u : 1u;
+        return;
+    }
+    wmine[at] += sign * PCLR_CAST(pclr_i64, m << s);
+    wmine[at + 1u] += sign * PCLR_CAST(pclr_i64, s > 8u ? m >> (32u - s) : 0u);
+}
+#define PCLR_WEIGH(v, w) pclr_weigh(mine[0], wmine, wflags, PCLR_BIN(v), as_uint(w))
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_WEIGH(PCLR_MAP((v).x.s0, (v).y.s0, (i)), (v).y.s0); \
     PCLR_WEIGH(PCLR_MAP((v).x.s1, (v).y.s1, (i) + 1), (v).y.s1); \
@@ -127,13 +127,15 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
     uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */
-    uint wmine[PCLR_ENTRIES * PCLR_WORDS]; /* and sums */
+    pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* and sums */
+    uint wflags[PCLR_ENTRIES];
     for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
     for (uint k = 0u; k < PCLR_ENTRIES; ++k)
         for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;
-    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_WORDS; ++k) wmine[k] = 0u;
+    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_DIGITS; ++k) wmine[k] = 0;
+    for (uint k = 0u; k < PCLR_ENTRIES; ++k) wflags[k] = 0u;
     PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
     pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
@@ -171,10 +173,15 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         for (uint w = 0u; w < PCLR_WAYS; ++w) m += mine[w][k];
         if (m != 0u) atomic_add(hist + k, m);
     }
-    for (uint k = 0u; k < PCLR_ENTRIES; ++k) { /* and its sums, digit by digit, into the group's */
-        const uint at = k * PCLR_WORDS;
-        for (uint j = 0u; j < PCLR_DIGITS; ++j) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at, j, wmine[at + j], false);
-        if (wmine[at + PCLR_DIGITS] != 0u) PCLR_WSUM_OR(at + PCLR_DIGITS, wmine[at + PCLR_DIGITS]);
+    for (uint k = 0u; k < PCLR_ENTRIES; ++k) { /* and its sums, normalized digit by digit, into the group's */
+        pclr_i64 carry = 0;
+        for (uint j = 0u; j < PCLR_DIGITS; ++j) {
+            const pclr_i64 t = wmine[k * PCLR_DIGITS + j] + carry;
+            const uint d = PCLR_CAST(uint, t);
+            carry = (t - PCLR_CAST(pclr_i64, d)) / (PCLR_CAST(pclr_i64, 1) << 32); /* (exact: a multiple of 2^32) */
+            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d, false);
+        }
+        if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);
     }
     PCLR_BARRIER();
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)

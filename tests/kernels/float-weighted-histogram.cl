@@ -74,27 +74,23 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_TOTAL_OR(j, c) atomic_or(total + (j), (c))
 #define PCLR_WSUM_ADD(j, c) atomic_add(wsum + (j), (c))
 #define PCLR_WSUM_OR(j, c) atomic_or(wsum + (j), (c))
-#define PCLR_W_COUNT(k) atomic_add(hist + (k), 1u)
-#define PCLR_W_ADD PCLR_WSUM_ADD
-#define PCLR_W_OR PCLR_WSUM_OR
 /* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
    above; ADD: the words' addition, which returns the old word */
 #define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \
     if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \
         for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \
 } while (false)
-/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its sum */
-#define PCLR_WEIGH_IN(k, b) do { \
-    const uint k_ = (k), b_ = (b), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
-    PCLR_W_COUNT(k_); \
-    if (e_ == 255u) PCLR_W_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
+/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */
+#define PCLR_WEIGH(v, w) do { \
+    const uint k_ = PCLR_BIN(v), b_ = as_uint(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
+    atomic_add(hist + k_, 1u); \
+    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
     else { \
         const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
-        PCLR_DIGIT_ADD(PCLR_W_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
-        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_W_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
+        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
+        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
     } \
 } while (false)
-#define PCLR_WEIGH(v, w) PCLR_WEIGH_IN(PCLR_BIN(v), as_uint(w))
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_WEIGH(PCLR_MAP((v).x.s0, (v).y.s0, (i)), (v).y.s0); \
     PCLR_WEIGH(PCLR_MAP((v).x.s1, (v).y.s1, (i) + 1), (v).y.s1); \

@@ -83,27 +83,23 @@ shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */
 #define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))
 #define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))
-#define PCLR_W_COUNT(k) atomicAdd(hist[k], 1u)
-#define PCLR_W_ADD PCLR_WSUM_ADD
-#define PCLR_W_OR PCLR_WSUM_OR
 /* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
    above; ADD: the words' addition, which returns the old word */
 #define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \
     if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \
         for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \
 } while (false)
-/* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its sum */
-#define PCLR_WEIGH_IN(k, b) do { \
-    const uint k_ = (k), b_ = (b), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
-    PCLR_W_COUNT(k_); \
-    if (e_ == 255u) PCLR_W_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
+/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */
+#define PCLR_WEIGH(v, w) do { \
+    const uint k_ = PCLR_BIN(v), b_ = floatBitsToUint(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \
+    atomicAdd(hist[k_], 1u); \
+    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
     else { \
         const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
-        PCLR_DIGIT_ADD(PCLR_W_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
-        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_W_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
+        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \
+        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
     } \
 } while (false)
-#define PCLR_WEIGH(v, w) PCLR_WEIGH_IN(PCLR_BIN(v), floatBitsToUint(w))
 shared bool is_last;
 void pclr_count_load(pclr_in_x v, pclr_in_y v2, uint64_t i) {
     PCLR_WEIGH(pclr_v(pclr_map(float(uintBitsToFloat(v[0])), float(uintBitsToFloat(v2[0])), i + 0ul, args.p0, args.p1, args.p2)), float(uintBitsToFloat(v2[0])));
