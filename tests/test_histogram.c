@@ -574,6 +574,26 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
             CHECK(((const pclr_histogram_result *)(const void *)got)->weighted == 1, "%s: the result says weighted", bn);
             CHECK(same_counts(got, cnt, bins, 1, lo, hi, why, sizeof why), "%s: weighted histogram of %llu, %u bins: counts: %s", bn,
                   (unsigned long long)n, bins, why);
+            if (n == 1031 && (pclr_get_backend(ctx) == PCLR_OPENCL || pclr_get_backend(ctx) == PCLR_CUDA)) {
+                /* an asynchronous reduce's state (the sums' digits), finalized: the blocking reduce's result */
+                pclr_buffer *states = NULL;
+                unsigned char *st = (unsigned char *)malloc(pclr_state_size(&c));
+                pclr_input in;
+                memset(&in, 0, sizeof in);
+                in.x = bx;
+                in.y = by;
+                in.x_offset = in.y_offset = off;
+                in.n = n;
+                in.lo = lo;
+                in.hi = hi;
+                if (CHECK(st && pclr_buffer_create(ctx, pclr_state_size(&c), &states) == PCLR_OK, "%s: a weighted states buffer", bn) &&
+                    CHECK(pclr_reduce_async(ctx, &c, &in, states, 0, NULL) == PCLR_OK, "%s: weighted async: %s", bn, pclr_last_error(ctx)) &&
+                    CHECK(pclr_buffer_read(ctx, states, 0, st, pclr_state_size(&c)) == PCLR_OK, "%s: the weighted state read", bn) &&
+                    CHECK(pclr_finalize(&c, st, st) == PCLR_OK, "pclr_finalize of a weighted state"))
+                    CHECK(memcmp(st, got, pclr_result_size(&c)) == 0, "%s: weighted async histogram, finalized in place: the blocking result", bn);
+                if (states) pclr_buffer_destroy(ctx, states);
+                free(st);
+            }
             for (k = 0; k < bins + 3; ++k) {
                 const double g = pclr_histogram_sum(got, k), e = (double)want[k];
                 if (!CHECK(g == e && signbit(g) == signbit(e), "%s: weighted histogram of %llu, %u bins, weights 2^%d and 2^%d: entry %llu "
