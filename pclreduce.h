@@ -2681,7 +2681,7 @@ static size_t pclr__load_size(const pclr_config *c) {
 #define PCLR__HIST_DIGITS 10
 #define PCLR__HIST_WORDS 12
 /* A group counts in local memory up to this many bins (4 KiB short of Vulkan's 16 KiB of shared memory); a
-   histogram of more counts in global memory (one array only: a layout's histograms are at most this) */
+   histogram of more counts in global memory (the launch's counts; a layout's, its result's state) */
 #define PCLR__HIST_LOCAL_BINS 4000
 /* A histogram's compute type: float for float values (half, float, a map of float result) and for 8- and
    16-bit integer elements (exact in float: no fp64 needed), else double (integers up to 2^53 exactly). */
@@ -2975,7 +2975,6 @@ static pclr_result pclr__config_resolve(const pclr_config *in, pclr_config *out,
             if (!c.bins || c.bins > PCLR_HISTOGRAM_MAX_BINS) { *why = "a histogram has 1 to 65536 bins (cfg.bins)"; return PCLR_ERR_INVALID_KNOB; }
             if (c.clamp != 0 && c.clamp != 1) { *why = "clamp is 0 or 1"; return PCLR_ERR_INVALID_KNOB; }
             if (t.params > PCLR_MAP_MAX_PARAMS - 3) { *why = "a histogram's map takes at most 13 parameters (the kernel takes 3 more: the range)"; return PCLR_ERR_INVALID_MAP; }
-            if (c.layout != PCLR_LAYOUT_ONE && c.bins > PCLR__HIST_LOCAL_BINS) { *why = "a histogram per row, column or segment has at most 4000 bins (a group counts each in local memory)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.finish && c.finish != PCLR_FINISH_LAST_GROUP) { *why = "a histogram finishes with last_group: the groups add their counts, the last one writes them"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.accumulate && c.accumulate != PCLR_NATIVE) { *why = "a histogram counts: no accumulator (accumulate native or default)"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
             if (c.variant == PCLR_VARIANT_COLLECTIVE) { *why = "a histogram has its own in-group step (counts in local memory): not the collective variant"; return PCLR_ERR_UNSUPPORTED_COMBINATION; }
@@ -5889,17 +5888,16 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
 }
 
 /* The counts into the state's words at PCLR_OUT (the bins from word 12, then underflow, overflow, nan from
-   word 2), entry k by work-item k % PCLR_GROUP: its low and high words lo and hi (text), after the
-   statements `before`; work-item 0 writes the header, in a block it leaves open. */
+   word 2), entry k by work-item k % PCLR_GROUP: its low and high words lo and hi (text; NULL: the counts are
+   there already), after the statements `before`; work-item 0 writes the header, in a block it leaves open. */
 static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char *ind, const char *before, const char *lo, const char *hi) {
     const int glsl = g->glsl, dbl = pclr__hist_type(c) == PCLR_DOUBLE;
     int k;
-    PCLR__GEN_PUTF(g, "%sfor (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n%s"
-                      "%s    const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
-                      "%s    PCLR_OUT(at) = %s;\n%s    PCLR_OUT(at + 1u) = %s;\n%s}\n"
-                      "%sif (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
-                      "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = %du; /* weighted */\n", ind, before, ind, ind, lo, ind, hi, ind, ind, ind, ind,
-                   c->weighted);
+    if (lo) PCLR__GEN_PUTF(g, "%sfor (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n%s"
+                              "%s    const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
+                              "%s    PCLR_OUT(at) = %s;\n%s    PCLR_OUT(at + 1u) = %s;\n%s}\n", ind, before, ind, ind, lo, ind, hi, ind);
+    PCLR__GEN_PUTF(g, "%sif (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
+                      "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = %du; /* weighted */\n", ind, ind, ind, c->weighted);
     for (k = 0; k < 2; ++k) {
         const char *v = k ? "PCLR_HI" : "PCLR_LO";
         const int at = 8 + 2 * k;
@@ -6990,18 +6988,29 @@ static void pclr__gen_layout(pclr__gen *g, const pclr_config *c) {
                     "}\n");
 }
 /* A histogram per row, column or segment: a group takes one at a time (the planner launches at most one
-   group per result), zeroes its counts in local memory, walks the elements (PCLR_UNROLL loads in flight,
-   PCLR_GROUP apart) and writes the counts into the result's state; no launch-wide counts, no ticket. */
+   group per result), zeroes its counts in local memory (above PCLR__HIST_LOCAL_BINS: in the result's state,
+   counted there with global atomics), walks the elements (PCLR_UNROLL loads in flight, PCLR_GROUP apart) and
+   writes the counts into the result's state; no launch-wide counts, no ticket. */
 static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, y = g->map->y != PCLR_TYPE_DEFAULT, seg = c->layout == PCLR_LAYOUT_SEGMENTS, cols = c->layout == PCLR_LAYOUT_COLUMNS;
-    const int wt = c->weighted;
+    const int wt = c->weighted, local = c->bins <= PCLR__HIST_LOCAL_BINS;
     char e[1800], w[1800];
     int k;
     PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? PCLR__HIST_WORDS * (c->bins + 3u) : 0u));
     if (wt) pclr__gen_hist_weights(g, 0, 0); /* (PCLR_WEIGH counts too) */
+    PCLR__GEN_PUTF(g, "#define PCLR_OUT(j) %s\n", glsl ? "outw[args.out_at + uint(base) + (j)]" : "out[base + (j)]");
+    if (!local) /* (the state's words: pclr__gen_hist_store) */
+        PCLR__GEN_PUTF(g, "/* more bins than local memory holds: each value counts straight into its result's state, a low and a high word\n"
+                          "   (the group's own: one group a result at a time), zeroed first, visible to the group's atomics */\n"
+                          "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n"
+                          "#define PCLR_OUT_ADD(j, c) %s\n"
+                          "#define PCLR_COUNT(v) do { const uint j_ = PCLR_AT(PCLR_BIN(v)); if (PCLR_OUT_ADD(j_, 1u) == 0xFFFFFFFFu) PCLR_OUT_ADD(j_ + 1u, 1u); } while (false)\n"
+                          "#define PCLR_OUT_BARRIER() %s\n",
+                       glsl ? "atomicAdd(PCLR_OUT(j), (c))" : g->cuda ? "atomicAdd(&PCLR_OUT(j), (c))" : "atomic_add(&PCLR_OUT(j), (c))",
+                       glsl ? "do { memoryBarrierBuffer(); barrier(); } while (false)" : g->cuda ? "__syncthreads()" : "barrier(CLK_GLOBAL_MEM_FENCE)");
     if (glsl) {
-        PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
-                          "#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]\n", wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
+        if (local) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
+                                 wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
         for (k = 0; k <= y; ++k) { /* pclr_t (the walk's loads) and pclr_x; y's pclr_y: an element at a binding index */
             const pclr_type pt = pclr__mpromote(k ? g->map->y : c->type);
             if (!k && g->map->comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t %s /* the map's input */\n", pclr__mtname(pt, PCLR__ML_GLSL));
@@ -7016,8 +7025,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
         PCLR__GEN_PUTF(g, "))%s)\n", wt ? (cols ? ", pclr_y(q + (i) * pitch)" : ", pclr_y(q + (i))") : "");
     } else {
-        if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
-        pclr__put(g->w, "#define PCLR_OUT(j) out[base + (j)]\n");
+        if (!wt && local) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
         pclr__gen_elem(g, -1, e, sizeof e);
         pclr__gen_lane(g, 1, -1, w, sizeof w);
         if (wt) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(%s, %s)\n", e, w);
@@ -7034,8 +7042,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                                  "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 rows, pclr_u64 cols,\n"
                                  "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n"
                                  "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl");
-        PCLR__GEN_PUTF(g, "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s"
-                          "    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n",
+        PCLR__GEN_PUTF(g, "%s%s    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n",
+                       local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
                        wt ? "    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */\n" : "",
                        seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
     }
@@ -7048,12 +7056,17 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                       "        PCLR_XREF p = PCLR_XAT(offset + lo);\n", cols ? "cols" : "rows");
     if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
     if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
-    pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
-                    "        PCLR_BARRIER();\n");
+    if (local) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
+                               "        PCLR_BARRIER();\n");
+    else pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
+                         "            PCLR_OUT(PCLR_AT(k)) = 0u;\n"
+                         "            PCLR_OUT(PCLR_AT(k) + 1u) = 0u;\n"
+                         "        }\n"
+                         "        PCLR_OUT_BARRIER();\n");
     pclr__gen_walk(g, c->unroll, "        ", "acc", "lid", "len", "PCLR_GROUP", cols ? "PCLR_LD(p, (%s) * pitch)" : "PCLR_LD(p, %s)");
     pclr__put(g->w, "        PCLR_BARRIER();\n");
     if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) PCLR_OUT(12u + 2u * PCLR_BINS + k) = wsum[k]; /* the sums */\n");
-    pclr__gen_hist_store(g, c, "        ", "", "hist[k]", "0u");
+    pclr__gen_hist_store(g, c, "        ", "", local ? "hist[k]" : NULL, "0u");
     pclr__put(g->w, "        }\n"
                     "        PCLR_BARRIER(); /* the counts are read before the next result's zero them */\n"
                     "    }\n"

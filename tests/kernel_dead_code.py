@@ -294,7 +294,7 @@ def sample_configs(rng, count):
         a = ["--backend", backend, "--type", t, "--op", op]
         if op == "histogram":  # bins in local memory, in a work-item's own (stride local), or in global memory (one array)
             weighted = rng.random() < 0.3  # (each bin's sum of the float weights y: up to 256 bins)
-            a += ["--bins", str(rng.choice([1, 7, 256] + ([] if weighted else [1025]) + ([] if layout or weighted else [4001, 65536])))]
+            a += ["--bins", str(rng.choice([1, 7, 256] + ([] if weighted else [1025, 4001, 65536])))]
             a += (["--clamp"] if rng.random() < 0.5 else []) + (["--weighted", "--type2", "float"] if weighted else [])
         if rng.random() < 0.6:
             acc = rng.choice(ACCUMULATE)

@@ -60,9 +60,9 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 #define PCLR_STATE_WORDS 44u /* a result's state */
+#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]
 shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 #define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)
-#define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]
 #define pclr_t float /* the map's input */
 pclr_t pclr_x(uint64_t e) { return float(uintBitsToFloat(pclr_xw((e)))); }
 #define PCLR_FOLD1(acc, x, i) PCLR_COUNT(pclr_v(pclr_map((x), (i), args.p0, args.p1, args.p2)))

@@ -42,8 +42,8 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 #define PCLR_STATE_WORDS 44u /* a result's state */
-#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
 #define PCLR_OUT(j) out[base + (j)]
+#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
 #define PCLR_FOLD1(acc, x, i) PCLR_COUNT(PCLR_MAP((x), (i)))
 /* Row r: cols elements from element r * pitch. */
 #define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }

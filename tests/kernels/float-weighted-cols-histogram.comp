@@ -89,8 +89,8 @@ shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */
         if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \
     } \
 } while (false)
-shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 #define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]
+shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 #define pclr_t float /* the map's input */
 pclr_t pclr_x(uint64_t e) { return float(uintBitsToFloat(pclr_xw((e)))); }
 float pclr_y(uint64_t e) { return float(uintBitsToFloat(pclr_yw((e)))); }

@@ -46,8 +46,8 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 #define PCLR_STATE_WORDS 524u /* a result's state */
-#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
 #define PCLR_OUT(j) out[base + (j)]
+#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
 #define PCLR_FOLD1(acc, x, i) PCLR_COUNT(PCLR_MAP((x), (i)))
 /* Segment r is [offsets[r], offsets[r + 1]). The offsets are in device memory, so they are checked
    here: a decreasing pair or an end past n makes the segment empty and sets ctl[0]. */
