@@ -9367,14 +9367,14 @@ PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k) {
     pclr_histogram_result h;
     if (!result) return 0;
     memcpy(&h, result, sizeof h);
-    return k < h.bins ? pclr__hist_count_at(result, k) : 0;
+    return k < h.bins && h.bins <= PCLR_HISTOGRAM_MAX_BINS ? pclr__hist_count_at(result, k) : 0;
 }
 PCLR_API double pclr_histogram_sum(const void *result, uint64_t k) {
     pclr_histogram_result h;
     double v;
     if (!result) return 0;
     memcpy(&h, result, sizeof h);
-    if (!h.weighted || k >= (uint64_t)h.bins + 3) return 0;
+    if (!h.weighted || h.bins > PCLR_HISTOGRAM_MAX_WEIGHTED_BINS || k >= (uint64_t)h.bins + 3) return 0; /* (no such result) */
     memcpy(&v, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * ((uint64_t)h.bins + k), 8);
     return v;
 }

@@ -692,6 +692,11 @@ static void quantiles(void) {
                   fabs(pclr_histogram_mean_between(wr, 0, 1) - (3 * 1.5 + 1 * 3.5) / 4) < 1e-12,
               "weighted quantiles: %.17g %.17g, mean %.17g", pclr_histogram_quantile(wr, 0.5), pclr_histogram_quantile(wr, 0.75),
               pclr_histogram_mean_between(wr, 0, 1));
+        h.bins = PCLR_HISTOGRAM_MAX_WEIGHTED_BINS + 1; /* no weighted result has that many: nothing is read past the header */
+        memcpy(wr, &h, sizeof h);
+        CHECK(pclr_histogram_sum(wr, 0) == 0, "a weighted header of 257 bins: no sums read");
+        h.bins = 4;
+        memcpy(wr, &h, sizeof h);
         sums[2] = -0.5;
         memcpy(wr + 48 + sizeof ones, sums, sizeof sums);
         CHECK(pclr_histogram_quantile(wr, 0.5) != pclr_histogram_quantile(wr, 0.5), "a negative bin sum: no quantiles (NaN)");
