@@ -9369,18 +9369,22 @@ PCLR_API uint64_t pclr_histogram_count(const void *result, uint64_t k) {
     memcpy(&h, result, sizeof h);
     return k < h.bins && h.bins <= PCLR_HISTOGRAM_MAX_BINS ? pclr__hist_count_at(result, k) : 0;
 }
+/* Sum k of a weighted result of `bins` bins whose header has been read (k < bins + 3). */
+static double pclr__hist_sum_at(const void *result, uint64_t bins, uint64_t k) {
+    double v;
+    memcpy(&v, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * (bins + k), 8);
+    return v;
+}
 PCLR_API double pclr_histogram_sum(const void *result, uint64_t k) {
     pclr_histogram_result h;
-    double v;
     if (!result) return 0;
     memcpy(&h, result, sizeof h);
     if (!h.weighted || h.bins > PCLR_HISTOGRAM_MAX_WEIGHTED_BINS || k >= (uint64_t)h.bins + 3) return 0; /* (no such result) */
-    memcpy(&v, (const unsigned char *)result + PCLR__HIST_HEADER + 8 * ((uint64_t)h.bins + k), 8);
-    return v;
+    return pclr__hist_sum_at(result, h.bins, k);
 }
 /* What the quantiles weigh bin k by: its count, or its sum of weights in a weighted histogram. */
 static double pclr__hist_mass_at(const void *result, const pclr_histogram_result *h, uint64_t k) {
-    return h->weighted ? pclr_histogram_sum(result, k) : (double)pclr__hist_count_at(result, k);
+    return h->weighted ? pclr__hist_sum_at(result, h->bins, k) : (double)pclr__hist_count_at(result, k);
 }
 /* The bins' total mass, or 0 where the result cannot give quantiles (a negative or non-finite weighted bin too). */
 static double pclr__hist_total(const void *result, pclr_histogram_result *h) {
@@ -9528,7 +9532,7 @@ PCLR_API pclr_result pclr_combine(const pclr_config *cfg, const void *a, const v
             memcpy((unsigned char *)out + PCLR__HIST_HEADER + 8 * k, &sum, 8);
         }
         for (k = 0; c.weighted && k < c.bins + 3; ++k) { /* the weights' sums add in double: one more rounding */
-            const double sum = pclr_histogram_sum(a, k) + pclr_histogram_sum(b, k);
+            const double sum = pclr__hist_sum_at(a, c.bins, k) + pclr__hist_sum_at(b, c.bins, k);
             memcpy((unsigned char *)out + PCLR__HIST_HEADER + 8 * (c.bins + k), &sum, 8);
         }
         x.underflow += y.underflow;
