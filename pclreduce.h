@@ -5884,17 +5884,24 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                       "}\n",
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
-    pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n");
+    pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n"
+                    "/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */\n"
+                    "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n");
+    if (c->layout == PCLR_LAYOUT_ONE || c->bins > PCLR__HIST_LOCAL_BINS) /* (counts in global memory: the launch's, a result's state) */
+        pclr__put(g->w, "/* c more in the 64-bit count at words j, j + 1 (ADD: their atomic addition, which returns the old word):\n"
+                        "   the low word, and its carry into the high one */\n"
+                        "#define PCLR_ADD_COUNT(ADD, j, c) do { const uint c_ = (c), j_ = (j); \\\n"
+                        "    if (ADD(j_, c_) + c_ < c_) ADD(j_ + 1u, 1u); } while (false)\n");
 }
 
-/* The counts into the state's words at PCLR_OUT (the bins from word 12, then underflow, overflow, nan from
-   word 2), entry k by work-item k % PCLR_GROUP: its low and high words lo and hi (text; NULL: the counts are
-   there already), after the statements `before`; work-item 0 writes the header, in a block it leaves open. */
+/* The counts into the state's words at PCLR_OUT (PCLR_AT), entry k by work-item k % PCLR_GROUP: its low and
+   high words lo and hi (text; NULL: the counts are there already), after the statements `before`; work-item 0
+   writes the header, in a block it leaves open. */
 static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char *ind, const char *before, const char *lo, const char *hi) {
     const int glsl = g->glsl, dbl = pclr__hist_type(c) == PCLR_DOUBLE;
     int k;
     if (lo) PCLR__GEN_PUTF(g, "%sfor (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n%s"
-                              "%s    const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */\n"
+                              "%s    const uint at = PCLR_AT(k);\n"
                               "%s    PCLR_OUT(at) = %s;\n%s    PCLR_OUT(at + 1u) = %s;\n%s}\n", ind, before, ind, ind, lo, ind, hi, ind);
     PCLR__GEN_PUTF(g, "%sif (lid == 0) { /* the bins, then lo and hi in the compute type */\n"
                       "%s    PCLR_OUT(0u) = PCLR_BINS;\n%s    PCLR_OUT(1u) = %du; /* weighted */\n", ind, ind, ind, c->weighted);
@@ -5994,9 +6001,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                               "#define PCLR_OUT(j) outw[args.out_at + (j)]\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_TOTAL_ADD(j, c) %s(total + (j), (c))\n#define PCLR_TOTAL(j) ((PCLR_GLOBAL volatile uint *)total)[j]\n"
                            "#define PCLR_OUT(j) out[j]\n", g->cuda ? "atomicAdd" : "atomic_add");
-    pclr__put(g->w, "/* c more in entry k of the launch's counts: the low word, and its carry into the high one */\n"
-                    "#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \\\n"
-                    "    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)\n");
+    pclr__put(g->w, "/* c more in entry k of the launch's counts */\n#define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)\n");
     if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
                                "   group's at the end */\n#define PCLR_WAYS %d\n%s%s", ways, wt ? "" : "#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n",
                              V > 1 && !wt ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
@@ -6999,12 +7004,11 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
     PCLR__GEN_PUTF(g, "#define PCLR_STATE_WORDS %uu /* a result's state */\n", 12u + 2u * c->bins + (wt ? PCLR__HIST_WORDS * (c->bins + 3u) : 0u));
     if (wt) pclr__gen_hist_weights(g, 0, 0); /* (PCLR_WEIGH counts too) */
     PCLR__GEN_PUTF(g, "#define PCLR_OUT(j) %s\n", glsl ? "outw[args.out_at + uint(base) + (j)]" : "out[base + (j)]");
-    if (!local) /* (the state's words: pclr__gen_hist_store) */
+    if (!local)
         PCLR__GEN_PUTF(g, "/* more bins than local memory holds: each value counts straight into its result's state, a low and a high word\n"
                           "   (the group's own: one group a result at a time), zeroed first, visible to the group's atomics */\n"
-                          "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n"
                           "#define PCLR_OUT_ADD(j, c) %s\n"
-                          "#define PCLR_COUNT(v) do { const uint j_ = PCLR_AT(PCLR_BIN(v)); if (PCLR_OUT_ADD(j_, 1u) == 0xFFFFFFFFu) PCLR_OUT_ADD(j_ + 1u, 1u); } while (false)\n"
+                          "#define PCLR_COUNT(v) PCLR_ADD_COUNT(PCLR_OUT_ADD, PCLR_AT(PCLR_BIN(v)), 1u)\n"
                           "#define PCLR_OUT_BARRIER() %s\n",
                        glsl ? "atomicAdd(PCLR_OUT(j), (c))" : g->cuda ? "atomicAdd(&PCLR_OUT(j), (c))" : "atomic_add(&PCLR_OUT(j), (c))",
                        glsl ? "do { memoryBarrierBuffer(); barrier(); } while (false)" : g->cuda ? "__syncthreads()" : "barrier(CLK_GLOBAL_MEM_FENCE)");

@@ -41,6 +41,8 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
+#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
 #define PCLR_STATE_WORDS 44u /* a result's state */
 #define PCLR_OUT(j) out[base + (j)]
 #define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
@@ -81,7 +83,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         }
         PCLR_BARRIER();
         for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-            const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+            const uint at = PCLR_AT(k);
             PCLR_OUT(at) = hist[k];
             PCLR_OUT(at + 1u) = 0u;
         }

@@ -44,6 +44,8 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
+#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
 #define PCLR_STATE_WORDS 160u /* a result's state */
 /* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of
    2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */
@@ -111,7 +113,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         PCLR_BARRIER();
         for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) PCLR_OUT(12u + 2u * PCLR_BINS + k) = wsum[k]; /* the sums */
         for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-            const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+            const uint at = PCLR_AT(k);
             PCLR_OUT(at) = hist[k];
             PCLR_OUT(at + 1u) = 0u;
         }

@@ -67,12 +67,17 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
+/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
+#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
+/* c more in the 64-bit count at words j, j + 1 (ADD: their atomic addition, which returns the old word):
+   the low word, and its carry into the high one */
+#define PCLR_ADD_COUNT(ADD, j, c) do { const uint c_ = (c), j_ = (j); \
+    if (ADD(j_, c_) + c_ < c_) ADD(j_ + 1u, 1u); } while (false)
 #define PCLR_TOTAL_ADD(j, c) atomicAdd(total + (j), (c))
 #define PCLR_TOTAL(j) ((PCLR_GLOBAL volatile uint *)total)[j]
 #define PCLR_OUT(j) out[j]
-/* c more in entry k of the launch's counts: the low word, and its carry into the high one */
-#define PCLR_ADD_TOTAL(k, c) do { const uint c_ = (c), j_ = 2u * (k); \
-    if (PCLR_TOTAL_ADD(j_, c_) + c_ < c_) PCLR_TOTAL_ADD(j_ + 1u, 1u); } while (false)
+/* c more in entry k of the launch's counts */
+#define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
 /* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of
    2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */
 #define PCLR_DIGITS 10u
@@ -185,7 +190,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         const uint lo = PCLR_TOTAL(2u * k), hi = PCLR_TOTAL(2u * k + 1u);
         PCLR_TOTAL(2u * k) = 0u; /* for the next launch */
         PCLR_TOTAL(2u * k + 1u) = 0u;
-        const uint at = k < PCLR_BINS ? 12u + 2u * k : 2u + 2u * (k - PCLR_BINS); /* the state's words */
+        const uint at = PCLR_AT(k);
         PCLR_OUT(at) = lo;
         PCLR_OUT(at + 1u) = hi;
     }
