@@ -5858,10 +5858,26 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
 /* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
    in bins of their own, without atomics, up to this many bins, and add them into the group's once. */
 #define PCLR__HIST_PRIVATE_BINS 1024
+/* Whether a one-array histogram's work-items count in bins of their own (a CPU's). */
+PCLR__FN int pclr__hist_mine(const pclr_config *c) {
+    return c->layout == PCLR_LAYOUT_ONE && c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+}
+/* The group's counts in local memory are kept in copies, side by side (bin k's at k * copies + lid mod copies),
+   so that a warp's work-items count in different banks and a run of equal values is not one chain of atomics on
+   a word: as many copies as fit in PCLR__HIST_COPIES_BYTES, up to 32 (unweighted local counts; else 1). On an
+   H200 this took 256 bins of uint8 from 1.5x CUB's time to ... */
+#define PCLR__HIST_COPIES_BYTES 20480
+PCLR__FN uint32_t pclr__hist_copies(const pclr_config *c) {
+    uint32_t k = 32;
+    if (c->weighted || c->bins > PCLR__HIST_LOCAL_BINS || pclr__hist_mine(c)) return 1;
+    while (k > 1 && 4u * k * (c->bins + 3u) > PCLR__HIST_COPIES_BYTES) k /= 2;
+    return k;
+}
 /* The local memory a histogram kernel declares. */
 PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
     const size_t entries = (size_t)c->bins + 3;
-    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * entries : 0) + (c->weighted ? 4 * PCLR__HIST_WORDS * entries : 0) + 4;
+    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * entries * pclr__hist_copies(c) : 0) +
+           (c->weighted ? 4 * (PCLR__HIST_WORDS + PCLR__HIST_DIGITS) * entries : 0) + 4;
 }
 
 /* The op's pieces: its compute type, bins, range and pclr_bin (pclr__hist_bin's rule). */
@@ -5884,6 +5900,10 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                       "}\n",
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
+    if (c->bins <= PCLR__HIST_LOCAL_BINS)
+        PCLR__GEN_PUTF(g, "#define PCLR_COPIES %uu /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */\n"
+                          "#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID %% PCLR_COPIES) /* its word of entry k */\n",
+                       pclr__hist_copies(c));
     pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n"
                     "/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */\n"
                     "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n");
@@ -5937,7 +5957,17 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                                         "#define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))\n");
     else if (launch) PCLR__GEN_PUTF(g, "#define PCLR_WAT (2u * PCLR_ENTRIES) /* the launch's sums, after its counts */\n"
                                        "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n", or_);
-    if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* the group's sums */\n"
+    pclr__put(g->w, "/* the group's sums: the positive weights' (digits and flags, PCLR_WORDS an entry), then the negative's magnitudes\n"
+                    "   (PCLR_DIGITS an entry, from PCLR_NEG): both only grow, so a carry seldom goes past the next digit (a\n"
+                    "   two's complement sum near 0 borrowed through every digit: 680x slower on an H200) */\n"
+                    "#define PCLR_NEG (PCLR_ENTRIES * PCLR_WORDS)\n#define PCLR_WSUM_WORDS (PCLR_ENTRIES * (PCLR_WORDS + PCLR_DIGITS))\n"
+                    "/* digit j of entry k's sum (two's complement) into d: the positive digit less the negative, borrowing (b) */\n"
+                    "#define PCLR_WSUM_DIGIT(k, j, b, d) do { \\\n"
+                    "    const uint p_ = wsum[(k) * PCLR_WORDS + (j)], n_ = wsum[PCLR_NEG + (k) * PCLR_DIGITS + (j)]; \\\n"
+                    "    d = p_ - n_ - b; \\\n"
+                    "    b = p_ < n_ || (p_ == n_ && b != 0u) ? 1u : 0u; \\\n"
+                    "} while (false)\n");
+    if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_WSUM_WORDS];\n"
                               "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n", add, or_);
     pclr__put(g->w, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
@@ -5949,13 +5979,14 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     if (!mine) {
         PCLR__GEN_PUTF(g, "/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */\n"
                           "#define PCLR_WEIGH(v, w) do { \\\n"
-                          "    const uint k_ = PCLR_BIN(v), b_ = %s(w), e_ = (b_ >> 23) & 255u, at_ = k_ * PCLR_WORDS; \\\n"
+                          "    const uint k_ = PCLR_BIN(v), b_ = %s(w), e_ = (b_ >> 23) & 255u; \\\n"
+                          "    const uint at_ = (b_ >> 31) != 0u ? PCLR_NEG + k_ * PCLR_DIGITS : k_ * PCLR_WORDS; \\\n"
                           "    %s; \\\n"
-                          "    if (e_ == 255u) PCLR_WSUM_OR(at_ + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
+                          "    if (e_ == 255u) PCLR_WSUM_OR(k_ * PCLR_WORDS + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
                           "    else { \\\n"
                           "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
-                          "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, (b_ >> 31) != 0u); \\\n"
-                          "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), (b_ >> 31) != 0u); \\\n"
+                          "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, false); \\\n"
+                          "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), false); \\\n"
                           "    } \\\n"
                           "} while (false)\n", bits,
                        glsl ? "atomicAdd(hist[k_], 1u)" : g->cuda ? "atomicAdd(hist + k_, 1u)" : "atomic_add(hist + k_, 1u)");
@@ -5986,7 +6017,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
 /* The histogram kernel, in every dialect. */
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width, wt = c->weighted;
-    const int mine = c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
+    const int mine = pclr__hist_mine(c);
     const int ways = mine && !wt ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
                                                            run of equal values is not one chain of increments */
     char e[1800], w[1800];
@@ -6005,13 +6036,17 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
                                "   group's at the end */\n#define PCLR_WAYS %d\n%s%s", ways, wt ? "" : "#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n",
                              V > 1 && !wt ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
-    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
+    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
     else if (mine) ;
-    else if (!local) pclr__put(g->w, "/* more bins than local memory holds: each value counts in the launch's counts */\n"
-                                "#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)\n");
-    else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
-                                  wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
-    else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+    else if (!local) PCLR__GEN_PUTF(g, "/* more bins than local memory holds: each value counts in the launch's counts, without the carry\n"
+                                "   where n < 2^32 (an atomic whose old word is not read: the GPU's reduction in memory) */\n"
+                                "#define PCLR_COUNT(v) do { \\\n"
+                                "    if ((%s >> 32) == 0%s) PCLR_TOTAL_ADD(2u * PCLR_BIN(v), 1u); \\\n"
+                                "    else PCLR_ADD_TOTAL(PCLR_BIN(v), 1u); \\\n"
+                                "} while (false)\n", glsl ? "args.n" : "n", glsl ? "ul" : "");
+    else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n%s",
+                                  wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_MY(PCLR_BIN(v))], 1u)\n");
+    else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_MY(PCLR_BIN(v))%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
     if (wt) pclr__gen_hist_weights(g, 1, mine); /* (PCLR_WEIGH counts too) */
     if (glsl) pclr__put(g->w, "shared bool is_last;\n");
     /* a load's values, and one element's (the head and the tail) */
@@ -6053,16 +6088,16 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
                              "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
                              "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter");
-    if (!glsl) PCLR__GEN_PUTF(g, "%s%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
-                              wt ? "    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */\n" : "");
+    if (!glsl) PCLR__GEN_PUTF(g, "%s%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n" : "",
+                              wt ? "    PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */\n" : "");
     pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
                     "    const pclr_u64 thread = group * PCLR_GROUP + lid;\n"
                     "    PCLR_XREF p = PCLR_XAT(offset);\n");
     if (mine && !glsl) PCLR__GEN_PUTF(g, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n%s",
                                       wt ? "    pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* and sums */\n    uint wflags[PCLR_ENTRIES];\n" : "");
-    if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
-    if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
+    if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
+    if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
     if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_DIGITS; ++k) wmine[k] = 0;\n"
                                     "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) wflags[k] = 0u;\n");
@@ -6085,11 +6120,18 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                     "        if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);\n"
                                     "    }\n");
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
-                               "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
-                               "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
+                               "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
+                               "        uint m = 0u;\n"
+                               "        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];\n"
+                               "        if (m != 0u) PCLR_ADD_TOTAL(k, m);\n"
+                               "    }\n");
     if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums' digits, each with its carries */\n"
                             "        const uint at = k * PCLR_WORDS;\n"
-                            "        for (uint j = 0u; j < PCLR_DIGITS; ++j) PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, wsum[at + j], false);\n"
+                            "        uint b = 0u, d;\n"
+                            "        for (uint j = 0u; j < PCLR_DIGITS; ++j) {\n"
+                            "            PCLR_WSUM_DIGIT(k, j, b, d);\n"
+                            "            PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, d, false);\n"
+                            "        }\n"
                             "        if (wsum[at + PCLR_DIGITS] != 0u) PCLR_TOTAL_OR(PCLR_WAT + at + PCLR_DIGITS, wsum[at + PCLR_DIGITS]);\n"
                             "    }\n");
     PCLR__GEN_PUTF(g, "    /* Level 3: the last group writes the launch's counts into the state and zeroes them. */\n"
@@ -7013,8 +7055,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                        glsl ? "atomicAdd(PCLR_OUT(j), (c))" : g->cuda ? "atomicAdd(&PCLR_OUT(j), (c))" : "atomic_add(&PCLR_OUT(j), (c))",
                        glsl ? "do { memoryBarrierBuffer(); barrier(); } while (false)" : g->cuda ? "__syncthreads()" : "barrier(CLK_GLOBAL_MEM_FENCE)");
     if (glsl) {
-        if (local) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
-                                 wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
+        if (local) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n%s",
+                                 wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_MY(PCLR_BIN(v))], 1u)\n");
         for (k = 0; k <= y; ++k) { /* pclr_t (the walk's loads) and pclr_x; y's pclr_y: an element at a binding index */
             const pclr_type pt = pclr__mpromote(k ? g->map->y : c->type);
             if (!k && g->map->comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t %s /* the map's input */\n", pclr__mtname(pt, PCLR__ML_GLSL));
@@ -7029,7 +7071,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
         PCLR__GEN_PUTF(g, "))%s)\n", wt ? (cols ? ", pclr_y(q + (i) * pitch)" : ", pclr_y(q + (i))") : "");
     } else {
-        if (!wt && local) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+        if (!wt && local) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_MY(PCLR_BIN(v))%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
         pclr__gen_elem(g, -1, e, sizeof e);
         pclr__gen_lane(g, 1, -1, w, sizeof w);
         if (wt) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(%s, %s)\n", e, w);
@@ -7047,8 +7089,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                                  "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n"
                                  "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl");
         PCLR__GEN_PUTF(g, "%s%s    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n",
-                       local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
-                       wt ? "    PCLR_SHARED uint wsum[PCLR_ENTRIES * PCLR_WORDS]; /* and the sums of their weights */\n" : "",
+                       local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n" : "",
+                       wt ? "    PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */\n" : "",
                        seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
     }
     PCLR__GEN_PUTF(g, "    const uint lid = PCLR_LID;\n"
@@ -7059,8 +7101,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                       "        PCLR_ROW_BOUNDS(r, lo, len);\n"
                       "        PCLR_XREF p = PCLR_XAT(offset + lo);\n", cols ? "cols" : "rows");
     if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
-    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
-    if (local) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
+    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
+    if (local) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;\n"
                                "        PCLR_BARRIER();\n");
     else pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
                          "            PCLR_OUT(PCLR_AT(k)) = 0u;\n"
@@ -7069,8 +7111,19 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                          "        PCLR_OUT_BARRIER();\n");
     pclr__gen_walk(g, c->unroll, "        ", "acc", "lid", "len", "PCLR_GROUP", cols ? "PCLR_LD(p, (%s) * pitch)" : "PCLR_LD(p, %s)");
     pclr__put(g->w, "        PCLR_BARRIER();\n");
-    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_WORDS; k += PCLR_GROUP) PCLR_OUT(12u + 2u * PCLR_BINS + k) = wsum[k]; /* the sums */\n");
-    pclr__gen_hist_store(g, c, "        ", "", local ? "hist[k]" : NULL, "0u");
+    if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums */\n"
+                            "            const uint at = 12u + 2u * PCLR_BINS + k * PCLR_WORDS;\n"
+                            "            uint b = 0u, d;\n"
+                            "            for (uint j = 0u; j < PCLR_DIGITS; ++j) {\n"
+                            "                PCLR_WSUM_DIGIT(k, j, b, d);\n"
+                            "                PCLR_OUT(at + j) = d;\n"
+                            "            }\n"
+                            "            PCLR_OUT(at + PCLR_DIGITS) = wsum[k * PCLR_WORDS + PCLR_DIGITS];\n"
+                            "            PCLR_OUT(at + PCLR_DIGITS + 1u) = 0u;\n"
+                            "        }\n");
+    pclr__gen_hist_store(g, c, "        ", "            uint m = 0u;\n"
+                                           "            for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];\n",
+                         local ? "m" : NULL, "0u");
     pclr__put(g->w, "        }\n"
                     "        PCLR_BARRIER(); /* the counts are read before the next result's zero them */\n"
                     "    }\n"

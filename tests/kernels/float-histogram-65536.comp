@@ -71,8 +71,12 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_OUT(j) outw[args.out_at + (j)]
 /* c more in entry k of the launch's counts */
 #define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
-/* more bins than local memory holds: each value counts in the launch's counts */
-#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)
+/* more bins than local memory holds: each value counts in the launch's counts, without the carry
+   where n < 2^32 (an atomic whose old word is not read: the GPU's reduction in memory) */
+#define PCLR_COUNT(v) do { \
+    if ((args.n >> 32) == 0ul) PCLR_TOTAL_ADD(2u * PCLR_BIN(v), 1u); \
+    else PCLR_ADD_TOTAL(PCLR_BIN(v), 1u); \
+} while (false)
 shared bool is_last;
 void pclr_count_load(pclr_in_x v, uint64_t i) {
     PCLR_COUNT(pclr_v(pclr_map(float(uintBitsToFloat(v[0])), i + 0ul, args.p0, args.p1, args.p2)));

@@ -72,8 +72,12 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_OUT(j) out[j]
 /* c more in entry k of the launch's counts */
 #define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
-/* more bins than local memory holds: each value counts in the launch's counts */
-#define PCLR_COUNT(v) PCLR_ADD_TOTAL(PCLR_BIN(v), 1u)
+/* more bins than local memory holds: each value counts in the launch's counts, without the carry
+   where n < 2^32 (an atomic whose old word is not read: the GPU's reduction in memory) */
+#define PCLR_COUNT(v) do { \
+    if ((n >> 32) == 0) PCLR_TOTAL_ADD(2u * PCLR_BIN(v), 1u); \
+    else PCLR_ADD_TOTAL(PCLR_BIN(v), 1u); \
+} while (false)
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_COUNT(PCLR_MAP((v).s[0], (i))); \
     PCLR_COUNT(PCLR_MAP((v).s[1], (i) + 1)); \
