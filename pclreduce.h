@@ -5970,11 +5970,12 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     if (glsl) pclr__put(g->w, "shared uint wsum[PCLR_WSUM_WORDS];\n"
                               "#define PCLR_WSUM_ADD(j, c) atomicAdd(wsum[j], (c))\n#define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))\n");
     else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n", add, or_);
-    pclr__put(g->w, "/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits\n"
-                    "   above; ADD: the words' addition, which returns the old word */\n"
-                    "#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \\\n"
-                    "    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \\\n"
-                    "        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \\\n"
+    pclr__put(g->w, "/* x added to digit j of the sum at word `at`, carrying into the digits above (ADD: the words' atomic addition,\n"
+                    "   which returns the old word): the carry is one more atomic, and only a digit j + 1 of all ones (seldom) carries on,\n"
+                    "   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 90x slower) */\n"
+                    "#define PCLR_DIGIT_ADD(ADD, at, j, x) do { const uint x_ = (x), j_ = (j); \\\n"
+                    "    if (x_ != 0u && ADD((at) + j_, x_) + x_ < x_ && j_ + 1u < PCLR_DIGITS && ADD((at) + j_ + 1u, 1u) == 0xFFFFFFFFu) \\\n"
+                    "        for (uint c_ = j_ + 2u; c_ < PCLR_DIGITS && ADD((at) + c_, 1u) == 0xFFFFFFFFu; ++c_) {} \\\n"
                     "} while (false)\n");
     if (!mine) {
         PCLR__GEN_PUTF(g, "/* v counted, and its weight w, a float m 2^(p - 149) (m < 2^24: two digits at most), added to its entry's sum */\n"
@@ -5985,8 +5986,8 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                           "    if (e_ == 255u) PCLR_WSUM_OR(k_ * PCLR_WORDS + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \\\n"
                           "    else { \\\n"
                           "        const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \\\n"
-                          "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_, false); \\\n"
-                          "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_), false); \\\n"
+                          "        PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, p_ >> 5, m_ << s_); \\\n"
+                          "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_)); \\\n"
                           "    } \\\n"
                           "} while (false)\n", bits,
                        glsl ? "atomicAdd(hist[k_], 1u)" : g->cuda ? "atomicAdd(hist + k_, 1u)" : "atomic_add(hist + k_, 1u)");
@@ -6115,7 +6116,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                     "            const pclr_i64 t = wmine[k * PCLR_DIGITS + j] + carry;\n"
                                     "            const uint d = PCLR_CAST(uint, t);\n"
                                     "            carry = (t - PCLR_CAST(pclr_i64, d)) / (PCLR_CAST(pclr_i64, 1) << 32); /* (exact: a multiple of 2^32) */\n"
-                                    "            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d, false);\n"
+                                    "            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d);\n"
                                     "        }\n"
                                     "        if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);\n"
                                     "    }\n");
@@ -6130,7 +6131,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                             "        uint b = 0u, d;\n"
                             "        for (uint j = 0u; j < PCLR_DIGITS; ++j) {\n"
                             "            PCLR_WSUM_DIGIT(k, j, b, d);\n"
-                            "            PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, d, false);\n"
+                            "            PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, d);\n"
                             "        }\n"
                             "        if (wsum[at + PCLR_DIGITS] != 0u) PCLR_TOTAL_OR(PCLR_WAT + at + PCLR_DIGITS, wsum[at + PCLR_DIGITS]);\n"
                             "    }\n");

@@ -16,7 +16,7 @@
    The read kernel at its best grid (SMs x 1..16). pclreduce's counts are checked bit for bit against the
    CPU reference; CUB's counts against the same (a float bin may differ at an edge: reported, not failed).
        nvcc -O3 -std=c++17 -arch=sm_90 -I. bench/hist_cuda.cu -o build/hist_cuda -ldl
-       build/hist_cuda [--log N] [--only CASE_SUBSTRING] [--vector V] [--unroll U] [--group G] [OUT_DIR]
+       build/hist_cuda [--log N] [--only CASE_SUBSTRING] [--vector V] [--unroll U] [--group G] [--groups-per-unit K] [OUT_DIR]
    (writes OUT_DIR/hist_cuda.csv; the knobs: pclreduce's defaults where left out) */
 #define PCLREDUCE_IMPLEMENTATION
 #define PCLREDUCE_CUDA
@@ -135,14 +135,16 @@ static uint64_t rnd(void) {
 }
 
 int main(int argc, char **argv) {
-    int log2n = 28, vector = 0, unroll = 0, group = 0;
-    const char *out = ".", *only = "";
+    int log2n = 28, vector = 0, unroll = 0, group = 0, gpu = 0;
+    const char *out = ".", *only = "", *weights = "uniform";
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--log") && i + 1 < argc) log2n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--vector") && i + 1 < argc) vector = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--unroll") && i + 1 < argc) unroll = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--group") && i + 1 < argc) group = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--groups-per-unit") && i + 1 < argc) gpu = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--weights") && i + 1 < argc) weights = argv[++i]; /* uniform (over [-1, 1)), positive, one */
         else out = argv[i];
     }
     const uint64_t n = (uint64_t)1 << log2n;
@@ -203,6 +205,7 @@ int main(int argc, char **argv) {
                     const uint32_t u = 0x3f000000u | (uint32_t)(v & 0x3fffu);
                     memcpy(&f, &u, 4);
                 } else f = (float)((double)(v >> 40) * 0x1p-23 - 1.0); /* uniform over [-1, 1), 24 bits */
+                if (c.weighted && k >= elems && strcmp(weights, "uniform")) f = weights[0] == 'p' ? fabsf(f) : 1.0f;
                 memcpy(&h[4 * k], &f, 4);
             }
         }
@@ -218,9 +221,16 @@ int main(int argc, char **argv) {
         cfg.clamp = c.clamp;
         cfg.map = frame ? "log2(1e-4f + ((0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b) >= 0.0f ? min(0.2126f * x.r + 0.7152f * x.g + 0.0722f * x.b, 3.40282347e38f) : 0.0f))" : c.map;
         cfg.weighted = c.weighted;
-        cfg.vector_width = (uint32_t)vector;
-        cfg.unroll = (uint32_t)unroll;
-        cfg.group_size = (uint32_t)group;
+        cfg.vector_width = vector;
+        cfg.unroll = unroll;
+        cfg.group_size = group;
+        cfg.groups_per_unit = gpu;
+        {
+            pclr_config rc;
+            if (pclr_resolve(ctx, &cfg, elems, &rc) == PCLR_OK)
+                fprintf(stderr, "# %s: group %d unroll %d vector %d groups_per_unit %d stride %d\n", c.name, rc.group_size, rc.unroll, rc.vector_width,
+                        rc.groups_per_unit, (int)rc.stride);
+        }
         cfg.y_type = c.weighted ? PCLR_FLOAT : PCLR_TYPE_DEFAULT;
         pclr_buffer xb, stb;
         void *state;
