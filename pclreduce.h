@@ -5873,6 +5873,9 @@ PCLR__FN uint32_t pclr__hist_copies(const pclr_config *c) {
     while (k > 1 && 4u * k * (c->bins + 3u) > PCLR__HIST_COPIES_BYTES) k /= 2;
     return k;
 }
+/* A GPU's loads in flight per work-item for a weighted histogram, whose every weight is a few local atomics, a carry
+   seldom more (H200, 2^24 floats into 256 bins: 119 us at 2, 167 at 8; bench/hist_cuda.cu); 0: the backend's own. */
+PCLR__FN int pclr__gpu_hist_unroll(const pclr_config *c) { return c->op == PCLR_HISTOGRAM && c->weighted ? 2 : 0; }
 /* The local memory a histogram kernel declares. */
 PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
     const size_t entries = (size_t)c->bins + 3;
@@ -5901,9 +5904,8 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
     if (c->bins <= PCLR__HIST_LOCAL_BINS)
-        PCLR__GEN_PUTF(g, "#define PCLR_COPIES %uu /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */\n"
-                          "#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID %% PCLR_COPIES) /* its word of entry k */\n",
-                       pclr__hist_copies(c));
+        PCLR__GEN_PUTF(g, "#define PCLR_COPIES %uu /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */\n%s",
+                       pclr__hist_copies(c), pclr__hist_mine(c) ? "" : "#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */\n");
     pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n"
                     "/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */\n"
                     "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n");
@@ -5990,7 +5992,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                           "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_)); \\\n"
                           "    } \\\n"
                           "} while (false)\n", bits,
-                       glsl ? "atomicAdd(hist[k_], 1u)" : g->cuda ? "atomicAdd(hist + k_, 1u)" : "atomic_add(hist + k_, 1u)");
+                       glsl ? "atomicAdd(hist[PCLR_MY(k_)], 1u)" : g->cuda ? "atomicAdd(hist + PCLR_MY(k_), 1u)" : "atomic_add(hist + PCLR_MY(k_), 1u)");
         return;
     }
     if (glsl) pclr__put(g->w, "#define pclr_i64 int64_t\n"

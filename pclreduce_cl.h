@@ -976,6 +976,7 @@ static void pclr__cl_defaults(const pclr__engine *e, pclr_config *c) {
     if (f->cpu && c->unroll == 0) c->unroll = pclr__folds_each(c) || c->layout != PCLR_LAYOUT_ONE ? 4 : 32;
     if (f->cpu && c->groups_per_unit == 0) c->groups_per_unit = 8;
     /* NVIDIA GPUs: the CUDA backend's defaults (see pclreduce_cuda.h) */
+    if (!f->cpu && c->unroll == 0) c->unroll = pclr__gpu_hist_unroll(c);
     if (f->nvidia && c->unroll == 0) c->unroll = c->layout != PCLR_LAYOUT_ONE ? 4 : 8;
     if (f->nvidia && c->groups_per_unit == 0)
         c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;

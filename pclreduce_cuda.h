@@ -419,6 +419,7 @@ static pclr_result pclr__cuda_use(pclr_cuda_context *ctx, int *pushed) {
    their teams keep several rows in flight: 4 (bench_rows --unroll). */
 static void pclr__cuda_defaults(const pclr__engine *e, pclr_config *c) {
     (void)e;
+    if (c->unroll == 0) c->unroll = pclr__gpu_hist_unroll(c);
     if (c->unroll == 0) c->unroll = c->layout != PCLR_LAYOUT_ONE ? 4 : 8;
     if (c->groups_per_unit == 0) c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;
 }

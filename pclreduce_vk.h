@@ -595,6 +595,7 @@ static pclr_result pclr__vk_copy(pclr_vk_context *ctx, const pclr__vk_mem *m, Vk
 static void pclr__vk_defaults(const pclr__engine *e, pclr_config *c) {
     const pclr_vk_context *ctx = (const pclr_vk_context *)e;
     if (c->variant == PCLR_VARIANT_DEFAULT && ctx->features.subgroup_ops && c->accumulate != PCLR_EXACT) c->variant = PCLR_VARIANT_SHUFFLE;
+    if (c->unroll == 0) c->unroll = pclr__gpu_hist_unroll(c);
     if (ctx->features.vendor_id == 0x10DE) {
         if (c->unroll == 0) c->unroll = 8;
         if (c->groups_per_unit == 0) c->groups_per_unit = c->group_size == 0 ? 4 : c->group_size < 1024 ? 1024 / c->group_size : 1;

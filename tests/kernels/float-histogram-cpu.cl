@@ -54,7 +54,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))

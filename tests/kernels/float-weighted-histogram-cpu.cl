@@ -60,7 +60,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
 #define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -95,11 +94,12 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 } while (false)
 #define PCLR_WSUM_ADD(j, c) atomic_add(wsum + (j), (c))
 #define PCLR_WSUM_OR(j, c) atomic_or(wsum + (j), (c))
-/* x added to (neg: subtracted from) digit j of the sum at word `at`, carrying (borrowing) into the digits
-   above; ADD: the words' addition, which returns the old word */
-#define PCLR_DIGIT_ADD(ADD, at, j, x, neg) do { const uint x_ = (x); \
-    if (x_ != 0u && ((neg) ? ADD((at) + (j), 0u - x_) < x_ : ADD((at) + (j), x_) + x_ < x_)) \
-        for (uint c_ = (j) + 1u; c_ < PCLR_DIGITS && ADD((at) + c_, (neg) ? 0xFFFFFFFFu : 1u) == ((neg) ? 0u : 0xFFFFFFFFu); ++c_) {} \
+/* x added to digit j of the sum at word `at`, carrying into the digits above (ADD: the words' atomic addition,
+   which returns the old word): the carry is one more atomic, and only a digit j + 1 of all ones (seldom) carries on,
+   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 90x slower) */
+#define PCLR_DIGIT_ADD(ADD, at, j, x) do { const uint x_ = (x), j_ = (j); \
+    if (x_ != 0u && ADD((at) + j_, x_) + x_ < x_ && j_ + 1u < PCLR_DIGITS && ADD((at) + j_ + 1u, 1u) == 0xFFFFFFFFu) \
+        for (uint c_ = j_ + 2u; c_ < PCLR_DIGITS && ADD((at) + c_, 1u) == 0xFFFFFFFFu; ++c_) {} \
 } while (false)
 typedef long pclr_i64;
 /* entry k counted, and the weight of bits b, a float m 2^(p - 149) (m < 2^24), added to its sum: the part of
@@ -197,7 +197,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             const pclr_i64 t = wmine[k * PCLR_DIGITS + j] + carry;
             const uint d = PCLR_CAST(uint, t);
             carry = (t - PCLR_CAST(pclr_i64, d)) / (PCLR_CAST(pclr_i64, 1) << 32); /* (exact: a multiple of 2^32) */
-            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d, false);
+            PCLR_DIGIT_ADD(PCLR_WSUM_ADD, k * PCLR_WORDS, j, d);
         }
         if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);
     }
@@ -212,7 +212,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         uint b = 0u, d;
         for (uint j = 0u; j < PCLR_DIGITS; ++j) {
             PCLR_WSUM_DIGIT(k, j, b, d);
-            PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, d, false);
+            PCLR_DIGIT_ADD(PCLR_TOTAL_ADD, PCLR_WAT + at, j, d);
         }
         if (wsum[at + PCLR_DIGITS] != 0u) PCLR_TOTAL_OR(PCLR_WAT + at + PCLR_DIGITS, wsum[at + PCLR_DIGITS]);
     }
