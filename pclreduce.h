@@ -2683,6 +2683,27 @@ static size_t pclr__load_size(const pclr_config *c) {
 /* A group counts in local memory up to this many bins (4 KiB short of Vulkan's 16 KiB of shared memory); a
    histogram of more counts in global memory (the launch's counts; a layout's, its result's state) */
 #define PCLR__HIST_LOCAL_BINS 4000
+/* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
+   in bins of their own, without atomics, up to this many bins, and add them into the group's once. */
+#define PCLR__HIST_PRIVATE_BINS 1024
+/* Whether a one-array histogram's work-items count in bins of their own (a CPU's). Not a weighted one in GLSL:
+   NVIDIA's Vulkan driver refused its 21 KB per invocation (vkCreateComputePipelines: VK_ERROR_UNKNOWN) that CUDA
+   and OpenCL take; it counts in local memory. */
+PCLR__FN int pclr__hist_mine(const pclr_config *c) {
+    return c->layout == PCLR_LAYOUT_ONE && c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS &&
+           !(c->weighted && c->backend == PCLR_VULKAN);
+}
+/* Such a work-item's sets of bins: one per lane of a load, up to 4, so that a run of equal values is not one chain
+   of increments (weighted: one) */
+PCLR__FN int pclr__hist_ways(const pclr_config *c) { return c->weighted ? 1 : c->vector_width < 4 ? c->vector_width : 4; }
+/* Its private bytes: bins, and weighted their sums (64-bit words of 32-bit digits, a flags word). PoCL keeps a
+   group's on one thread's stack: a group's must stay under PCLR__HIST_PRIVATE_GROUP_BYTES there (1024 work-items of
+   23 KB crashed it on the 16-core Xeon). */
+#define PCLR__HIST_PRIVATE_GROUP_BYTES (4u << 20)
+PCLR__FN size_t pclr__hist_private_bytes(const pclr_config *c) {
+    const size_t entries = (size_t)c->bins + 3;
+    return 4 * (size_t)pclr__hist_ways(c) * entries + (c->weighted ? (8 * PCLR__HIST_DIGITS + 4) * entries : 0);
+}
 /* A histogram's compute type: float for float values (half, float, a map of float result) and for 8- and
    16-bit integer elements (exact in float: no fp64 needed), else double (integers up to 2^53 exactly). */
 static pclr_type pclr__hist_type(const pclr_config *c);
@@ -5855,31 +5876,13 @@ static void pclr__gen_exact(pclr__gen *g, const pclr_config *c) { (void)g; (void
    a high word each, the carry by a second atomic (no 64-bit atomics needed). The last group copies them
    into the state (its words: >>histogram) and zeroes them for the next launch. The range comes as the
    kernel's last three arguments (lo, hi, scale = bins / (hi - lo)), so a new one rebuilds nothing. */
-/* A CPU's work-items (stride local or simd: a work-item walks its own block, a core runs a group) count
-   in bins of their own, without atomics, up to this many bins, and add them into the group's once. */
-#define PCLR__HIST_PRIVATE_BINS 1024
-/* Whether a one-array histogram's work-items count in bins of their own (a CPU's). */
-PCLR__FN int pclr__hist_mine(const pclr_config *c) {
-    return c->layout == PCLR_LAYOUT_ONE && c->stride != PCLR_STRIDE_GLOBAL && c->bins <= PCLR__HIST_PRIVATE_BINS;
-}
-/* The group's counts in local memory are kept in copies, side by side (bin k's at k * copies + lid mod copies),
-   so that a warp's work-items count in different banks and a run of equal values is not one chain of atomics on
-   a word: as many copies as fit in PCLR__HIST_COPIES_BYTES, up to 32 (unweighted local counts; else 1). On an
-   H200 this took 256 bins of uint8 from 1.5x CUB's time to ... */
-#define PCLR__HIST_COPIES_BYTES 20480
-PCLR__FN uint32_t pclr__hist_copies(const pclr_config *c) {
-    uint32_t k = 32;
-    if (c->weighted || c->bins > PCLR__HIST_LOCAL_BINS || pclr__hist_mine(c)) return 1;
-    while (k > 1 && 4u * k * (c->bins + 3u) > PCLR__HIST_COPIES_BYTES) k /= 2;
-    return k;
-}
 /* A GPU's loads in flight per work-item for a weighted histogram, whose every weight is a few local atomics, a carry
    seldom more (H200, 2^24 floats into 256 bins: 119 us at 2, 167 at 8; bench/hist_cuda.cu); 0: the backend's own. */
 PCLR__FN int pclr__gpu_hist_unroll(const pclr_config *c) { return c->op == PCLR_HISTOGRAM && c->weighted ? 2 : 0; }
 /* The local memory a histogram kernel declares. */
 PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
     const size_t entries = (size_t)c->bins + 3;
-    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * entries * pclr__hist_copies(c) : 0) +
+    return (c->bins <= PCLR__HIST_LOCAL_BINS ? 4 * entries : 0) +
            (c->weighted ? 4 * (PCLR__HIST_WORDS + PCLR__HIST_DIGITS) * entries : 0) + 4;
 }
 
@@ -5903,9 +5906,6 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                       "}\n",
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
-    if (c->bins <= PCLR__HIST_LOCAL_BINS)
-        PCLR__GEN_PUTF(g, "#define PCLR_COPIES %uu /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */\n%s",
-                       pclr__hist_copies(c), pclr__hist_mine(c) ? "" : "#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */\n");
     pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n"
                     "/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */\n"
                     "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n");
@@ -5992,7 +5992,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                           "        if (s_ > 8u) PCLR_DIGIT_ADD(PCLR_WSUM_ADD, at_, (p_ >> 5) + 1u, m_ >> (32u - s_)); \\\n"
                           "    } \\\n"
                           "} while (false)\n", bits,
-                       glsl ? "atomicAdd(hist[PCLR_MY(k_)], 1u)" : g->cuda ? "atomicAdd(hist + PCLR_MY(k_), 1u)" : "atomic_add(hist + PCLR_MY(k_), 1u)");
+                       glsl ? "atomicAdd(hist[k_], 1u)" : g->cuda ? "atomicAdd(hist + k_, 1u)" : "atomic_add(hist + k_, 1u)");
         return;
     }
     if (glsl) pclr__put(g->w, "#define pclr_i64 int64_t\n"
@@ -6021,8 +6021,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
 static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, local = c->bins <= PCLR__HIST_LOCAL_BINS, y = g->map->y, V = c->vector_width, wt = c->weighted;
     const int mine = pclr__hist_mine(c);
-    const int ways = mine && !wt ? (V < 4 ? V : 4) : 1; /* a work-item's bins: one set per lane of a load (up to 4), so that a
-                                                           run of equal values is not one chain of increments */
+    const int ways = mine ? pclr__hist_ways(c) : 1;
     char e[1800], w[1800];
     int k;
     pclr__gen_hist_op(g, c);
@@ -6039,7 +6038,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     if (mine) PCLR__GEN_PUTF(g, "/* a CPU's work-item counts in bins of its own (no atomics; a set per lane of a load), added into the\n"
                                "   group's at the end */\n#define PCLR_WAYS %d\n%s%s", ways, wt ? "" : "#define PCLR_COUNT_IN(w, v) (++mine[w][PCLR_BIN(v)])\n",
                              V > 1 && !wt ? "#define PCLR_COUNT(v) PCLR_COUNT_IN(0, v) /* the head's and tail's elements */\n" : "");
-    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
+    if (mine && glsl) pclr__put(g->w, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\nuint mine[PCLR_WAYS][PCLR_ENTRIES];\n");
     else if (mine) ;
     else if (!local) PCLR__GEN_PUTF(g, "/* more bins than local memory holds: each value counts in the launch's counts, without the carry\n"
                                 "   where n < 2^32 (an atomic whose old word is not read: the GPU's reduction in memory) */\n"
@@ -6047,9 +6046,9 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                 "    if ((%s >> 32) == 0%s) PCLR_TOTAL_ADD(2u * PCLR_BIN(v), 1u); \\\n"
                                 "    else PCLR_ADD_TOTAL(PCLR_BIN(v), 1u); \\\n"
                                 "} while (false)\n", glsl ? "args.n" : "n", glsl ? "ul" : "");
-    else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n%s",
-                                  wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_MY(PCLR_BIN(v))], 1u)\n");
-    else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_MY(PCLR_BIN(v))%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+    else if (glsl) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
+                                  wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
+    else if (!wt) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
     if (wt) pclr__gen_hist_weights(g, 1, mine); /* (PCLR_WEIGH counts too) */
     if (glsl) pclr__put(g->w, "shared bool is_last;\n");
     /* a load's values, and one element's (the head and the tail) */
@@ -6091,7 +6090,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     pclr__gen_kernel_open(g, "/* ---- the kernel ---- */\n"
                              "PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,\n"
                              "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter");
-    if (!glsl) PCLR__GEN_PUTF(g, "%s%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n" : "",
+    if (!glsl) PCLR__GEN_PUTF(g, "%s%s    PCLR_SHARED uint is_last;\n", local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
                               wt ? "    PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */\n" : "");
     pclr__put(g->w, "    const uint lid = PCLR_LID;\n"
                     "    const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;\n"
@@ -6100,7 +6099,7 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
     if (mine && !glsl) PCLR__GEN_PUTF(g, "    uint mine[PCLR_WAYS][PCLR_ENTRIES]; /* this work-item's counts */\n%s",
                                       wt ? "    pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* and sums */\n    uint wflags[PCLR_ENTRIES];\n" : "");
     if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
-    if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
+    if (local) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n    PCLR_BARRIER();\n");
     if (mine) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES; ++k)\n        for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;\n");
     if (mine && wt) pclr__put(g->w, "    for (uint k = 0u; k < PCLR_ENTRIES * PCLR_DIGITS; ++k) wmine[k] = 0;\n"
                                     "    for (uint k = 0u; k < PCLR_ENTRIES; ++k) wflags[k] = 0u;\n");
@@ -6123,11 +6122,8 @@ static void pclr__gen_hist(pclr__gen *g, const pclr_config *c) {
                                     "        if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);\n"
                                     "    }\n");
     if (local) pclr__put(g->w, "    PCLR_BARRIER();\n"
-                               "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
-                               "        uint m = 0u;\n"
-                               "        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];\n"
-                               "        if (m != 0u) PCLR_ADD_TOTAL(k, m);\n"
-                               "    }\n");
+                               "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)\n"
+                               "        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);\n");
     if (wt) pclr__put(g->w, "    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums' digits, each with its carries */\n"
                             "        const uint at = k * PCLR_WORDS;\n"
                             "        uint b = 0u, d;\n"
@@ -7058,8 +7054,8 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                        glsl ? "atomicAdd(PCLR_OUT(j), (c))" : g->cuda ? "atomicAdd(&PCLR_OUT(j), (c))" : "atomic_add(&PCLR_OUT(j), (c))",
                        glsl ? "do { memoryBarrierBuffer(); barrier(); } while (false)" : g->cuda ? "__syncthreads()" : "barrier(CLK_GLOBAL_MEM_FENCE)");
     if (glsl) {
-        if (local) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n%s",
-                                 wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_MY(PCLR_BIN(v))], 1u)\n");
+        if (local) PCLR__GEN_PUTF(g, "shared uint hist[PCLR_ENTRIES]; /* the group's counts */\n%s",
+                                 wt ? "" : "#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)\n");
         for (k = 0; k <= y; ++k) { /* pclr_t (the walk's loads) and pclr_x; y's pclr_y: an element at a binding index */
             const pclr_type pt = pclr__mpromote(k ? g->map->y : c->type);
             if (!k && g->map->comps == 1) PCLR__GEN_PUTF(g, "#define pclr_t %s /* the map's input */\n", pclr__mtname(pt, PCLR__ML_GLSL));
@@ -7074,7 +7070,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
         for (k = 0; k < g->map->params; ++k) PCLR__GEN_PUTF(g, ", args.p%d", k);
         PCLR__GEN_PUTF(g, "))%s)\n", wt ? (cols ? ", pclr_y(q + (i) * pitch)" : ", pclr_y(q + (i))") : "");
     } else {
-        if (!wt && local) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_MY(PCLR_BIN(v))%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
+        if (!wt && local) PCLR__GEN_PUTF(g, "#define PCLR_COUNT(v) %s(hist + PCLR_BIN(v)%s)\n", g->cuda ? "atomicAdd" : "atomic_inc", g->cuda ? ", 1u" : "");
         pclr__gen_elem(g, -1, e, sizeof e);
         pclr__gen_lane(g, 1, -1, w, sizeof w);
         if (wt) PCLR__GEN_PUTF(g, "#define PCLR_FOLD1(acc, x, i) PCLR_WEIGH(%s, %s)\n", e, w);
@@ -7092,7 +7088,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                                  "                             pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,\n"
                                  "                             PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl");
         PCLR__GEN_PUTF(g, "%s%s    PCLR_UNUSED(partials); PCLR_UNUSED(split);%s\n",
-                       local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */\n" : "",
+                       local ? "    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */\n" : "",
                        wt ? "    PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */\n" : "",
                        seg ? " PCLR_UNUSED(pitch);" : " PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);");
     }
@@ -7105,7 +7101,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                       "        PCLR_XREF p = PCLR_XAT(offset + lo);\n", cols ? "cols" : "rows");
     if (y) pclr__put(g->w, "        PCLR_YREF q = PCLR_YAT(offset2 + lo);\n");
     if (wt) pclr__put(g->w, "        for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;\n");
-    if (local) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;\n"
+    if (local) pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;\n"
                                "        PCLR_BARRIER();\n");
     else pclr__put(g->w, "        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {\n"
                          "            PCLR_OUT(PCLR_AT(k)) = 0u;\n"
@@ -7124,9 +7120,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c) {
                             "            PCLR_OUT(at + PCLR_DIGITS) = wsum[k * PCLR_WORDS + PCLR_DIGITS];\n"
                             "            PCLR_OUT(at + PCLR_DIGITS + 1u) = 0u;\n"
                             "        }\n");
-    pclr__gen_hist_store(g, c, "        ", "            uint m = 0u;\n"
-                                           "            for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];\n",
-                         local ? "m" : NULL, "0u");
+    pclr__gen_hist_store(g, c, "        ", "", local ? "hist[k]" : NULL, "0u");
     pclr__put(g->w, "        }\n"
                     "        PCLR_BARRIER(); /* the counts are read before the next result's zero them */\n"
                     "    }\n"

@@ -635,6 +635,17 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
         c.layout = PCLR_LAYOUT_ROWS;
         c.rows = c.cols = 4;
         CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK, "weighted rows resolve (layouts(): their sums)");
+        if (pclr_get_backend(ctx) == PCLR_OPENCL && (strstr(pclr_device_name(ctx), "pthread") || strstr(pclr_device_name(ctx), "cpu-"))) {
+            /* PoCL: 1024 work-items of their own 256 weighted bins (23 KB each) crashed it; refused with a sentence */
+            const float xs[3] = {0.001f, 0.002f, 0.003f};
+            pclr_result r;
+            weighted_config(&c, 256, 0);
+            c.stride = PCLR_STRIDE_LOCAL;
+            c.group_size = 1024;
+            r = hist_reduce(ctx, bx, by, &c, xs, special[0], sizeof xs, 0, 3, 0, 2, NULL, got);
+            CHECK(r == PCLR_ERR_UNSUPPORTED_BY_DEVICE && strstr(pclr_last_error(ctx), "4 MiB"), "%s: 1024 work-items of 256 weighted bins each: %s (%s)", bn,
+                  pclr_result_string(r), pclr_last_error(ctx));
+        }
     }
 done:
     free(x);

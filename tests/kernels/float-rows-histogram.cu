@@ -40,14 +40,12 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 32u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
 #define PCLR_STATE_WORDS 44u /* a result's state */
 #define PCLR_OUT(j) out[base + (j)]
-#define PCLR_COUNT(v) atomicAdd(hist + PCLR_MY(PCLR_BIN(v)), 1u)
+#define PCLR_COUNT(v) atomicAdd(hist + PCLR_BIN(v), 1u)
 #define PCLR_FOLD1(acc, x, i) PCLR_COUNT(PCLR_MAP((x), (i)))
 /* Row r: cols elements from element r * pitch. */
 #define PCLR_ROW_BOUNDS(r, lo, len) { (lo) = (r) * pitch; (len) = cols; }
@@ -56,7 +54,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              pclr_u64 pitch, PCLR_GLOBAL const pclr_u64 *PCLR_RESTRICT offsets, pclr_u64 n, pclr_u64 split,
                              PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl,
                              float p0, float p1, float p2) {
-    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
     PCLR_UNUSED(partials); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);
     const uint lid = PCLR_LID;
     const pclr_u64 groups = PCLR_NUM_GROUPS, results = rows;
@@ -65,7 +63,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         pclr_u64 lo, len;
         PCLR_ROW_BOUNDS(r, lo, len);
         PCLR_XREF p = PCLR_XAT(offset + lo);
-        for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
         PCLR_BARRIER();
         pclr_u64 j = lid;
         for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
@@ -85,10 +83,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         }
         PCLR_BARRIER();
         for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-            uint m = 0u;
-            for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
             const uint at = PCLR_AT(k);
-            PCLR_OUT(at) = m;
+            PCLR_OUT(at) = hist[k];
             PCLR_OUT(at + 1u) = 0u;
         }
         if (lid == 0) { /* the bins, then lo and hi in the compute type */

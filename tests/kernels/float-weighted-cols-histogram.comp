@@ -63,8 +63,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -98,7 +96,7 @@ shared uint wsum[PCLR_WSUM_WORDS];
 #define PCLR_WEIGH(v, w) do { \
     const uint k_ = PCLR_BIN(v), b_ = floatBitsToUint(w), e_ = (b_ >> 23) & 255u; \
     const uint at_ = (b_ >> 31) != 0u ? PCLR_NEG + k_ * PCLR_DIGITS : k_ * PCLR_WORDS; \
-    atomicAdd(hist[PCLR_MY(k_)], 1u); \
+    atomicAdd(hist[k_], 1u); \
     if (e_ == 255u) PCLR_WSUM_OR(k_ * PCLR_WORDS + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
     else { \
         const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
@@ -107,7 +105,7 @@ shared uint wsum[PCLR_WSUM_WORDS];
     } \
 } while (false)
 #define PCLR_OUT(j) outw[args.out_at + uint(base) + (j)]
-shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 #define pclr_t float /* the map's input */
 pclr_t pclr_x(uint64_t e) { return float(uintBitsToFloat(pclr_xw((e)))); }
 float pclr_y(uint64_t e) { return float(uintBitsToFloat(pclr_yw((e)))); }
@@ -127,7 +125,7 @@ void main() {
         PCLR_XREF p = PCLR_XAT(offset + lo);
         PCLR_YREF q = PCLR_YAT(offset2 + lo);
         for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
-        for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
         PCLR_BARRIER();
         pclr_u64 j = lid;
         for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
@@ -157,10 +155,8 @@ void main() {
             PCLR_OUT(at + PCLR_DIGITS + 1u) = 0u;
         }
         for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-            uint m = 0u;
-            for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
             const uint at = PCLR_AT(k);
-            PCLR_OUT(at) = m;
+            PCLR_OUT(at) = hist[k];
             PCLR_OUT(at + 1u) = 0u;
         }
         if (lid == 0) { /* the bins, then lo and hi in the compute type */

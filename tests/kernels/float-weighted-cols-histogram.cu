@@ -43,8 +43,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -77,7 +75,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_WEIGH(v, w) do { \
     const uint k_ = PCLR_BIN(v), b_ = __float_as_uint(w), e_ = (b_ >> 23) & 255u; \
     const uint at_ = (b_ >> 31) != 0u ? PCLR_NEG + k_ * PCLR_DIGITS : k_ * PCLR_WORDS; \
-    atomicAdd(hist + PCLR_MY(k_), 1u); \
+    atomicAdd(hist + k_, 1u); \
     if (e_ == 255u) PCLR_WSUM_OR(k_ * PCLR_WORDS + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
     else { \
         const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
@@ -95,7 +93,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *partials, PCLR_GLOBAL uint *ctl,
                              PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2,
                              float p0, float p1, float p2) {
-    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
     PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */
     PCLR_UNUSED(partials); PCLR_UNUSED(split); PCLR_UNUSED(offsets); PCLR_UNUSED(n); PCLR_UNUSED(ctl);
     const uint lid = PCLR_LID;
@@ -107,7 +105,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         PCLR_XREF p = PCLR_XAT(offset + lo);
         PCLR_YREF q = PCLR_YAT(offset2 + lo);
         for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
-        for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+        for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
         PCLR_BARRIER();
         pclr_u64 j = lid;
         for (; j + (PCLR_UNROLL - 1) * PCLR_GROUP < len; j += PCLR_UNROLL * PCLR_GROUP) {
@@ -137,10 +135,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
             PCLR_OUT(at + PCLR_DIGITS + 1u) = 0u;
         }
         for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-            uint m = 0u;
-            for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
             const uint at = PCLR_AT(k);
-            PCLR_OUT(at) = m;
+            PCLR_OUT(at) = hist[k];
             PCLR_OUT(at + 1u) = 0u;
         }
         if (lid == 0) { /* the bins, then lo and hi in the compute type */

@@ -59,7 +59,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -137,7 +136,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
                              PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter,
                              PCLR_GLOBAL const pclr_t2 *PCLR_RESTRICT in2, pclr_u64 offset2,
                              float p0, float p1, float p2) {
-    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
     PCLR_SHARED uint wsum[PCLR_WSUM_WORDS]; /* and the sums of their weights */
     PCLR_SHARED uint is_last;
     const uint lid = PCLR_LID;
@@ -148,7 +147,7 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     pclr_i64 wmine[PCLR_ENTRIES * PCLR_DIGITS]; /* and sums */
     uint wflags[PCLR_ENTRIES];
     for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
-    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
     for (uint k = 0u; k < PCLR_ENTRIES; ++k)
         for (uint w = 0u; w < PCLR_WAYS; ++w) mine[w][k] = 0u;
@@ -202,11 +201,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
         if (wflags[k] != 0u) PCLR_WSUM_OR(k * PCLR_WORDS + PCLR_DIGITS, wflags[k]);
     }
     PCLR_BARRIER();
-    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-        uint m = 0u;
-        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
-        if (m != 0u) PCLR_ADD_TOTAL(k, m);
-    }
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
+        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums' digits, each with its carries */
         const uint at = k * PCLR_WORDS;
         uint b = 0u, d;

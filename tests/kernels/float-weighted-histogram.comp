@@ -65,8 +65,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 1u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -80,7 +78,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_OUT(j) outw[args.out_at + (j)]
 /* c more in entry k of the launch's counts */
 #define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
-shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 /* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of
    2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */
 #define PCLR_DIGITS 10u
@@ -112,7 +110,7 @@ shared uint wsum[PCLR_WSUM_WORDS];
 #define PCLR_WEIGH(v, w) do { \
     const uint k_ = PCLR_BIN(v), b_ = floatBitsToUint(w), e_ = (b_ >> 23) & 255u; \
     const uint at_ = (b_ >> 31) != 0u ? PCLR_NEG + k_ * PCLR_DIGITS : k_ * PCLR_WORDS; \
-    atomicAdd(hist[PCLR_MY(k_)], 1u); \
+    atomicAdd(hist[k_], 1u); \
     if (e_ == 255u) PCLR_WSUM_OR(k_ * PCLR_WORDS + PCLR_DIGITS, (b_ & 0x7FFFFFu) != 0u ? 4u : (b_ >> 31) != 0u ? 2u : 1u); \
     else { \
         const uint m_ = e_ != 0u ? (b_ & 0x7FFFFFu) | 0x800000u : b_ & 0x7FFFFFu, p_ = e_ != 0u ? e_ - 1u : 0u, s_ = p_ & 31u; \
@@ -143,7 +141,7 @@ void main() {
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
     for (uint k = lid; k < PCLR_WSUM_WORDS; k += PCLR_GROUP) wsum[k] = 0u;
-    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
     PCLR_YREF q = PCLR_YAT(offset2); /* y, element for element with x */
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
@@ -177,11 +175,8 @@ void main() {
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2: the group's counts into the launch's. */
     PCLR_BARRIER();
-    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-        uint m = 0u;
-        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
-        if (m != 0u) PCLR_ADD_TOTAL(k, m);
-    }
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
+        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
     for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) { /* the sums' digits, each with its carries */
         const uint at = k * PCLR_WORDS;
         uint b = 0u, d;

@@ -57,8 +57,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 32u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -72,8 +70,8 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_OUT(j) outw[args.out_at + (j)]
 /* c more in entry k of the launch's counts */
 #define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
-shared uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
-#define PCLR_COUNT(v) atomicAdd(hist[PCLR_MY(PCLR_BIN(v))], 1u)
+shared uint hist[PCLR_ENTRIES]; /* the group's counts */
+#define PCLR_COUNT(v) atomicAdd(hist[PCLR_BIN(v)], 1u)
 shared bool is_last;
 void pclr_count_load(pclr_in_x v, uint64_t i) {
     PCLR_COUNT(pclr_v(pclr_map(vec4(uintBitsToFloat(v[0]), uintBitsToFloat(v[1]), uintBitsToFloat(v[2]), uintBitsToFloat(v[3])), i + 0ul, args.p0, args.p1, args.p2)));
@@ -88,7 +86,7 @@ void main() {
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
-    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
     /* Level 1, in-thread. */
     const pclr_u64 head = 0, nvec = n;
@@ -115,11 +113,8 @@ void main() {
     }
     /* Level 2: the group's counts into the launch's. */
     PCLR_BARRIER();
-    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-        uint m = 0u;
-        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
-        if (m != 0u) PCLR_ADD_TOTAL(k, m);
-    }
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
+        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
     /* Level 3: the last group writes the launch's counts into the state and zeroes them. */
     PCLR_DEVICE_FENCE(); /* release: the group's counts before its ticket */
     PCLR_BARRIER();

@@ -59,8 +59,6 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
     const uint k = PCLR_CAST(uint, (v - lo) * scale);
     return k < PCLR_BINS ? k : PCLR_BINS - 1u; /* (just below hi, rounded up) */
 }
-#define PCLR_COPIES 16u /* the group's counts: copies side by side, work-item lid counts in copy lid mod PCLR_COPIES */
-#define PCLR_MY(k) ((k) * PCLR_COPIES + PCLR_LID % PCLR_COPIES) /* its word of entry k */
 #define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)
 /* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */
 #define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))
@@ -73,7 +71,7 @@ PCLR_FN uint pclr_bin(pclr_h v, pclr_h lo, pclr_h hi, pclr_h scale) {
 #define PCLR_OUT(j) out[j]
 /* c more in entry k of the launch's counts */
 #define PCLR_ADD_TOTAL(k, c) PCLR_ADD_COUNT(PCLR_TOTAL_ADD, 2u * (k), c)
-#define PCLR_COUNT(v) atomic_inc(hist + PCLR_MY(PCLR_BIN(v)))
+#define PCLR_COUNT(v) atomic_inc(hist + PCLR_BIN(v))
 #define PCLR_FOLD(acc, v, i) do { \
     PCLR_COUNT(PCLR_MAP((v).s0, (i))); \
     PCLR_COUNT(PCLR_MAP((v).s1, (i) + 1)); \
@@ -87,13 +85,13 @@ typedef pclr_vec pclr_in; /* one load: a vector of x */
 PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u64 offset, pclr_u64 n,
                              PCLR_GLOBAL uint *out, PCLR_GLOBAL uint *total, PCLR_GLOBAL uint *counter,
                              float p0, float p1, float p2) {
-    PCLR_SHARED uint hist[PCLR_ENTRIES * PCLR_COPIES]; /* the group's counts */
+    PCLR_SHARED uint hist[PCLR_ENTRIES]; /* the group's counts */
     PCLR_SHARED uint is_last;
     const uint lid = PCLR_LID;
     const pclr_u64 group = PCLR_GROUP_ID, groups = PCLR_NUM_GROUPS;
     const pclr_u64 thread = group * PCLR_GROUP + lid;
     PCLR_XREF p = PCLR_XAT(offset);
-    for (uint k = lid; k < PCLR_ENTRIES * PCLR_COPIES; k += PCLR_GROUP) hist[k] = 0u;
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) hist[k] = 0u;
     PCLR_BARRIER();
     /* Level 1, in-thread. Elements before the first vector-aligned address form the head. */
     pclr_u64 head = (PCLR_VECTOR - PCLR_ELEMENT_AT(p) % PCLR_VECTOR) % PCLR_VECTOR;
@@ -125,11 +123,8 @@ PCLR_KERNEL void pclr_reduce(PCLR_GLOBAL const pclr_t *PCLR_RESTRICT in, pclr_u6
     if (nvec * PCLR_VECTOR + thread < rest) PCLR_FOLD1(acc, PCLR_LD(p, head + nvec * PCLR_VECTOR + thread), head + nvec * PCLR_VECTOR + thread);
     /* Level 2: the group's counts into the launch's. */
     PCLR_BARRIER();
-    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP) {
-        uint m = 0u;
-        for (uint j = 0u; j < PCLR_COPIES; ++j) m += hist[k * PCLR_COPIES + j];
-        if (m != 0u) PCLR_ADD_TOTAL(k, m);
-    }
+    for (uint k = lid; k < PCLR_ENTRIES; k += PCLR_GROUP)
+        if (hist[k] != 0u) PCLR_ADD_TOTAL(k, hist[k]);
     /* Level 3: the last group writes the launch's counts into the state and zeroes them. */
     PCLR_DEVICE_FENCE(); /* release: the group's counts before its ticket */
     PCLR_BARRIER();
