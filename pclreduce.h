@@ -5961,7 +5961,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
                                        "#define PCLR_TOTAL_OR(j, c) %s(total + (j), (c))\n", or_);
     pclr__put(g->w, "/* the group's sums: the positive weights' (digits and flags, PCLR_WORDS an entry), then the negative's magnitudes\n"
                     "   (PCLR_DIGITS an entry, from PCLR_NEG): both only grow, so a carry seldom goes past the next digit (a\n"
-                    "   two's complement sum near 0 borrowed through every digit: 680x slower on an H200) */\n"
+                    "   two's complement sum near 0 borrows through every digit above, a chain of atomics) */\n"
                     "#define PCLR_NEG (PCLR_ENTRIES * PCLR_WORDS)\n#define PCLR_WSUM_WORDS (PCLR_ENTRIES * (PCLR_WORDS + PCLR_DIGITS))\n"
                     "/* digit j of entry k's sum (two's complement) into d: the positive digit less the negative, borrowing (b) */\n"
                     "#define PCLR_WSUM_DIGIT(k, j, b, d) do { \\\n"
@@ -5974,7 +5974,7 @@ static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     else PCLR__GEN_PUTF(g, "#define PCLR_WSUM_ADD(j, c) %s(wsum + (j), (c))\n#define PCLR_WSUM_OR(j, c) %s(wsum + (j), (c))\n", add, or_);
     pclr__put(g->w, "/* x added to digit j of the sum at word `at`, carrying into the digits above (ADD: the words' atomic addition,\n"
                     "   which returns the old word): the carry is one more atomic, and only a digit j + 1 of all ones (seldom) carries on,\n"
-                    "   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 90x slower) */\n"
+                    "   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 53-75x slower) */\n"
                     "#define PCLR_DIGIT_ADD(ADD, at, j, x) do { const uint x_ = (x), j_ = (j); \\\n"
                     "    if (x_ != 0u && ADD((at) + j_, x_) + x_ < x_ && j_ + 1u < PCLR_DIGITS && ADD((at) + j_ + 1u, 1u) == 0xFFFFFFFFu) \\\n"
                     "        for (uint c_ = j_ + 2u; c_ < PCLR_DIGITS && ADD((at) + c_, 1u) == 0xFFFFFFFFu; ++c_) {} \\\n"

@@ -87,7 +87,7 @@ shared uint hist[PCLR_ENTRIES]; /* the group's counts */
 #define PCLR_TOTAL_OR(j, c) atomicOr(pw[args.part_at + (j)], (c))
 /* the group's sums: the positive weights' (digits and flags, PCLR_WORDS an entry), then the negative's magnitudes
    (PCLR_DIGITS an entry, from PCLR_NEG): both only grow, so a carry seldom goes past the next digit (a
-   two's complement sum near 0 borrowed through every digit: 680x slower on an H200) */
+   two's complement sum near 0 borrows through every digit above, a chain of atomics) */
 #define PCLR_NEG (PCLR_ENTRIES * PCLR_WORDS)
 #define PCLR_WSUM_WORDS (PCLR_ENTRIES * (PCLR_WORDS + PCLR_DIGITS))
 /* digit j of entry k's sum (two's complement) into d: the positive digit less the negative, borrowing (b) */
@@ -101,7 +101,7 @@ shared uint wsum[PCLR_WSUM_WORDS];
 #define PCLR_WSUM_OR(j, c) atomicOr(wsum[j], (c))
 /* x added to digit j of the sum at word `at`, carrying into the digits above (ADD: the words' atomic addition,
    which returns the old word): the carry is one more atomic, and only a digit j + 1 of all ones (seldom) carries on,
-   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 90x slower) */
+   in a loop apart (a loop of atomics on the common path kept an H200's warps apart: 53-75x slower) */
 #define PCLR_DIGIT_ADD(ADD, at, j, x) do { const uint x_ = (x), j_ = (j); \
     if (x_ != 0u && ADD((at) + j_, x_) + x_ < x_ && j_ + 1u < PCLR_DIGITS && ADD((at) + j_ + 1u, 1u) == 0xFFFFFFFFu) \
         for (uint c_ = j_ + 2u; c_ < PCLR_DIGITS && ADD((at) + c_, 1u) == 0xFFFFFFFFu; ++c_) {} \
