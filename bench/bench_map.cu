@@ -22,12 +22,7 @@
 #include <vector>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } \
-    } while (0)
+#include "cuda_timing.cuh"
 
 static int failures = 0;
 
@@ -41,29 +36,6 @@ __global__ void log_luminance_kernel(const float4 *__restrict__ rgba, unsigned l
         const float l = 0.2126f * p.x + 0.7152f * p.y + 0.0722f * p.z;
         out[i] = logf(1e-4f + (l >= 0.0f ? fminf(l, 3.40282347e38f) : 0.0f));
     }
-}
-
-/* median per-call microseconds of `calls` back-to-back calls of f, 15 batches */
-template <typename F> static double time_us(cudaStream_t s, int calls, F f) {
-    cudaEvent_t a, b;
-    std::vector<double> t;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(); /* warm-up (and builds) */
-    CK(cudaStreamSynchronize(s));
-    for (int r = 0; r < 15; ++r) {
-        float ms = 0;
-        CK(cudaEventRecord(a, s));
-        for (int i = 0; i < calls; ++i) f();
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(1000.0 * ms / calls);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
 }
 
 static void ok(int good, const char *what) {

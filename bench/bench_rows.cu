@@ -22,38 +22,11 @@
 #include <vector>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                                  \
-    do {                                                                                       \
-        cudaError_t e_ = (x);                                                                  \
-        if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } \
-    } while (0)
+#include "cuda_timing.cuh"
 
 static int failures = 0;
 
 #include "read_limit.cuh"
-
-template <typename F> static double time_us(cudaStream_t s, int calls, F f) {
-    cudaEvent_t a, b;
-    std::vector<double> t;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(); /* warm-up (and builds) */
-    CK(cudaStreamSynchronize(s));
-    for (int r = 0; r < 15; ++r) {
-        float ms = 0;
-        CK(cudaEventRecord(a, s));
-        for (int i = 0; i < calls; ++i) f();
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(1000.0 * ms / calls);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
-}
 
 static void check(pclr_cuda_context *pc, pclr_result r, const char *what) {
     if (r != PCLR_OK) { ++failures; printf("FAIL: %s: %s (%s)\n", what, pclr_result_string(r), pclr_cuda_last_error(pc)); }

@@ -31,39 +31,11 @@
 #include <cub/cub.cuh>
 #include <thrust/iterator/transform_iterator.h>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e_ = (x);                                                                          \
-        if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } \
-    } while (0)
+#include "cuda_timing.cuh"
 
 #include "read_limit.cuh"
 
 static int failures = 0;
-
-/* median per-call microseconds of `calls` back-to-back calls of f, 15 batches */
-template <typename F> static double time_us(cudaStream_t s, int calls, F f) {
-    cudaEvent_t a, b;
-    std::vector<double> t;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f(); /* warm-up (and builds) */
-    CK(cudaStreamSynchronize(s));
-    for (int r = 0; r < 15; ++r) {
-        float ms = 0;
-        CK(cudaEventRecord(a, s));
-        for (int i = 0; i < calls; ++i) f();
-        CK(cudaEventRecord(b, s));
-        CK(cudaEventSynchronize(b));
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(1000.0 * ms / calls);
-    }
-    std::sort(t.begin(), t.end());
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    return t[t.size() / 2];
-}
 
 static double read_us(cudaStream_t s, const void *buf, size_t bytes, unsigned *sink) {
     int sms = 0;

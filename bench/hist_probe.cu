@@ -10,32 +10,7 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CK(x)                                                                                          \
-    do {                                                                                               \
-        cudaError_t e_ = (x);                                                                          \
-        if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } \
-    } while (0)
-
-template <typename F> static double time_us(F f) {
-    cudaEvent_t a, b;
-    std::vector<double> t;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int i = 0; i < 3; ++i) f();
-    CK(cudaDeviceSynchronize());
-    for (int r = 0; r < 15; ++r) {
-        float ms = 0;
-        CK(cudaEventRecord(a));
-        for (int i = 0; i < 10; ++i) f();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaEventElapsedTime(&ms, a, b));
-        t.push_back(100.0 * ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
+#include "cuda_timing.cuh"
 
 enum { RULE = 0, TRICK = 1, TABLE = 2, IDENTITY = 3, NO_ATOMIC = 4, INTEGER = 5 };
 
@@ -162,7 +137,7 @@ int main() {
 #define ROW(name, M, C)                                                                                                            \
     do {                                                                                                                           \
         printf("%-28s", name);                                                                                                     \
-        for (int g : grids) printf(" %8.1f", time_us([&] { hist8<M, C><<<g, 256>>>((const uint4 *)d, nvec, 0.0f, 256.0f, 1.0f, out); })); \
+        for (int g : grids) printf(" %8.1f", time_us(0, 10, [&] { hist8<M, C><<<g, 256>>>((const uint4 *)d, nvec, 0.0f, 256.0f, 1.0f, out); })); \
         printf("\n");                                                                                                              \
     } while (0)
     ROW("float rule, 1 copy", RULE, 1);
@@ -181,7 +156,7 @@ int main() {
 #define WROW(name, W)                                                                                                              \
     do {                                                                                                                           \
         printf("%-28s", name);                                                                                                     \
-        for (int g : grids) printf(" %8.1f", time_us([&] { weigh<W><<<g, 256>>>((const float4 *)xf, (const float4 *)(xf + n), n / 4, out); })); \
+        for (int g : grids) printf(" %8.1f", time_us(0, 10, [&] { weigh<W><<<g, 256>>>((const float4 *)xf, (const float4 *)(xf + n), n / 4, out); })); \
         printf("\n");                                                                                                              \
     } while (0)
     WROW("counts only", 2);
