@@ -245,6 +245,58 @@ done:
     free(got);
 }
 
+/* 1'. 8- and 16-bit integers over ranges whose lo is an integer and scale a power of two, which the kernels bin by an
+   integer shift (pclr_shift_bin), and a few that are not: every value of the type, each range's edges among them, against
+   the reference's float rule (a device: a third of the ranges and the stride by the seed; PoCL builds each kernel in seconds) */
+static void shift_ranges(pclr_context *ctx, pclr_buffer *bx) {
+    static const struct { pclr_type t; double lo, hi; uint32_t bins; } r[] = {
+        {PCLR_UINT8, 0, 256, 256},        {PCLR_UINT8, 0, 256, 64},       {PCLR_UINT8, 16, 80, 64},    {PCLR_UINT8, 100, 356, 1},
+        {PCLR_UINT8, -8388608, 8388608, 1}, {PCLR_UINT8, 3, 259.5, 256},  {PCLR_UINT8, 0.5, 256.5, 256},
+        {PCLR_INT8, -128, 128, 256},      {PCLR_INT8, -64, 64, 32},       {PCLR_INT8, -100, 28, 128},  {PCLR_INT8, -8388608, 8388608, 4096},
+        {PCLR_UINT16, 0, 65536, 65536},   {PCLR_UINT16, 0, 65536, 256},   {PCLR_UINT16, 1000, 5096, 1024},
+        {PCLR_UINT16, 0, 4294967296.0, 1}, {PCLR_INT16, -32768, 32768, 4096}, {PCLR_INT16, -3, 1021, 1024}, {PCLR_INT16, 8388609, 8388611, 2}};
+    const char *bn = pclr_backend_name(pclr_get_backend(ctx));
+    const size_t most = 65536 * 2;
+    unsigned char *x = (unsigned char *)malloc(most * 2);
+    double *v = (double *)malloc(most * 8);
+    uint64_t *want = (uint64_t *)malloc((PCLR_HISTOGRAM_MAX_BINS + 3) * 8);
+    unsigned char *got = (unsigned char *)malloc(48 + (PCLR_HISTOGRAM_MAX_BINS + 3) * 8);
+    size_t j;
+    if (!CHECK(x && v && want && got, "malloc")) goto done;
+    for (j = 0; j < sizeof r / sizeof r[0]; ++j) {
+        const pclr_type t = r[j].t;
+        const size_t es = pclr_type_size(t), values = es == 1 ? 256 : 65536, n = 2 * values; /* every value twice */
+        uint64_t i;
+        char why[256];
+        pclr_config c;
+        pclr_result res;
+        if (pclr_get_backend(ctx) != PCLR_CPU && (j + g_seed) % 3) continue; /* (a device: a third of the ranges, by the seed) */
+        memset(&c, 0, sizeof c);
+        c.type = t;
+        c.op = PCLR_HISTOGRAM;
+        c.bins = r[j].bins;
+        c.clamp = (int)((j + g_seed) % 2);
+        c.stride = (j + g_seed / 2) % 2 ? PCLR_STRIDE_LOCAL : PCLR_STRIDE_GLOBAL;
+        for (i = 0; i < n; ++i) {
+            const uint32_t u = (uint32_t)((i * 40503u) % values); /* (a permutation, so a run is not one value) */
+            if (es == 1) x[i] = (unsigned char)u;
+            else memcpy(x + 2 * i, &u, 2);
+            v[i] = value_at(t, x, i);
+        }
+        ref_hist(1, v, n, r[j].lo, r[j].hi, r[j].bins, c.clamp, want);
+        res = hist_reduce(ctx, bx, NULL, &c, x, NULL, n * es, 0, n, r[j].lo, r[j].hi, NULL, got);
+        if (!CHECK(res == PCLR_OK, "%s: %s histogram over [%g, %g) in %u bins: %s", bn, pclr_type_name(t), r[j].lo, r[j].hi, r[j].bins, pclr_last_error(ctx)))
+            continue;
+        CHECK(same_counts(got, want, r[j].bins, 1, r[j].lo, r[j].hi, why, sizeof why), "%s: every %s over [%g, %g) in %u bins%s: %s", bn, pclr_type_name(t),
+              r[j].lo, r[j].hi, r[j].bins, c.clamp ? " clamped" : "", why);
+    }
+done:
+    free(x);
+    free(v);
+    free(want);
+    free(got);
+}
+
 /* 2. maps; 3. combine and finalize */
 static void maps(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
     const char *bn = pclr_backend_name(pclr_get_backend(ctx));
@@ -873,6 +925,7 @@ static void try_backend(pclr_backend b) {
         in.hi = 2;
         g_fp64 = pclr_buffer_write(ctx, bx, 0, &one, 8) == PCLR_OK && pclr_reduce(ctx, &c, &in, r, sizeof r) == PCLR_OK;
         counts(ctx, bx, by);
+        shift_ranges(ctx, bx);
         maps(ctx, bx, by);
         layouts(ctx);
         refusals(ctx, bx);
