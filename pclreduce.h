@@ -5890,6 +5890,9 @@ PCLR__FN size_t pclr__hist_local_bytes(const pclr_config *c) {
            (c->weighted ? 4 * (PCLR__HIST_WORDS + PCLR__HIST_DIGITS) * entries : 0) + 4;
 }
 
+/* The dialect's reading of a float's bits as a uint. */
+static const char *pclr__gen_float_bits(const pclr__gen *g) { return g->glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint"; }
+
 /* The op's pieces: its compute type, bins, range and pclr_bin (pclr__hist_bin's rule). */
 static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
     const int glsl = g->glsl, np = g->map->params - 3, dbl = pclr__hist_type(c) == PCLR_DOUBLE, nan = pclr__is_float(pclr__reduced(c));
@@ -5911,8 +5914,7 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                    nan ? "    if (v != v) return PCLR_BINS + 2u;\n" : "", c->clamp ? "0u" : "PCLR_BINS",
                    c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u");
     if (pclr__hist_small_int(c)) {
-        const char *bits = glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint", *fl = g->cuda ? "floorf" : "floor",
-                   *ce = g->cuda ? "ceilf" : "ceil";
+        const char *fl = g->cuda ? "floorf" : "floor", *ce = g->cuda ? "ceilf" : "ceil", *decl = glsl ? "" : "const int ";
         PCLR__GEN_PUTF(g, "/* 8- and 16-bit integers x, where lo is an integer (|lo| <= 2^23) and scale a power of two 2^-s: (x - lo) * scale\n"
                           "   is exact in float, so the bin is (x - lo) >> s and the range checks compare integers (x >= hi: x >= ceil(hi)):\n"
                           "   pclr_bin's bins without its float arithmetic (uint8 in 256 bins on an H200: 164 -> 142 us, bench/hist_probe.cu).\n"
@@ -5934,9 +5936,8 @@ static void pclr__gen_hist_op(pclr__gen *g, const pclr_config *c) {
                           "    %spclr_ihi = pclr_s < 0 ? 0 : PCLR_HI >= 16777216.0f ? 16777216 : PCLR_CAST(int, %s(PCLR_HI))\n"
                           "#define PCLR_BIN(v) (pclr_s >= 0 ? pclr_shift_bin(PCLR_CAST(int, v), pclr_ilo, pclr_ihi, pclr_s) \\\n"
                           "                           : pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE))\n",
-                       bits, fl, c->clamp ? "0u" : "PCLR_BINS", c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u",
-                       glsl ? "int pclr_s, pclr_ilo, pclr_ihi; /* (set at the kernel's start) */\n" : "", glsl ? "" : "const int ",
-                       glsl ? "" : "const int ", glsl ? "" : "const int ", ce);
+                       pclr__gen_float_bits(g), fl, c->clamp ? "0u" : "PCLR_BINS", c->clamp ? "PCLR_BINS - 1u" : "PCLR_BINS + 1u",
+                       glsl ? "int pclr_s, pclr_ilo, pclr_ihi; /* (set at the kernel's start) */\n" : "", decl, decl, decl, ce);
     } else pclr__put(g->w, "#define PCLR_BIN(v) pclr_bin(PCLR_CAST(pclr_h, v), PCLR_LO, PCLR_HI, PCLR_SCALE)\n");
     pclr__put(g->w, "/* entry k's low and high words in the state: the bins from word 12, underflow, overflow, nan from word 2 */\n"
                     "#define PCLR_AT(k) ((k) < PCLR_BINS ? 12u + 2u * (k) : 2u + 2u * ((k) - PCLR_BINS))\n");
@@ -5962,7 +5963,7 @@ static void pclr__gen_hist_store(pclr__gen *g, const pclr_config *c, const char 
         const char *v = k ? "PCLR_HI" : "PCLR_LO";
         const int at = 8 + 2 * k;
         if (!dbl) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = %s(%s);\n%s    PCLR_OUT(%du) = 0u;\n", ind, at,
-                                 glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint", v, ind, at + 1);
+                                 pclr__gen_float_bits(g), v, ind, at + 1);
         else if (glsl) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = unpackDouble2x32(%s).x;\n%s    PCLR_OUT(%du) = unpackDouble2x32(%s).y;\n",
                                       ind, at, v, ind, at + 1, v);
         else if (g->cuda) PCLR__GEN_PUTF(g, "%s    PCLR_OUT(%du) = (uint)__double2loint(%s);\n%s    PCLR_OUT(%du) = (uint)__double2hiint(%s);\n",
@@ -5982,7 +5983,7 @@ static void pclr__gen_hist_layout(pclr__gen *g, const pclr_config *c);
 static void pclr__gen_hist_weights(pclr__gen *g, int launch, int mine) {
     const int glsl = g->glsl;
     const char *add = glsl ? "atomicAdd" : g->cuda ? "atomicAdd" : "atomic_add", *or_ = glsl ? "atomicOr" : g->cuda ? "atomicOr" : "atomic_or";
-    const char *bits = glsl ? "floatBitsToUint" : g->cuda ? "__float_as_uint" : "as_uint";
+    const char *bits = pclr__gen_float_bits(g);
     PCLR__GEN_PUTF(g, "/* ---- the weights: each entry's exact sum of its y, a 320-bit two's complement integer in units of\n"
                       "   2^-149 (the float quantum): ten 32-bit digits, a flags word (1: +inf, 2: -inf, 4: NaN), a spare ---- */\n"
                       "#define PCLR_DIGITS %du\n#define PCLR_WORDS %du\n", PCLR__HIST_DIGITS, PCLR__HIST_WORDS);
