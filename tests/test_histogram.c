@@ -663,11 +663,11 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
     { /* infinities and NaN in the weights: as IEEE adds them; a huge sum stays exact past FLT_MAX */
         static const float special[][3] = {{INFINITY, 1, 2}, {-INFINITY, 1, 2}, {INFINITY, -INFINITY, 1}, {NAN, 1, 2},
                                            {FLT_MAX, FLT_MAX, -FLT_MAX}, {1e-45f, -1e-45f, 1e-45f}, {3e38f, 3e38f, 3e38f}};
+        const float xs[3] = {0.001f, 0.002f, 0.003f}; /* all in bin 0 of [0, 2) */
         size_t j;
         pclr_config c;
         weighted_config(&c, 256, 2); /* (the loop's kernel of 256 bins) */
         for (j = 0; j < sizeof special / sizeof special[0]; ++j) {
-            const float xs[3] = {0.001f, 0.002f, 0.003f}; /* all in bin 0 of [0, 2) */
             const long double e = (long double)special[j][0] + special[j][1] + special[j][2];
             const double want_sum = (double)e;
             double g;
@@ -689,7 +689,6 @@ static void weights(pclr_context *ctx, pclr_buffer *bx, pclr_buffer *by) {
         CHECK(pclr_config_resolve(&c, &c, NULL) == PCLR_OK, "weighted rows resolve (layouts(): their sums)");
         if (pclr_get_backend(ctx) == PCLR_OPENCL && (strstr(pclr_device_name(ctx), "pthread") || strstr(pclr_device_name(ctx), "cpu-"))) {
             /* PoCL: 1024 work-items of their own 256 weighted bins (23 KB each) crashed it; refused with a sentence */
-            const float xs[3] = {0.001f, 0.002f, 0.003f};
             pclr_result r;
             weighted_config(&c, 256, 0);
             c.stride = PCLR_STRIDE_LOCAL;
